@@ -1,0 +1,42 @@
+package net.hopwise.overlay.wire;
+
+/** Why a node dropped a packet; every drop is counted under exactly one reason. */
+public enum DropReason {
+    /** Shorter than the fixed header, or shorter than the body length the header declares. */
+    TRUNCATED("truncated"),
+    /** Longer than the largest datagram a node accepts. */
+    OVERSIZED("oversized"),
+    /** The first two bytes are not the Hopwise magic: not our traffic. */
+    BAD_MAGIC("bad_magic"),
+    /** A protocol version this node does not speak. */
+    UNKNOWN_VERSION("unknown_version"),
+    /** A packet type this node does not know. */
+    UNKNOWN_TYPE("unknown_type"),
+    /** The body does not parse as its type says. */
+    MALFORMED("malformed"),
+    /** Addressed to another node, or sent by a node that is not a configured neighbour. */
+    NOT_A_NEIGHBOUR("not_a_neighbour"),
+    /** The hop limit ran out before the destination. */
+    HOP_LIMIT("hop_limit"),
+    /** No route to the destination under the packet's metric. */
+    NO_ROUTE("no_route"),
+    /** Addressed to a port nobody has opened. */
+    PORT_CLOSED("port_closed"),
+    /** A fragment that could not be reassembled (timed out, or reassembly memory full). */
+    REASSEMBLY("reassembly"),
+    /** The socket could not take the packet. */
+    SEND_FAILED("send_failed"),
+    /** Dropped by configured impairment. */
+    IMPAIRMENT("impairment");
+
+    private final String tag;
+
+    DropReason(String tag) {
+        this.tag = tag;
+    }
+
+    /** The value of the {@code reason} tag on drop meters. */
+    public String tag() {
+        return tag;
+    }
+}

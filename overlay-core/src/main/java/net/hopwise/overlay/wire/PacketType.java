@@ -1,0 +1,36 @@
+package net.hopwise.overlay.wire;
+
+/** The kinds of packet one node's UDP port carries; the code is the header's type byte. */
+public enum PacketType {
+    /** Liveness and link measurement between neighbours. */
+    HELLO(1),
+    /** Link-state advertisements, several per packet, flooded reliably. */
+    LINK_STATE_UPDATE(2),
+    /** Acknowledges the advertisements of one link-state update. */
+    LINK_STATE_ACK(3),
+    /** An application datagram (or a fragment of one) routed best-effort across the overlay. */
+    DATA(4);
+
+    private static final PacketType[] BY_CODE = new PacketType[256];
+
+    static {
+        for (PacketType t : values()) {
+            BY_CODE[t.code] = t;
+        }
+    }
+
+    private final int code;
+
+    PacketType(int code) {
+        this.code = code;
+    }
+
+    public int code() {
+        return code;
+    }
+
+    /** The type with this code, or null for a code this version does not know. */
+    public static PacketType ofCode(int code) {
+        return code >= 0 && code < 256 ? BY_CODE[code] : null;
+    }
+}
