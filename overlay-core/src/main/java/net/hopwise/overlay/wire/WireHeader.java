@@ -57,6 +57,73 @@ public final class WireHeader {
         out.writeInt((int) linkSequence);
     }
 
+    /**
+     * Checks the header of a received datagram, without moving any index.
+     *
+     * @return null when the header is sound and the datagram holds exactly the declared body (trailing
+     *     bytes are tolerated and ignored), otherwise the reason to drop it
+     */
+    public static DropReason check(ByteBuf datagram) {
+        int start = datagram.readerIndex();
+        int length = datagram.readableBytes();
+        if (length > MAX_DATAGRAM) {
+            return DropReason.OVERSIZED;
+        }
+        if (length < LENGTH) {
+            return length >= 2 && datagram.getUnsignedShort(start) != MAGIC ? DropReason.BAD_MAGIC : DropReason.TRUNCATED;
+        }
+        if (datagram.getUnsignedShort(start + OFFSET_MAGIC) != MAGIC) {
+            return DropReason.BAD_MAGIC;
+        }
+        if (datagram.getUnsignedByte(start + OFFSET_VERSION) != VERSION) {
+            return DropReason.UNKNOWN_VERSION;
+        }
+        if (PacketType.ofCode(datagram.getUnsignedByte(start + OFFSET_TYPE)) == null) {
+            return DropReason.UNKNOWN_TYPE;
+        }
+        if (datagram.getUnsignedShort(start + OFFSET_BODY_LENGTH) > length - LENGTH) {
+            return DropReason.TRUNCATED;
+        }
+        return null;
+    }
+
+    public static PacketType type(ByteBuf datagram) {
+        return PacketType.ofCode(datagram.getUnsignedByte(datagram.readerIndex() + OFFSET_TYPE));
+    }
+
+    public static int flags(ByteBuf datagram) {
+        return datagram.getUnsignedShort(datagram.readerIndex() + OFFSET_FLAGS);
+    }
+
+    public static int bodyLength(ByteBuf datagram) {
+        return datagram.getUnsignedShort(datagram.readerIndex() + OFFSET_BODY_LENGTH);
+    }
+
+    public static long sender(ByteBuf datagram) {
+        return datagram.getLong(datagram.readerIndex() + OFFSET_SENDER);
+    }
+
+    public static long receiver(ByteBuf datagram) {
+        return datagram.getLong(datagram.readerIndex() + OFFSET_RECEIVER);
+    }
+
+    public static long linkSequence(ByteBuf datagram) {
+        return datagram.getUnsignedInt(datagram.readerIndex() + OFFSET_LINK_SEQUENCE);
+    }
+
+    /** Re-stamps the link fields of a packet that is being forwarded on another link, in place. */
+    public static void restamp(ByteBuf datagram, long sender, long receiver, long linkSequence) {
+        int start = datagram.readerIndex();
+        datagram.setLong(start + OFFSET_SENDER, sender);
+        datagram.setLong(start + OFFSET_RECEIVER, receiver);
+        datagram.setInt(start + OFFSET_LINK_SEQUENCE, (int) linkSequence);
+    }
+
+    /** A view of the body only: shares the datagram's memory, takes no reference of its own. */
+    public static ByteBuf body(ByteBuf datagram) {
+        return datagram.slice(datagram.readerIndex() + LENGTH, bodyLength(datagram));
+    }
+
     /** Sets the body length of the packet that starts at {@code start} from the writer index. */
     public static void finish(ByteBuf packet, int start) {
         packet.setShort(start + OFFSET_BODY_LENGTH, packet.writerIndex() - start - LENGTH);

@@ -1,0 +1,17 @@
+package net.hopwise.overlay;
+
+/** Something that happened to a node's view of the overlay, for operators and dashboards. */
+public record NodeEvent(Kind kind, String node, String peer, long timestampMillis) {
+    public enum Kind {
+        /** A link to a neighbour came up. */
+        LINK_UP,
+        /** A link to a neighbour was declared dead. */
+        LINK_DOWN,
+        /** Route computation changed at least one next hop or path. */
+        ROUTES_CHANGED,
+        /** A neighbour was added at runtime. */
+        NEIGHBOUR_ADDED,
+        /** A neighbour was removed at runtime. */
+        NEIGHBOUR_REMOVED
+    }
+}

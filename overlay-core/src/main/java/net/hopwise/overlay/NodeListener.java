@@ -1,0 +1,7 @@
+package net.hopwise.overlay;
+
+/** Observes a node's events, called on its event loop: hand long work elsewhere. */
+@FunctionalInterface
+public interface NodeListener {
+    void onEvent(NodeEvent event);
+}

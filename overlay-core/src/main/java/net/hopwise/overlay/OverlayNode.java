@@ -1,0 +1,577 @@
+package net.hopwise.overlay;
+
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import io.netty.bootstrap.Bootstrap;
+import io.netty.buffer.ByteBuf;
+import io.netty.buffer.Unpooled;
+import io.netty.channel.Channel;
+import io.netty.channel.ChannelHandlerContext;
+import io.netty.channel.ChannelInitializer;
+import io.netty.channel.ChannelOption;
+import io.netty.channel.EventLoop;
+import io.netty.channel.FixedRecvByteBufAllocator;
+import io.netty.channel.SimpleChannelInboundHandler;
+import io.netty.channel.WriteBufferWaterMark;
+import io.netty.channel.socket.DatagramChannel;
+import io.netty.channel.socket.DatagramPacket;
+import io.netty.util.concurrent.ScheduledFuture;
+import java.net.InetSocketAddress;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Queue;
+import java.util.Set;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.Function;
+import net.hopwise.overlay.impair.Direction;
+import net.hopwise.overlay.impair.ImpairmentConfig;
+import net.hopwise.overlay.impair.ImpairmentHandler;
+import net.hopwise.overlay.node.Neighbour;
+import net.hopwise.overlay.node.NodeCounters;
+import net.hopwise.overlay.node.NodeEngine;
+import net.hopwise.overlay.node.NodeMeters;
+import net.hopwise.overlay.node.NodeOutput;
+import net.hopwise.overlay.routing.RoutingMetric;
+import net.hopwise.overlay.wire.DropReason;
+import net.hopwise.overlay.wire.WireHeader;
+
+/**
+ * A running overlay node: one UDP socket on Netty, the {@link NodeEngine} protocol machine on one
+ * event loop, and the embedding API.
+ *
+ * <pre>{@code
+ * OverlayNode node = OverlayNode.start(NodeConfig.builder("a").loopback(8100)
+ *         .neighbour(NeighbourConfig.parse("b@127.0.0.1:8101")).build());
+ * OverlayPort port = node.openPort(7, msg -> System.out.println(new String(msg.payloadBytes())));
+ * port.send("b", 7, "hello".getBytes());
+ * }</pre>
+ *
+ * <p>Every public method may be called from any thread: work is handed to the node's event loop.
+ * Sends never block; queries wait for the loop unless called on it.
+ */
+public final class OverlayNode implements AutoCloseable {
+    private static final System.Logger LOG = System.getLogger(OverlayNode.class.getName());
+    /** One datagram per read: ours are at most 1200 bytes, larger ones arrive cut and are dropped. */
+    private static final int RECEIVE_BUFFER = 2048;
+
+    private final NodeConfig config;
+    private final NodeRuntime runtime;
+    private final boolean ownsRuntime;
+    private final MeterRegistry registry;
+    private final List<NodeListener> listeners = new CopyOnWriteArrayList<>();
+    private final Queue<PendingSend> pending = new ConcurrentLinkedQueue<>();
+    private final AtomicInteger pendingCount = new AtomicInteger();
+    private final AtomicBoolean drainScheduled = new AtomicBoolean();
+    private final AtomicBoolean running = new AtomicBoolean();
+    private final ImpairmentHandler impairment;
+
+    private volatile Channel channel;
+    private volatile EventLoop loop;
+    private volatile NodeEngine engine;
+    private volatile InetSocketAddress localAddress;
+    private volatile Map<RoutingMetric, Set<NodeId>> reachable = Map.of();
+    private NodeMeters meters;
+    private ScheduledFuture<?> timer;
+    private long timerDeadline = Long.MAX_VALUE;
+    private boolean flushNeeded;
+
+    private OverlayNode(NodeConfig config, NodeRuntime runtime, boolean ownsRuntime) {
+        this.config = config;
+        this.runtime = runtime;
+        this.ownsRuntime = ownsRuntime;
+        this.registry = config.meterRegistry() != null ? config.meterRegistry() : new SimpleMeterRegistry();
+        this.impairment = new ImpairmentHandler(config.impairmentSeed());
+    }
+
+    /** Starts a node on event loops of its own; returns once its socket is bound. */
+    public static OverlayNode start(NodeConfig config) {
+        NodeRuntime runtime = NodeRuntime.create(1, config.transport());
+        try {
+            return start(config, runtime, true);
+        } catch (RuntimeException e) {
+            runtime.close();
+            throw e;
+        }
+    }
+
+    /** Starts a node on a shared runtime; returns once its socket is bound. */
+    public static OverlayNode start(NodeConfig config, NodeRuntime runtime) {
+        return start(config, runtime, false);
+    }
+
+    private static OverlayNode start(NodeConfig config, NodeRuntime runtime, boolean owns) {
+        OverlayNode node = new OverlayNode(config, runtime, owns);
+        node.bind();
+        return node;
+    }
+
+    private void bind() {
+        Bootstrap bootstrap = new Bootstrap()
+                .group(runtime.group())
+                .channel(runtime.channelType())
+                .option(ChannelOption.SO_RCVBUF, config.socketBufferBytes())
+                .option(ChannelOption.SO_SNDBUF, config.socketBufferBytes())
+                .option(ChannelOption.RCVBUF_ALLOCATOR, new FixedRecvByteBufAllocator(RECEIVE_BUFFER))
+                .option(ChannelOption.WRITE_BUFFER_WATER_MARK, new WriteBufferWaterMark(256 * 1024, 1024 * 1024))
+                .handler(new ChannelInitializer<DatagramChannel>() {
+                    @Override
+                    protected void initChannel(DatagramChannel ch) {
+                        ch.pipeline().addLast("impairment", impairment);
+                        ch.pipeline().addLast("node", new InboundHandler());
+                    }
+                });
+        Channel ch;
+        try {
+            ch = bootstrap.bind(config.bindAddress()).sync().channel();
+        } catch (Exception e) {
+            throw new IllegalStateException("node " + config.name() + " cannot bind UDP " + config.bindAddress()
+                    + ": " + e.getMessage(), e);
+        }
+        channel = ch;
+        loop = ch.eventLoop();
+        localAddress = (InetSocketAddress) ch.localAddress();
+        running.set(true);
+        onLoop(() -> {
+            long now = System.nanoTime();
+            engine = new NodeEngine(config, ch.alloc(), new Output(), System.currentTimeMillis(), now);
+            meters = new NodeMeters(engine, registry, () -> impairment.dropped());
+            for (Neighbour n : engine.neighbours()) {
+                meters.addLink(n);
+            }
+            afterWork();
+            return null;
+        });
+    }
+
+    public NodeConfig config() {
+        return config;
+    }
+
+    public String name() {
+        return config.name();
+    }
+
+    public NodeId id() {
+        return config.id();
+    }
+
+    /** The bound UDP address (with the real port when port 0 was configured). */
+    public InetSocketAddress localAddress() {
+        return localAddress;
+    }
+
+    public MeterRegistry meterRegistry() {
+        return registry;
+    }
+
+    public boolean isRunning() {
+        return running.get();
+    }
+
+    /** The transport carrying the socket: EPOLL or NIO. */
+    public TransportKind transport() {
+        return runtime.transport();
+    }
+
+    // ---------------------------------------------------------------- ports and sending
+
+    /**
+     * Opens a port for receiving; {@code handler} runs on the node's event loop and must not block.
+     *
+     * @param port 1-65535, or 0 for any free port
+     * @throws IllegalArgumentException when the port is out of range or already open
+     */
+    public OverlayPort openPort(int port, MessageHandler handler) {
+        Objects.requireNonNull(handler, "handler");
+        requireRunning();
+        int opened = onLoop(() -> engine.openPort(port, handler));
+        return new OverlayPort(this, opened);
+    }
+
+    void closePort(int port) {
+        if (running.get()) {
+            loop.execute(() -> {
+                if (engine != null) {
+                    engine.closePort(port);
+                }
+            });
+        }
+    }
+
+    SendResult send(int sourcePort, NodeId destination, int destinationPort, byte[] payload, RoutingMetric metric) {
+        Objects.requireNonNull(payload, "payload");
+        Objects.requireNonNull(metric, "metric");
+        if (payload.length > config.maxMessageBytes()) {
+            throw new IllegalArgumentException("message of " + payload.length + " bytes exceeds maxMessageBytes "
+                    + config.maxMessageBytes());
+        }
+        if (destinationPort < 1 || destinationPort > 65535) {
+            throw new IllegalArgumentException("destination port must be 1-65535, got " + destinationPort);
+        }
+        if (!running.get()) {
+            return SendResult.CLOSED;
+        }
+        if (loop.inEventLoop()) {
+            SendResult result = engine.send(sourcePort, destination, destinationPort,
+                    Unpooled.wrappedBuffer(payload), metric, System.nanoTime());
+            flushNeeded = true;
+            afterWork();
+            return result;
+        }
+        if (!destination.equals(config.id()) && !reachable.getOrDefault(metric, Set.of()).contains(destination)) {
+            return SendResult.NO_ROUTE;
+        }
+        if (pendingCount.get() >= config.sendQueueLimit()) {
+            return SendResult.BACK_PRESSURED;
+        }
+        pendingCount.incrementAndGet();
+        pending.add(new PendingSend(sourcePort, destination, destinationPort, payload.clone(), metric));
+        if (drainScheduled.compareAndSet(false, true)) {
+            loop.execute(this::drain);
+        }
+        return SendResult.ACCEPTED;
+    }
+
+    /** False while sends would be back-pressured. */
+    public boolean isWritable() {
+        Channel ch = channel;
+        return running.get() && ch != null && ch.isWritable() && pendingCount.get() < config.sendQueueLimit();
+    }
+
+    private void drain() {
+        drainScheduled.set(false);
+        if (engine == null) {
+            return;
+        }
+        long now = System.nanoTime();
+        PendingSend p;
+        while (channel.isWritable() && (p = pending.poll()) != null) {
+            pendingCount.decrementAndGet();
+            SendResult r = engine.send(p.sourcePort, p.destination, p.destinationPort,
+                    Unpooled.wrappedBuffer(p.payload), p.metric, now);
+            if (r == SendResult.NO_ROUTE) {
+                engine.recordDrop(DropReason.NO_ROUTE);
+            }
+            flushNeeded = true;
+        }
+        afterWork();
+    }
+
+    // ---------------------------------------------------------------- neighbours, impairment, views
+
+    /** Adds an overlay link at runtime; false when that neighbour is already configured. */
+    public boolean addNeighbour(NeighbourConfig neighbour) {
+        Objects.requireNonNull(neighbour, "neighbour");
+        requireRunning();
+        return onLoop(() -> {
+            boolean added = engine.addNeighbour(neighbour, System.nanoTime());
+            if (added) {
+                meters.addLink(engine.neighbour(neighbour.id()));
+            }
+            afterWork();
+            return added;
+        });
+    }
+
+    /** Removes an overlay link at runtime; false when no neighbour has that name. */
+    public boolean removeNeighbour(String name) {
+        requireRunning();
+        return onLoop(() -> {
+            Neighbour n = engine.neighbour(NodeId.ofName(name));
+            boolean removed = engine.removeNeighbour(name, System.nanoTime());
+            if (removed) {
+                meters.removeLink(n);
+                impairment.clear(n.address());
+            }
+            afterWork();
+            return removed;
+        });
+    }
+
+    /** The configured links with their latest measurements. */
+    public List<Neighbour> neighbours() {
+        NodeEngine e = engine;
+        return e == null ? List.of() : e.neighbours();
+    }
+
+    /**
+     * Impairs the link to a neighbour in one direction (loss, delay, jitter, rate, reordering,
+     * duplication), for tests, experiments and demos; {@link ImpairmentConfig#none()} clears it.
+     *
+     * @throws IllegalArgumentException when no neighbour has that name
+     */
+    public void impair(String neighbour, Direction direction, ImpairmentConfig impairmentConfig) {
+        Objects.requireNonNull(direction, "direction");
+        Objects.requireNonNull(impairmentConfig, "impairment");
+        Neighbour n = neighbourNamed(neighbour);
+        impairment.set(n.address(), direction, impairmentConfig);
+    }
+
+    /** The impairment applied to a neighbour's link in one direction. */
+    public ImpairmentConfig impairment(String neighbour, Direction direction) {
+        return impairment.get(neighbourNamed(neighbour).address(), direction);
+    }
+
+    private Neighbour neighbourNamed(String name) {
+        NodeId id = NodeId.ofName(name);
+        for (Neighbour n : neighbours()) {
+            if (n.id().equals(id)) {
+                return n;
+            }
+        }
+        throw new IllegalArgumentException("node " + config.name() + " has no neighbour named " + name);
+    }
+
+    /** The node's counters (packets, bytes, drops by reason, forwarding, delivery). */
+    public NodeCounters counters() {
+        return requireEngine().counters();
+    }
+
+    /** Next hop towards a node under a metric, or null when unreachable. */
+    public NodeId nextHop(String destination, RoutingMetric metric) {
+        return inspect(e -> e.router().nextHop(NodeId.ofName(destination), metric));
+    }
+
+    /** The whole path, this node first, to a node under a metric; empty when unreachable. */
+    public List<NodeId> path(String destination, RoutingMetric metric) {
+        return inspect(e -> List.copyOf(e.router().path(NodeId.ofName(destination), metric)));
+    }
+
+    /** Names of the nodes this node can reach under a metric, itself included. */
+    public Set<String> reachableNodes(RoutingMetric metric) {
+        return inspect(e -> {
+            Set<String> names = new java.util.TreeSet<>();
+            names.add(config.name());
+            for (NodeId id : reachable.getOrDefault(metric, Set.of())) {
+                names.add(e.router().database().nameOf(id).orElse(id.toString()));
+            }
+            return names;
+        });
+    }
+
+    /**
+     * Runs a read-only query against the engine on its event loop and returns the result: the way to
+     * look at routing and link state from another thread. Do not keep references to mutable state.
+     */
+    public <T> T inspect(Function<NodeEngine, T> query) {
+        requireRunning();
+        return onLoop(() -> query.apply(engine));
+    }
+
+    public void addListener(NodeListener listener) {
+        listeners.add(Objects.requireNonNull(listener, "listener"));
+    }
+
+    public void removeListener(NodeListener listener) {
+        listeners.remove(listener);
+    }
+
+    // ---------------------------------------------------------------- lifecycle
+
+    /** Stops the node: closes its socket, releases what it holds and, if it owns them, its threads. */
+    public void stop() {
+        if (!running.compareAndSet(true, false)) {
+            return;
+        }
+        try {
+            onLoop(() -> {
+                if (timer != null) {
+                    timer.cancel(false);
+                }
+                if (meters != null) {
+                    meters.close();
+                }
+                engine.close();
+                pending.clear();
+                return null;
+            });
+            channel.close().syncUninterruptibly();
+        } finally {
+            if (ownsRuntime) {
+                runtime.close();
+            }
+        }
+    }
+
+    @Override
+    public void close() {
+        stop();
+    }
+
+    @Override
+    public String toString() {
+        return "OverlayNode[" + config.name() + " " + localAddress + "]";
+    }
+
+    // ---------------------------------------------------------------- event-loop plumbing
+
+    private NodeEngine requireEngine() {
+        requireRunning();
+        NodeEngine e = engine;
+        if (e == null) {
+            throw new IllegalStateException("node " + config.name() + " is still starting");
+        }
+        return e;
+    }
+
+    private void requireRunning() {
+        if (!running.get()) {
+            throw new IllegalStateException("node " + config.name() + " is not running");
+        }
+    }
+
+    private <T> T onLoop(java.util.concurrent.Callable<T> task) {
+        if (loop.inEventLoop()) {
+            try {
+                return task.call();
+            } catch (RuntimeException e) {
+                throw e;
+            } catch (Exception e) {
+                throw new IllegalStateException(e);
+            }
+        }
+        CompletableFuture<T> result = new CompletableFuture<>();
+        loop.execute(() -> {
+            try {
+                result.complete(task.call());
+            } catch (Throwable t) {
+                result.completeExceptionally(t);
+            }
+        });
+        try {
+            return result.get(30, TimeUnit.SECONDS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("interrupted waiting for node " + config.name(), e);
+        } catch (ExecutionException e) {
+            if (e.getCause() instanceof RuntimeException re) {
+                throw re;
+            }
+            if (e.getCause() instanceof Error err) {
+                throw err;
+            }
+            throw new IllegalStateException(e.getCause());
+        } catch (java.util.concurrent.TimeoutException e) {
+            throw new IllegalStateException("node " + config.name() + " did not answer within 30 s", e);
+        }
+    }
+
+    /** After any engine work on the loop: flush what was written and re-arm the timer. */
+    private void afterWork() {
+        if (flushNeeded) {
+            flushNeeded = false;
+            channel.flush();
+        }
+        NodeEngine e = engine;
+        if (e == null || !running.get()) {
+            return;
+        }
+        long deadline = e.nextDeadlineNanos();
+        if (deadline < timerDeadline) {
+            if (timer != null) {
+                timer.cancel(false);
+            }
+            timerDeadline = deadline;
+            long delay = Math.max(0, deadline - System.nanoTime());
+            timer = loop.schedule(this::onTimer, delay, TimeUnit.NANOSECONDS);
+        }
+    }
+
+    private void onTimer() {
+        timerDeadline = Long.MAX_VALUE;
+        timer = null;
+        if (!running.get() || engine == null) {
+            return;
+        }
+        engine.onTimer(System.nanoTime());
+        afterWork();
+    }
+
+    private void refreshReachable() {
+        Map<RoutingMetric, Set<NodeId>> next = new java.util.EnumMap<>(RoutingMetric.class);
+        List<NodeId> known = new ArrayList<>();
+        engine.router().database().advertisements().forEach(a -> known.add(a.origin()));
+        for (RoutingMetric m : RoutingMetric.values()) {
+            Set<NodeId> set = new HashSet<>();
+            for (NodeId id : known) {
+                if (engine.router().nextHop(id, m) != null) {
+                    set.add(id);
+                }
+            }
+            next.put(m, Set.copyOf(set));
+        }
+        reachable = next;
+    }
+
+    private record PendingSend(int sourcePort, NodeId destination, int destinationPort, byte[] payload,
+            RoutingMetric metric) {}
+
+    private final class Output implements NodeOutput {
+        @Override
+        public void transmit(InetSocketAddress to, ByteBuf datagram) {
+            channel.write(new DatagramPacket(datagram, to), channel.voidPromise());
+            flushNeeded = true;
+        }
+
+        @Override
+        public boolean writable() {
+            return channel.isWritable();
+        }
+
+        @Override
+        public void event(NodeEvent event) {
+            if (event.kind() == NodeEvent.Kind.ROUTES_CHANGED && engine != null) {
+                refreshReachable();
+            }
+            for (NodeListener l : listeners) {
+                try {
+                    l.onEvent(event);
+                } catch (RuntimeException e) {
+                    LOG.log(System.Logger.Level.WARNING, "node listener failed on " + event, e);
+                }
+            }
+        }
+    }
+
+    private final class InboundHandler extends SimpleChannelInboundHandler<DatagramPacket> {
+        @Override
+        protected void channelRead0(ChannelHandlerContext ctx, DatagramPacket packet) {
+            if (engine != null) {
+                engine.onDatagram(packet.sender(), packet.content(), System.nanoTime());
+            }
+        }
+
+        @Override
+        public void channelReadComplete(ChannelHandlerContext ctx) {
+            afterWork();
+        }
+
+        @Override
+        public void channelWritabilityChanged(ChannelHandlerContext ctx) {
+            if (ctx.channel().isWritable() && !pending.isEmpty()) {
+                drain();
+            }
+            ctx.fireChannelWritabilityChanged();
+        }
+
+        @Override
+        public void exceptionCaught(ChannelHandlerContext ctx, Throwable cause) {
+            // A UDP socket reports ICMP port-unreachable and the like as exceptions: a neighbour being
+            // down is normal, and the hello protocol notices it; never let it escape the pipeline.
+            LOG.log(System.Logger.Level.DEBUG, "socket error on node " + config.name(), cause);
+        }
+    }
+
+    static int maxDatagram() {
+        return WireHeader.MAX_DATAGRAM;
+    }
+}

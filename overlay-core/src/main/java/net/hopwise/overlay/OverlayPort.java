@@ -1,0 +1,67 @@
+package net.hopwise.overlay;
+
+import net.hopwise.overlay.routing.RoutingMetric;
+
+/**
+ * An open port on a node: sends messages from it and receives those addressed to it.
+ *
+ * <p>Every method may be called from any thread. Sends never block: their result says whether the
+ * message was taken.
+ */
+public final class OverlayPort implements AutoCloseable {
+    private final OverlayNode node;
+    private final int port;
+    private volatile boolean open = true;
+
+    OverlayPort(OverlayNode node, int port) {
+        this.node = node;
+        this.port = port;
+    }
+
+    public int port() {
+        return port;
+    }
+
+    public OverlayNode node() {
+        return node;
+    }
+
+    /** Sends {@code payload} to a port of the named node, routed by the node's default metric. */
+    public SendResult send(String destinationNode, int destinationPort, byte[] payload) {
+        return send(NodeId.ofName(destinationNode), destinationPort, payload, node.config().defaultMetric());
+    }
+
+    public SendResult send(String destinationNode, int destinationPort, byte[] payload, RoutingMetric metric) {
+        return send(NodeId.ofName(destinationNode), destinationPort, payload, metric);
+    }
+
+    /**
+     * Sends {@code payload} (copied; the array may be reused at once) to a port of a node.
+     *
+     * @throws IllegalArgumentException when the payload exceeds the node's maxMessageBytes or the
+     *     destination port is not 1-65535
+     */
+    public SendResult send(NodeId destination, int destinationPort, byte[] payload, RoutingMetric metric) {
+        if (!open) {
+            return SendResult.CLOSED;
+        }
+        return node.send(port, destination, destinationPort, payload, metric);
+    }
+
+    /** False while sends would be back-pressured. */
+    public boolean isWritable() {
+        return open && node.isWritable();
+    }
+
+    public boolean isOpen() {
+        return open && node.isRunning();
+    }
+
+    @Override
+    public void close() {
+        if (open) {
+            open = false;
+            node.closePort(port);
+        }
+    }
+}

@@ -1,0 +1,78 @@
+package net.hopwise.overlay.node;
+
+import java.net.InetSocketAddress;
+import net.hopwise.overlay.NeighbourConfig;
+import net.hopwise.overlay.NodeId;
+import net.hopwise.overlay.link.LinkMonitor;
+import net.hopwise.overlay.link.LinkStatistics;
+import net.hopwise.overlay.link.LinkStatus;
+
+/** One overlay link as the engine keeps it: where the neighbour is, its monitor and its counters. */
+public final class Neighbour {
+    private final String name;
+    private final NodeId id;
+    private final InetSocketAddress configuredAddress;
+    volatile InetSocketAddress address;
+    LinkMonitor monitor;
+    long nextLinkSequence = 1;
+    volatile LinkStatistics statistics;
+
+    long packetsSent;
+    long bytesSent;
+    long packetsReceived;
+    long bytesReceived;
+
+    Neighbour(NeighbourConfig config) {
+        this.name = config.name();
+        this.id = config.id();
+        this.configuredAddress = config.address();
+        this.address = config.address();
+    }
+
+    public String name() {
+        return name;
+    }
+
+    public NodeId id() {
+        return id;
+    }
+
+    public InetSocketAddress configuredAddress() {
+        return configuredAddress;
+    }
+
+    /** Where the neighbour's packets last came from, which is where we send. */
+    public InetSocketAddress address() {
+        return address;
+    }
+
+    /** The latest measurements, refreshed by the event loop; safe to read from any thread. */
+    public LinkStatistics statistics() {
+        return statistics;
+    }
+
+    public LinkStatus status() {
+        LinkStatistics s = statistics;
+        return s == null ? LinkStatus.CONNECTING : s.status();
+    }
+
+    public long packetsSent() {
+        return packetsSent;
+    }
+
+    public long bytesSent() {
+        return bytesSent;
+    }
+
+    public long packetsReceived() {
+        return packetsReceived;
+    }
+
+    public long bytesReceived() {
+        return bytesReceived;
+    }
+
+    long takeLinkSequence() {
+        return nextLinkSequence++ & 0xFFFF_FFFFL;
+    }
+}

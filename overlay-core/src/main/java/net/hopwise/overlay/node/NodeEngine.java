@@ -1,0 +1,550 @@
+package net.hopwise.overlay.node;
+
+import io.netty.buffer.ByteBuf;
+import io.netty.buffer.ByteBufAllocator;
+import io.netty.util.collection.IntObjectHashMap;
+import io.netty.util.collection.LongObjectHashMap;
+import java.lang.System.Logger;
+import java.lang.System.Logger.Level;
+import java.net.InetSocketAddress;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.Collections;
+import java.util.List;
+import net.hopwise.overlay.MessageHandler;
+import net.hopwise.overlay.NeighbourConfig;
+import net.hopwise.overlay.NodeConfig;
+import net.hopwise.overlay.NodeEvent;
+import net.hopwise.overlay.NodeId;
+import net.hopwise.overlay.ReceivedMessage;
+import net.hopwise.overlay.SendResult;
+import net.hopwise.overlay.forward.Reassembler;
+import net.hopwise.overlay.link.HelloCodec;
+import net.hopwise.overlay.link.HelloPacket;
+import net.hopwise.overlay.link.LinkMonitor;
+import net.hopwise.overlay.link.LinkMonitorOutput;
+import net.hopwise.overlay.routing.LinkCost;
+import net.hopwise.overlay.routing.LinkStateAck;
+import net.hopwise.overlay.routing.LinkStateCodec;
+import net.hopwise.overlay.routing.LinkStateUpdate;
+import net.hopwise.overlay.routing.Router;
+import net.hopwise.overlay.routing.RouterOutput;
+import net.hopwise.overlay.routing.RoutingMetric;
+import net.hopwise.overlay.wire.DataHeader;
+import net.hopwise.overlay.wire.DropReason;
+import net.hopwise.overlay.wire.PacketType;
+import net.hopwise.overlay.wire.WireHeader;
+
+/**
+ * One overlay node as a sans-IO machine: links, routing, forwarding and local ports, without sockets,
+ * threads or clocks.
+ *
+ * <p>The IO adapter ({@link net.hopwise.overlay.OverlayNode}) feeds it received datagrams and the
+ * passing of time, and transmits what it emits; a simulator can drive the very same class on virtual
+ * time. All methods must be called from one thread.
+ *
+ * <p>The forwarding path is allocation-light: a datagram passing through is checked at fixed offsets,
+ * re-stamped in place for the next link and handed on with one more reference; only the destination
+ * looks at the payload.
+ */
+public final class NodeEngine {
+    private static final Logger LOG = System.getLogger(NodeEngine.class.getName());
+    private static final RoutingMetric[] METRICS = RoutingMetric.values();
+    /** Ports above this are handed out by {@link #openPort} when the caller asks for port 0. */
+    private static final int FIRST_EPHEMERAL_PORT = 49152;
+
+    private final NodeConfig config;
+    private final NodeId self;
+    private final long selfId;
+    private final ByteBufAllocator allocator;
+    private final NodeOutput output;
+    private final Router router;
+    private final Reassembler reassembler;
+    private final NodeCounters counters = new NodeCounters();
+    private final LongObjectHashMap<Neighbour> neighbours = new LongObjectHashMap<>();
+    private final IntObjectHashMap<MessageHandler> ports = new IntObjectHashMap<>();
+    private volatile List<Neighbour> neighbourList = List.of();
+    private int nextMessageId;
+    private int nextEphemeralPort = FIRST_EPHEMERAL_PORT;
+    private long now;
+
+    public NodeEngine(NodeConfig config, ByteBufAllocator allocator, NodeOutput output, long sequenceBase,
+            long nowNanos) {
+        this.config = config;
+        this.self = config.id();
+        this.selfId = self.value();
+        this.allocator = allocator;
+        this.output = output;
+        this.now = nowNanos;
+        this.router = new Router(self, config.name(), config.routing(), new RouterEvents(), sequenceBase, nowNanos);
+        this.reassembler = new Reassembler(allocator, config.maxMessageBytes(), config.reassemblyBufferBytes(),
+                config.reassemblyTimeout().toNanos(), DataHeader.MAX_FRAGMENT_PAYLOAD);
+        for (NeighbourConfig n : config.neighbours()) {
+            addNeighbour(n, nowNanos);
+        }
+    }
+
+    public NodeConfig config() {
+        return config;
+    }
+
+    public NodeId id() {
+        return self;
+    }
+
+    public Router router() {
+        return router;
+    }
+
+    public NodeCounters counters() {
+        return counters;
+    }
+
+    public Reassembler reassembler() {
+        return reassembler;
+    }
+
+    /** The configured neighbours; a fresh immutable list after each change, safe from any thread. */
+    public List<Neighbour> neighbours() {
+        return neighbourList;
+    }
+
+    public Neighbour neighbour(NodeId id) {
+        return neighbours.get(id.value());
+    }
+
+    // ---------------------------------------------------------------- neighbours
+
+    /** Adds an overlay link; false when a neighbour of that name is already configured. */
+    public boolean addNeighbour(NeighbourConfig config, long nowNanos) {
+        advance(nowNanos);
+        if (config.id().equals(self)) {
+            throw new IllegalArgumentException("node " + this.config.name() + " cannot be its own neighbour");
+        }
+        if (neighbours.containsKey(config.id().value())) {
+            return false;
+        }
+        Neighbour n = new Neighbour(config);
+        neighbours.put(n.id().value(), n);
+        n.monitor = new LinkMonitor(self, this.config.name(), n.id(), this.config.hello(), new LinkEvents(n), nowNanos);
+        n.statistics = n.monitor.statistics();
+        publishNeighbours();
+        output.event(event(NodeEvent.Kind.NEIGHBOUR_ADDED, n.name()));
+        return true;
+    }
+
+    /** Removes an overlay link; false when no neighbour has that name. */
+    public boolean removeNeighbour(String name, long nowNanos) {
+        advance(nowNanos);
+        Neighbour n = neighbours.remove(NodeId.ofName(name).value());
+        if (n == null) {
+            return false;
+        }
+        publishNeighbours();
+        if (n.monitor.status() == net.hopwise.overlay.link.LinkStatus.UP) {
+            router.neighbourDown(n.id(), nowNanos);
+        }
+        output.event(event(NodeEvent.Kind.NEIGHBOUR_REMOVED, n.name()));
+        return true;
+    }
+
+    private void publishNeighbours() {
+        List<Neighbour> list = new ArrayList<>(neighbours.values());
+        list.sort((a, b) -> a.name().compareTo(b.name()));
+        neighbourList = Collections.unmodifiableList(list);
+    }
+
+    // ---------------------------------------------------------------- ports
+
+    /**
+     * Opens a port for receiving.
+     *
+     * @param port 1-65535, or 0 for any free port
+     * @return the port opened
+     * @throws IllegalArgumentException when the port is out of range or already open
+     */
+    public int openPort(int port, MessageHandler handler) {
+        if (port < 0 || port > 65535) {
+            throw new IllegalArgumentException("port must be 0-65535, got " + port);
+        }
+        if (port == 0) {
+            port = freePort();
+        }
+        if (ports.containsKey(port)) {
+            throw new IllegalArgumentException("port " + port + " is already open on node " + config.name());
+        }
+        ports.put(port, handler);
+        return port;
+    }
+
+    public void closePort(int port) {
+        ports.remove(port);
+    }
+
+    public boolean isPortOpen(int port) {
+        return ports.containsKey(port);
+    }
+
+    private int freePort() {
+        for (int i = 0; i <= 65535 - FIRST_EPHEMERAL_PORT; i++) {
+            int candidate = nextEphemeralPort;
+            nextEphemeralPort = candidate == 65535 ? FIRST_EPHEMERAL_PORT : candidate + 1;
+            if (!ports.containsKey(candidate)) {
+                return candidate;
+            }
+        }
+        throw new IllegalStateException("no free port left on node " + config.name());
+    }
+
+    // ---------------------------------------------------------------- sending
+
+    /**
+     * Sends a message best-effort, fragmenting it when it exceeds one datagram.
+     *
+     * <p>The caller keeps ownership of {@code payload}; its readable bytes are copied into datagrams.
+     *
+     * @throws IllegalArgumentException when the payload exceeds {@link NodeConfig#maxMessageBytes()}
+     *     or a port is out of range
+     */
+    public SendResult send(int sourcePort, NodeId destination, int destinationPort, ByteBuf payload,
+            RoutingMetric metric, long nowNanos) {
+        advance(nowNanos);
+        int length = payload.readableBytes();
+        if (length > config.maxMessageBytes()) {
+            throw new IllegalArgumentException("message of " + length + " bytes exceeds maxMessageBytes "
+                    + config.maxMessageBytes());
+        }
+        if (destinationPort < 1 || destinationPort > 65535 || sourcePort < 0 || sourcePort > 65535) {
+            throw new IllegalArgumentException("ports must be 1-65535");
+        }
+        if (destination.equals(self)) {
+            counters.messagesSent++;
+            deliver(selfId, sourcePort, destinationPort, payload);
+            return SendResult.ACCEPTED;
+        }
+        NodeId next = router.nextHop(destination, metric);
+        Neighbour via = next == null ? null : neighbours.get(next.value());
+        if (via == null) {
+            return SendResult.NO_ROUTE;
+        }
+        if (!output.writable()) {
+            return SendResult.BACK_PRESSURED;
+        }
+        int fragments = Math.max(1, (length + DataHeader.MAX_FRAGMENT_PAYLOAD - 1) / DataHeader.MAX_FRAGMENT_PAYLOAD);
+        int messageId = nextMessageId++;
+        int offset = payload.readerIndex();
+        for (int i = 0; i < fragments; i++) {
+            int chunk = Math.min(DataHeader.MAX_FRAGMENT_PAYLOAD, length - i * DataHeader.MAX_FRAGMENT_PAYLOAD);
+            ByteBuf packet = allocator.ioBuffer(WireHeader.LENGTH + DataHeader.LENGTH + chunk);
+            WireHeader.write(packet, PacketType.DATA, 0, selfId, via.id().value(), via.takeLinkSequence());
+            DataHeader.write(packet, selfId, destination.value(), sourcePort, destinationPort, config.hopLimit(),
+                    metric.ordinal(), i, fragments, messageId);
+            packet.writeBytes(payload, offset + i * DataHeader.MAX_FRAGMENT_PAYLOAD, chunk);
+            WireHeader.finish(packet, 0);
+            transmit(via, packet);
+        }
+        counters.messagesSent++;
+        return SendResult.ACCEPTED;
+    }
+
+    /** Counts a drop the IO adapter decided on (for example a queued send whose route vanished). */
+    public void recordDrop(DropReason reason) {
+        counters.drop(reason);
+    }
+
+    /** Whether a destination is reachable now under a metric (itself always is). */
+    public boolean hasRoute(NodeId destination, RoutingMetric metric) {
+        return destination.equals(self) || router.nextHop(destination, metric) != null;
+    }
+
+    // ---------------------------------------------------------------- receiving
+
+    /**
+     * Takes one received datagram. The caller keeps ownership and releases it afterwards; the engine
+     * retains what it keeps or forwards.
+     */
+    public void onDatagram(InetSocketAddress from, ByteBuf datagram, long nowNanos) {
+        advance(nowNanos);
+        counters.packetsReceived++;
+        counters.bytesReceived += datagram.readableBytes();
+        DropReason bad = WireHeader.check(datagram);
+        if (bad != null) {
+            counters.drop(bad);
+            return;
+        }
+        long receiver = WireHeader.receiver(datagram);
+        Neighbour n = neighbours.get(WireHeader.sender(datagram));
+        if (n == null || (receiver != 0 && receiver != selfId)) {
+            counters.drop(DropReason.NOT_A_NEIGHBOUR);
+            return;
+        }
+        n.packetsReceived++;
+        n.bytesReceived += datagram.readableBytes();
+        PacketType type = WireHeader.type(datagram);
+        ByteBuf body = WireHeader.body(datagram);
+        switch (type) {
+            case HELLO -> onHello(n, from, datagram, body);
+            case LINK_STATE_UPDATE -> {
+                LinkStateUpdate update = LinkStateCodec.decodeUpdate(body);
+                if (update == null) {
+                    counters.drop(DropReason.MALFORMED);
+                    return;
+                }
+                n.monitor.onPacketReceived(WireHeader.linkSequence(datagram), now);
+                router.onUpdate(n.id(), update, now);
+            }
+            case LINK_STATE_ACK -> {
+                LinkStateAck ack = LinkStateCodec.decodeAck(body);
+                if (ack == null) {
+                    counters.drop(DropReason.MALFORMED);
+                    return;
+                }
+                n.monitor.onPacketReceived(WireHeader.linkSequence(datagram), now);
+                router.onAck(n.id(), ack, now);
+            }
+            case DATA -> onData(n, datagram, body);
+            default -> counters.drop(DropReason.UNKNOWN_TYPE);
+        }
+    }
+
+    private void onHello(Neighbour n, InetSocketAddress from, ByteBuf datagram, ByteBuf body) {
+        HelloPacket hello = HelloCodec.decode(body);
+        if (hello == null) {
+            counters.drop(DropReason.MALFORMED);
+            return;
+        }
+        if (!hello.senderName().equals(n.name())) {
+            counters.drop(DropReason.NOT_A_NEIGHBOUR);
+            return;
+        }
+        if (from != null && !from.equals(n.address)) {
+            // The neighbour moved (NAT rebinding, new address): follow it, identity is the node id.
+            n.address = from;
+        }
+        n.monitor.onPacketReceived(WireHeader.linkSequence(datagram), now);
+        n.monitor.onHello(hello, now);
+        n.statistics = n.monitor.statistics();
+    }
+
+    private void onData(Neighbour from, ByteBuf datagram, ByteBuf body) {
+        if (!DataHeader.isWellFormed(body, METRICS.length)) {
+            counters.drop(DropReason.MALFORMED);
+            return;
+        }
+        from.monitor.onPacketReceived(WireHeader.linkSequence(datagram), now);
+        long destination = DataHeader.destination(body);
+        if (destination == selfId) {
+            onLocalData(body);
+            return;
+        }
+        int hops = DataHeader.hopLimit(body);
+        if (hops <= 1) {
+            counters.drop(DropReason.HOP_LIMIT);
+            return;
+        }
+        NodeId next = router.nextHop(new NodeId(destination), METRICS[DataHeader.metric(body)]);
+        Neighbour via = next == null ? null : neighbours.get(next.value());
+        if (via == null) {
+            counters.drop(DropReason.NO_ROUTE);
+            return;
+        }
+        DataHeader.setHopLimit(body, hops - 1);
+        WireHeader.restamp(datagram, selfId, via.id().value(), via.takeLinkSequence());
+        counters.packetsForwarded++;
+        transmit(via, datagram.retainedDuplicate());
+    }
+
+    private void onLocalData(ByteBuf body) {
+        int port = DataHeader.destinationPort(body);
+        if (!ports.containsKey(port)) {
+            counters.drop(DropReason.PORT_CLOSED);
+            return;
+        }
+        long origin = DataHeader.origin(body);
+        int count = DataHeader.fragmentCount(body);
+        ByteBuf payload = body.slice(body.readerIndex() + DataHeader.LENGTH, body.readableBytes() - DataHeader.LENGTH);
+        if (count == 1) {
+            deliver(origin, DataHeader.sourcePort(body), port, payload);
+            return;
+        }
+        Reassembler.Result result = reassembler.accept(origin, DataHeader.messageId(body),
+                DataHeader.fragmentIndex(body), count, payload, now);
+        if (result.droppedFragments() > 0) {
+            counters.drop(DropReason.REASSEMBLY, result.droppedFragments());
+        }
+        if (result.outcome() == Reassembler.Outcome.COMPLETE) {
+            ByteBuf message = result.message();
+            try {
+                deliver(origin, DataHeader.sourcePort(body), port, message);
+            } finally {
+                message.release();
+            }
+        }
+    }
+
+    private void deliver(long origin, int sourcePort, int port, ByteBuf payload) {
+        MessageHandler handler = ports.get(port);
+        if (handler == null) {
+            counters.drop(DropReason.PORT_CLOSED);
+            return;
+        }
+        NodeId source = new NodeId(origin);
+        String name = origin == selfId ? config.name() : router.database().nameOf(source).orElse(source.toString());
+        counters.messagesDelivered++;
+        try {
+            handler.onMessage(new ReceivedMessage(source, name, sourcePort, port, payload.duplicate()));
+        } catch (RuntimeException e) {
+            counters.handlerFailures++;
+            LOG.log(Level.WARNING, "message handler on port " + port + " of node " + config.name() + " failed", e);
+        }
+    }
+
+    // ---------------------------------------------------------------- time
+
+    /** Runs everything that is due at {@code nowNanos}. */
+    public void onTimer(long nowNanos) {
+        advance(nowNanos);
+        for (Neighbour n : neighbourList) {
+            if (n.monitor.nextDeadlineNanos() <= now) {
+                n.monitor.onTimer(now);
+                n.statistics = n.monitor.statistics();
+            }
+        }
+        if (router.nextDeadlineNanos() <= now) {
+            router.onTimer(now);
+        }
+        int expired = reassembler.expire(now);
+        if (expired > 0) {
+            counters.drop(DropReason.REASSEMBLY, expired);
+        }
+    }
+
+    /** The next instant at which {@link #onTimer} has work, or {@link Long#MAX_VALUE}. */
+    public long nextDeadlineNanos() {
+        long next = Math.min(router.nextDeadlineNanos(), reassembler.nextDeadlineNanos());
+        for (Neighbour n : neighbourList) {
+            next = Math.min(next, n.monitor.nextDeadlineNanos());
+        }
+        return next;
+    }
+
+    /** Releases what the engine holds; the engine must not be used afterwards. */
+    public void close() {
+        reassembler.close();
+    }
+
+    private void advance(long nowNanos) {
+        if (nowNanos > now) {
+            now = nowNanos;
+        }
+    }
+
+    // ---------------------------------------------------------------- output
+
+    private void transmit(Neighbour to, ByteBuf packet) {
+        to.packetsSent++;
+        to.bytesSent += packet.readableBytes();
+        counters.packetsSent++;
+        counters.bytesSent += packet.readableBytes();
+        output.transmit(to.address, packet);
+    }
+
+    private void sendControl(Neighbour to, PacketType type, java.util.function.Consumer<ByteBuf> body) {
+        ByteBuf packet = allocator.ioBuffer(WireHeader.MAX_DATAGRAM);
+        WireHeader.write(packet, type, 0, selfId, to.id().value(), to.takeLinkSequence());
+        body.accept(packet);
+        WireHeader.finish(packet, 0);
+        transmit(to, packet);
+    }
+
+    private NodeEvent event(NodeEvent.Kind kind, String peer) {
+        return new NodeEvent(kind, config.name(), peer, System.currentTimeMillis());
+    }
+
+    private static LinkCost costOf(LinkMonitor monitor) {
+        long micros = Math.min(Integer.MAX_VALUE, Math.max(0, monitor.oneWayLatencyNanos() / 1000));
+        int ppm = (int) Math.round(Math.min(1.0, Math.max(0.0, monitor.outboundLossRate())) * 1_000_000);
+        return new LinkCost((int) micros, ppm);
+    }
+
+    /** Links' protocol output, bound to one neighbour. */
+    private final class LinkEvents implements LinkMonitorOutput {
+        private final Neighbour neighbour;
+
+        LinkEvents(Neighbour neighbour) {
+            this.neighbour = neighbour;
+        }
+
+        private boolean current() {
+            return neighbours.get(neighbour.id().value()) == neighbour;
+        }
+
+        @Override
+        public void sendHello(HelloPacket hello) {
+            if (current()) {
+                sendControl(neighbour, PacketType.HELLO, out -> HelloCodec.encode(hello, out));
+            }
+        }
+
+        @Override
+        public void linkUp(long nowNanos) {
+            if (!current()) {
+                return;
+            }
+            neighbour.statistics = neighbour.monitor.statistics();
+            router.neighbourUp(neighbour.id(), costOf(neighbour.monitor), nowNanos);
+            output.event(event(NodeEvent.Kind.LINK_UP, neighbour.name()));
+        }
+
+        @Override
+        public void linkDown(long nowNanos) {
+            if (!current()) {
+                return;
+            }
+            neighbour.statistics = neighbour.monitor.statistics();
+            router.neighbourDown(neighbour.id(), nowNanos);
+            output.event(event(NodeEvent.Kind.LINK_DOWN, neighbour.name()));
+        }
+
+        @Override
+        public void qualityChanged(long nowNanos) {
+            if (!current()) {
+                return;
+            }
+            neighbour.statistics = neighbour.monitor.statistics();
+            if (neighbour.monitor.status() == net.hopwise.overlay.link.LinkStatus.UP) {
+                router.neighbourCostChanged(neighbour.id(), costOf(neighbour.monitor), nowNanos);
+            }
+        }
+    }
+
+    /** Routing's protocol output. */
+    private final class RouterEvents implements RouterOutput {
+        @Override
+        public void sendUpdate(NodeId neighbour, LinkStateUpdate update) {
+            Neighbour n = neighbours.get(neighbour.value());
+            if (n != null) {
+                sendControl(n, PacketType.LINK_STATE_UPDATE, out -> LinkStateCodec.encodeUpdate(update, out));
+            }
+        }
+
+        @Override
+        public void sendAck(NodeId neighbour, LinkStateAck ack) {
+            Neighbour n = neighbours.get(neighbour.value());
+            if (n != null) {
+                sendControl(n, PacketType.LINK_STATE_ACK, out -> LinkStateCodec.encodeAck(ack, out));
+            }
+        }
+
+        @Override
+        public void routesChanged(long nowNanos) {
+            counters.routeChanges++;
+            output.event(event(NodeEvent.Kind.ROUTES_CHANGED, null));
+        }
+    }
+
+    /** All neighbours, for views that iterate. */
+    Collection<Neighbour> neighbourValues() {
+        return neighbourList;
+    }
+}

@@ -1,0 +1,122 @@
+package net.hopwise.overlay.node;
+
+import io.micrometer.core.instrument.FunctionCounter;
+import io.micrometer.core.instrument.Gauge;
+import io.micrometer.core.instrument.Meter;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.Tags;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.function.LongSupplier;
+import java.util.function.ToDoubleFunction;
+import net.hopwise.overlay.link.LinkStatistics;
+import net.hopwise.overlay.link.LinkStatus;
+import net.hopwise.overlay.wire.DropReason;
+
+/**
+ * Binds a node's counters and link measurements to Micrometer under {@code hopwise.*} names.
+ *
+ * <p>Meters read the engine's plain counters when scraped (function counters and gauges), so the
+ * forwarding path never pays for an atomic increment.
+ */
+public final class NodeMeters implements AutoCloseable {
+    private final NodeEngine engine;
+    private final MeterRegistry registry;
+    private final Tags nodeTags;
+    private final List<Meter> nodeMeters = new ArrayList<>();
+    private final Map<Neighbour, List<Meter>> linkMeters = new HashMap<>();
+
+    public NodeMeters(NodeEngine engine, MeterRegistry registry, LongSupplier impairmentDrops) {
+        this.engine = engine;
+        this.registry = registry;
+        this.nodeTags = Tags.of("node", engine.config().name());
+        NodeCounters c = engine.counters();
+        counter("hopwise.node.packets", "Datagrams received by the node", c, NodeCounters::packetsReceived, "direction", "in");
+        counter("hopwise.node.packets", "Datagrams sent by the node", c, NodeCounters::packetsSent, "direction", "out");
+        counter("hopwise.node.bytes", "Bytes received by the node", c, NodeCounters::bytesReceived, "direction", "in");
+        counter("hopwise.node.bytes", "Bytes sent by the node", c, NodeCounters::bytesSent, "direction", "out");
+        counter("hopwise.node.forwarded", "Datagrams forwarded for other nodes", c, NodeCounters::packetsForwarded);
+        counter("hopwise.node.messages", "Messages sent by local ports", c, NodeCounters::messagesSent, "direction", "sent");
+        counter("hopwise.node.messages", "Messages delivered to local ports", c, NodeCounters::messagesDelivered,
+                "direction", "delivered");
+        counter("hopwise.node.handler.failures", "Exceptions thrown by message handlers", c,
+                NodeCounters::handlerFailures);
+        for (DropReason reason : DropReason.values()) {
+            if (reason == DropReason.IMPAIRMENT) {
+                nodeMeters.add(FunctionCounter.builder("hopwise.node.drops", impairmentDrops, s -> s.getAsLong())
+                        .description("Datagrams dropped, by reason").tags(nodeTags).tag("reason", reason.tag())
+                        .register(registry));
+            } else {
+                counter("hopwise.node.drops", "Datagrams dropped, by reason", c, x -> x.drops(reason),
+                        "reason", reason.tag());
+            }
+        }
+        nodeMeters.add(FunctionCounter.builder("hopwise.routing.recomputations", engine,
+                        e -> e.router().recomputations())
+                .description("Route computations run").tags(nodeTags).register(registry));
+        counter("hopwise.routing.changes", "Route computations that changed a route", c, NodeCounters::routeChanges);
+        nodeMeters.add(Gauge.builder("hopwise.routing.nodes", engine, e -> e.router().database().size())
+                .description("Nodes in the link-state database").tags(nodeTags).register(registry));
+    }
+
+    private void counter(String name, String description, NodeCounters c, ToDoubleFunction<NodeCounters> f,
+            String... tags) {
+        nodeMeters.add(FunctionCounter.builder(name, c, f).description(description).tags(nodeTags).tags(tags)
+                .register(registry));
+    }
+
+    /** Registers the meters of one link. */
+    public void addLink(Neighbour n) {
+        Tags tags = nodeTags.and("peer", n.name());
+        List<Meter> meters = new ArrayList<>();
+        meters.add(FunctionCounter.builder("hopwise.link.packets", n, Neighbour::packetsSent)
+                .description("Datagrams sent on the link").tags(tags).tag("direction", "out").register(registry));
+        meters.add(FunctionCounter.builder("hopwise.link.packets", n, Neighbour::packetsReceived)
+                .description("Datagrams received on the link").tags(tags).tag("direction", "in").register(registry));
+        meters.add(FunctionCounter.builder("hopwise.link.bytes", n, Neighbour::bytesSent)
+                .description("Bytes sent on the link").tags(tags).tag("direction", "out").baseUnit("bytes")
+                .register(registry));
+        meters.add(FunctionCounter.builder("hopwise.link.bytes", n, Neighbour::bytesReceived)
+                .description("Bytes received on the link").tags(tags).tag("direction", "in").baseUnit("bytes")
+                .register(registry));
+        meters.add(Gauge.builder("hopwise.link.rtt", n, x -> stat(x, s -> s.srttNanos() / 1e9))
+                .description("Smoothed round-trip time").tags(tags).baseUnit("seconds").register(registry));
+        meters.add(Gauge.builder("hopwise.link.jitter", n, x -> stat(x, s -> s.jitterNanos() / 1e9))
+                .description("Inter-arrival jitter of hellos").tags(tags).baseUnit("seconds").register(registry));
+        meters.add(Gauge.builder("hopwise.link.loss", n, x -> stat(x, LinkStatistics::inboundLossRate))
+                .description("Loss rate of packets from the peer").tags(tags).tag("direction", "in")
+                .register(registry));
+        meters.add(Gauge.builder("hopwise.link.loss", n, x -> stat(x, LinkStatistics::outboundLossRate))
+                .description("Loss rate of packets to the peer, as the peer reports it").tags(tags)
+                .tag("direction", "out").register(registry));
+        meters.add(Gauge.builder("hopwise.link.up", n, x -> x.status() == LinkStatus.UP ? 1 : 0)
+                .description("1 while the link is up").tags(tags).register(registry));
+        meters.add(FunctionCounter.builder("hopwise.link.state.changes", n,
+                        x -> stat(x, s -> s.upTransitions() + s.downTransitions()))
+                .description("Link up and down transitions").tags(tags).register(registry));
+        linkMeters.put(n, meters);
+    }
+
+    /** Removes the meters of a link that was removed. */
+    public void removeLink(Neighbour n) {
+        List<Meter> meters = linkMeters.remove(n);
+        if (meters != null) {
+            meters.forEach(registry::remove);
+        }
+    }
+
+    private static double stat(Neighbour n, ToDoubleFunction<LinkStatistics> f) {
+        LinkStatistics s = n.statistics();
+        return s == null ? Double.NaN : f.applyAsDouble(s);
+    }
+
+    @Override
+    public void close() {
+        nodeMeters.forEach(registry::remove);
+        nodeMeters.clear();
+        linkMeters.values().forEach(list -> list.forEach(registry::remove));
+        linkMeters.clear();
+    }
+}

@@ -1,0 +1,219 @@
+package net.hopwise.overlay.testing;
+
+import io.netty.buffer.ByteBuf;
+import io.netty.buffer.PooledByteBufAllocator;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.PriorityQueue;
+import java.util.SplittableRandom;
+import java.util.function.Consumer;
+import net.hopwise.overlay.NeighbourConfig;
+import net.hopwise.overlay.NodeConfig;
+import net.hopwise.overlay.NodeEvent;
+import net.hopwise.overlay.node.NodeEngine;
+import net.hopwise.overlay.node.NodeOutput;
+
+/**
+ * Many {@link NodeEngine}s joined by virtual links on a virtual clock: the production node machine
+ * with no sockets, threads or sleeping. Links have a one-way delay and an optional seeded loss rate;
+ * a node can be crashed (its packets vanish) and revived (a fresh engine, as after a restart).
+ */
+public final class VirtualOverlay implements AutoCloseable {
+    private final PriorityQueue<Delivery> queue = new PriorityQueue<>();
+    private final Map<String, Member> members = new LinkedHashMap<>();
+    private final Map<InetSocketAddress, String> byAddress = new HashMap<>();
+    private final Map<String, LinkSpec> links = new HashMap<>();
+    private final List<NodeEvent> events = new ArrayList<>();
+    private final SplittableRandom random;
+    private final Consumer<NodeConfig.Builder> customise;
+    private long now = 1_000_000_000L;
+    private long order;
+    private int nextPort = 10_000;
+
+    public VirtualOverlay(long seed, Consumer<NodeConfig.Builder> customise) {
+        this.random = new SplittableRandom(seed);
+        this.customise = customise;
+    }
+
+    public VirtualOverlay(long seed) {
+        this(seed, b -> {});
+    }
+
+    public long now() {
+        return now;
+    }
+
+    public List<NodeEvent> events() {
+        return events;
+    }
+
+    /** Declares a node; call {@link #link} for its links, then {@link #startAll}. */
+    public void node(String name) {
+        InetSocketAddress address = new InetSocketAddress(InetAddress.getLoopbackAddress(), nextPort++);
+        members.put(name, new Member(name, address));
+        byAddress.put(address, name);
+    }
+
+    /** A bidirectional link with the given one-way delay. */
+    public void link(String a, String b, long oneWayDelayNanos) {
+        links.put(a + "|" + b, new LinkSpec(oneWayDelayNanos));
+        links.put(b + "|" + a, new LinkSpec(oneWayDelayNanos));
+    }
+
+    /** Sets the loss rate of the direction a to b. */
+    public void loss(String a, String b, double rate) {
+        links.get(a + "|" + b).loss = rate;
+    }
+
+    public void startAll() {
+        members.keySet().forEach(this::start);
+    }
+
+    /** (Re)starts a node with a fresh engine, as a process restart would. */
+    public void start(String name) {
+        Member m = members.get(name);
+        NodeConfig.Builder b = NodeConfig.builder(name).bindAddress(m.address);
+        for (Map.Entry<String, LinkSpec> e : links.entrySet()) {
+            String[] ends = e.getKey().split("\\|");
+            if (ends[0].equals(name)) {
+                b.neighbour(new NeighbourConfig(ends[1], members.get(ends[1]).address));
+            }
+        }
+        customise.accept(b);
+        if (m.engine != null) {
+            m.engine.close();
+        }
+        m.engine = new NodeEngine(b.build(), PooledByteBufAllocator.DEFAULT, new Output(m), now / 1_000_000, now);
+        m.alive = true;
+    }
+
+    /** Crashes a node: it stops sending and everything sent to it is lost. */
+    public void crash(String name) {
+        Member m = members.get(name);
+        m.alive = false;
+        m.engine.close();
+    }
+
+    public NodeEngine engine(String name) {
+        return members.get(name).engine;
+    }
+
+    /** Runs the overlay until virtual time reaches {@code deadline}. */
+    public void runUntil(long deadline) {
+        while (true) {
+            long nextTimer = Long.MAX_VALUE;
+            Member timerOwner = null;
+            for (Member m : members.values()) {
+                if (m.alive) {
+                    long d = m.engine.nextDeadlineNanos();
+                    if (d < nextTimer) {
+                        nextTimer = d;
+                        timerOwner = m;
+                    }
+                }
+            }
+            Delivery head = queue.peek();
+            long nextDelivery = head == null ? Long.MAX_VALUE : head.at;
+            long next = Math.min(nextTimer, nextDelivery);
+            if (next > deadline) {
+                now = deadline;
+                return;
+            }
+            now = Math.max(now, next);
+            if (nextDelivery <= nextTimer) {
+                queue.poll();
+                Member to = members.get(head.to);
+                try {
+                    if (to.alive) {
+                        to.engine.onDatagram(head.from, head.datagram, now);
+                    }
+                } finally {
+                    head.datagram.release();
+                }
+            } else {
+                timerOwner.engine.onTimer(now);
+            }
+        }
+    }
+
+    /** Runs for {@code nanos} of virtual time. */
+    public void runFor(long nanos) {
+        runUntil(now + nanos);
+    }
+
+    @Override
+    public void close() {
+        for (Delivery d : queue) {
+            d.datagram.release();
+        }
+        queue.clear();
+        for (Member m : members.values()) {
+            if (m.engine != null) {
+                m.engine.close();
+            }
+        }
+    }
+
+    private static final class Member {
+        final String name;
+        final InetSocketAddress address;
+        NodeEngine engine;
+        boolean alive;
+
+        Member(String name, InetSocketAddress address) {
+            this.name = name;
+            this.address = address;
+        }
+    }
+
+    private static final class LinkSpec {
+        final long delay;
+        double loss;
+
+        LinkSpec(long delay) {
+            this.delay = delay;
+        }
+    }
+
+    private record Delivery(long at, long order, String to, InetSocketAddress from, ByteBuf datagram)
+            implements Comparable<Delivery> {
+        @Override
+        public int compareTo(Delivery o) {
+            return at != o.at ? Long.compare(at, o.at) : Long.compare(order, o.order);
+        }
+    }
+
+    private final class Output implements NodeOutput {
+        private final Member member;
+
+        Output(Member member) {
+            this.member = member;
+        }
+
+        @Override
+        public void transmit(InetSocketAddress to, ByteBuf datagram) {
+            String target = byAddress.get(to);
+            LinkSpec link = target == null ? null : links.get(member.name + "|" + target);
+            if (!member.alive || link == null || (link.loss > 0 && random.nextDouble() < link.loss)) {
+                datagram.release();
+                return;
+            }
+            queue.add(new Delivery(now + link.delay, order++, target, member.address, datagram));
+        }
+
+        @Override
+        public boolean writable() {
+            return true;
+        }
+
+        @Override
+        public void event(NodeEvent event) {
+            events.add(event);
+        }
+    }
+}

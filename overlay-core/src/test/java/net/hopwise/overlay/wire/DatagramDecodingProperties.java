@@ -1,0 +1,121 @@
+package net.hopwise.overlay.wire;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatCode;
+
+import io.netty.buffer.ByteBuf;
+import io.netty.buffer.PooledByteBufAllocator;
+import java.net.InetSocketAddress;
+import net.hopwise.overlay.NeighbourConfig;
+import net.hopwise.overlay.NodeConfig;
+import net.hopwise.overlay.NodeEvent;
+import net.hopwise.overlay.NodeId;
+import net.hopwise.overlay.node.NodeCounters;
+import net.hopwise.overlay.node.NodeEngine;
+import net.hopwise.overlay.node.NodeOutput;
+import net.hopwise.overlay.testing.LeakDetection;
+import net.jqwik.api.Arbitraries;
+import net.jqwik.api.Arbitrary;
+import net.jqwik.api.ForAll;
+import net.jqwik.api.Property;
+import net.jqwik.api.Provide;
+import net.jqwik.api.constraints.Size;
+import net.jqwik.api.lifecycle.AfterContainer;
+
+/**
+ * Decoding is total: whatever bytes arrive, the node never throws, never leaks a buffer, and counts
+ * every datagram it cannot use under exactly one drop reason.
+ */
+class DatagramDecodingProperties {
+    private static final NodeId NEIGHBOUR = NodeId.ofName("b");
+    private static final NodeId SELF = NodeId.ofName("a");
+
+    @AfterContainer
+    static void noLeaks() {
+        LeakDetection.assertNoLeaks();
+    }
+
+    private static NodeEngine engine() {
+        NodeConfig config = NodeConfig.builder("a")
+                .neighbour(new NeighbourConfig("b", new InetSocketAddress("127.0.0.1", 9)))
+                .build();
+        return new NodeEngine(config, PooledByteBufAllocator.DEFAULT, new NodeOutput() {
+            @Override
+            public void transmit(InetSocketAddress to, ByteBuf datagram) {
+                datagram.release();
+            }
+
+            @Override
+            public boolean writable() {
+                return true;
+            }
+
+            @Override
+            public void event(NodeEvent event) {}
+        }, 0, 0);
+    }
+
+    private static void feed(NodeEngine engine, byte[] bytes) {
+        ByteBuf datagram = PooledByteBufAllocator.DEFAULT.buffer(bytes.length);
+        datagram.writeBytes(bytes);
+        try {
+            engine.onDatagram(new InetSocketAddress("127.0.0.1", 9), datagram, 1_000);
+        } finally {
+            datagram.release();
+        }
+    }
+
+    @Property(tries = 2000)
+    void arbitraryBytesAreDroppedAndCounted(@ForAll @Size(max = 1600) byte[] bytes) {
+        NodeEngine engine = engine();
+        assertThatCode(() -> feed(engine, bytes)).doesNotThrowAnyException();
+        NodeCounters c = engine.counters();
+        assertThat(c.packetsReceived()).isEqualTo(1);
+        assertThat(c.totalDrops()).isEqualTo(1);
+        engine.close();
+    }
+
+    @Provide
+    Arbitrary<Integer> knownTypes() {
+        return Arbitraries.of(PacketType.values()).map(PacketType::code);
+    }
+
+    /** A sound header from the configured neighbour in front of an arbitrary body of each type. */
+    @Property(tries = 3000)
+    void arbitraryBodiesBehindSoundHeadersNeverThrow(@ForAll("knownTypes") int type,
+            @ForAll @Size(max = 1172) byte[] body, @ForAll boolean truthfulLength) {
+        NodeEngine engine = engine();
+        ByteBuf packet = PooledByteBufAllocator.DEFAULT.buffer();
+        WireHeader.write(packet, PacketType.ofCode(type), 0, NEIGHBOUR.value(), SELF.value(), 1);
+        packet.writeBytes(body);
+        if (truthfulLength) {
+            WireHeader.finish(packet, 0);
+        } else {
+            packet.setShort(WireHeader.OFFSET_BODY_LENGTH, body.length + 1);
+        }
+        byte[] bytes = new byte[packet.readableBytes()];
+        packet.readBytes(bytes);
+        packet.release();
+        assertThatCode(() -> feed(engine, bytes)).doesNotThrowAnyException();
+        NodeCounters c = engine.counters();
+        assertThat(c.packetsReceived()).isEqualTo(1);
+        if (!truthfulLength) {
+            assertThat(c.drops(DropReason.TRUNCATED)).isEqualTo(1);
+        }
+        assertThat(c.totalDrops()).isLessThanOrEqualTo(1);
+        engine.close();
+    }
+
+    @Property(tries = 200)
+    void headerChecksNameTheFirstProblem(@ForAll @Size(min = 28, max = 200) byte[] bytes) {
+        ByteBuf buf = PooledByteBufAllocator.DEFAULT.buffer();
+        buf.writeBytes(bytes);
+        buf.setShort(0, WireHeader.MAGIC);
+        buf.setByte(2, 9);
+        assertThat(WireHeader.check(buf)).isEqualTo(DropReason.UNKNOWN_VERSION);
+        buf.setByte(2, WireHeader.VERSION);
+        buf.setByte(3, 250);
+        assertThat(WireHeader.check(buf)).isEqualTo(DropReason.UNKNOWN_TYPE);
+        buf.release();
+    }
+}
