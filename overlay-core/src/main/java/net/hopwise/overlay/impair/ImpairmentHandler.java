@@ -29,7 +29,8 @@ import java.util.concurrent.atomic.AtomicLong;
  * the executor's {@link io.netty.util.concurrent.EventExecutor#ticker() ticker}, which is the system
  * clock on a real event loop and the virtual clock of an {@code EmbeddedChannel}.
  *
- * <p>Dropped datagrams are released at once; a dropped write's promise succeeds, as a send into a
+ * <p>The models see a datagram's payload size: rate limits apply to what the node sends, not to IP
+ * and UDP headers. Dropped datagrams are released at once; a dropped write's promise succeeds, as a send into a
  * lossy network does. A delayed write's promise completes when the datagram is finally written.
  * When the channel goes inactive or the handler is removed, held datagrams are released and held
  * writes fail with {@link ClosedChannelException}, as Netty fails writes still queued at close.
@@ -252,9 +253,6 @@ public final class ImpairmentHandler extends ChannelDuplexHandler {
 
     private void releaseDue() {
         timer = null;
-        if (ctx == null) {
-            return;
-        }
         long now = ctx.executor().ticker().nanoTime();
         boolean read = false;
         boolean wrote = false;

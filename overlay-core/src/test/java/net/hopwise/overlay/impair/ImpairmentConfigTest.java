@@ -2,6 +2,7 @@ package net.hopwise.overlay.impair;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.assertj.core.api.Assertions.offset;
 
 import java.time.Duration;
 import org.junit.jupiter.api.Test;
@@ -128,11 +129,11 @@ class ImpairmentConfigTest {
     void stationaryLossRates() {
         assertThat(new LossModel.Bernoulli(0.2).stationaryLossRate()).isEqualTo(0.2);
         LossModel.GilbertElliott gilbert = new LossModel.GilbertElliott(0.01, 0.25, 0, 1);
-        assertThat(gilbert.stationaryBadFraction()).isCloseTo(0.01 / 0.26, org.assertj.core.data.Offset.offset(1e-12));
-        assertThat(gilbert.stationaryLossRate()).isCloseTo(0.01 / 0.26, org.assertj.core.data.Offset.offset(1e-12));
+        assertThat(gilbert.stationaryBadFraction()).isCloseTo(0.01 / 0.26, offset(1e-12));
+        assertThat(gilbert.stationaryLossRate()).isCloseTo(0.01 / 0.26, offset(1e-12));
         LossModel.GilbertElliott elliott = new LossModel.GilbertElliott(0.1, 0.3, 0.02, 0.6);
         assertThat(elliott.stationaryLossRate())
-                .isCloseTo(0.75 * 0.02 + 0.25 * 0.6, org.assertj.core.data.Offset.offset(1e-12));
+                .isCloseTo(0.75 * 0.02 + 0.25 * 0.6, offset(1e-12));
         assertThat(new LossModel.GilbertElliott(0, 0, 0.3, 1).stationaryLossRate()).isEqualTo(0.3);
         assertThat(new LossModel.GilbertElliott(0.1, 0.1, 0, 0).isLossless()).isTrue();
         assertThat(new LossModel.GilbertElliott(0.1, 0.1, 0, 0.5).isLossless()).isFalse();

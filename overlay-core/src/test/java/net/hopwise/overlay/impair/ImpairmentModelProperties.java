@@ -11,6 +11,7 @@ import net.jqwik.api.EdgeCasesMode;
 import net.jqwik.api.ForAll;
 import net.jqwik.api.Property;
 import net.jqwik.api.Provide;
+import net.jqwik.api.Tuple;
 import net.jqwik.api.constraints.IntRange;
 import net.jqwik.api.constraints.Size;
 
@@ -104,9 +105,9 @@ class ImpairmentModelProperties {
     Arbitrary<List<Long>> gaps() {
         // Mostly bursts and sub-millisecond gaps, where queueing and FIFO clamping matter.
         return Arbitraries.frequencyOf(
-                        net.jqwik.api.Tuple.of(3, Arbitraries.just(0L)),
-                        net.jqwik.api.Tuple.of(5, Arbitraries.longs().between(1, 2_000_000)),
-                        net.jqwik.api.Tuple.of(1, Arbitraries.longs().between(2_000_000, 200_000_000)))
+                        Tuple.of(3, Arbitraries.just(0L)),
+                        Tuple.of(5, Arbitraries.longs().between(1, 2_000_000)),
+                        Tuple.of(1, Arbitraries.longs().between(2_000_000, 200_000_000)))
                 .list()
                 .ofMinSize(1)
                 .ofMaxSize(300);
@@ -124,12 +125,12 @@ class ImpairmentModelProperties {
 
     private static Arbitrary<ImpairmentConfig> configs(boolean reorder) {
         Arbitrary<Double> probability = Arbitraries.frequencyOf(
-                net.jqwik.api.Tuple.of(2, Arbitraries.just(0.0)),
-                net.jqwik.api.Tuple.of(1, Arbitraries.just(1.0)),
-                net.jqwik.api.Tuple.of(4, Arbitraries.doubles().between(0, 1)));
+                Tuple.of(2, Arbitraries.just(0.0)),
+                Tuple.of(1, Arbitraries.just(1.0)),
+                Tuple.of(4, Arbitraries.doubles().between(0, 1)));
         Arbitrary<Duration> duration = Arbitraries.frequencyOf(
-                net.jqwik.api.Tuple.of(1, Arbitraries.just(Duration.ZERO)),
-                net.jqwik.api.Tuple.of(3, Arbitraries.longs().between(1, 100_000_000).map(Duration::ofNanos)));
+                Tuple.of(1, Arbitraries.just(Duration.ZERO)),
+                Tuple.of(3, Arbitraries.longs().between(1, 100_000_000).map(Duration::ofNanos)));
         Arbitrary<LossModel> loss = Arbitraries.oneOf(
                 probability.map(LossModel.Bernoulli::new),
                 Builders.withBuilder(() -> new double[4])
@@ -143,8 +144,8 @@ class ImpairmentModelProperties {
                 .use(duration).in(ImpairmentConfig.Builder::delay)
                 .use(duration).in(ImpairmentConfig.Builder::jitter)
                 .use(Arbitraries.frequencyOf(
-                        net.jqwik.api.Tuple.of(1, Arbitraries.just(0L)),
-                        net.jqwik.api.Tuple.of(2, Arbitraries.longs().between(10_000, 10_000_000_000L))))
+                        Tuple.of(1, Arbitraries.just(0L)),
+                        Tuple.of(2, Arbitraries.longs().between(10_000, 10_000_000_000L))))
                         .in(ImpairmentConfig.Builder::rateBitsPerSecond)
                 .use(Arbitraries.integers().between(1, 200)).in(ImpairmentConfig.Builder::queueLimitPackets)
                 .use(probability).in(ImpairmentConfig.Builder::duplicateProbability)

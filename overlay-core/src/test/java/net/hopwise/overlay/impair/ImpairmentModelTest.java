@@ -108,7 +108,8 @@ class ImpairmentModelTest {
             }
         }
         double expected = loss.stationaryLossRate(); // 0.8 * 0.02 + 0.2 * 0.5 = 0.116
-        // Bound the variance by the case of the chain alone deciding loss (lossInBad-lossInGood scaled).
+        // Only the state-driven part of the variance, (lossInBad - lossInGood)^2 pi (1 - pi), is
+        // correlated, and it cannot exceed the whole m (1 - m): so this sigma is an upper bound.
         double lambda = 1 - 0.05 - 0.2;
         double sigma = Math.sqrt(expected * (1 - expected) * (1 + lambda) / (1 - lambda) / packets);
         assertThat((double) lost / packets).isCloseTo(expected, within(3 * sigma));
