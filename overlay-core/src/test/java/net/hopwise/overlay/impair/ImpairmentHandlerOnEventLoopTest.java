@@ -4,7 +4,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.netty.bootstrap.Bootstrap;
 import io.netty.bootstrap.ServerBootstrap;
-import io.netty.buffer.Unpooled;
+import io.netty.buffer.ByteBufAllocator;
+import io.netty.buffer.PooledByteBufAllocator;
 import io.netty.channel.Channel;
 import io.netty.channel.ChannelFuture;
 import io.netty.channel.ChannelHandlerContext;
@@ -32,6 +33,8 @@ import org.junit.jupiter.api.Test;
 class ImpairmentHandlerOnEventLoopTest {
     private static final InetSocketAddress PEER = new InetSocketAddress("127.0.0.9", 9000);
     private static final InetSocketAddress LOST = new InetSocketAddress("127.0.0.10", 9000);
+    // Pooled, because Netty's leak detector does not track unpooled heap buffers.
+    private static final ByteBufAllocator ALLOC = PooledByteBufAllocator.DEFAULT;
 
     @Test
     void delayedWritesLeaveAndDroppedOnesSucceedOnARealLoop() throws InterruptedException {
@@ -60,9 +63,9 @@ class ImpairmentHandlerOnEventLoopTest {
             client = new Bootstrap().group(group).channel(LocalChannel.class).handler(handler)
                     .connect(address).sync().channel();
 
-            DatagramPacket lost = new DatagramPacket(Unpooled.buffer(4).writeInt(1), LOST);
+            DatagramPacket lost = new DatagramPacket(ALLOC.buffer(4).writeInt(1), LOST);
             ChannelFuture dropped = client.writeAndFlush(lost);
-            ChannelFuture delayed = client.writeAndFlush(new DatagramPacket(Unpooled.buffer(4).writeInt(2), PEER));
+            ChannelFuture delayed = client.writeAndFlush(new DatagramPacket(ALLOC.buffer(4).writeInt(2), PEER));
 
             assertThat(dropped.await(5, TimeUnit.SECONDS)).isTrue();
             assertThat(dropped.isSuccess()).isTrue();

@@ -6,7 +6,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.netty.buffer.ByteBuf;
-import io.netty.buffer.Unpooled;
+import io.netty.buffer.ByteBufAllocator;
+import io.netty.buffer.PooledByteBufAllocator;
 import io.netty.channel.ChannelFuture;
 import io.netty.channel.embedded.EmbeddedChannel;
 import io.netty.channel.socket.DatagramPacket;
@@ -28,6 +29,8 @@ class ImpairmentHandlerTest {
     private static final InetSocketAddress A = new InetSocketAddress("127.0.0.2", 7001);
     private static final InetSocketAddress B = new InetSocketAddress("127.0.0.3", 7002);
     private static final int SIZE = 100;
+    // Pooled, because Netty's leak detector does not track unpooled heap buffers.
+    private static final ByteBufAllocator ALLOC = PooledByteBufAllocator.DEFAULT;
 
     private final List<String> drops = new ArrayList<>();
     private final ImpairmentHandler handler =
@@ -56,7 +59,7 @@ class ImpairmentHandlerTest {
         assertThat((Object) channel.readOutbound()).isSameAs(out);
         assertThat(sent.isSuccess()).isTrue();
         // Not datagrams at all: not ours to judge.
-        ByteBuf raw = Unpooled.buffer(4).writeInt(9);
+        ByteBuf raw = ALLOC.buffer(4).writeInt(9);
         channel.writeInbound(raw);
         assertThat((Object) channel.readInbound()).isSameAs(raw);
 
@@ -462,7 +465,7 @@ class ImpairmentHandlerTest {
     }
 
     private static ByteBuf payload(int sequence) {
-        return Unpooled.buffer(SIZE).writeInt(sequence).writeZero(SIZE - 4);
+        return ALLOC.buffer(SIZE).writeInt(sequence).writeZero(SIZE - 4);
     }
 
     private static int sequence(DatagramPacket packet) {
