@@ -30,10 +30,11 @@ import java.util.concurrent.atomic.AtomicLong;
  * clock on a real event loop and the virtual clock of an {@code EmbeddedChannel}.
  *
  * <p>The models see a datagram's payload size: rate limits apply to what the node sends, not to IP
- * and UDP headers. Dropped datagrams are released at once; a dropped write's promise succeeds, as a send into a
- * lossy network does. A delayed write's promise completes when the datagram is finally written.
- * When the channel goes inactive or the handler is removed, held datagrams are released and held
- * writes fail with {@link ClosedChannelException}, as Netty fails writes still queued at close.
+ * and UDP headers. Dropped datagrams are released at once; a dropped write's promise succeeds, as a
+ * send into a lossy network does. A delayed write's promise completes when the datagram is finally
+ * written. When the channel goes inactive or the handler is removed, held datagrams are released and
+ * held writes fail with {@link ClosedChannelException}, as Netty fails writes still queued at close;
+ * those are not counted as impairment drops.
  *
  * <p>{@link #set}, {@link #clear}, {@link #get} and {@link #snapshot} may be called from any thread;
  * the models are only touched on the channel's executor. One instance serves one channel.
@@ -74,7 +75,8 @@ public final class ImpairmentHandler extends ChannelDuplexHandler {
     /**
      * Impairs datagrams to or from {@code remote} in {@code direction} from the next one on;
      * {@link ImpairmentConfig#none()} (or any config that {@link ImpairmentConfig#isNone() is none})
-     * removes the impairment. Datagrams already held keep their departure times.
+     * removes the impairment. Datagrams already held keep their departure times; after a removal,
+     * new datagrams pass at once and may overtake them, as they would on a path that just healed.
      *
      * @param remote a resolved address, as datagrams carry
      */
