@@ -58,12 +58,11 @@ public final class DemoOverlay implements AutoCloseable {
         }
         ImpairmentConfig lossy = ImpairmentConfig.builder().bernoulliLoss(0.10).delay(Duration.ofMillis(2)).build();
         ImpairmentConfig slow = ImpairmentConfig.builder().delay(Duration.ofMillis(25)).build();
-        for (Direction d : Direction.values()) {
-            nodes.get("a").impair("c", d, lossy);
-            nodes.get("c").impair("a", d, lossy);
-            nodes.get("d").impair("e", d, slow);
-            nodes.get("e").impair("d", d, slow);
-        }
+        // Each end impairs what it sends, so each direction of a link is impaired exactly once.
+        nodes.get("a").impair("c", Direction.OUTBOUND, lossy);
+        nodes.get("c").impair("a", Direction.OUTBOUND, lossy);
+        nodes.get("d").impair("e", Direction.OUTBOUND, slow);
+        nodes.get("e").impair("d", Direction.OUTBOUND, slow);
     }
 
     private NeighbourConfig neighbour(String name) {
