@@ -38,7 +38,8 @@ class HelloCodecTest {
         assertThat(bytes).hasSize(HelloCodec.FIXED_LENGTH + 6).hasSize(HelloCodec.encodedLength(SAMPLE));
         assertThat(ByteBufUtil.hexDump(bytes)).isEqualTo(
                 "fffffffe" + "fffffffffffffffe" + "80000001" + "8000000000000000" + "000000000016e360"
-                + "00003039" + "0102030405060708" + "06" + ByteBufUtil.hexDump("node-7".getBytes(StandardCharsets.UTF_8)));
+                + "00003039" + "0102030405060708" + "06"
+                + ByteBufUtil.hexDump("node-7".getBytes(StandardCharsets.UTF_8)));
         assertThat(decode(bytes)).isEqualTo(SAMPLE);
     }
 

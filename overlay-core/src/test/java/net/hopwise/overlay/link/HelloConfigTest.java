@@ -29,7 +29,8 @@ class HelloConfigTest {
 
     @Test
     void outOfRangeValuesAreRefusedWithTheirName() {
-        assertThatThrownBy(() -> HelloConfig.builder().interval(Duration.ZERO).build()).hasMessageContaining("interval");
+        assertThatThrownBy(() -> HelloConfig.builder().interval(Duration.ZERO).build())
+                .hasMessageContaining("interval");
         assertThatThrownBy(() -> HelloConfig.builder().interval(Duration.ofMillis(-1)).build())
                 .hasMessageContaining("interval");
         assertThatThrownBy(() -> HelloConfig.builder().deadCount(0).build()).hasMessageContaining("deadCount");

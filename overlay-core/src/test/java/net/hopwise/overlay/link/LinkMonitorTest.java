@@ -19,7 +19,8 @@ class LinkMonitorTest {
     private static final long PEER_INCARNATION = 42;
 
     private final Recorder out = new Recorder();
-    private LinkMonitor monitor = new LinkMonitor(NodeId.ofName("self"), "self", NodeId.ofName("peer"), CONFIG, out, T0);
+    private LinkMonitor monitor =
+            new LinkMonitor(NodeId.ofName("self"), "self", NodeId.ofName("peer"), CONFIG, out, T0);
 
     /** Everything the monitor emitted, in order. */
     static final class Recorder implements LinkMonitorOutput {
