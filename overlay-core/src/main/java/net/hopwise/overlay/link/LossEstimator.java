@@ -151,6 +151,20 @@ final class LossEstimator {
         return events;
     }
 
+    /** For tests: the running sums match the events, and no event in the history lost nothing. */
+    boolean historyConsistent() {
+        long r = 0;
+        long l = 0;
+        for (int i = 0; i < events; i++) {
+            if (eventLost[i] <= 0 || eventReceived[i] < 0 || (i > 0 && eventSerial[i] <= eventSerial[i - 1])) {
+                return false;
+            }
+            r += eventReceived[i];
+            l += eventLost[i];
+        }
+        return r == sumReceived && l == sumLost && runReceived >= 0;
+    }
+
     private void rebase(int s) {
         based = true;
         highest = s;

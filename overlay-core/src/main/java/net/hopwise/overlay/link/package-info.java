@@ -14,6 +14,6 @@
  * estimator over the last 50 loss events on per-link sequence numbers, made tolerant of reordering,
  * duplication and wrap; each side reports its inbound loss to the other in its hellos, which is how a
  * node learns the outbound loss it advertises to routing. {@link net.hopwise.overlay.link.HelloCodec}
- * is the total, allocation-light wire form of the hello body; buffer ownership stays with the caller.
+ * is the wire form of the hello body, with a total decoder; buffer ownership stays with the caller.
  */
 package net.hopwise.overlay.link;

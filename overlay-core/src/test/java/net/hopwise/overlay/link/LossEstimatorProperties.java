@@ -11,6 +11,7 @@ import net.jqwik.api.Arbitrary;
 import net.jqwik.api.ForAll;
 import net.jqwik.api.Property;
 import net.jqwik.api.Provide;
+import net.jqwik.api.Tuple;
 import net.jqwik.api.constraints.IntRange;
 
 /** Properties of the loss estimator over arbitrary, reordered, duplicated and lossy streams. */
@@ -26,6 +27,7 @@ class LossEstimatorProperties {
             assertThat(e.lost()).isNotNegative();
             assertThat(e.received()).isNotNegative();
             assertThat(e.eventsInHistory()).isBetween(0, LossEstimator.HISTORY);
+            assertThat(e.historyConsistent()).isTrue();
         }
     }
 
@@ -33,10 +35,10 @@ class LossEstimatorProperties {
     @Provide
     Arbitrary<List<Integer>> streams() {
         Arbitrary<Integer> step = Arbitraries.frequencyOf(
-                net.jqwik.api.Tuple.of(20, Arbitraries.integers().between(1, 3)),
-                net.jqwik.api.Tuple.of(5, Arbitraries.integers().between(-70, 70)),
-                net.jqwik.api.Tuple.of(1, Arbitraries.integers()),
-                net.jqwik.api.Tuple.of(1, Arbitraries.integers().between(60_000, 70_000)));
+                Tuple.of(20, Arbitraries.integers().between(1, 3)),
+                Tuple.of(5, Arbitraries.integers().between(-70, 70)),
+                Tuple.of(1, Arbitraries.integers()),
+                Tuple.of(1, Arbitraries.integers().between(60_000, 70_000)));
         return Arbitraries.integers().flatMap(start -> step.list().ofMaxSize(600).map(steps -> {
             List<Integer> out = new ArrayList<>(steps.size());
             int s = start;
@@ -90,6 +92,7 @@ class LossEstimatorProperties {
                 missing++;
             }
         }
+        assertThat(e.historyConsistent()).isTrue();
         assertThat(e.lost()).isEqualTo(missing);
         assertThat(e.received()).isEqualTo(receivedFromBase);
         assertThat(e.lossRate()).isBetween(0.0, 1.0);
