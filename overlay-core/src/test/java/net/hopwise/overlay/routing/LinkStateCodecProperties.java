@@ -14,18 +14,21 @@ import net.jqwik.api.Combinators;
 import net.jqwik.api.ForAll;
 import net.jqwik.api.Property;
 import net.jqwik.api.Provide;
+import net.jqwik.api.statistics.Statistics;
 
 /** The decoders are total, and what they accept is exactly what the encoders write. */
 class LinkStateCodecProperties {
 
     @Property(tries = 2000)
     void decodeUpdateIsTotalAndCanonical(@ForAll("updateBodies") byte[] body) {
-        checkUpdate(body);
+        Statistics.label("decoded").collect(checkUpdate(body));
+        Statistics.label("decoded").coverage(c -> c.check(true).percentage(p -> p >= 10));
     }
 
     @Property(tries = 2000)
     void decodeAckIsTotalAndCanonical(@ForAll("ackBodies") byte[] body) {
-        checkAck(body);
+        Statistics.label("decoded").collect(checkAck(body));
+        Statistics.label("decoded").coverage(c -> c.check(true).percentage(p -> p >= 10));
     }
 
     @Property(tries = 500)
@@ -58,7 +61,8 @@ class LinkStateCodecProperties {
                         .as((seed, damage) -> damage(encodeAck(randomAck(new Random(seed))), new Random(damage))));
     }
 
-    private static void checkUpdate(byte[] body) {
+    /** Whether the body decoded. */
+    private static boolean checkUpdate(byte[] body) {
         ByteBuf buf = Unpooled.wrappedBuffer(body);
         try {
             LinkStateUpdate u = LinkStateCodec.decodeUpdate(buf);
@@ -67,12 +71,14 @@ class LinkStateCodecProperties {
             if (u != null) {
                 assertThat(encode(u)).isEqualTo(body);
             }
+            return u != null;
         } finally {
             buf.release();
         }
     }
 
-    private static void checkAck(byte[] body) {
+    /** Whether the body decoded. */
+    private static boolean checkAck(byte[] body) {
         ByteBuf buf = Unpooled.wrappedBuffer(body);
         try {
             LinkStateAck a = LinkStateCodec.decodeAck(buf);
@@ -81,6 +87,7 @@ class LinkStateCodecProperties {
             if (a != null) {
                 assertThat(encodeAck(a)).isEqualTo(body);
             }
+            return a != null;
         } finally {
             buf.release();
         }

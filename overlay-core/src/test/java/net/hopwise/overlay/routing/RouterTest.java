@@ -58,9 +58,9 @@ class RouterTest {
     @Test
     void neighbourUpAdvertisesTheLinkAndSendsTheWholeDatabase() {
         a.neighbourUp(B, TEN_MS, 0);
-        a.onUpdate(B, update(lsa(B, 5, A, C), lsa(C, 9, B)), MS);
+        a.onUpdate(B, update(lsa(B, 5, A, C), lsa(C, 9, B)), SECOND);
         out.clear();
-        a.neighbourUp(C, new LinkCost(3_000, 0), 2 * MS);
+        a.neighbourUp(C, new LinkCost(3_000, 0), 2 * SECOND);
         LinkStateAdvertisement own = a.database().get(A).orElseThrow();
         assertThat(own.sequence()).isEqualTo(102);
         assertThat(own.links()).extracting(LinkStateAdvertisement.Link::neighbour).containsExactlyInAnyOrder(B, C);
@@ -76,6 +76,9 @@ class RouterTest {
     void receivedAdvertisementsAreAckedInstalledAndFloodedToOthers() {
         a.neighbourUp(B, TEN_MS, 0);
         a.neighbourUp(C, TEN_MS, 0);
+        a.onTimer(config.floodPacingInterval().toNanos());
+        assertThat(out.advertisementsTo(B)).as("B got our first version at once, the second when pacing allowed")
+                .extracting(LinkStateAdvertisement::sequence).containsExactly(101L, 102L);
         out.clear();
         a.onUpdate(B, update(lsa(B, 5, A), lsa(D, 1, B)), SECOND);
         assertThat(out.acksTo(B)).containsExactly(new LinkStateAck(List.of(
@@ -134,11 +137,34 @@ class RouterTest {
     }
 
     @Test
+    void aBurstOfVersionsIsPacedAndOnlyTheLatestLeaves() {
+        a.neighbourUp(B, TEN_MS, 0);
+        a.onAck(B, new LinkStateAck(List.of(new LinkStateAck.AckEntry(A, 101))), MS);
+        out.clear();
+        a.neighbourUp(C, TEN_MS, SECOND);
+        assertThat(out.advertisementsTo(B)).as("an isolated change leaves at once").extracting(LinkStateAdvertisement::sequence)
+                .containsExactly(102L);
+        out.clear();
+        a.neighbourUp(D, TEN_MS, SECOND + MS);
+        a.neighbourDown(C, SECOND + 2 * MS);
+        a.onUpdate(C, update(lsa(C, 1, A)), SECOND + 3 * MS);
+        assertThat(out.updatesTo(B)).isEmpty();
+        long pacing = config.floodPacingInterval().toNanos();
+        assertThat(a.nextDeadlineNanos()).isEqualTo(SECOND + pacing);
+        a.onTimer(SECOND + pacing);
+        assertThat(out.updatesTo(B)).as("one packet").hasSize(1);
+        assertThat(out.advertisementsTo(B)).as("versions 103 and 104 were superseded before they could leave")
+                .extracting(LinkStateAdvertisement::sequence).containsExactly(104L);
+        assertThat(out.advertisementsTo(D)).extracting(LinkStateAdvertisement::origin).contains(A);
+        assertThat(a.ignoredMessages()).as("C was down by then").isEqualTo(1);
+    }
+
+    @Test
     void anOlderCopyIsAnsweredWithOurs() {
         a.neighbourUp(B, TEN_MS, 0);
-        a.onUpdate(B, update(lsa(D, 5)), MS);
+        a.onUpdate(B, update(lsa(D, 5)), SECOND);
         out.clear();
-        a.onUpdate(B, update(lsa(D, 3)), 2 * MS);
+        a.onUpdate(B, update(lsa(D, 3)), 2 * SECOND);
         assertThat(out.acksTo(B)).containsExactly(new LinkStateAck(List.of(new LinkStateAck.AckEntry(D, 3))));
         assertThat(out.advertisementsTo(B)).extracting(LinkStateAdvertisement::sequence).containsExactly(5L);
         assertThat(a.database().get(D).orElseThrow().sequence()).isEqualTo(5);
@@ -147,7 +173,7 @@ class RouterTest {
     @Test
     void aNewerCopyOfItsOwnAdvertisementMakesItJumpAhead() {
         a.neighbourUp(B, TEN_MS, 0);
-        a.onUpdate(B, update(lsa(A, 5_000, C)), MS);
+        a.onUpdate(B, update(lsa(A, 5_000, C)), SECOND);
         LinkStateAdvertisement own = a.database().get(A).orElseThrow();
         assertThat(own.sequence()).isEqualTo(5_001);
         assertThat(own.links()).extracting(LinkStateAdvertisement.Link::neighbour).containsExactly(B);

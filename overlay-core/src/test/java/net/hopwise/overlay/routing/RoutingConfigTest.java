@@ -12,6 +12,7 @@ class RoutingConfigTest {
     void defaults() {
         RoutingConfig c = RoutingConfig.defaults();
         assertThat(c.floodRetransmitInterval()).isEqualTo(Duration.ofMillis(300));
+        assertThat(c.floodPacingInterval()).isEqualTo(Duration.ofMillis(10));
         assertThat(c.refreshInterval()).isEqualTo(Duration.ofSeconds(60));
         assertThat(c.maxAge()).isEqualTo(Duration.ofSeconds(180));
         assertThat(c.minRecomputeInterval()).isEqualTo(Duration.ofMillis(20));
@@ -39,6 +40,8 @@ class RoutingConfigTest {
         assertThatThrownBy(() -> RoutingConfig.builder().maxUpdateBodyBytes(RoutingConfig.MIN_UPDATE_BODY_BYTES - 1).build())
                 .isInstanceOf(IllegalArgumentException.class);
         assertThatThrownBy(() -> RoutingConfig.builder().maxOrigins(0).build()).isInstanceOf(IllegalArgumentException.class);
+        assertThatThrownBy(() -> RoutingConfig.builder().floodPacingInterval(Duration.ofMillis(300)).build())
+                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("floodPacingInterval");
     }
 
     @Test
