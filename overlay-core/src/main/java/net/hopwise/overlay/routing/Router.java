@@ -27,8 +27,10 @@ import net.hopwise.overlay.NodeId;
  * the end of the call that produced them. Updates to a neighbour leave at the end of the call too,
  * unless one left less than floodPacingInterval ago: then they wait for the interval to end, and an
  * origin's version superseded meanwhile is never sent (the neighbour gets the current one). Both are
- * packed into as few packets as fit maxUpdateBodyBytes. Advertisements too large to re-flood within that limit, and new
- * origins beyond maxOrigins, are acked and dropped, and counted.
+ * packed into as few packets as fit maxUpdateBodyBytes. Advertisements too large to re-flood within
+ * that limit, and new origins beyond maxOrigins, are acked, dropped and counted. Updates and acks
+ * from a node that is not an up neighbour are ignored (not acked) and counted: its retransmissions
+ * get through once the link is up here too.
  *
  * <p><b>Own advertisement.</b> Re-originated at once when a neighbour comes up or goes down, every
  * refreshInterval, and when a cost change is significant (see {@link RoutingConfig}), at most once

@@ -26,9 +26,9 @@ class FloodingConvergenceProperties {
      * and settles, every node holds exactly the advertisements every origin currently has, nothing is
      * left unacknowledged, and every node's routes equal brute force.
      */
-    @Property(tries = 80)
+    @Property(tries = 60)
     void floodingConvergesUnderLossDuplicationAndReordering(
-            @ForAll @IntRange(min = 2, max = 16) int nodes,
+            @ForAll @IntRange(min = 2, max = 25) int nodes,
             @ForAll long seed,
             @ForAll @DoubleRange(min = 0, max = 0.3) double loss,
             @ForAll @DoubleRange(min = 0, max = 0.2) double duplication,
