@@ -80,6 +80,8 @@ public final class NodeEngine {
     // Real-time channels (one per neighbour, made on first use) and the flows arriving at local ports.
     private final RealTimeConfig realTime;
     private final LongObjectHashMap<RealTimeChannel> realTimeChannels = new LongObjectHashMap<>();
+    /** A copy of the channels for readers on other threads (meters), replaced on every change. */
+    private volatile java.util.Map<Long, RealTimeChannel> realTimeChannelView = java.util.Map.of();
     private final java.util.Map<RealTimeFlowKey, RealTimeFlowMonitor> realTimeFlows = new java.util.HashMap<>();
     private final RealTimeCounters realTimeCounters = new RealTimeCounters();
     private final long[] nackScratch = new long[RealTimeCodec.MAX_NACK_SEQUENCES];
@@ -490,9 +492,20 @@ public final class NodeEngine {
         return list;
     }
 
-    /** The real-time channel to a neighbour, or null before its first real-time packet. */
+    /**
+     * The real-time channel to a neighbour, or null before its first real-time packet; safe from any
+     * thread.
+     */
     public RealTimeChannel realTimeChannel(NodeId neighbour) {
-        return realTimeChannels.get(neighbour.value());
+        return realTimeChannelView.get(neighbour.value());
+    }
+
+    private void publishRealTimeChannels() {
+        java.util.Map<Long, RealTimeChannel> view = new java.util.HashMap<>();
+        for (io.netty.util.collection.LongObjectMap.PrimitiveEntry<RealTimeChannel> e : realTimeChannels.entries()) {
+            view.put(e.key(), e.value());
+        }
+        realTimeChannelView = java.util.Map.copyOf(view);
     }
 
     public RealTimeCounters realTimeCounters() {
@@ -520,6 +533,7 @@ public final class NodeEngine {
             });
             channel = new RealTimeChannel(sender, receiver);
             realTimeChannels.put(n.id().value(), channel);
+            publishRealTimeChannels();
         }
         return channel;
     }
@@ -641,6 +655,7 @@ public final class NodeEngine {
         RealTimeChannel c = realTimeChannels.remove(n.id().value());
         if (c != null) {
             c.close();
+            publishRealTimeChannels();
         }
     }
 
@@ -653,6 +668,7 @@ public final class NodeEngine {
             c.close();
         }
         realTimeChannels.clear();
+        publishRealTimeChannels();
     }
 
     private record RealTimeFlowKey(long origin, int sourcePort, int port) {}
