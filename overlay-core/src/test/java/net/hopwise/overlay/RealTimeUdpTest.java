@@ -70,7 +70,8 @@ class RealTimeUdpTest {
                 assertThat(registry.get("hopwise.link.nacks").tag("node", "b").tag("peer", "a")
                         .tag("direction", "out").functionCounter().count()).isGreaterThan(0);
                 assertThat(registry.get("hopwise.realtime.packets").tag("node", "c").tag("direction", "delivered")
-                        .functionCounter().count()).isEqualTo((double) s.received());
+                        .functionCounter().count()).as("tail packets may still arrive")
+                        .isGreaterThanOrEqualTo((double) s.received());
                 assertThat(delivered.get()).as("the handler saw every packet counted").isGreaterThanOrEqualTo(s.received());
             } finally {
                 a.stop();
