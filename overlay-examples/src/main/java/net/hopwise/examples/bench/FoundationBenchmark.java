@@ -3,14 +3,13 @@ package net.hopwise.examples.bench;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.io.UncheckedIOException;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.ZoneOffset;
 import java.time.ZonedDateTime;
 import java.time.format.DateTimeFormatter;
-import java.util.ArrayList;
 import java.util.EnumSet;
-import java.util.List;
 import java.util.Locale;
 import java.util.Set;
 import net.hopwise.examples.bench.BenchmarkSettings.Scenario;
@@ -23,10 +22,12 @@ import net.hopwise.examples.bench.ResultTable.Target;
  * the "Foundation (issue 2)" section of {@code docs/benchmarks.md}.
  *
  * <pre>
- * mvn-locked -q -pl overlay-examples -am compile
- * mvn-locked -q -pl overlay-examples exec:java \
- *     -Dexec.mainClass=net.hopwise.examples.bench.FoundationBenchmark -Dexec.args="--write"
+ * mvn-locked -q -pl overlay-examples -am compile exec:exec -Dexec.executable=java \
+ *     -Dexec.args="-cp %classpath net.hopwise.examples.bench.FoundationBenchmark --write"
  * </pre>
+ *
+ * (exec:exec, not exec:java: the benchmark gets a JVM of its own, without Maven's threads and heap,
+ * and the module's exec:java configuration names the demo's main class.)
  *
  * Options: {@code --quick} (shorter, noisier), {@code --only rtt,throughput,memory},
  * {@code --round-trips N}, {@code --warmup N}, {@code --duration SECONDS}, {@code --nodes N},
@@ -218,19 +219,23 @@ public final class FoundationBenchmark {
         if (given != null && !given.isBlank()) {
             return given;
         }
-        List<String> quoted = new ArrayList<>();
-        for (String a : args) {
-            quoted.add(a);
-        }
-        return "mvn-locked -q -pl overlay-examples -am install -DskipTests && "
-                + "mvn-locked -q -pl overlay-examples exec:java -Dexec.mainClass=" + FoundationBenchmark.class.getName()
-                + (quoted.isEmpty() ? "" : " -Dexec.args=\"" + String.join(" ", quoted) + "\"");
+        return "mvn-locked -q -pl overlay-examples -am compile exec:exec -Dexec.executable=java"
+                + " -Dexec.args=\"-cp %classpath " + FoundationBenchmark.class.getName()
+                + (args.length == 0 ? "" : " " + String.join(" ", args)) + "\"";
     }
 
-    /** Where relative paths resolve: the top of the Maven build when run by Maven, else the working directory. */
-    private static Path topOfBuild() {
-        String top = System.getProperty("maven.multiModuleProjectDirectory");
-        return Path.of(top != null ? top : System.getProperty("user.dir"));
+    /**
+     * Where relative paths resolve: the top of the build (the nearest folder up from the working
+     * directory that holds overlay-core and a pom.xml), since exec:exec runs in the module's folder.
+     */
+    static Path topOfBuild() {
+        Path cwd = Path.of(System.getProperty("user.dir")).toAbsolutePath();
+        for (Path p = cwd; p != null; p = p.getParent()) {
+            if (Files.isRegularFile(p.resolve("pom.xml")) && Files.isDirectory(p.resolve("overlay-core"))) {
+                return p;
+            }
+        }
+        return cwd;
     }
 
     static String usage() {
