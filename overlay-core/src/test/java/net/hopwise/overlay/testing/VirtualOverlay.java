@@ -32,6 +32,7 @@ public final class VirtualOverlay implements AutoCloseable {
     private final SplittableRandom random;
     private final Consumer<NodeConfig.Builder> customise;
     private long now = 1_000_000_000L;
+    private boolean writable = true;
     private long order;
     private int nextPort = 10_000;
 
@@ -42,6 +43,11 @@ public final class VirtualOverlay implements AutoCloseable {
 
     public VirtualOverlay(long seed) {
         this(seed, b -> {});
+    }
+
+    /** Makes every node's socket report itself full (or not), as a saturated kernel buffer would. */
+    public void writable(boolean writable) {
+        this.writable = writable;
     }
 
     public long now() {
@@ -208,7 +214,7 @@ public final class VirtualOverlay implements AutoCloseable {
 
         @Override
         public boolean writable() {
-            return true;
+            return writable;
         }
 
         @Override

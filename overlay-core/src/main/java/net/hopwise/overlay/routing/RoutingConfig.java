@@ -1,0 +1,318 @@
+package net.hopwise.overlay.routing;
+
+import java.time.Duration;
+import java.util.Objects;
+import net.hopwise.overlay.NodeId;
+import net.hopwise.overlay.wire.WireHeader;
+
+/**
+ * How one node floods link state and computes routes. Immutable; build with {@link #builder()}.
+ * Every default is declared once, below, with the reason for its value.
+ */
+public final class RoutingConfig {
+    /** A few overlay round trips: a lost update is repaired quickly, one merely in flight is not resent. */
+    public static final Duration DEFAULT_FLOOD_RETRANSMIT_INTERVAL = Duration.ofMillis(300);
+
+    /** Spines' periodic State Flood refresh: rare enough to cost nothing, often enough for a maxAge of minutes. */
+    public static final Duration DEFAULT_REFRESH_INTERVAL = Duration.ofSeconds(60);
+
+    /** Three refresh intervals when not set: two lost refreshes in a row never age out a live node. */
+    public static final int DEFAULT_MAX_AGE_REFRESHES = 3;
+
+    /** Folds the burst of updates one event causes into one computation; far below failure detection (seconds). */
+    public static final Duration DEFAULT_MIN_RECOMPUTE_INTERVAL = Duration.ofMillis(20);
+
+    /** The hello period: link measurements do not change faster than this, so neither do advertised costs. */
+    public static final Duration DEFAULT_MIN_READVERTISE_INTERVAL = Duration.ofSeconds(1);
+
+    /** A latency change smaller than 10% of the advertised latency does not move routes enough to flood. */
+    public static final double DEFAULT_READVERTISE_LATENCY_FRACTION = 0.10;
+
+    /** Half a millisecond: below this a latency change is measurement jitter on any link. */
+    public static final int DEFAULT_READVERTISE_LATENCY_MICROS = 500;
+
+    /** Half a percentage point: the resolution of a 50-loss-event estimator on a lightly lossy link. */
+    public static final int DEFAULT_READVERTISE_LOSS_PPM = 5_000;
+
+    /** The thesis's codec deadline Tmax: a packet later than 100 ms is as good as lost for voice. */
+    public static final double DEFAULT_EXPECTED_LATENCY_DEADLINE_MILLIS = 100.0;
+
+    /** The thesis's loss-detection delay Δ: the inter-arrival time of the aggregated streams (2 ms). */
+    public static final double DEFAULT_EXPECTED_LATENCY_DELTA_MILLIS = 2.0;
+
+    /** One datagram's body: updates are never fragmented at the IP or overlay layer. */
+    public static final int DEFAULT_MAX_UPDATE_BODY_BYTES = WireHeader.MAX_BODY;
+
+    /** Ten times the several hundred nodes Spines was built for; bounds memory against invented origins. */
+    public static final int DEFAULT_MAX_ORIGINS = 4096;
+
+    /** The smallest body that holds one advertisement with the longest name and one link. */
+    public static final int MIN_UPDATE_BODY_BYTES = LinkStateCodec.UPDATE_HEADER_BYTES
+            + LinkStateCodec.ADVERTISEMENT_HEADER_BYTES
+            + NodeId.MAX_NAME_LENGTH
+            + LinkStateCodec.LINK_BYTES;
+
+    private static final RoutingConfig DEFAULTS = builder().build();
+
+    private final Duration floodRetransmitInterval;
+    private final Duration refreshInterval;
+    private final Duration maxAge;
+    private final Duration minRecomputeInterval;
+    private final Duration minReadvertiseInterval;
+    private final double readvertiseLatencyFraction;
+    private final int readvertiseLatencyMicros;
+    private final int readvertiseLossPpm;
+    private final double expectedLatencyDeadlineMillis;
+    private final double expectedLatencyDeltaMillis;
+    private final int maxUpdateBodyBytes;
+    private final int maxOrigins;
+
+    private RoutingConfig(Builder b) {
+        floodRetransmitInterval = positive("floodRetransmitInterval", b.floodRetransmitInterval);
+        refreshInterval = positive("refreshInterval", b.refreshInterval);
+        maxAge = positive("maxAge", b.maxAge != null
+                ? b.maxAge
+                : b.refreshInterval.multipliedBy(DEFAULT_MAX_AGE_REFRESHES));
+        if (maxAge.compareTo(refreshInterval) <= 0) {
+            throw new IllegalArgumentException("maxAge " + maxAge + " must exceed refreshInterval "
+                    + refreshInterval + ", or live nodes age out between refreshes");
+        }
+        minRecomputeInterval = nonNegative("minRecomputeInterval", b.minRecomputeInterval);
+        minReadvertiseInterval = nonNegative("minReadvertiseInterval", b.minReadvertiseInterval);
+        if (!(b.readvertiseLatencyFraction >= 0) || Double.isInfinite(b.readvertiseLatencyFraction)) {
+            throw new IllegalArgumentException("readvertiseLatencyFraction must be a finite number >= 0");
+        }
+        readvertiseLatencyFraction = b.readvertiseLatencyFraction;
+        if (b.readvertiseLatencyMicros < 0 || b.readvertiseLossPpm < 0) {
+            throw new IllegalArgumentException("readvertise thresholds must be >= 0");
+        }
+        readvertiseLatencyMicros = b.readvertiseLatencyMicros;
+        readvertiseLossPpm = b.readvertiseLossPpm;
+        if (!(b.expectedLatencyDeadlineMillis >= 0) || Double.isInfinite(b.expectedLatencyDeadlineMillis)
+                || !(b.expectedLatencyDeltaMillis >= 0) || Double.isInfinite(b.expectedLatencyDeltaMillis)) {
+            throw new IllegalArgumentException("expected-latency deadline and delta must be finite and >= 0");
+        }
+        expectedLatencyDeadlineMillis = b.expectedLatencyDeadlineMillis;
+        expectedLatencyDeltaMillis = b.expectedLatencyDeltaMillis;
+        if (b.maxUpdateBodyBytes < MIN_UPDATE_BODY_BYTES || b.maxUpdateBodyBytes > 0xFFFF) {
+            throw new IllegalArgumentException("maxUpdateBodyBytes must be " + MIN_UPDATE_BODY_BYTES
+                    + " to 65535 (the header's body length is 16 bits): " + b.maxUpdateBodyBytes);
+        }
+        maxUpdateBodyBytes = b.maxUpdateBodyBytes;
+        if (b.maxOrigins < 1) {
+            throw new IllegalArgumentException("maxOrigins must be at least 1 (the node itself)");
+        }
+        maxOrigins = b.maxOrigins;
+    }
+
+    private static Duration positive(String name, Duration d) {
+        Objects.requireNonNull(d, name);
+        if (d.isNegative() || d.isZero()) {
+            throw new IllegalArgumentException(name + " must be positive: " + d);
+        }
+        return d;
+    }
+
+    private static Duration nonNegative(String name, Duration d) {
+        Objects.requireNonNull(d, name);
+        if (d.isNegative()) {
+            throw new IllegalArgumentException(name + " must not be negative: " + d);
+        }
+        return d;
+    }
+
+    public static Builder builder() {
+        return new Builder();
+    }
+
+    public static RoutingConfig defaults() {
+        return DEFAULTS;
+    }
+
+    /** A builder starting from this configuration. */
+    public Builder toBuilder() {
+        return new Builder()
+                .floodRetransmitInterval(floodRetransmitInterval)
+                .refreshInterval(refreshInterval)
+                .maxAge(maxAge)
+                .minRecomputeInterval(minRecomputeInterval)
+                .minReadvertiseInterval(minReadvertiseInterval)
+                .readvertiseLatencyFraction(readvertiseLatencyFraction)
+                .readvertiseLatencyMicros(readvertiseLatencyMicros)
+                .readvertiseLossPpm(readvertiseLossPpm)
+                .expectedLatencyDeadlineMillis(expectedLatencyDeadlineMillis)
+                .expectedLatencyDeltaMillis(expectedLatencyDeltaMillis)
+                .maxUpdateBodyBytes(maxUpdateBodyBytes)
+                .maxOrigins(maxOrigins);
+    }
+
+    /** An advertisement not acknowledged by a neighbour within this is sent to it again. */
+    public Duration floodRetransmitInterval() {
+        return floodRetransmitInterval;
+    }
+
+    /** A node re-originates its own advertisement this often, so others can age out stale ones. */
+    public Duration refreshInterval() {
+        return refreshInterval;
+    }
+
+    /** An advertisement not refreshed within this is removed: nodes that left disappear. */
+    public Duration maxAge() {
+        return maxAge;
+    }
+
+    /** Routes are recomputed at most once per this. */
+    public Duration minRecomputeInterval() {
+        return minRecomputeInterval;
+    }
+
+    /** Significant cost changes are flooded at most once per this (link up and down: at once). */
+    public Duration minReadvertiseInterval() {
+        return minReadvertiseInterval;
+    }
+
+    /** A latency change is significant if at least this fraction of the advertised latency... */
+    public double readvertiseLatencyFraction() {
+        return readvertiseLatencyFraction;
+    }
+
+    /** ...and at least this many microseconds. */
+    public int readvertiseLatencyMicros() {
+        return readvertiseLatencyMicros;
+    }
+
+    /** A loss change of at least this many ppm is significant. */
+    public int readvertiseLossPpm() {
+        return readvertiseLossPpm;
+    }
+
+    /** Tmax of the expected-latency metric. */
+    public double expectedLatencyDeadlineMillis() {
+        return expectedLatencyDeadlineMillis;
+    }
+
+    /** Δ of the expected-latency metric. */
+    public double expectedLatencyDeltaMillis() {
+        return expectedLatencyDeltaMillis;
+    }
+
+    /** No update or ack body a router emits is larger than this. */
+    public int maxUpdateBodyBytes() {
+        return maxUpdateBodyBytes;
+    }
+
+    /** The database holds at most this many origins (this node included); advertisements of more are dropped. */
+    public int maxOrigins() {
+        return maxOrigins;
+    }
+
+    /**
+     * The most links one advertisement may list: as many as fit in one update with the longest name
+     * (67 with the default body size), and never more than the wire format's 255. A node with more
+     * neighbours advertises the lowest-latency ones.
+     */
+    public int maxLinksPerAdvertisement() {
+        int room = maxUpdateBodyBytes - LinkStateCodec.UPDATE_HEADER_BYTES - LinkStateCodec.ADVERTISEMENT_HEADER_BYTES
+                - NodeId.MAX_NAME_LENGTH;
+        return Math.min(LinkStateAdvertisement.MAX_LINKS, room / LinkStateCodec.LINK_BYTES);
+    }
+
+    @Override
+    public String toString() {
+        return "RoutingConfig{floodRetransmitInterval=" + floodRetransmitInterval
+                + ", refreshInterval=" + refreshInterval
+                + ", maxAge=" + maxAge
+                + ", minRecomputeInterval=" + minRecomputeInterval
+                + ", minReadvertiseInterval=" + minReadvertiseInterval
+                + ", readvertiseLatencyFraction=" + readvertiseLatencyFraction
+                + ", readvertiseLatencyMicros=" + readvertiseLatencyMicros
+                + ", readvertiseLossPpm=" + readvertiseLossPpm
+                + ", expectedLatencyDeadlineMillis=" + expectedLatencyDeadlineMillis
+                + ", expectedLatencyDeltaMillis=" + expectedLatencyDeltaMillis
+                + ", maxUpdateBodyBytes=" + maxUpdateBodyBytes
+                + ", maxOrigins=" + maxOrigins + '}';
+    }
+
+    /** Collects settings; anything not set keeps its default. */
+    public static final class Builder {
+        private Duration floodRetransmitInterval = DEFAULT_FLOOD_RETRANSMIT_INTERVAL;
+        private Duration refreshInterval = DEFAULT_REFRESH_INTERVAL;
+        private Duration maxAge;
+        private Duration minRecomputeInterval = DEFAULT_MIN_RECOMPUTE_INTERVAL;
+        private Duration minReadvertiseInterval = DEFAULT_MIN_READVERTISE_INTERVAL;
+        private double readvertiseLatencyFraction = DEFAULT_READVERTISE_LATENCY_FRACTION;
+        private int readvertiseLatencyMicros = DEFAULT_READVERTISE_LATENCY_MICROS;
+        private int readvertiseLossPpm = DEFAULT_READVERTISE_LOSS_PPM;
+        private double expectedLatencyDeadlineMillis = DEFAULT_EXPECTED_LATENCY_DEADLINE_MILLIS;
+        private double expectedLatencyDeltaMillis = DEFAULT_EXPECTED_LATENCY_DELTA_MILLIS;
+        private int maxUpdateBodyBytes = DEFAULT_MAX_UPDATE_BODY_BYTES;
+        private int maxOrigins = DEFAULT_MAX_ORIGINS;
+
+        private Builder() {}
+
+        public Builder floodRetransmitInterval(Duration d) {
+            floodRetransmitInterval = d;
+            return this;
+        }
+
+        public Builder refreshInterval(Duration d) {
+            refreshInterval = d;
+            return this;
+        }
+
+        /** Unset, or set to null, it follows {@link #DEFAULT_MAX_AGE_REFRESHES} refresh intervals. */
+        public Builder maxAge(Duration d) {
+            maxAge = d;
+            return this;
+        }
+
+        public Builder minRecomputeInterval(Duration d) {
+            minRecomputeInterval = d;
+            return this;
+        }
+
+        public Builder minReadvertiseInterval(Duration d) {
+            minReadvertiseInterval = d;
+            return this;
+        }
+
+        public Builder readvertiseLatencyFraction(double fraction) {
+            readvertiseLatencyFraction = fraction;
+            return this;
+        }
+
+        public Builder readvertiseLatencyMicros(int micros) {
+            readvertiseLatencyMicros = micros;
+            return this;
+        }
+
+        public Builder readvertiseLossPpm(int ppm) {
+            readvertiseLossPpm = ppm;
+            return this;
+        }
+
+        public Builder expectedLatencyDeadlineMillis(double millis) {
+            expectedLatencyDeadlineMillis = millis;
+            return this;
+        }
+
+        public Builder expectedLatencyDeltaMillis(double millis) {
+            expectedLatencyDeltaMillis = millis;
+            return this;
+        }
+
+        public Builder maxUpdateBodyBytes(int bytes) {
+            maxUpdateBodyBytes = bytes;
+            return this;
+        }
+
+        public Builder maxOrigins(int origins) {
+            maxOrigins = origins;
+            return this;
+        }
+
+        public RoutingConfig build() {
+            return new RoutingConfig(this);
+        }
+    }
+}

@@ -1,0 +1,262 @@
+package net.hopwise.overlay.routing;
+
+import io.netty.buffer.ByteBuf;
+import io.netty.buffer.Unpooled;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.PriorityQueue;
+import java.util.Random;
+import java.util.TreeMap;
+import java.util.function.Predicate;
+import net.hopwise.overlay.NodeId;
+
+/**
+ * Routers wired by links with delay, loss, duplication and reordering, on a virtual clock. Every
+ * packet goes through {@link LinkStateCodec} (and a real ByteBuf) on its way, so size limits and
+ * decoding are exercised too.
+ */
+final class VirtualNetwork {
+    static final long MS = 1_000_000L;
+    static final long SECOND = 1_000 * MS;
+
+    /** One packet a router handed to its output. */
+    record Packet(long sentAtNanos, NodeId from, NodeId to, LinkStateUpdate update, LinkStateAck ack) {
+        boolean isUpdate() {
+            return update != null;
+        }
+
+        boolean carries(NodeId origin) {
+            return update != null && update.advertisements().stream().anyMatch(a -> a.origin().equals(origin));
+        }
+    }
+
+    private record Delivery(long atNanos, long order, Packet packet, byte[] body) {}
+
+    /** A node: its router and what it did. */
+    final class Host implements RouterOutput {
+        final String name;
+        final NodeId id;
+        Router router;
+        int routeChanges;
+
+        private Host(String name) {
+            this.name = name;
+            this.id = NodeId.ofName(name);
+        }
+
+        @Override
+        public void sendUpdate(NodeId neighbour, LinkStateUpdate update) {
+            transmit(new Packet(now, id, neighbour, update, null));
+        }
+
+        @Override
+        public void sendAck(NodeId neighbour, LinkStateAck ack) {
+            transmit(new Packet(now, id, neighbour, null, ack));
+        }
+
+        @Override
+        public void routesChanged(long nowNanos) {
+            routeChanges++;
+        }
+    }
+
+    final RoutingConfig config;
+    private final Random random;
+    private final Map<NodeId, Host> hosts = new TreeMap<>();
+    private final Map<String, Host> byName = new HashMap<>();
+    /** Directed links that are up: from -> to -> cost the sender measured. */
+    private final Map<NodeId, Map<NodeId, LinkCost>> links = new HashMap<>();
+    private final PriorityQueue<Delivery> inFlight = new PriorityQueue<>(
+            (a, b) -> a.atNanos != b.atNanos ? Long.compare(a.atNanos, b.atNanos) : Long.compare(a.order, b.order));
+    final List<Packet> log = new ArrayList<>();
+    private long now;
+    private long order;
+    private long events;
+
+    double lossRate;
+    double duplicateRate;
+    long delayNanos = MS;
+    long jitterNanos;
+    /** Packets it accepts are lost (on top of random loss). */
+    Predicate<Packet> drop = p -> false;
+
+    VirtualNetwork(RoutingConfig config, long seed) {
+        this.config = config;
+        this.random = new Random(seed);
+    }
+
+    long now() {
+        return now;
+    }
+
+    Host add(String name, long sequenceBase) {
+        Host h = new Host(name);
+        h.router = new Router(h.id, name, config, h, sequenceBase, now);
+        hosts.put(h.id, h);
+        byName.put(name, h);
+        return h;
+    }
+
+    Host host(String name) {
+        return byName.get(name);
+    }
+
+    Router router(String name) {
+        return byName.get(name).router;
+    }
+
+    NodeId id(String name) {
+        return byName.get(name).id;
+    }
+
+    List<Host> hosts() {
+        return new ArrayList<>(hosts.values());
+    }
+
+    /** Brings the link up at both ends, each telling its router its own measured cost. */
+    void connect(String a, String b, LinkCost ab, LinkCost ba) {
+        linkUp(a, b, ab);
+        linkUp(b, a, ba);
+    }
+
+    /** One end of a link notices it is up (hello): packets flow both ways once the link exists. */
+    void linkUp(String a, String b, LinkCost cost) {
+        Host ha = byName.get(a);
+        Host hb = byName.get(b);
+        links.computeIfAbsent(ha.id, k -> new HashMap<>()).put(hb.id, cost);
+        ha.router.neighbourUp(hb.id, cost, now);
+    }
+
+    void disconnect(String a, String b) {
+        Host ha = byName.get(a);
+        Host hb = byName.get(b);
+        links.getOrDefault(ha.id, Map.of()).remove(hb.id);
+        links.getOrDefault(hb.id, Map.of()).remove(ha.id);
+        ha.router.neighbourDown(hb.id, now);
+        hb.router.neighbourDown(ha.id, now);
+    }
+
+    /** The node's process dies: its links go down at the other ends, its router is gone. */
+    void crash(String name) {
+        Host h = byName.get(name);
+        for (NodeId other : new ArrayList<>(links.getOrDefault(h.id, Map.of()).keySet())) {
+            links.get(h.id).remove(other);
+            Map<NodeId, LinkCost> back = links.get(other);
+            if (back != null && back.remove(h.id) != null) {
+                hosts.get(other).router.neighbourDown(h.id, now);
+            }
+        }
+        h.router = null;
+    }
+
+    /** The node starts again with an empty database. */
+    void restart(String name, long sequenceBase) {
+        Host h = byName.get(name);
+        h.router = new Router(h.id, name, config, h, sequenceBase, now);
+        h.routeChanges = 0;
+    }
+
+    private void transmit(Packet p) {
+        log.add(p);
+        ByteBuf buf = Unpooled.buffer();
+        byte[] body;
+        try {
+            if (p.isUpdate()) {
+                LinkStateCodec.encodeUpdate(p.update(), buf);
+            } else {
+                LinkStateCodec.encodeAck(p.ack(), buf);
+            }
+            if (buf.readableBytes() > config.maxUpdateBodyBytes()) {
+                throw new AssertionError("body of " + buf.readableBytes() + " bytes exceeds the limit: " + p);
+            }
+            body = new byte[buf.readableBytes()];
+            buf.readBytes(body);
+        } finally {
+            buf.release();
+        }
+        if (drop.test(p) || random.nextDouble() < lossRate) {
+            return;
+        }
+        int copies = random.nextDouble() < duplicateRate ? 2 : 1;
+        for (int i = 0; i < copies; i++) {
+            long jitter = jitterNanos > 0 ? (long) (random.nextDouble() * jitterNanos) : 0;
+            inFlight.add(new Delivery(now + delayNanos + jitter, order++, p, body));
+        }
+    }
+
+    private void deliver(Delivery d) {
+        Packet p = d.packet();
+        Host to = hosts.get(p.to());
+        if (to == null || to.router == null || !links.getOrDefault(p.from(), Map.of()).containsKey(p.to())) {
+            return;
+        }
+        ByteBuf buf = Unpooled.wrappedBuffer(d.body());
+        try {
+            if (p.isUpdate()) {
+                LinkStateUpdate u = LinkStateCodec.decodeUpdate(buf);
+                if (u == null || !u.equals(p.update())) {
+                    throw new AssertionError("update did not survive the codec: " + p);
+                }
+                to.router.onUpdate(p.from(), u, now);
+            } else {
+                LinkStateAck a = LinkStateCodec.decodeAck(buf);
+                if (a == null || !a.equals(p.ack())) {
+                    throw new AssertionError("ack did not survive the codec: " + p);
+                }
+                to.router.onAck(p.from(), a, now);
+            }
+        } finally {
+            buf.release();
+        }
+    }
+
+    /** Runs deliveries and timers in time order until {@code untilNanos}; the clock then reads it. */
+    void runUntil(long untilNanos) {
+        while (true) {
+            Host due = null;
+            long timer = Long.MAX_VALUE;
+            for (Host h : hosts.values()) {
+                if (h.router != null && h.router.nextDeadlineNanos() < timer) {
+                    timer = h.router.nextDeadlineNanos();
+                    due = h;
+                }
+            }
+            long delivery = inFlight.isEmpty() ? Long.MAX_VALUE : inFlight.peek().atNanos();
+            long next = Math.min(timer, delivery);
+            if (next > untilNanos) {
+                break;
+            }
+            if (++events > 5_000_000) {
+                throw new AssertionError("the network does not settle: runaway events at " + now);
+            }
+            now = Math.max(now, next);
+            if (delivery <= timer) {
+                deliver(inFlight.poll());
+            } else {
+                due.router.onTimer(now);
+            }
+        }
+        now = Math.max(now, untilNanos);
+    }
+
+    void runFor(long nanos) {
+        runUntil(now + nanos);
+    }
+
+    boolean quiet() {
+        return inFlight.isEmpty();
+    }
+
+    /** What every origin currently advertises: each live router's own advertisement. */
+    List<LinkStateAdvertisement> ownAdvertisements() {
+        List<LinkStateAdvertisement> own = new ArrayList<>();
+        for (Host h : hosts.values()) {
+            if (h.router != null) {
+                own.add(h.router.database().get(h.id).orElseThrow());
+            }
+        }
+        return own;
+    }
+}
