@@ -14,6 +14,8 @@ import java.util.Set;
  * @param roundTripCount round trips measured per configuration
  * @param throughputWarmup how long the senders run before the measured window opens
  * @param throughputDuration the measured window of each throughput run
+ * @param throughputRounds how many times the raw and the overlay run alternate; the median run of
+ *     each is reported, which keeps a burst of load from elsewhere on the machine out of the ratio
  * @param overlayNodes nodes in the memory scenario's overlay
  * @param settle how long a started overlay runs idle before its heap is measured
  */
@@ -23,6 +25,7 @@ public record BenchmarkSettings(
         int roundTripCount,
         Duration throughputWarmup,
         Duration throughputDuration,
+        int throughputRounds,
         int overlayNodes,
         Duration settle) {
 
@@ -49,6 +52,9 @@ public record BenchmarkSettings(
         if (throughputWarmup.isNegative() || throughputDuration.isZero() || throughputDuration.isNegative()) {
             throw new IllegalArgumentException("throughput: warm-up must be >= 0 and duration > 0");
         }
+        if (throughputRounds < 1) {
+            throw new IllegalArgumentException("throughput: rounds must be >= 1, got " + throughputRounds);
+        }
         if (overlayNodes < 3) {
             throw new IllegalArgumentException("the memory overlay needs at least 3 nodes, got " + overlayNodes);
         }
@@ -58,32 +64,32 @@ public record BenchmarkSettings(
     /** The published run: N = 20000 round trips, 5 s of throughput, 50 nodes. */
     public static BenchmarkSettings full() {
         return new BenchmarkSettings(EnumSet.allOf(Scenario.class), 5_000, 20_000,
-                Duration.ofSeconds(1), Duration.ofSeconds(5), 50, Duration.ofSeconds(3));
+                Duration.ofSeconds(1), Duration.ofSeconds(5), 3, 50, Duration.ofSeconds(3));
     }
 
     /** A shorter run to check a change quickly; numbers are noisier. */
     public static BenchmarkSettings quick() {
         return new BenchmarkSettings(EnumSet.allOf(Scenario.class), 1_000, 5_000,
-                Duration.ofMillis(500), Duration.ofSeconds(2), 50, Duration.ofSeconds(1));
+                Duration.ofMillis(500), Duration.ofSeconds(2), 1, 50, Duration.ofSeconds(1));
     }
 
     public BenchmarkSettings withScenarios(Set<Scenario> only) {
         return new BenchmarkSettings(only, roundTripWarmup, roundTripCount, throughputWarmup, throughputDuration,
-                overlayNodes, settle);
+                throughputRounds, overlayNodes, settle);
     }
 
     public BenchmarkSettings withRoundTrips(int warmup, int count) {
         return new BenchmarkSettings(scenarios, warmup, count, throughputWarmup, throughputDuration,
-                overlayNodes, settle);
+                throughputRounds, overlayNodes, settle);
     }
 
-    public BenchmarkSettings withThroughput(Duration warmup, Duration duration) {
-        return new BenchmarkSettings(scenarios, roundTripWarmup, roundTripCount, warmup, duration,
+    public BenchmarkSettings withThroughput(Duration warmup, Duration duration, int rounds) {
+        return new BenchmarkSettings(scenarios, roundTripWarmup, roundTripCount, warmup, duration, rounds,
                 overlayNodes, settle);
     }
 
     public BenchmarkSettings withOverlay(int nodes, Duration settleTime) {
         return new BenchmarkSettings(scenarios, roundTripWarmup, roundTripCount, throughputWarmup,
-                throughputDuration, nodes, settleTime);
+                throughputDuration, throughputRounds, nodes, settleTime);
     }
 }

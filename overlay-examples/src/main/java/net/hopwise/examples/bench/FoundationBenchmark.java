@@ -9,7 +9,9 @@ import java.time.Duration;
 import java.time.ZoneOffset;
 import java.time.ZonedDateTime;
 import java.time.format.DateTimeFormatter;
+import java.util.ArrayList;
 import java.util.EnumSet;
+import java.util.List;
 import java.util.Locale;
 import java.util.Set;
 import net.hopwise.examples.bench.BenchmarkSettings.Scenario;
@@ -30,7 +32,8 @@ import net.hopwise.examples.bench.ResultTable.Target;
  * and the module's exec:java configuration names the demo's main class.)
  *
  * Options: {@code --quick} (shorter, noisier), {@code --only rtt,throughput,memory},
- * {@code --round-trips N}, {@code --warmup N}, {@code --duration SECONDS}, {@code --nodes N},
+ * {@code --round-trips N}, {@code --warmup N}, {@code --duration SECONDS} and {@code --rounds N} (throughput),
+ * {@code --nodes N},
  * {@code --write [FILE]} (default {@code docs/benchmarks.md}, relative to the top of the build).
  */
 public final class FoundationBenchmark {
@@ -70,7 +73,10 @@ public final class FoundationBenchmark {
                 case "--warmup" -> settings = settings.withRoundTrips(Integer.parseInt(value(args, ++i, a)),
                         settings.roundTripCount());
                 case "--duration" -> settings = settings.withThroughput(settings.throughputWarmup(),
-                        Duration.ofMillis(Math.round(Double.parseDouble(value(args, ++i, a)) * 1000)));
+                        Duration.ofMillis(Math.round(Double.parseDouble(value(args, ++i, a)) * 1000)),
+                        settings.throughputRounds());
+                case "--rounds" -> settings = settings.withThroughput(settings.throughputWarmup(),
+                        settings.throughputDuration(), Integer.parseInt(value(args, ++i, a)));
                 case "--nodes" -> settings = settings.withOverlay(Integer.parseInt(value(args, ++i, a)),
                         settings.settle());
                 case "--write" -> {
@@ -151,10 +157,16 @@ public final class FoundationBenchmark {
     private static void throughput(BenchmarkSettings s, ResultTable table, PrintStream progress) {
         Duration w = s.throughputWarmup();
         Duration d = s.throughputDuration();
-        progress.printf("throughput: raw UDP, %s + %s warm-up%n", d, w);
-        ThroughputScenario.Result raw = ThroughputScenario.rawUdp(w, d);
-        progress.printf("throughput: overlay link%n");
-        ThroughputScenario.Result overlay = ThroughputScenario.overlay(w, d);
+        List<ThroughputScenario.Result> raws = new ArrayList<>();
+        List<ThroughputScenario.Result> overlays = new ArrayList<>();
+        for (int round = 1; round <= s.throughputRounds(); round++) {
+            progress.printf("throughput round %d/%d: raw UDP, %s + %s warm-up%n", round, s.throughputRounds(), d, w);
+            raws.add(ThroughputScenario.rawUdp(w, d));
+            progress.printf("throughput round %d/%d: overlay link%n", round, s.throughputRounds());
+            overlays.add(ThroughputScenario.overlay(w, d));
+        }
+        ThroughputScenario.Result raw = median(raws);
+        ThroughputScenario.Result overlay = median(overlays);
         String scenario = "best-effort 1000 B, 1 overlay link vs raw UDP";
         table.add(scenario, "sent (msg/s)", overlay.sentPerSecond(), raw.sentPerSecond());
         table.add(scenario, "received (msg/s)", overlay.receivedPerSecond(), raw.receivedPerSecond(),
@@ -162,16 +174,34 @@ public final class FoundationBenchmark {
         table.add(scenario, "received payload (Mbit/s)", overlay.receivedMbitPerSecond(),
                 raw.receivedMbitPerSecond());
         table.addSideBySide(scenario, "loss (%)", overlay.lossPercent(), raw.lossPercent());
-        table.note(String.format(Locale.ROOT, "Throughput: %.1f s measured after %.1f s warm-up, both runs in this"
-                + " process, same 1000-byte payload and %d-byte socket buffers requested. Overlay: nodes a and b"
+        table.note(String.format(Locale.ROOT, "Throughput: %d round(s) of raw then overlay, each %.1f s measured"
+                + " after %.1f s warm-up, all in this process, same 1000-byte payload and %d-byte socket buffers"
+                + " requested; the table shows each side's median round by received rate. Overlay: nodes a and b"
                 + " each on a single-thread runtime of its own, one application thread calling"
                 + " OverlayPort.send(NodeId, ...) in a loop and yielding when back-pressured. Raw: one thread"
                 + " writing to a connected blocking java.nio DatagramChannel, one thread reading another. Rates"
                 + " count the measured window; loss is over the whole run after the receiver drained.",
-                d.toMillis() / 1000.0, w.toMillis() / 1000.0,
+                s.throughputRounds(), d.toMillis() / 1000.0, w.toMillis() / 1000.0,
                 net.hopwise.overlay.NodeConfig.DEFAULT_SOCKET_BUFFER_BYTES));
-        table.note(raw.detail());
-        table.note(overlay.detail());
+        if (s.throughputRounds() > 1) {
+            table.note("Received msg/s by round: raw " + rates(raws) + "; overlay " + rates(overlays) + ".");
+        }
+        table.note("Median raw round: " + raw.detail());
+        table.note("Median overlay round: " + overlay.detail());
+    }
+
+    private static ThroughputScenario.Result median(List<ThroughputScenario.Result> results) {
+        List<ThroughputScenario.Result> sorted = new ArrayList<>(results);
+        sorted.sort(java.util.Comparator.comparingDouble(ThroughputScenario.Result::receivedPerSecond));
+        return sorted.get((sorted.size() - 1) / 2);
+    }
+
+    private static String rates(List<ThroughputScenario.Result> results) {
+        List<String> parts = new ArrayList<>();
+        for (ThroughputScenario.Result r : results) {
+            parts.add(ResultTable.number(r.receivedPerSecond()));
+        }
+        return String.join(", ", parts);
     }
 
     private static void memory(BenchmarkSettings s, ResultTable table, PrintStream progress) {
@@ -240,6 +270,6 @@ public final class FoundationBenchmark {
 
     static String usage() {
         return "usage: FoundationBenchmark [--quick] [--only rtt,throughput,memory] [--round-trips N] [--warmup N]"
-                + " [--duration SECONDS] [--nodes N] [--write [FILE]]";
+                + " [--duration SECONDS] [--rounds N] [--nodes N] [--write [FILE]]";
     }
 }

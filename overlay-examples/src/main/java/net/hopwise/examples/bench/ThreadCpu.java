@@ -45,6 +45,11 @@ final class ThreadCpu {
      * busiest first, as {@code name 97%}.
      */
     String busiestSince(ThreadCpu earlier) {
+        return busiestSince(earlier, Map.of());
+    }
+
+    /** As {@link #busiestSince(ThreadCpu)}, naming the threads in {@code labels} by their label. */
+    String busiestSince(ThreadCpu earlier, Map<Long, String> labels) {
         double window = atNanos - earlier.atNanos;
         List<Map.Entry<Long, Long>> deltas = new ArrayList<>();
         cpuNanos.forEach((id, cpu) -> {
@@ -60,7 +65,8 @@ final class ThreadCpu {
             if (share < 0.05) {
                 break;
             }
-            parts.add(String.format(Locale.ROOT, "%s %.0f%%", names.get(d.getKey()), share * 100));
+            String name = labels.getOrDefault(d.getKey(), names.get(d.getKey()));
+            parts.add(String.format(Locale.ROOT, "%s %.0f%%", name, share * 100));
         }
         return parts.isEmpty() ? "no busy thread" : String.join(", ", parts);
     }

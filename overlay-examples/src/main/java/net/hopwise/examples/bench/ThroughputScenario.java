@@ -11,6 +11,7 @@ import java.nio.channels.DatagramChannel;
 import java.time.Duration;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.locks.LockSupport;
 import net.hopwise.overlay.NodeConfig;
@@ -78,7 +79,10 @@ final class ThroughputScenario {
                 }
                 throw new IllegalStateException("send refused: " + r);
             });
-            Window w = Window.measure(sender, accepted, received, warmup, duration);
+            Map<Long, String> labels = Map.of(
+                    a.inspect(e -> Thread.currentThread().getId()), "node a loop",
+                    b.inspect(e -> Thread.currentThread().getId()), "node b loop");
+            Window w = Window.measure(sender, accepted, received, warmup, duration, labels);
             NodeCounters ca = a.counters();
             NodeCounters cb = b.counters();
             StringBuilder drops = new StringBuilder();
@@ -142,7 +146,7 @@ final class ThroughputScenario {
                 sent.lazySet(sent.get() + 1);
                 return true;
             });
-            Window w = Window.measure(sender, sent, received, warmup, duration);
+            Window w = Window.measure(sender, sent, received, warmup, duration, Map.of());
             rx.close();
             receiver.join(2_000);
             String detail = String.format(Locale.ROOT,
@@ -204,7 +208,8 @@ final class ThroughputScenario {
         String kernel;
         String busyThreads;
 
-        static Window measure(Sender sender, AtomicLong sent, AtomicLong received, Duration warmup, Duration duration) {
+        static Window measure(Sender sender, AtomicLong sent, AtomicLong received, Duration warmup, Duration duration,
+                Map<Long, String> threadLabels) {
             Window w = new Window();
             try {
                 sender.start();
@@ -229,7 +234,7 @@ final class ThroughputScenario {
                         ? "UDP receive-buffer overflows " + k1.since(k0, "RcvbufErrors")
                                 + ", send-buffer errors " + k1.since(k0, "SndbufErrors") + " in the window"
                         : "counters unavailable";
-                w.busyThreads = cpu1.busiestSince(cpu0);
+                w.busyThreads = cpu1.busiestSince(cpu0, threadLabels);
                 return w;
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();

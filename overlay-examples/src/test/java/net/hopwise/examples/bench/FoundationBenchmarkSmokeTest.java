@@ -20,7 +20,7 @@ import org.junit.jupiter.api.Test;
 class FoundationBenchmarkSmokeTest {
     private static final BenchmarkSettings TINY = BenchmarkSettings.full()
             .withRoundTrips(20, 100)
-            .withThroughput(Duration.ofMillis(50), Duration.ofMillis(200))
+            .withThroughput(Duration.ofMillis(50), Duration.ofMillis(200), 2)
             .withOverlay(5, Duration.ofMillis(100));
 
     @Test
