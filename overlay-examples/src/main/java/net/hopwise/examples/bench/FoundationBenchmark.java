@@ -128,6 +128,10 @@ public final class FoundationBenchmark {
         LatencySamples oneHop = RoundTripScenario.overlay(1, w, n);
         progress.printf("round trip: 3 overlay hops%n");
         LatencySamples threeHops = RoundTripScenario.overlay(3, w, n);
+        progress.printf("round trip: 3-hop UDP relay chain (Netty)%n");
+        LatencySamples relay = RoundTripScenario.relayChain(3, w, n);
+        progress.printf("round trip: 3 overlay hops, all nodes on one thread%n");
+        LatencySamples oneThread = RoundTripScenario.overlay(3, w, n, true);
         progress.printf("round trip: direct UDP (blocking java.nio)%n");
         LatencySamples blocking = RoundTripScenario.directBlocking(w, n);
         for (int hops : new int[] {1, 3}) {
@@ -139,13 +143,22 @@ public final class FoundationBenchmark {
             table.add(scenario, "p99 (µs)", o.percentileMicros(99), direct.percentileMicros(99));
             table.add(scenario, "mean (µs)", o.meanMicros(), direct.meanMicros());
         }
+        String vsRelay = "round trip 64 B, 3 overlay hops vs 3-hop UDP relay (informational)";
+        table.add(vsRelay, "p50 (µs)", threeHops.percentileMicros(50), relay.percentileMicros(50));
+        table.add(vsRelay, "p99 (µs)", threeHops.percentileMicros(99), relay.percentileMicros(99));
+        String shared = "round trip 64 B, 3 overlay hops on one thread vs direct UDP (informational)";
+        table.add(shared, "p50 (µs)", oneThread.percentileMicros(50), direct.percentileMicros(50));
+        table.add(shared, "p99 (µs)", oneThread.percentileMicros(99), direct.percentileMicros(99));
         table.note(String.format(Locale.ROOT, "Round trip: N = %d measured after %d warm-up, one 64-byte message"
                 + " outstanding, routed by hop count. Every node, and each direct-UDP endpoint, runs on a"
                 + " single-thread Netty runtime of its own (as in its own process), so every hop pays a real"
                 + " thread wake-up; the ping-pong is driven from the event-loop callbacks on both sides. With one"
                 + " message outstanding only one thread is busy at a time, so 4 nodes on 2 cores do not compete."
                 + " Direct UDP = two Netty datagram channels on the same transport, socket buffers and receive"
-                + " allocator as the nodes.", n, w));
+                + " allocator as the nodes. The 3-hop UDP relay is the same chain of 4 threads and sockets with"
+                + " plain Netty channels copying datagrams along (no overlay protocol): it shows what the"
+                + " thread wake-ups alone cost here. 'On one thread' runs the 4 nodes on one shared 1-thread"
+                + " runtime: no wake-ups, only the nodes' processing and socket calls.", n, w));
         table.note(String.format(Locale.ROOT, "For reference, direct UDP between two blocking java.nio channels"
                 + " served by plain threads: p50 %s µs, p99 %s µs, mean %s µs. Max round trip: direct %s µs,"
                 + " 1 hop %s µs, 3 hops %s µs.",

@@ -48,13 +48,24 @@ final class RoundTripScenario {
 
     private RoundTripScenario() {}
 
-    /** Ping-pong between the two ends of a chain of {@code hops + 1} nodes. */
+    /** Ping-pong between the two ends of a chain of {@code hops + 1} nodes, each on its own thread. */
     static LatencySamples overlay(int hops, int warmup, int count) {
+        return overlay(hops, warmup, count, false);
+    }
+
+    /**
+     * Ping-pong between the two ends of a chain of {@code hops + 1} nodes; with {@code oneThread} all
+     * nodes share one event-loop thread, which removes the thread wake-ups and leaves the nodes' own
+     * processing and the socket calls.
+     */
+    static LatencySamples overlay(int hops, int warmup, int count, boolean oneThread) {
         List<String> names = new ArrayList<>();
         for (int i = 0; i <= hops; i++) {
-            names.add("rtt" + hops + "-" + (char) ('a' + i));
+            names.add("rtt" + hops + (oneThread ? "s" : "") + "-" + (char) ('a' + i));
         }
-        try (LoopbackOverlay overlay = LoopbackOverlay.ownRuntimes(names)) {
+        try (LoopbackOverlay overlay = oneThread
+                ? LoopbackOverlay.sharedRuntime(names, NodeRuntime.create(1))
+                : LoopbackOverlay.ownRuntimes(names)) {
             for (int i = 0; i < hops; i++) {
                 overlay.link(names.get(i), names.get(i + 1));
             }
@@ -194,6 +205,67 @@ final class RoundTripScenario {
                         .writeZero(BenchmarkSettings.ROUND_TRIP_PAYLOAD_BYTES);
                 ctx.write(new DatagramPacket(out, server), ctx.voidPromise());
             }
+        }
+
+        @Override
+        public void channelReadComplete(ChannelHandlerContext ctx) {
+            ctx.flush();
+        }
+    }
+
+    // ------------------------------------------------------------------ UDP relay chain, Netty
+
+    /**
+     * Ping-pong through {@code hops - 1} plain UDP relays: {@code hops + 1} Netty channels in a
+     * chain, each on a single-thread runtime of its own like the overlay nodes, each relay copying
+     * every datagram to the next channel along. It has the overlay chain's sockets, threads and
+     * wake-ups without any overlay protocol, so the overlay's own cost per hop is the difference.
+     */
+    static LatencySamples relayChain(int hops, int warmup, int count) {
+        List<NodeRuntime> runtimes = new ArrayList<>();
+        List<Channel> channels = new ArrayList<>();
+        try {
+            for (int i = 0; i <= hops; i++) {
+                runtimes.add(NodeRuntime.create(1));
+            }
+            Relay[] relays = new Relay[hops + 1];
+            channels.add(bind(runtimes.get(hops), new NettyEcho()));
+            for (int i = hops - 1; i >= 1; i--) {
+                relays[i] = new Relay();
+                channels.add(0, bind(runtimes.get(i), relays[i]));
+            }
+            PingPong pingPong = new PingPong(warmup, count);
+            InetSocketAddress first = (InetSocketAddress) channels.get(0).localAddress();
+            Channel client = bind(runtimes.get(0), new NettyPinger(pingPong, first));
+            channels.add(0, client);
+            for (int i = 1; i < hops; i++) {
+                relays[i].previous = (InetSocketAddress) channels.get(i - 1).localAddress();
+                relays[i].next = (InetSocketAddress) channels.get(i + 1).localAddress();
+            }
+            pingPong.start();
+            client.writeAndFlush(new DatagramPacket(
+                    client.alloc().buffer(BenchmarkSettings.ROUND_TRIP_PAYLOAD_BYTES)
+                            .writeZero(BenchmarkSettings.ROUND_TRIP_PAYLOAD_BYTES), first));
+            return pingPong.await(hops + "-hop UDP relay round trip");
+        } finally {
+            for (Channel c : channels) {
+                c.close().syncUninterruptibly();
+            }
+            runtimes.forEach(NodeRuntime::close);
+        }
+    }
+
+    /** Copies each datagram on: from the previous channel to the next, and from the next back. */
+    private static final class Relay extends SimpleChannelInboundHandler<DatagramPacket> {
+        volatile InetSocketAddress previous;
+        volatile InetSocketAddress next;
+
+        @Override
+        protected void channelRead0(ChannelHandlerContext ctx, DatagramPacket packet) {
+            ByteBuf in = packet.content();
+            ByteBuf out = ctx.alloc().buffer(in.readableBytes()).writeBytes(in, in.readerIndex(), in.readableBytes());
+            InetSocketAddress to = packet.sender().equals(previous) ? next : previous;
+            ctx.write(new DatagramPacket(out, to), ctx.voidPromise());
         }
 
         @Override

@@ -26,7 +26,7 @@ class FoundationBenchmarkSmokeTest {
     @Test
     void roundTripRowsAreWellFormed() {
         List<String[]> rows = run(EnumSet.of(Scenario.RTT));
-        assertThat(rows).hasSize(8);
+        assertThat(rows).hasSize(12);
         assertThat(rows).extracting(r -> r[2]).containsOnly("p50 (µs)", "p90 (µs)", "p99 (µs)", "mean (µs)");
         for (String[] r : rows) {
             assertThat(number(r[3])).as(String.join("|", r)).isPositive();
