@@ -67,16 +67,27 @@ public final class NodeEngine {
     private int nextMessageId;
     private int nextEphemeralPort = FIRST_EPHEMERAL_PORT;
     private long now;
+    /** Wall-clock time at construction and the engine time then: event stamps derive from both. */
+    private final long startMillis;
+    private final long startNanos;
 
-    public NodeEngine(NodeConfig config, ByteBufAllocator allocator, NodeOutput output, long sequenceBase,
+    /**
+     * @param startMillis wall-clock milliseconds at start (the simulator passes virtual ones): the
+     *     base of this node's link-state sequence numbers, so a restarted node's advertisements win,
+     *     and of the timestamps of its events
+     * @param nowNanos the engine's clock now; only differences of it matter
+     */
+    public NodeEngine(NodeConfig config, ByteBufAllocator allocator, NodeOutput output, long startMillis,
             long nowNanos) {
+        this.startMillis = startMillis;
+        this.startNanos = nowNanos;
         this.config = config;
         this.self = config.id();
         this.selfId = self.value();
         this.allocator = allocator;
         this.output = output;
         this.now = nowNanos;
-        this.router = new Router(self, config.name(), config.routing(), new RouterEvents(), sequenceBase, nowNanos);
+        this.router = new Router(self, config.name(), config.routing(), new RouterEvents(), startMillis, nowNanos);
         this.reassembler = new Reassembler(allocator, config.maxMessageBytes(), config.reassemblyBufferBytes(),
                 config.reassemblyTimeout().toNanos(), DataHeader.MAX_FRAGMENT_PAYLOAD);
         for (NeighbourConfig n : config.neighbours()) {
@@ -458,7 +469,8 @@ public final class NodeEngine {
     }
 
     private NodeEvent event(NodeEvent.Kind kind, String peer) {
-        return new NodeEvent(kind, config.name(), peer, System.currentTimeMillis());
+        // Derived from engine time, not read from a clock, so simulated runs stay deterministic.
+        return new NodeEvent(kind, config.name(), peer, startMillis + (now - startNanos) / 1_000_000);
     }
 
     private static LinkCost costOf(LinkMonitor monitor) {

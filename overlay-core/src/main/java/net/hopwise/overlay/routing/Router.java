@@ -23,10 +23,14 @@ import net.hopwise.overlay.NodeId;
  * <p><b>Flooding.</b> Each advertisement received is acked to the sender. A newer one is installed
  * and sent to every other up neighbour (except its origin) and resent every floodRetransmitInterval
  * until that neighbour acks it or shows it has it by sending the same or a newer version. An older
- * one is answered with ours. A neighbour that comes up receives the whole database. Everything one
- * call produces for one neighbour leaves at the end of that call, packed into as few updates (and
- * acks) as fit maxUpdateBodyBytes. Advertisements too large to re-flood within that limit, and new
- * origins beyond maxOrigins, are acked and dropped, and counted.
+ * one is answered with ours. A neighbour that comes up receives the whole database. Acks leave at
+ * the end of the call that produced them. Updates to a neighbour leave at the end of the call too,
+ * unless one left less than floodPacingInterval ago: then they wait for the interval to end, and an
+ * origin's version superseded meanwhile is never sent (the neighbour gets the current one). Both are
+ * packed into as few packets as fit maxUpdateBodyBytes. Advertisements too large to re-flood within
+ * that limit, and new origins beyond maxOrigins, are acked, dropped and counted. Updates and acks
+ * from a node that is not an up neighbour are ignored (not acked) and counted: its retransmissions
+ * get through once the link is up here too.
  *
  * <p><b>Own advertisement.</b> Re-originated at once when a neighbour comes up or goes down, every
  * refreshInterval, and when a cost change is significant (see {@link RoutingConfig}), at most once
@@ -53,8 +57,10 @@ public final class Router {
         LinkCost cost;
         /** In order of retransmission time, because each is re-inserted when sent. */
         final LinkedHashMap<NodeId, Unacked> unacked = new LinkedHashMap<>();
-        /** Origins to send at the end of the current call; empty between calls. */
+        /** Origins whose current advertisement is to be sent when pacing allows. */
         final LinkedHashSet<NodeId> outgoing = new LinkedHashSet<>();
+        /** Pacing: no update leaves for this neighbour before this. */
+        long sendAllowedAtNanos = Long.MIN_VALUE;
         /** Acks to send at the end of the current call; empty between calls. */
         final LinkedHashSet<LinkStateAck.AckEntry> acks = new LinkedHashSet<>();
 
@@ -71,9 +77,11 @@ public final class Router {
             }
         }
 
-        long nextRetransmitNanos() {
+        /** When this neighbour next needs the router: a paced send or a retransmission. */
+        long nextDeadlineNanos() {
             Iterator<Unacked> first = unacked.values().iterator();
-            return first.hasNext() ? first.next().retransmitAtNanos() : NONE;
+            long retransmit = first.hasNext() ? first.next().retransmitAtNanos() : NONE;
+            return outgoing.isEmpty() ? retransmit : Math.min(retransmit, sendAllowedAtNanos);
         }
     }
 
@@ -82,6 +90,7 @@ public final class Router {
     private final RoutingConfig config;
     private final RouterOutput out;
     private final long retransmitNanos;
+    private final long pacingNanos;
     private final long refreshNanos;
     private final long maxAgeNanos;
     private final long minRecomputeNanos;
@@ -120,6 +129,7 @@ public final class Router {
             throw new IllegalArgumentException("sequenceBase must be 0 to 2^63 - 2: " + sequenceBase);
         }
         retransmitNanos = config.floodRetransmitInterval().toNanos();
+        pacingNanos = config.floodPacingInterval().toNanos();
         refreshNanos = config.refreshInterval().toNanos();
         maxAgeNanos = config.maxAge().toNanos();
         minRecomputeNanos = config.minRecomputeInterval().toNanos();
@@ -205,6 +215,10 @@ public final class Router {
         }
         for (LinkStateAck.AckEntry e : ack.entries()) {
             n.acknowledged(e.origin(), e.sequence());
+            LinkStateAdvertisement held = database.current(e.origin());
+            if (held != null && held.sequence() <= e.sequence()) {
+                n.outgoing.remove(e.origin());
+            }
         }
         finish(nowNanos);
     }
@@ -228,10 +242,14 @@ public final class Router {
             }
         }
         for (Neighbour n : neighbours.values()) {
-            for (Map.Entry<NodeId, Unacked> e : n.unacked.entrySet()) {
+            // Queued, an advertisement leaves the unacked map until it is sent, so a send held back by
+            // pacing is not also a retransmission deadline that has already passed.
+            for (Iterator<Map.Entry<NodeId, Unacked>> it = n.unacked.entrySet().iterator(); it.hasNext(); ) {
+                Map.Entry<NodeId, Unacked> e = it.next();
                 if (e.getValue().retransmitAtNanos() > nowNanos) {
                     break;
                 }
+                it.remove();
                 n.outgoing.add(e.getKey());
                 retransmissions++;
             }
@@ -247,7 +265,7 @@ public final class Router {
         }
         deadline = Math.min(deadline, database.nextExpiryNanos());
         for (Neighbour n : neighbours.values()) {
-            deadline = Math.min(deadline, n.nextRetransmitNanos());
+            deadline = Math.min(deadline, n.nextDeadlineNanos());
         }
         return deadline;
     }
@@ -438,9 +456,10 @@ public final class Router {
     }
 
     private void sendUpdates(Neighbour n, long nowNanos) {
-        if (n.outgoing.isEmpty()) {
+        if (n.outgoing.isEmpty() || nowNanos < n.sendAllowedAtNanos) {
             return;
         }
+        n.sendAllowedAtNanos = nowNanos + pacingNanos;
         List<LinkStateAdvertisement> batch = new ArrayList<>();
         int size = LinkStateCodec.UPDATE_HEADER_BYTES;
         for (NodeId origin : n.outgoing) {

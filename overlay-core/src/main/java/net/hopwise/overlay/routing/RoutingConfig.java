@@ -13,6 +13,12 @@ public final class RoutingConfig {
     /** A few overlay round trips: a lost update is repaired quickly, one merely in flight is not resent. */
     public static final Duration DEFAULT_FLOOD_RETRANSMIT_INTERVAL = Duration.ofMillis(300);
 
+    /**
+     * Ten milliseconds: an isolated change still leaves at once, but a burst (start-up, a node with many
+     * links) costs one update per neighbour per 10 ms instead of one per version.
+     */
+    public static final Duration DEFAULT_FLOOD_PACING_INTERVAL = Duration.ofMillis(10);
+
     /** Spines' periodic State Flood refresh: rare enough to cost nothing, often enough for a maxAge of minutes. */
     public static final Duration DEFAULT_REFRESH_INTERVAL = Duration.ofSeconds(60);
 
@@ -55,6 +61,7 @@ public final class RoutingConfig {
     private static final RoutingConfig DEFAULTS = builder().build();
 
     private final Duration floodRetransmitInterval;
+    private final Duration floodPacingInterval;
     private final Duration refreshInterval;
     private final Duration maxAge;
     private final Duration minRecomputeInterval;
@@ -69,6 +76,11 @@ public final class RoutingConfig {
 
     private RoutingConfig(Builder b) {
         floodRetransmitInterval = positive("floodRetransmitInterval", b.floodRetransmitInterval);
+        floodPacingInterval = nonNegative("floodPacingInterval", b.floodPacingInterval);
+        if (floodPacingInterval.compareTo(floodRetransmitInterval) >= 0) {
+            throw new IllegalArgumentException("floodPacingInterval " + floodPacingInterval
+                    + " must be shorter than floodRetransmitInterval " + floodRetransmitInterval);
+        }
         refreshInterval = positive("refreshInterval", b.refreshInterval);
         maxAge = positive("maxAge", b.maxAge != null
                 ? b.maxAge
@@ -133,6 +145,7 @@ public final class RoutingConfig {
     public Builder toBuilder() {
         return new Builder()
                 .floodRetransmitInterval(floodRetransmitInterval)
+                .floodPacingInterval(floodPacingInterval)
                 .refreshInterval(refreshInterval)
                 .maxAge(maxAge)
                 .minRecomputeInterval(minRecomputeInterval)
@@ -149,6 +162,14 @@ public final class RoutingConfig {
     /** An advertisement not acknowledged by a neighbour within this is sent to it again. */
     public Duration floodRetransmitInterval() {
         return floodRetransmitInterval;
+    }
+
+    /**
+     * Updates to one neighbour leave at most once per this; what accumulates meanwhile leaves together,
+     * and versions superseded meanwhile never leave. Zero sends at the end of every call.
+     */
+    public Duration floodPacingInterval() {
+        return floodPacingInterval;
     }
 
     /** A node re-originates its own advertisement this often, so others can age out stale ones. */
@@ -220,6 +241,7 @@ public final class RoutingConfig {
     @Override
     public String toString() {
         return "RoutingConfig{floodRetransmitInterval=" + floodRetransmitInterval
+                + ", floodPacingInterval=" + floodPacingInterval
                 + ", refreshInterval=" + refreshInterval
                 + ", maxAge=" + maxAge
                 + ", minRecomputeInterval=" + minRecomputeInterval
@@ -236,6 +258,7 @@ public final class RoutingConfig {
     /** Collects settings; anything not set keeps its default. */
     public static final class Builder {
         private Duration floodRetransmitInterval = DEFAULT_FLOOD_RETRANSMIT_INTERVAL;
+        private Duration floodPacingInterval = DEFAULT_FLOOD_PACING_INTERVAL;
         private Duration refreshInterval = DEFAULT_REFRESH_INTERVAL;
         private Duration maxAge;
         private Duration minRecomputeInterval = DEFAULT_MIN_RECOMPUTE_INTERVAL;
@@ -252,6 +275,11 @@ public final class RoutingConfig {
 
         public Builder floodRetransmitInterval(Duration d) {
             floodRetransmitInterval = d;
+            return this;
+        }
+
+        public Builder floodPacingInterval(Duration d) {
+            floodPacingInterval = d;
             return this;
         }
 

@@ -22,16 +22,17 @@ import org.jgrapht.graph.SimpleDirectedWeightedGraph;
  * <p><b>Exact costs.</b> Each metric's link costs are turned into integers before the search, so
  * path costs are sums of integers, exact and independent of summation order: HOPS counts hops,
  * LATENCY sums microseconds, and LOSS and EXPECTED_LATENCY are rounded to a binary fixed point
- * chosen from the database (the finest grid on which no path sum can reach 2^52), which is below
- * 1e-12 of a millisecond for any realistic overlay. Because every node with the same database
- * computes the same integers, "equal cost" means the same thing on every node.
+ * chosen from the database: the finest grid on which no path sum can reach 2^52 (2^-32 ms for 1000
+ * nodes with one-second links, far below anything measured). Because every node with the same
+ * database computes the same integers, "equal cost" means the same thing on every node.
  *
  * <p><b>Which shortest path.</b> JGraphT's Dijkstra gives the least cost of every node. Among the
  * paths of least cost, the route is the one with the fewest hops, and among those the one whose
  * sequence of node ids, read from this node, is smallest (ids compared unsigned). That choice is
  * closed under taking prefixes and suffixes: the route of a node on our route to d is the rest of
  * our route to d. Nodes with the same database therefore forward every packet along the path its
- * first hop chose (no loops, even over zero-cost links), and any node can reconstruct another's
+ * first hop chose (no loops, even over zero-cost links; while databases differ, during flooding,
+ * transient loops are possible as in any link-state protocol), and any node can compute another's
  * tree. The choice is made by one pass over the links that lie on least-cost paths, level by hop
  * count, ranking each level's paths by (rank of the path to the parent, id).
  */

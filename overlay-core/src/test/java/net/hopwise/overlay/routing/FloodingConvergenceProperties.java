@@ -13,6 +13,7 @@ import net.jqwik.api.Property;
 import net.jqwik.api.constraints.DoubleRange;
 import net.jqwik.api.constraints.IntRange;
 import net.jqwik.api.constraints.LongRange;
+import net.jqwik.api.statistics.Statistics;
 
 /** Flooding brings every node to the same database, and the same routes as brute force, whatever the network does. */
 class FloodingConvergenceProperties {
@@ -25,9 +26,9 @@ class FloodingConvergenceProperties {
      * and settles, every node holds exactly the advertisements every origin currently has, nothing is
      * left unacknowledged, and every node's routes equal brute force.
      */
-    @Property(tries = 40)
+    @Property(tries = 60)
     void floodingConvergesUnderLossDuplicationAndReordering(
-            @ForAll @IntRange(min = 2, max = 16) int nodes,
+            @ForAll @IntRange(min = 2, max = 25) int nodes,
             @ForAll long seed,
             @ForAll @DoubleRange(min = 0, max = 0.3) double loss,
             @ForAll @DoubleRange(min = 0, max = 0.2) double duplication,
@@ -75,6 +76,9 @@ class FloodingConvergenceProperties {
             assertThat(h.router.unacknowledged()).as("unacknowledged at " + h.name).isZero();
         }
         assertThat(net.quiet()).isTrue();
+        long retransmissions = net.hosts().stream().mapToLong(h -> h.router.retransmissions()).sum();
+        Statistics.label("retransmitted").collect(retransmissions > 0);
+        Statistics.label("retransmitted").coverage(c -> c.check(true).percentage(p -> p >= 50));
         new BruteForceRoutes(truth, config).verify(id -> net.hosts().stream()
                 .filter(h -> h.id.equals(id)).findFirst().map(h -> h.router).orElse(null));
     }
