@@ -62,8 +62,13 @@ import net.hopwise.overlay.wire.WireHeader;
  */
 public final class OverlayNode implements AutoCloseable {
     private static final System.Logger LOG = System.getLogger(OverlayNode.class.getName());
-    /** One datagram per read: ours are at most 1200 bytes, larger ones arrive cut and are dropped. */
-    private static final int RECEIVE_BUFFER = 2048;
+    /** Room for one datagram: ours are at most 1200 bytes, larger ones arrive cut and are dropped. */
+    private static final int DATAGRAM_SLOT = 2048;
+    /**
+     * Datagrams read per system call on epoll (recvmmsg). Each delivered datagram is a slice of one
+     * shared buffer, so anything kept beyond the read copies or is bounded elsewhere.
+     */
+    private static final int DATAGRAMS_PER_READ = 8;
 
     private final NodeConfig config;
     private final NodeRuntime runtime;
@@ -124,7 +129,8 @@ public final class OverlayNode implements AutoCloseable {
                 .channel(runtime.channelType())
                 .option(ChannelOption.SO_RCVBUF, config.socketBufferBytes())
                 .option(ChannelOption.SO_SNDBUF, config.socketBufferBytes())
-                .option(ChannelOption.RCVBUF_ALLOCATOR, new FixedRecvByteBufAllocator(RECEIVE_BUFFER))
+                .option(ChannelOption.RCVBUF_ALLOCATOR, new FixedRecvByteBufAllocator(
+                        runtime.transport() == TransportKind.EPOLL ? DATAGRAM_SLOT * DATAGRAMS_PER_READ : DATAGRAM_SLOT))
                 .option(ChannelOption.WRITE_BUFFER_WATER_MARK, new WriteBufferWaterMark(256 * 1024, 1024 * 1024))
                 .handler(new ChannelInitializer<DatagramChannel>() {
                     @Override
@@ -133,6 +139,9 @@ public final class OverlayNode implements AutoCloseable {
                         ch.pipeline().addLast("node", new InboundHandler());
                     }
                 });
+        if (runtime.transport() == TransportKind.EPOLL) {
+            bootstrap.option(io.netty.channel.epoll.EpollChannelOption.MAX_DATAGRAM_PAYLOAD_SIZE, DATAGRAM_SLOT);
+        }
         Channel ch;
         try {
             ch = bootstrap.bind(config.bindAddress()).sync().channel();

@@ -420,7 +420,7 @@ public final class NodeEngine {
             return;
         }
         NodeId source = new NodeId(origin);
-        String name = origin == selfId ? config.name() : router.database().nameOf(source).orElse(source.toString());
+        String name = origin == selfId ? config.name() : router.database().nameOf(source).orElseGet(source::toString);
         counters.messagesDelivered++;
         try {
             handler.onMessage(new ReceivedMessage(source, name, sourcePort, port, payload.duplicate()));
@@ -590,7 +590,11 @@ public final class NodeEngine {
         WireHeader.restamp(datagram, selfId, via.id().value(), via.takeLinkSequence());
         counters.packetsForwarded++;
         realTimeCounters.forwarded++;
-        transmitRealTime(via, datagram.retainedDuplicate());
+        // A right-sized copy: the link history keeps it for up to the deadline, and a received datagram
+        // may be a slice of a larger batch buffer that must not stay pinned that long.
+        ByteBuf copy = allocator.ioBuffer(datagram.readableBytes());
+        copy.writeBytes(datagram, datagram.readerIndex(), datagram.readableBytes());
+        transmitRealTime(via, copy);
     }
 
     private void onRealTimeNack(Neighbour from, ByteBuf datagram, ByteBuf body) {
