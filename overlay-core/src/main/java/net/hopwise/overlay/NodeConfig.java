@@ -9,8 +9,10 @@ import java.util.Objects;
 import java.util.Set;
 import java.util.HashSet;
 import net.hopwise.overlay.link.HelloConfig;
+import net.hopwise.overlay.reliable.ReliableLinkConfig;
 import net.hopwise.overlay.routing.RoutingConfig;
 import net.hopwise.overlay.routing.RoutingMetric;
+import net.hopwise.overlay.session.SessionConfig;
 import net.hopwise.overlay.wire.DataHeader;
 
 /**
@@ -52,6 +54,8 @@ public final class NodeConfig {
     private final TransportKind transport;
     private final MeterRegistry meterRegistry;
     private final long impairmentSeed;
+    private final ReliableLinkConfig reliableLink;
+    private final SessionConfig session;
 
     private NodeConfig(Builder b) {
         this.name = b.name;
@@ -70,6 +74,8 @@ public final class NodeConfig {
         this.transport = b.transport;
         this.meterRegistry = b.meterRegistry;
         this.impairmentSeed = b.impairmentSeed != null ? b.impairmentSeed : id.value();
+        this.reliableLink = b.reliableLink;
+        this.session = b.session;
     }
 
     public static Builder builder(String name) {
@@ -92,6 +98,8 @@ public final class NodeConfig {
         b.transport = transport;
         b.meterRegistry = meterRegistry;
         b.impairmentSeed = impairmentSeed;
+        b.reliableLink = reliableLink;
+        b.session = session;
         return b;
     }
 
@@ -160,6 +168,16 @@ public final class NodeConfig {
         return impairmentSeed;
     }
 
+    /** The reliable channel of every link (hop-by-hop recovery and congestion control). */
+    public ReliableLinkConfig reliableLink() {
+        return reliableLink;
+    }
+
+    /** End-to-end reliable sessions at this node. */
+    public SessionConfig session() {
+        return session;
+    }
+
     @Override
     public String toString() {
         return "NodeConfig[name=" + name + ", bind=" + bindAddress + ", neighbours=" + neighbours + "]";
@@ -182,6 +200,8 @@ public final class NodeConfig {
         private TransportKind transport = TransportKind.AUTO;
         private MeterRegistry meterRegistry;
         private Long impairmentSeed;
+        private ReliableLinkConfig reliableLink = ReliableLinkConfig.defaults();
+        private SessionConfig session = SessionConfig.defaults();
 
         private Builder(String name) {
             this.name = NodeId.requireValidName(name);
@@ -270,6 +290,16 @@ public final class NodeConfig {
         /** Seed of the node's impairment models, so an impaired experiment can be repeated. */
         public Builder impairmentSeed(long seed) {
             this.impairmentSeed = seed;
+            return this;
+        }
+
+        public Builder reliableLink(ReliableLinkConfig config) {
+            this.reliableLink = Objects.requireNonNull(config, "reliableLink");
+            return this;
+        }
+
+        public Builder session(SessionConfig config) {
+            this.session = Objects.requireNonNull(config, "session");
             return this;
         }
 

@@ -27,7 +27,18 @@ public enum DropReason {
     /** The socket could not take the packet. */
     SEND_FAILED("send_failed"),
     /** Dropped by configured impairment. */
-    IMPAIRMENT("impairment");
+    IMPAIRMENT("impairment"),
+    /** A reliable packet received again (its acknowledgement was lost, or an edge resent it). */
+    DUPLICATE("duplicate"),
+    /** A reliable packet from a link epoch or session incarnation that is over, or beyond the window. */
+    STALE("stale"),
+    /**
+     * A reliable packet refused because the queue of the link it must leave by is full: it is not
+     * acknowledged, so the previous hop keeps it and sends it again.
+     */
+    LINK_QUEUE_FULL("link_queue_full"),
+    /** Reliable packets queued on a link that went down; their sessions resend them end to end. */
+    LINK_DOWN("link_down");
 
     private final String tag;
 

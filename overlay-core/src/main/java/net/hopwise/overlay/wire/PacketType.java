@@ -9,7 +9,14 @@ public enum PacketType {
     /** Acknowledges the advertisements of one link-state update. */
     LINK_STATE_ACK(3),
     /** An application datagram (or a fragment of one) routed best-effort across the overlay. */
-    DATA(4);
+    DATA(4),
+    /**
+     * A routed packet on a link's reliable channel: link-reliable sequence number, the
+     * acknowledgement of the other direction, then the routed packet (data and session headers).
+     */
+    RELIABLE_DATA(16),
+    /** Acknowledges a link's reliable channel when no reliable data goes back to carry it. */
+    LINK_ACK(17);
 
     private static final PacketType[] BY_CODE = new PacketType[256];
 
