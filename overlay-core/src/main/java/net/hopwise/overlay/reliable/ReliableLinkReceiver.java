@@ -117,9 +117,15 @@ public final class ReliableLinkReceiver {
 
     /** Writes the acknowledgement state (see {@link ReliableLinkCodec}) and clears the debt. */
     public void writeAck(ByteBuf out) {
+        writeAck(out, maxBlocks);
+    }
+
+    /** As {@link #writeAck(ByteBuf)} with at most {@code limit} blocks, to fit a full datagram. */
+    public void writeAck(ByteBuf out, int limit) {
         int n = 0;
         long s = cumulative + 1;
-        while (s < highest && n < maxBlocks) {
+        int most = Math.max(0, Math.min(limit, maxBlocks));
+        while (s < highest && n < most) {
             while (s < highest && !isSet(s)) {
                 s++;
             }
