@@ -43,6 +43,9 @@ public final class ReliableLinkConfig {
      */
     public static final int DEFAULT_SACK_BLOCKS = 4;
 
+    /** Hop-by-hop recovery is the point of the reliable channel; turning it off is for experiments. */
+    public static final boolean DEFAULT_RECOVERY = true;
+
     private static final ReliableLinkConfig DEFAULTS = builder().build();
 
     private final int sendWindow;
@@ -54,6 +57,7 @@ public final class ReliableLinkConfig {
     private final int reorderThreshold;
     private final int sackBlocks;
     private final CongestionController.Factory congestionControl;
+    private final boolean recovery;
 
     private ReliableLinkConfig(Builder b) {
         this.sendWindow = b.sendWindow;
@@ -65,6 +69,7 @@ public final class ReliableLinkConfig {
         this.reorderThreshold = b.reorderThreshold;
         this.sackBlocks = b.sackBlocks;
         this.congestionControl = b.congestionControl;
+        this.recovery = b.recovery;
     }
 
     public static Builder builder() {
@@ -86,6 +91,7 @@ public final class ReliableLinkConfig {
         b.reorderThreshold = reorderThreshold;
         b.sackBlocks = sackBlocks;
         b.congestionControl = congestionControl;
+        b.recovery = recovery;
         return b;
     }
 
@@ -125,6 +131,15 @@ public final class ReliableLinkConfig {
         return congestionControl;
     }
 
+    /**
+     * Whether links resend lost packets. When off, a link still acknowledges and runs congestion
+     * control, but gives up on a lost packet: recovery is left to the end-to-end sessions, which is
+     * how a benchmark compares hop-by-hop with end-to-end recovery on the same code.
+     */
+    public boolean recovery() {
+        return recovery;
+    }
+
     /** The congestion level (0-3) a packet joining a queue of this length is marked with. */
     public int congestionLevel(int queueLength) {
         if (queueLength >= markThreshold) {
@@ -155,8 +170,15 @@ public final class ReliableLinkConfig {
         private int reorderThreshold = DEFAULT_REORDER_THRESHOLD;
         private int sackBlocks = DEFAULT_SACK_BLOCKS;
         private CongestionController.Factory congestionControl = RenoCongestionController.factory();
+        private boolean recovery = DEFAULT_RECOVERY;
 
         private Builder() {}
+
+        /** Whether links resend lost packets (see {@link ReliableLinkConfig#recovery()}). */
+        public Builder recovery(boolean recovery) {
+            this.recovery = recovery;
+            return this;
+        }
 
         /** Packets in flight; a power of two from 8 to 65536. */
         public Builder sendWindow(int packets) {

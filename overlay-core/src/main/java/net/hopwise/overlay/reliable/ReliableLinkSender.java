@@ -53,6 +53,7 @@ public final class ReliableLinkSender {
     private long retransmissions;
     private long lossEvents;
     private long timeouts;
+    private long abandoned;
 
     public ReliableLinkSender(ReliableLinkConfig config, long epoch, ReliableLinkOutput output) {
         this.config = config;
@@ -223,8 +224,36 @@ public final class ReliableLinkSender {
         return deadline;
     }
 
+    /**
+     * Without hop-by-hop recovery, lost packets are given up: treated as delivered, and the window's
+     * base moves past them; the receiver follows the base carried by the next packet.
+     */
+    private void abandonLost() {
+        for (long s = base; s < next && lost > 0; s++) {
+            int i = (int) (s & mask);
+            if ((state[i] & LOST) != 0) {
+                state[i] = (byte) ((state[i] & ~LOST) | SACKED);
+                lost--;
+                abandoned++;
+            }
+        }
+        while (base < next && (state[(int) (base & mask)] & SACKED) != 0) {
+            int i = (int) (base & mask);
+            packets[i].release();
+            packets[i] = null;
+            state[i] = 0;
+            base++;
+        }
+        if (inFlight == 0) {
+            deadline = Long.MAX_VALUE;
+        }
+    }
+
     /** Sends lost packets again, then new ones, while the congestion window has room. */
     public void pump(long nowNanos) {
+        if (lost > 0 && !config.recovery()) {
+            abandonLost();
+        }
         int cwnd = Math.min(controller.window(), window);
         long scan = base;
         while (inFlight < cwnd) {
@@ -341,6 +370,11 @@ public final class ReliableLinkSender {
 
     public long timeouts() {
         return timeouts;
+    }
+
+    /** Packets given up on (only without hop-by-hop recovery). */
+    public long abandoned() {
+        return abandoned;
     }
 
     public ReliableLinkStatistics statistics() {
