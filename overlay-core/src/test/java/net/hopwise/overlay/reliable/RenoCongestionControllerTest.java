@@ -26,7 +26,7 @@ class RenoCongestionControllerTest {
         c.onTimeout(0);
         assertThat(c.window()).isEqualTo(1);
         assertThat(c.slowStartThreshold()).isEqualTo(2);
-        for (int i = 0; i < 1000; i++) {
+        for (int i = 0; i < 3000; i++) { // congestion avoidance: about w^2/2 packets to reach w
             c.onAcknowledged(10, 1, true, 0);
         }
         assertThat(c.window()).isEqualTo(200);
