@@ -44,6 +44,7 @@ import net.hopwise.overlay.node.RealTimeMeters;
 import net.hopwise.overlay.realtime.RealTimeFlowStatistics;
 import net.hopwise.overlay.routing.RoutingMetric;
 import net.hopwise.overlay.session.SessionEndpoint;
+import net.hopwise.overlay.wire.DataHeader;
 import net.hopwise.overlay.wire.DropReason;
 import net.hopwise.overlay.wire.WireHeader;
 
@@ -250,7 +251,18 @@ public final class OverlayNode implements AutoCloseable {
             return SendResult.BACK_PRESSURED;
         }
         pendingCount.incrementAndGet();
-        pending.add(new PendingSend(sourcePort, destination, destinationPort, payload.clone(), metric));
+        ByteBuf message;
+        boolean prepared = payload.length <= DataHeader.MAX_FRAGMENT_PAYLOAD;
+        if (prepared) {
+            // The one copy of the payload, made here on the caller's thread, straight into the
+            // datagram the loop will send: the loop only writes the headers in front of it.
+            message = channel.alloc().ioBuffer(NodeEngine.PREPARED_HEADROOM + payload.length);
+            message.writerIndex(NodeEngine.PREPARED_HEADROOM);
+            message.writeBytes(payload);
+        } else {
+            message = Unpooled.wrappedBuffer(payload.clone());
+        }
+        pending.add(new PendingSend(sourcePort, destination, destinationPort, message, prepared, metric));
         if (drainScheduled.compareAndSet(false, true)) {
             loop.execute(this::drain);
         }
@@ -317,8 +329,16 @@ public final class OverlayNode implements AutoCloseable {
         PendingSend p;
         while (channel.isWritable() && (p = pending.poll()) != null) {
             pendingCount.decrementAndGet();
-            SendResult r = engine.send(p.sourcePort, p.destination, p.destinationPort,
-                    Unpooled.wrappedBuffer(p.payload), p.metric, now);
+            SendResult r;
+            if (p.prepared) {
+                r = engine.sendPrepared(p.sourcePort, p.destination, p.destinationPort, p.message, p.metric, now);
+            } else {
+                try {
+                    r = engine.send(p.sourcePort, p.destination, p.destinationPort, p.message, p.metric, now);
+                } finally {
+                    p.message.release();
+                }
+            }
             if (r == SendResult.NO_ROUTE) {
                 engine.recordDrop(DropReason.NO_ROUTE);
             }
@@ -559,7 +579,9 @@ public final class OverlayNode implements AutoCloseable {
                     realTimeMeters.close();
                 }
                 engine.close();
-                pending.clear();
+                for (PendingSend p; (p = pending.poll()) != null; ) {
+                    p.message.release();
+                }
                 return null;
             });
             channel.close().syncUninterruptibly();
@@ -680,8 +702,9 @@ public final class OverlayNode implements AutoCloseable {
         reachable = next;
     }
 
-    private record PendingSend(int sourcePort, NodeId destination, int destinationPort, byte[] payload,
-            RoutingMetric metric) {}
+    /** A message handed over from another thread; {@code prepared} ones already sit in their datagram. */
+    private record PendingSend(int sourcePort, NodeId destination, int destinationPort, ByteBuf message,
+            boolean prepared, RoutingMetric metric) {}
 
     private final class Output implements NodeOutput {
         @Override

@@ -303,6 +303,51 @@ public final class NodeEngine {
         return SendResult.ACCEPTED;
     }
 
+    /** Bytes in front of the payload of a single-datagram message: the wire and data headers. */
+    public static final int PREPARED_HEADROOM = WireHeader.LENGTH + DataHeader.LENGTH;
+
+    /**
+     * Sends a single-datagram message whose payload the caller already wrote behind
+     * {@link #PREPARED_HEADROOM} free bytes at the start of {@code packet}: the engine fills in the
+     * headers in place and transmits the very buffer, so a message handed over from another thread is
+     * copied once, on that thread. Takes ownership of {@code packet} whatever the result.
+     */
+    public SendResult sendPrepared(int sourcePort, NodeId destination, int destinationPort, ByteBuf packet,
+            RoutingMetric metric, long nowNanos) {
+        advance(nowNanos);
+        int payloadLength = packet.readableBytes() - PREPARED_HEADROOM;
+        if (payloadLength < 0 || payloadLength > DataHeader.MAX_FRAGMENT_PAYLOAD || packet.readerIndex() != 0) {
+            packet.release();
+            throw new IllegalArgumentException("a prepared packet holds " + PREPARED_HEADROOM
+                    + " bytes of headroom and at most " + DataHeader.MAX_FRAGMENT_PAYLOAD + " bytes of payload");
+        }
+        if (destination.equals(self)) {
+            try {
+                counters.messagesSent++;
+                deliver(selfId, sourcePort, destinationPort, packet.slice(PREPARED_HEADROOM, payloadLength));
+            } finally {
+                packet.release();
+            }
+            return SendResult.ACCEPTED;
+        }
+        NodeId next = router.nextHop(destination, metric);
+        Neighbour via = next == null ? null : neighbours.get(next.value());
+        if (via == null) {
+            packet.release();
+            return SendResult.NO_ROUTE;
+        }
+        int end = packet.writerIndex();
+        packet.writerIndex(0);
+        WireHeader.write(packet, PacketType.DATA, 0, selfId, via.id().value(), via.takeLinkSequence());
+        DataHeader.write(packet, selfId, destination.value(), sourcePort, destinationPort, config.hopLimit(),
+                metric.ordinal(), 0, 1, nextMessageId++);
+        packet.writerIndex(end);
+        WireHeader.finish(packet, 0);
+        counters.messagesSent++;
+        transmit(via, packet);
+        return SendResult.ACCEPTED;
+    }
+
     /** Counts a drop the IO adapter decided on (for example a queued send whose route vanished). */
     public void recordDrop(DropReason reason) {
         counters.drop(reason);
