@@ -16,6 +16,7 @@ import net.hopwise.overlay.NodeEvent;
 import net.hopwise.overlay.NodeListener;
 import net.hopwise.overlay.OverlayNode;
 import net.hopwise.overlay.routing.RoutingMetric;
+import org.springframework.context.SmartLifecycle;
 import org.springframework.http.MediaType;
 import org.springframework.web.servlet.mvc.method.annotation.SseEmitter;
 
@@ -28,7 +29,7 @@ import org.springframework.web.servlet.mvc.method.annotation.SseEmitter;
  * one thread, which also diffs routes, writes to subscribers and sends a heartbeat comment that
  * keeps idle connections open through proxies.
  */
-public final class OverlayEvents implements AutoCloseable {
+public final class OverlayEvents implements AutoCloseable, SmartLifecycle {
     /** Idle proxies commonly close connections after 30-60 s of silence. */
     private static final long HEARTBEAT_SECONDS = 15;
 
@@ -169,6 +170,32 @@ public final class OverlayEvents implements AutoCloseable {
                 subscribers.remove(s);
             }
         }
+    }
+
+    // Open streams would hold the web server's graceful shutdown for its whole timeout: they are ended
+    // first, in the latest lifecycle phase to stop.
+    private volatile boolean running;
+
+    @Override
+    public void start() {
+        running = true;
+    }
+
+    @Override
+    public void stop() {
+        running = false;
+        subscribers.forEach(SseEmitter::complete);
+        subscribers.clear();
+    }
+
+    @Override
+    public boolean isRunning() {
+        return running;
+    }
+
+    @Override
+    public int getPhase() {
+        return Integer.MAX_VALUE;
     }
 
     @Override
