@@ -7,6 +7,10 @@ import io.swagger.v3.oas.annotations.security.SecurityScheme;
 import org.springframework.boot.SpringApplication;
 import org.springframework.boot.autoconfigure.SpringBootApplication;
 import org.springframework.boot.autoconfigure.security.servlet.UserDetailsServiceAutoConfiguration;
+import org.springframework.boot.context.event.ApplicationReadyEvent;
+import org.springframework.boot.web.context.WebServerApplicationContext;
+import org.springframework.context.ApplicationListener;
+import org.springframework.context.annotation.Bean;
 
 /**
  * The Hopwise admin service: runs an overlay node (or, with no configuration, a demo overlay) and
@@ -23,7 +27,21 @@ import org.springframework.boot.autoconfigure.security.servlet.UserDetailsServic
 @SecurityScheme(name = "basic", type = SecuritySchemeType.HTTP, scheme = "basic")
 @SecurityScheme(name = "bearer", type = SecuritySchemeType.HTTP, scheme = "bearer")
 public class AdminApplication {
+    private static final System.Logger LOG = System.getLogger(AdminApplication.class.getName());
+
     public static void main(String[] args) {
         SpringApplication.run(AdminApplication.class, args);
+    }
+
+    /** Says where to look once the service is up: the first thing an operator needs. */
+    @Bean
+    ApplicationListener<ApplicationReadyEvent> announceAddress() {
+        return event -> {
+            if (event.getApplicationContext() instanceof WebServerApplicationContext web) {
+                String base = "http://localhost:" + web.getWebServer().getPort();
+                LOG.log(System.Logger.Level.INFO, "Hopwise admin ready: dashboard " + base + "/  API "
+                        + base + "/swagger-ui.html  metrics " + base + "/actuator/prometheus");
+            }
+        };
     }
 }
