@@ -39,7 +39,7 @@ done
 base_rows=()
 for run in $(seq 1 "$RUNS"); do
   start=$(now_ms)
-  coproc NODE { java -cp "$WORK/BOOT-INF/lib/*" net.hopwise.overlay.NodeDaemon --name bench --bind 127.0.0.1:0 \
+  coproc NODE { exec java -cp "$WORK/BOOT-INF/lib/*" net.hopwise.overlay.NodeDaemon --name bench --bind 127.0.0.1:18100 \
       --until-stdin-closes; }
   pid=$NODE_PID
   read -r line <&"${NODE[0]}"

@@ -291,8 +291,8 @@ public class HopwiseProperties {
         /** Null: on exactly when no {@code hopwise.node.name} is configured. */
         private Boolean enabled;
         /**
-         * Pause between two rounds of demo traffic: 50 ms gives every link a visible, changing
-         * throughput of some tens of kbit/s while costing the machine next to nothing.
+         * Pause between two rounds of demo traffic (each node sends one message a round): 50 ms gives
+         * every link a visible, changing throughput of some hundreds of kbit/s at next to no cost.
          */
         @NotNull
         private Duration trafficInterval = Duration.ofMillis(50);
