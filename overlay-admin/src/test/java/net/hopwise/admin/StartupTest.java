@@ -56,6 +56,15 @@ class StartupTest {
     }
 
     @Test
+    void halfBasicCredentialsStopTheStart() {
+        SpringApplicationBuilder app = new SpringApplicationBuilder(AdminApplication.class)
+                .properties("hopwise.node.name=a", "hopwise.node.bind=127.0.0.1:0", "server.port=0",
+                        "hopwise.admin.security.username=ops", "spring.main.banner-mode=off");
+        assertThatThrownBy(() -> app.run()).hasRootCauseInstanceOf(InvalidSettingsException.class)
+                .hasStackTraceContaining("set both username and password");
+    }
+
+    @Test
     void withoutCredentialsChangesAreDisabledAndReadsStayOpen() throws Exception {
         try (ConfigurableApplicationContext ctx = new SpringApplicationBuilder(AdminApplication.class)
                 .properties("hopwise.node.name=solo", "hopwise.node.bind=127.0.0.1:0", "server.port=0",

@@ -85,7 +85,10 @@ public final class LinkHistory implements AutoCloseable {
                 }
             }
         }
-        series.keySet().removeIf(id -> s.links().stream().noneMatch(k -> k.id().equals(id)));
+        java.util.Set<String> present = new java.util.HashSet<>();
+        s.links().forEach(k -> present.add(k.id()));
+        series.keySet().retainAll(present);
+        remoteStates.keySet().retainAll(present);
     }
 
     /** The samples of a link, oldest first, at most the last {@code limit}. */

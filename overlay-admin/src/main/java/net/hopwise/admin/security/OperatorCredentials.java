@@ -4,7 +4,9 @@ import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
 import java.util.Base64;
+import java.util.List;
 import net.hopwise.admin.config.HopwiseProperties;
+import net.hopwise.admin.config.InvalidSettingsException;
 
 /**
  * The credentials that may change the overlay: a bearer token, a user name and password for basic
@@ -24,7 +26,8 @@ public final class OperatorCredentials {
         this.username = blank(username) ? null : username;
         this.password = blank(password) ? null : digest(password);
         if ((this.username == null) != (this.password == null)) {
-            throw new IllegalArgumentException("hopwise.admin.security: set both username and password, or neither");
+            throw new InvalidSettingsException(List.of(
+                    "hopwise.admin.security: set both username and password, or neither"));
         }
     }
 
