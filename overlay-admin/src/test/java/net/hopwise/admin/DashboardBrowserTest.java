@@ -112,11 +112,48 @@ class DashboardBrowserTest {
         }
     }
 
-    /** Sets the link's impairment through the API, as an operator's script would. */
+    @Test
+    void theImpairmentControlsAskForCredentialsAndApply() throws Exception {
+        browser.get("http://localhost:" + port + "/");
+        WebDriverWait wait = new WebDriverWait(browser, Duration.ofSeconds(40), Duration.ofMillis(200));
+        String row = "#links-table tr[data-link='amsterdam~edinburgh']";
+        wait.until(b -> b.findElements(By.cssSelector(row)).stream().findFirst().orElse(null)).click();
+        wait.until(b -> b.findElement(By.id("detail-title")).getText().equals("amsterdam ⇄ edinburgh"));
+        try {
+            browser.findElement(By.cssSelector("#impair input[name='delayMs']")).sendKeys("40");
+            browser.findElement(By.cssSelector("#impair button[type='submit']")).click();
+            // Not signed in: the dashboard's own dialog asks, not the browser's.
+            WebElement dialog = wait.until(b -> {
+                WebElement d = b.findElement(By.id("signin-dialog"));
+                return d.isDisplayed() ? d : null;
+            });
+            dialog.findElement(By.name("username")).sendKeys("demo");
+            dialog.findElement(By.name("password")).sendKeys("demo");
+            dialog.findElement(By.cssSelector("button[value='ok']")).click();
+            wait.until(b -> b.findElement(By.id("impair-status")).getText().equals("applied"));
+            assertThat(impairment()).contains("\"delayMs\":40.0");
+            wait.until(b -> b.findElement(By.id("impair-now")).getText().contains("delay 40 ms"));
+            assertThat(browser.findElement(By.id("signin")).getText()).isEqualTo("Sign out");
+        } finally {
+            impair("amsterdam/edinburgh", "{\"delayMs\":5}");
+        }
+    }
+
+    private String impairment() throws IOException, InterruptedException {
+        return HttpClient.newHttpClient().send(HttpRequest.newBuilder(
+                        URI.create("http://localhost:" + port + "/api/links/amsterdam/edinburgh/impairment")).build(),
+                HttpResponse.BodyHandlers.ofString()).body();
+    }
+
     private void impair(String body) throws IOException, InterruptedException {
+        impair("amsterdam/berlin", body);
+    }
+
+    /** Sets a link's impairment through the API, as an operator's script would. */
+    private void impair(String link, String body) throws IOException, InterruptedException {
         String auth = Base64.getEncoder().encodeToString("demo:demo".getBytes(StandardCharsets.UTF_8));
         HttpResponse<String> r = HttpClient.newHttpClient().send(HttpRequest.newBuilder(
-                        URI.create("http://localhost:" + port + "/api/links/amsterdam/berlin/impairment"))
+                        URI.create("http://localhost:" + port + "/api/links/" + link + "/impairment"))
                 .header("Authorization", "Basic " + auth).header("Content-Type", "application/json")
                 .PUT(HttpRequest.BodyPublishers.ofString(body)).build(), HttpResponse.BodyHandlers.ofString());
         assertThat(r.statusCode()).as(r.body()).isEqualTo(200);
