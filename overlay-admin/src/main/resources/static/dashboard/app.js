@@ -190,8 +190,14 @@
       const g = d3.select(this);
       if (!d.source || d.source.x == null) return;
       g.selectAll("line").attr("x1", d.source.x).attr("y1", d.source.y).attr("x2", d.target.x).attr("y2", d.target.y);
-      g.select("text").attr("x", (d.source.x + d.target.x) / 2).attr("y", (d.source.y + d.target.y) / 2 - 7)
-        .attr("text-anchor", "middle");
+      // The cost sits beside the middle of the link, on its outer side, clear of the line and the nodes.
+      const dx = d.target.x - d.source.x, dy = d.target.y - d.source.y, len = Math.hypot(dx, dy) || 1;
+      let nx = -dy / len, ny = dx / len;
+      const { w, h } = size();
+      const mx = (d.source.x + d.target.x) / 2, my = (d.source.y + d.target.y) / 2;
+      if (nx * (mx - w / 2) + ny * (my - h / 2) < 0) { nx = -nx; ny = -ny; }
+      g.select("text").attr("x", mx + nx * 14).attr("y", my + ny * 14 + 4)
+        .attr("text-anchor", Math.abs(nx) < 0.35 ? "middle" : nx > 0 ? "start" : "end");
     });
     gNodes.selectAll("g.node").attr("transform", d => `translate(${d.x},${d.y})`);
   }
@@ -218,6 +224,8 @@
     enter.merge(rows)
       .attr("data-link", d => d.id)
       .classed("selected", d => d.id === state.selected)
+      .classed("stale", d => d.state === "DOWN")
+      .attr("title", d => d.state === "DOWN" ? "down: the figures are the last measured" : null)
       .each(function (d) {
         const tr = d3.select(this), s = d.summary;
         tr.select(".link").text(`${d.a} ⇄ ${d.b}`);
@@ -251,7 +259,8 @@
         const td = tr.select(`td[data-metric="${m}"]`).classed("current", m === state.metric);
         if (!p || !p.reachable) { td.html('<span class="muted">unreachable</span>'); return; }
         const hops = p.path.map((n, i) => i === 1 ? `<b>${n}</b>` : n).join(" → ");
-        td.html(`<span class="path">${hops}</span><span class="cost">${fmt.cost(p.cost, m)} ${p.unit === "-ln(1-p)" ? "" : p.unit}</span>`);
+        const unit = p.unit === "-ln(1-p)" ? "" : p.unit === "hops" && p.cost === 1 ? "hop" : p.unit;
+        td.html(`<span class="path">${hops}</span><span class="cost">${fmt.cost(p.cost, m)} ${unit}</span>`);
       });
     });
   }
@@ -306,8 +315,8 @@
 
   function drawChart(selector, samples, value, colour, format) {
     const el = document.querySelector(selector);
-    const w = el.getBoundingClientRect().width || 400, h = 78;
-    const m = { l: 40, r: 8, t: 6, b: 16 };
+    const w = el.getBoundingClientRect().width || 400, h = 84;
+    const m = { l: 40, r: 26, t: 6, b: 18 };
     const chart = d3.select(el);
     chart.selectAll("*").remove();
     const data = samples.filter(s => value(s) != null).map(s => ({ t: new Date(s.time), v: value(s) }));
@@ -331,7 +340,7 @@
     chart.append("g").attr("class", "axis").attr("transform", `translate(${m.l},0)`)
       .call(d3.axisLeft(y).ticks(3).tickSize(0).tickPadding(6).tickFormat(format)).select(".domain").remove();
     chart.append("g").attr("class", "axis").attr("transform", `translate(0,${h - m.b})`)
-      .call(d3.axisBottom(x).ticks(5).tickSize(0).tickPadding(4).tickFormat(d3.timeFormat("%H:%M:%S")))
+      .call(d3.axisBottom(x).ticks(Math.max(2, Math.floor(w / 110))).tickSize(0).tickPadding(5).tickFormat(d3.timeFormat("%H:%M:%S")))
       .select(".domain").remove();
   }
 

@@ -56,7 +56,7 @@ class DashboardBrowserTest {
         ChromeOptions options = new ChromeOptions();
         options.setBinary(chromium);
         options.addArguments("--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage",
-                "--disable-background-networking", "--window-size=1400,1000");
+                "--disable-background-networking", "--window-size=1400,1250");
         // An explicit driver executable keeps Selenium Manager from trying to download one.
         ChromeDriverService service = new ChromeDriverService.Builder().usingDriverExecutable(driver)
                 .usingAnyFreePort().build();
