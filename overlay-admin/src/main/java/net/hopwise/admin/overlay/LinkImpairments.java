@@ -1,0 +1,150 @@
+package net.hopwise.admin.overlay;
+
+import java.time.Duration;
+import java.util.List;
+import java.util.function.Consumer;
+import net.hopwise.overlay.OverlayNode;
+import net.hopwise.overlay.impair.Direction;
+import net.hopwise.overlay.impair.ImpairmentConfig;
+
+/**
+ * Sets and reads the impairments of links that have a local end.
+ *
+ * <p>Each direction is impaired exactly once, at one socket: the sender's when it is local
+ * (OUTBOUND), otherwise the receiver's (INBOUND). So a link between a local and a remote node can be
+ * impaired both ways from the local end alone, and reading and clearing find the impairment where
+ * setting put it.
+ */
+public final class LinkImpairments {
+    /** Applies a request to a link; the demo uses it to lay its impairments like the API does. */
+    @FunctionalInterface
+    public interface Applier {
+        ImpairmentView apply(LocalNodes nodes, String a, String b, ImpairmentRequest request);
+    }
+
+    private final java.util.function.BiConsumer<String, String> changed;
+
+    /** @param changed told the link id and what was set after every change, for the event stream */
+    public LinkImpairments(java.util.function.BiConsumer<String, String> changed) {
+        this.changed = changed;
+    }
+
+    /** Where one direction is impaired. */
+    private record Site(OverlayNode node, String peer, Direction direction) {}
+
+    /**
+     * Replaces the impairment of the requested directions.
+     *
+     * @throws OverlayException NOT_LOCAL when neither end is local, UNKNOWN_LINK when the local end
+     *     has no such neighbour
+     * @throws IllegalArgumentException naming a bad value of the request
+     */
+    public ImpairmentView apply(LocalNodes nodes, String a, String b, ImpairmentRequest request) {
+        ImpairmentConfig config = toConfig(request);
+        Site forward = site(nodes, a, b);
+        Site reverse = site(nodes, b, a);
+        ImpairmentRequest.Scope scope = request.scope();
+        if (scope != ImpairmentRequest.Scope.REVERSE) {
+            forward.node().impair(forward.peer(), forward.direction(), config);
+        }
+        if (scope != ImpairmentRequest.Scope.FORWARD) {
+            reverse.node().impair(reverse.peer(), reverse.direction(), config);
+        }
+        ImpairmentView view = view(nodes, a, b);
+        changed.accept(view.link(), describe(a, b, scope, config));
+        return view;
+    }
+
+    private static String describe(String a, String b, ImpairmentRequest.Scope scope, ImpairmentConfig config) {
+        String which = switch (scope) {
+            case BOTH -> "both directions";
+            case FORWARD -> a + " to " + b;
+            case REVERSE -> b + " to " + a;
+        };
+        return (config.isNone() ? "cleared" : "set to " + config) + " (" + which + ")";
+    }
+
+    /** Clears the impairment of the chosen directions. */
+    public ImpairmentView clear(LocalNodes nodes, String a, String b, ImpairmentRequest.Scope scope) {
+        return apply(nodes, a, b, new ImpairmentRequest(scope, null, null, null, null, null, null, null, null));
+    }
+
+    /** The impairment of both directions of a link with a local end. */
+    public ImpairmentView view(LocalNodes nodes, String a, String b) {
+        return new ImpairmentView(new OverlayView.LinkKey(a, b).id(),
+                List.of(direction(site(nodes, a, b), a, b), direction(site(nodes, b, a), b, a)));
+    }
+
+    private static ImpairmentView.Direction direction(Site site, String from, String to) {
+        ImpairmentConfig c = site.node().impairment(site.peer(), site.direction());
+        return new ImpairmentView.Direction(from, to, site.node().name(), site.direction().name(), c.isNone(),
+                c.loss().stationaryLossRate(), millis(c.delay()), millis(c.jitter()), c.rateBitsPerSecond() / 1000.0,
+                c.queueLimitPackets(), c.duplicateProbability(), c.reorderProbability(), millis(c.reorderDelay()),
+                c.toString());
+    }
+
+    private static Site site(LocalNodes nodes, String from, String to) {
+        OverlayNode sender = nodes.get(from);
+        if (sender != null) {
+            requireNeighbour(sender, to);
+            return new Site(sender, to, Direction.OUTBOUND);
+        }
+        OverlayNode receiver = nodes.get(to);
+        if (receiver != null) {
+            requireNeighbour(receiver, from);
+            return new Site(receiver, from, Direction.INBOUND);
+        }
+        throw new OverlayException(OverlayException.Kind.NOT_LOCAL, "link " + new OverlayView.LinkKey(from, to).id()
+                + " has no end on this instance (local: " + String.join(", ", nodes.all().keySet())
+                + "): impair it through the admin service of " + from + " or " + to);
+    }
+
+    private static void requireNeighbour(OverlayNode node, String peer) {
+        if (node.neighbours().stream().noneMatch(n -> n.name().equals(peer))) {
+            throw OverlayException.unknownLink(node.name(), peer);
+        }
+    }
+
+    /** The core's builder checks each value and names the bad one. */
+    static ImpairmentConfig toConfig(ImpairmentRequest r) {
+        ImpairmentConfig.Builder b = ImpairmentConfig.builder();
+        set("lossRate", r.lossRate(), v -> b.bernoulliLoss(v));
+        set("delayMs", r.delayMs(), v -> b.delay(duration(v)));
+        set("jitterMs", r.jitterMs(), v -> b.jitter(duration(v)));
+        set("rateKbps", r.rateKbps(), v -> {
+            if (v < 0 || v > Long.MAX_VALUE / 1000) {
+                throw new IllegalArgumentException("must be >= 0 (0 = unlimited), got " + v);
+            }
+            b.rateBitsPerSecond(v * 1000);
+        });
+        set("queuePackets", r.queuePackets(), v -> b.queueLimitPackets(v));
+        set("duplicateRate", r.duplicateRate(), v -> b.duplicateProbability(v));
+        set("reorderRate", r.reorderRate(), v -> b.reorderProbability(v));
+        set("reorderDelayMs", r.reorderDelayMs(), v -> b.reorderDelay(duration(v)));
+        return b.build();
+    }
+
+    /** Sets one field; a value the core rejects is reported under the request's field name. */
+    private static <T> void set(String field, T value, Consumer<T> setter) {
+        if (value == null) {
+            return;
+        }
+        try {
+            setter.accept(value);
+        } catch (IllegalArgumentException e) {
+            throw new IllegalArgumentException(field + ": " + e.getMessage(), e);
+        }
+    }
+
+    private static Duration duration(double millis) {
+        if (!Double.isFinite(millis) || millis < 0 || millis > ImpairmentConfig.MAX_DURATION.toMillis()) {
+            throw new IllegalArgumentException("must be 0 to " + ImpairmentConfig.MAX_DURATION.toMillis()
+                    + " ms, got " + millis);
+        }
+        return Duration.ofNanos(Math.round(millis * 1e6));
+    }
+
+    private static double millis(Duration d) {
+        return d.toNanos() / 1e6;
+    }
+}

@@ -1,0 +1,67 @@
+package net.hopwise.admin.overlay;
+
+import io.micrometer.core.instrument.MeterRegistry;
+import net.hopwise.admin.config.HopwiseProperties;
+import net.hopwise.admin.config.NodeSettings;
+import net.hopwise.admin.config.InvalidSettingsException;
+import net.hopwise.overlay.OverlayNode;
+import org.springframework.boot.context.properties.EnableConfigurationProperties;
+import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Configuration;
+
+/** Starts the overlay (one configured node, or the demo) and the parts that watch it. */
+@Configuration(proxyBeanMethods = false)
+@EnableConfigurationProperties(HopwiseProperties.class)
+public class OverlayConfiguration {
+    private static final System.Logger LOG = System.getLogger(OverlayConfiguration.class.getName());
+
+    @Bean(destroyMethod = "close")
+    LocalNodes localNodes(HopwiseProperties properties, MeterRegistry registry) {
+        if (properties.demoMode()) {
+            if (properties.getNode().getName() != null) {
+                throw new InvalidSettingsException(java.util.List.of("hopwise.demo.enabled: the demo runs its own nodes;"
+                        + " remove hopwise.node.name (" + properties.getNode().getName() + ") or set"
+                        + " hopwise.demo.enabled=false"));
+            }
+            LocalNodes nodes = DemoOverlay.start(registry, properties.getDemo().getTrafficInterval(),
+                    new LinkImpairments((link, change) -> { })::apply);
+            LOG.log(System.Logger.Level.INFO, "demo overlay started: nodes " + String.join(", ", nodes.all().keySet())
+                    + "; this service's node is " + nodes.self().name());
+            return nodes;
+        }
+        OverlayNode node = OverlayNode.start(NodeSettings.toNodeConfig(properties.getNode(), registry));
+        LOG.log(System.Logger.Level.INFO, "overlay node " + node.name() + " listening on UDP " + node.localAddress());
+        return LocalNodes.single(node);
+    }
+
+    @Bean
+    LinkRates linkRates() {
+        return new LinkRates();
+    }
+
+    @Bean
+    OverlayView overlayView(LocalNodes nodes, LinkRates rates) {
+        return new OverlayView(nodes, rates);
+    }
+
+    @Bean(destroyMethod = "close")
+    OverlayEvents overlayEvents(OverlayView view, HopwiseProperties properties) {
+        return new OverlayEvents(view, properties.getAdmin().getEventHistorySize());
+    }
+
+    @Bean(destroyMethod = "close")
+    LinkHistory linkHistory(OverlayView view, LinkRates rates, OverlayEvents events, HopwiseProperties properties) {
+        return new LinkHistory(view, rates, events, properties.getAdmin().getSampleInterval(),
+                properties.getAdmin().getHistorySize());
+    }
+
+    @Bean("overlay")
+    OverlayHealthIndicator overlayHealth(OverlayView view) {
+        return new OverlayHealthIndicator(view);
+    }
+
+    @Bean
+    LinkImpairments linkImpairments(OverlayEvents events) {
+        return new LinkImpairments(events::impairment);
+    }
+}

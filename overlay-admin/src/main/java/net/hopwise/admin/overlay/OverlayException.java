@@ -1,0 +1,31 @@
+package net.hopwise.admin.overlay;
+
+/** A request that names something the overlay does not have, or asks what this instance cannot do. */
+public class OverlayException extends RuntimeException {
+    /** What kind of refusal: the API turns each into its HTTP status. */
+    public enum Kind {
+        UNKNOWN_NODE,
+        UNKNOWN_LINK,
+        /** The link has no local end, so this instance cannot impair it. */
+        NOT_LOCAL
+    }
+
+    private final Kind kind;
+
+    public OverlayException(Kind kind, String message) {
+        super(message);
+        this.kind = kind;
+    }
+
+    public Kind kind() {
+        return kind;
+    }
+
+    public static OverlayException unknownNode(String name) {
+        return new OverlayException(Kind.UNKNOWN_NODE, "no node named '" + name + "' is known to this overlay");
+    }
+
+    public static OverlayException unknownLink(String a, String b) {
+        return new OverlayException(Kind.UNKNOWN_LINK, "there is no link between " + a + " and " + b);
+    }
+}

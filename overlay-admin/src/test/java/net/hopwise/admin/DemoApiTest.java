@@ -1,0 +1,450 @@
+package net.hopwise.admin;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.hamcrest.Matchers.containsString;
+import static org.hamcrest.Matchers.everyItem;
+import static org.hamcrest.Matchers.hasItems;
+import static org.hamcrest.Matchers.hasSize;
+import static org.springframework.security.test.web.servlet.request.SecurityMockMvcRequestPostProcessors.httpBasic;
+import static org.springframework.test.web.servlet.request.MockMvcRequestBuilders.delete;
+import static org.springframework.test.web.servlet.request.MockMvcRequestBuilders.get;
+import static org.springframework.test.web.servlet.request.MockMvcRequestBuilders.put;
+import static org.springframework.test.web.servlet.result.MockMvcResultMatchers.content;
+import static org.springframework.test.web.servlet.result.MockMvcResultMatchers.header;
+import static org.springframework.test.web.servlet.result.MockMvcResultMatchers.jsonPath;
+import static org.springframework.test.web.servlet.result.MockMvcResultMatchers.status;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.util.List;
+import java.util.concurrent.BlockingQueue;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.LinkedBlockingQueue;
+import java.util.stream.Stream;
+import net.hopwise.admin.overlay.DemoOverlay;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.springframework.beans.factory.annotation.Autowired;
+import org.springframework.boot.test.web.server.LocalServerPort;
+import org.springframework.http.MediaType;
+import org.springframework.test.web.servlet.MockMvc;
+import org.springframework.test.web.servlet.ResultActions;
+import org.springframework.test.web.servlet.request.MockHttpServletRequestBuilder;
+
+/** Every endpoint against the demo overlay, the service's configuration when nothing is configured. */
+@DemoServiceTest
+class DemoApiTest {
+    private static final String PROBLEM = "application/problem+json";
+
+    @Autowired
+    MockMvc mvc;
+
+    @Autowired
+    ObjectMapper json;
+
+    @LocalServerPort
+    int port;
+
+    @BeforeEach
+    void overlayIsUp() {
+        Conditions.await("every demo link up and every route computed", () -> {
+            JsonNode t = read(get("/api/topology"));
+            JsonNode r = read(get("/api/routes"));
+            return t.get("links").size() == 6
+                    && stream(t.get("links")).allMatch(l -> l.get("state").asText().equals("UP"))
+                    && r.get("routes").size() == 4
+                    && stream(r.get("routes")).allMatch(x -> stream(x.get("metrics")).allMatch(
+                            p -> p.get("reachable").asBoolean()));
+        });
+    }
+
+    // ---------------------------------------------------------------- nodes, topology, routes
+
+    @Test
+    void nodesListsTheWholeDemoOverlay() throws Exception {
+        mvc.perform(get("/api/nodes")).andExpect(status().isOk())
+                .andExpect(jsonPath("$[*].name").value(hasItems(DemoOverlay.NODES.toArray())))
+                .andExpect(jsonPath("$", hasSize(5)))
+                .andExpect(jsonPath("$[?(@.name=='amsterdam')].self").value(hasItems(true)))
+                .andExpect(jsonPath("$[*].local").value(everyItem(org.hamcrest.Matchers.is(true))));
+        mvc.perform(get("/api/nodes/chicago")).andExpect(status().isOk())
+                .andExpect(jsonPath("$.name").value("chicago"))
+                .andExpect(jsonPath("$.reachable").value(true))
+                .andExpect(jsonPath("$.advertisedLinks").value(3));
+    }
+
+    @Test
+    void unknownNodeIsAProblem404() throws Exception {
+        mvc.perform(get("/api/nodes/atlantis")).andExpect(status().isNotFound())
+                .andExpect(content().contentTypeCompatibleWith(PROBLEM))
+                .andExpect(jsonPath("$.status").value(404))
+                .andExpect(jsonPath("$.title").value("Unknown node"))
+                .andExpect(jsonPath("$.detail", containsString("atlantis")));
+    }
+
+    @Test
+    void topologyGivesEveryLinkItsCostInBothDirectionsUnderEveryMetric() throws Exception {
+        JsonNode t = read(get("/api/topology"));
+        assertThat(t.get("self").asText()).isEqualTo("amsterdam");
+        assertThat(t.get("demo").asBoolean()).isTrue();
+        assertThat(stream(t.get("links")).map(l -> l.get("id").asText())).containsExactlyInAnyOrder(
+                "amsterdam~berlin", "berlin~chicago", "chicago~denver", "denver~edinburgh", "amsterdam~edinburgh",
+                "amsterdam~chicago");
+        for (JsonNode link : t.get("links")) {
+            assertThat(link.get("directions")).hasSize(2);
+            for (JsonNode d : link.get("directions")) {
+                assertThat(d.get("advertised").asBoolean()).isTrue();
+                assertThat(d.get("costs").get("HOPS").asDouble()).isEqualTo(1.0);
+                assertThat(d.get("costs").get("LATENCY").asDouble()).isEqualTo(d.get("latencyMs").asDouble());
+                assertThat(d.get("costs").get("LOSS").isNumber()).isTrue();
+                assertThat(d.get("costs").get("EXPECTED_LATENCY").asDouble())
+                        .isGreaterThanOrEqualTo(d.get("latencyMs").asDouble());
+            }
+        }
+        // The demo delays each link to imitate distance: the advertised latency reflects it.
+        JsonNode ad = stream(t.get("links")).filter(l -> l.get("id").asText().equals("denver~edinburgh")).findFirst()
+                .orElseThrow();
+        assertThat(ad.get("directions").get(0).get("latencyMs").asDouble()).isGreaterThan(35);
+    }
+
+    @Test
+    void routesGiveNextHopPathAndCostPerDestinationAndMetric() throws Exception {
+        JsonNode r = read(get("/api/routes"));
+        assertThat(r.get("from").asText()).isEqualTo("amsterdam");
+        for (JsonNode route : r.get("routes")) {
+            String destination = route.get("destination").asText();
+            for (String metric : List.of("HOPS", "LATENCY", "LOSS", "EXPECTED_LATENCY")) {
+                JsonNode p = route.get("metrics").get(metric);
+                List<String> path = stream(p.get("path")).map(JsonNode::asText).toList();
+                assertThat(path.get(0)).isEqualTo("amsterdam");
+                assertThat(path.get(path.size() - 1)).isEqualTo(destination);
+                assertThat(p.get("nextHop").asText()).isEqualTo(path.get(1));
+                assertThat(p.get("cost").isNumber()).isTrue();
+            }
+        }
+        // Latency routing avoids the 35 ms berlin-chicago link: chicago is reached over the chord.
+        mvc.perform(get("/api/routes/denver")).andExpect(status().isOk())
+                .andExpect(jsonPath("$.metrics.HOPS.cost").value(2.0))
+                .andExpect(jsonPath("$.metrics.HOPS.unit").value("hops"));
+        mvc.perform(get("/api/routes").param("metric", "LOSS")).andExpect(status().isOk())
+                .andExpect(jsonPath("$.routes[0].metrics.LOSS").exists())
+                .andExpect(jsonPath("$.routes[0].metrics.HOPS").doesNotExist());
+    }
+
+    @Test
+    void routeQueriesRejectBadInput() throws Exception {
+        mvc.perform(get("/api/routes").param("metric", "SHORTEST")).andExpect(status().isBadRequest())
+                .andExpect(content().contentTypeCompatibleWith(PROBLEM));
+        mvc.perform(get("/api/routes/atlantis")).andExpect(status().isNotFound())
+                .andExpect(content().contentTypeCompatibleWith(PROBLEM));
+        mvc.perform(get("/api/routes/amsterdam")).andExpect(status().isBadRequest())
+                .andExpect(jsonPath("$.detail", containsString("itself")));
+    }
+
+    @Test
+    void sessionsAreHonestlyNotImplemented() throws Exception {
+        mvc.perform(get("/api/sessions")).andExpect(status().isNotImplemented())
+                .andExpect(content().contentTypeCompatibleWith(PROBLEM))
+                .andExpect(jsonPath("$.detail", containsString("no end-to-end sessions")));
+    }
+
+    // ---------------------------------------------------------------- link statistics
+
+    @Test
+    void everyDemoLinkIsMeasuredAtBothEnds() throws Exception {
+        Conditions.await("throughput measured on every link", () -> stream(read(get("/api/links")))
+                .allMatch(l -> l.get("summary").get("throughputBps").isNumber()));
+        JsonNode links = read(get("/api/links"));
+        assertThat(links).hasSize(6);
+        for (JsonNode l : links) {
+            assertThat(l.get("source").asText()).isEqualTo("MEASURED");
+            assertThat(l.get("summary").get("rttMs").asDouble()).isPositive();
+            assertThat(l.get("summary").get("throughputBps").asDouble()).isPositive();
+            // Not provided by this core yet: null, never a made-up zero.
+            assertThat(l.get("summary").get("retransmissions").isNull()).isTrue();
+            assertThat(l.get("summary").get("queuedPackets").isNull()).isTrue();
+            for (JsonNode end : l.get("ends")) {
+                JsonNode m = end.get("measured");
+                assertThat(m.get("status").asText()).isEqualTo("UP");
+                assertThat(m.get("packetsIn").asLong()).isPositive();
+                assertThat(m.get("bytesOut").asLong()).isPositive();
+                assertThat(m.get("upTransitions").asLong()).isPositive();
+            }
+        }
+    }
+
+    @Test
+    void theLossyChordShowsItsLoss() {
+        Conditions.await("loss measured on amsterdam~chicago", () -> {
+            JsonNode l = read(get("/api/links/chicago/amsterdam"));
+            return l.get("id").asText().equals("amsterdam~chicago") && l.get("summary").get("lossRate").asDouble() > 0.02;
+        });
+    }
+
+    @Test
+    void linkQueriesRejectUnknownNodesAndLinks() throws Exception {
+        mvc.perform(get("/api/links/berlin/denver")).andExpect(status().isNotFound())
+                .andExpect(content().contentTypeCompatibleWith(PROBLEM))
+                .andExpect(jsonPath("$.title").value("Unknown link"));
+        mvc.perform(get("/api/links/berlin/atlantis")).andExpect(status().isNotFound())
+                .andExpect(jsonPath("$.title").value("Unknown node"));
+        mvc.perform(get("/api/links/berlin/berlin")).andExpect(status().isBadRequest())
+                .andExpect(content().contentTypeCompatibleWith(PROBLEM));
+        mvc.perform(get("/api/nowhere")).andExpect(status().isNotFound())
+                .andExpect(content().contentTypeCompatibleWith(PROBLEM));
+    }
+
+    @Test
+    void historyHasSamplesOfEachLink() throws Exception {
+        Conditions.await("three samples of amsterdam~berlin",
+                () -> read(get("/api/links/amsterdam/berlin/history")).size() >= 3);
+        JsonNode h = read(get("/api/links/berlin/amsterdam/history").param("limit", "2"));
+        assertThat(h).hasSize(2);
+        assertThat(h.get(1).get("rttMs").asDouble()).isPositive();
+        assertThat(h.get(1).get("state").asText()).isEqualTo("UP");
+        mvc.perform(get("/api/links/amsterdam/berlin/history").param("limit", "0"))
+                .andExpect(status().isBadRequest()).andExpect(content().contentTypeCompatibleWith(PROBLEM));
+        mvc.perform(get("/api/links/amsterdam/berlin/history").param("limit", "many"))
+                .andExpect(status().isBadRequest()).andExpect(content().contentTypeCompatibleWith(PROBLEM));
+    }
+
+    // ---------------------------------------------------------------- impairment
+
+    @Test
+    void impairmentsOfTheDemoAreVisible() throws Exception {
+        mvc.perform(get("/api/links/amsterdam/chicago/impairment")).andExpect(status().isOk())
+                .andExpect(jsonPath("$.link").value("amsterdam~chicago"))
+                .andExpect(jsonPath("$.directions[0].from").value("amsterdam"))
+                .andExpect(jsonPath("$.directions[0].appliedAt").value("amsterdam"))
+                .andExpect(jsonPath("$.directions[0].appliedTo").value("OUTBOUND"))
+                .andExpect(jsonPath("$.directions[0].lossRate").value(0.1))
+                .andExpect(jsonPath("$.directions[1].appliedAt").value("chicago"))
+                .andExpect(jsonPath("$.directions[1].delayMs").value(32.0));
+    }
+
+    @Test
+    void changingAnImpairmentNeedsCredentials() throws Exception {
+        String body = "{\"lossRate\":0.2}";
+        mvc.perform(put("/api/links/berlin/chicago/impairment").contentType(MediaType.APPLICATION_JSON).content(body))
+                .andExpect(status().isUnauthorized())
+                .andExpect(content().contentTypeCompatibleWith(PROBLEM))
+                .andExpect(header().string("WWW-Authenticate", containsString("Basic")));
+        mvc.perform(put("/api/links/berlin/chicago/impairment").contentType(MediaType.APPLICATION_JSON).content(body)
+                        .header("X-Requested-With", "hopwise-dashboard"))
+                .andExpect(status().isUnauthorized())
+                .andExpect(header().string("WWW-Authenticate", org.hamcrest.Matchers.not(containsString("Basic"))));
+        mvc.perform(put("/api/links/berlin/chicago/impairment").contentType(MediaType.APPLICATION_JSON).content(body)
+                        .with(httpBasic("demo", "wrong")))
+                .andExpect(status().isUnauthorized())
+                .andExpect(jsonPath("$.detail", containsString("not valid")));
+        mvc.perform(put("/api/links/berlin/chicago/impairment").contentType(MediaType.APPLICATION_JSON).content(body)
+                        .header("Authorization", "Bearer nothing-configured"))
+                .andExpect(status().isUnauthorized());
+        mvc.perform(delete("/api/links/berlin/chicago/impairment")).andExpect(status().isUnauthorized());
+        // Nothing changed.
+        mvc.perform(get("/api/links/berlin/chicago/impairment"))
+                .andExpect(jsonPath("$.directions[0].lossRate").value(0.0));
+    }
+
+    @Test
+    void setReadAndClearAnImpairmentInEachDirection() throws Exception {
+        try {
+            operator(put("/api/links/chicago/berlin/impairment").contentType(MediaType.APPLICATION_JSON)
+                    .content("{\"direction\":\"FORWARD\",\"lossRate\":0.25,\"delayMs\":50,\"jitterMs\":5,"
+                            + "\"rateKbps\":2000,\"queuePackets\":50,\"duplicateRate\":0.01,\"reorderRate\":0.02,"
+                            + "\"reorderDelayMs\":3}"))
+                    .andExpect(status().isOk())
+                    .andExpect(jsonPath("$.link").value("berlin~chicago"))
+                    .andExpect(jsonPath("$.directions[0].from").value("chicago"))
+                    .andExpect(jsonPath("$.directions[0].lossRate").value(0.25))
+                    .andExpect(jsonPath("$.directions[0].delayMs").value(50.0))
+                    .andExpect(jsonPath("$.directions[0].jitterMs").value(5.0))
+                    .andExpect(jsonPath("$.directions[0].rateKbps").value(2000.0))
+                    .andExpect(jsonPath("$.directions[0].queuePackets").value(50))
+                    .andExpect(jsonPath("$.directions[0].duplicateRate").value(0.01))
+                    .andExpect(jsonPath("$.directions[0].reorderRate").value(0.02))
+                    .andExpect(jsonPath("$.directions[0].reorderDelayMs").value(3.0))
+                    // The reverse direction keeps the demo's delay.
+                    .andExpect(jsonPath("$.directions[1].delayMs").value(35.0))
+                    .andExpect(jsonPath("$.directions[1].lossRate").value(0.0));
+            // REVERSE of berlin/chicago is chicago to berlin: the direction set above.
+            operator(delete("/api/links/berlin/chicago/impairment").param("direction", "REVERSE"))
+                    .andExpect(status().isOk())
+                    .andExpect(jsonPath("$.directions[0].from").value("berlin"))
+                    .andExpect(jsonPath("$.directions[0].delayMs").value(35.0))
+                    .andExpect(jsonPath("$.directions[1].none").value(true));
+            operator(delete("/api/links/berlin/chicago/impairment")).andExpect(status().isOk())
+                    .andExpect(jsonPath("$.directions[*].none").value(everyItem(org.hamcrest.Matchers.is(true))));
+            JsonNode events = read(get("/api/events/recent"));
+            assertThat(stream(events).filter(e -> e.get("type").asText().equals("IMPAIRMENT"))
+                    .map(e -> e.get("detail").asText())).anyMatch(d -> d.startsWith("berlin~chicago: set to"))
+                    .anyMatch(d -> d.startsWith("berlin~chicago: cleared"));
+        } finally {
+            restoreDemo("berlin", "chicago", 35);
+        }
+    }
+
+    @Test
+    void badImpairmentsAreProblems400() throws Exception {
+        for (String body : List.of("{\"lossRate\":2}", "{\"delayMs\":-1}", "{\"jitterMs\":4000000}",
+                "{\"reorderRate\":0.5}", "{\"rateKbps\":-5}", "{\"queuePackets\":0}", "{\"duplicateRate\":-0.1}",
+                "{\"direction\":\"SIDEWAYS\"}", "{\"lossRate\":\"lots\"}", "{not json", "")) {
+            operator(put("/api/links/berlin/chicago/impairment").contentType(MediaType.APPLICATION_JSON).content(body))
+                    .andExpect(status().isBadRequest())
+                    .andExpect(content().contentTypeCompatibleWith(PROBLEM))
+                    .andExpect(jsonPath("$.status").value(400));
+        }
+        operator(put("/api/links/berlin/chicago/impairment").contentType(MediaType.APPLICATION_JSON)
+                        .content("{\"lossRate\":2}"))
+                .andExpect(jsonPath("$.detail", containsString("lossRate")));
+        operator(delete("/api/links/berlin/chicago/impairment").param("direction", "UP"))
+                .andExpect(status().isBadRequest());
+        operator(put("/api/links/berlin/denver/impairment").contentType(MediaType.APPLICATION_JSON).content("{}"))
+                .andExpect(status().isNotFound()).andExpect(jsonPath("$.title").value("Unknown link"));
+        operator(put("/api/links/berlin/atlantis/impairment").contentType(MediaType.APPLICATION_JSON).content("{}"))
+                .andExpect(status().isNotFound()).andExpect(jsonPath("$.title").value("Unknown node"));
+        mvc.perform(get("/api/links/berlin/chicago/impairment"))
+                .andExpect(jsonPath("$.directions[0].delayMs").value(35.0))
+                .andExpect(jsonPath("$.directions[0].lossRate").value(0.0));
+    }
+
+    @Test
+    void aDelayShowsInTheMeasuredRtt() throws Exception {
+        try {
+            operator(put("/api/links/amsterdam/edinburgh/impairment").contentType(MediaType.APPLICATION_JSON)
+                    .content("{\"delayMs\":120}")).andExpect(status().isOk());
+            Conditions.await("RTT of amsterdam~edinburgh above 200 ms", () ->
+                    read(get("/api/links/amsterdam/edinburgh")).get("summary").get("rttMs").asDouble() > 200);
+        } finally {
+            restoreDemo("amsterdam", "edinburgh", 5);
+        }
+    }
+
+    // ---------------------------------------------------------------- events
+
+    @Test
+    void theEventStreamCarriesLinkDownRerouteAndLinkUp() throws Exception {
+        HttpClient client = HttpClient.newHttpClient();
+        BlockingQueue<String> lines = new LinkedBlockingQueue<>();
+        CompletableFuture<HttpResponse<Stream<String>>> response = client.sendAsync(
+                HttpRequest.newBuilder(URI.create("http://localhost:" + port + "/api/events"))
+                        .header("Accept", "text/event-stream").build(),
+                HttpResponse.BodyHandlers.ofLines());
+        Thread reader = new Thread(() -> response.join().body().forEach(lines::add), "sse-reader");
+        reader.setDaemon(true);
+        reader.start();
+        Conditions.await("the stream to open", () -> lines.contains(":hopwise events"));
+        assertThat(response.join().headers().firstValue("Content-Type").orElse(""))
+                .startsWith("text/event-stream");
+        try {
+            // Losing everything both ways takes the link down; the latency routes through it move.
+            operator(put("/api/links/edinburgh/amsterdam/impairment").contentType(MediaType.APPLICATION_JSON)
+                    .content("{\"lossRate\":1}")).andExpect(status().isOk());
+            Conditions.await("LINK_DOWN and REROUTE on the stream", () ->
+                    lines.contains("event:LINK_DOWN") && lines.contains("event:REROUTE"));
+        } finally {
+            restoreDemo("amsterdam", "edinburgh", 5);
+        }
+        Conditions.await("LINK_UP on the stream", () -> lines.contains("event:LINK_UP"));
+        String down = lines.stream().filter(l -> l.startsWith("data:") && l.contains("\"LINK_DOWN\"")).findFirst()
+                .orElseThrow();
+        JsonNode event = json.readTree(down.substring(5));
+        assertThat(List.of(event.get("node").asText(), event.get("peer").asText()))
+                .containsExactlyInAnyOrder("amsterdam", "edinburgh");
+        assertThat(lines).anyMatch(l -> l.startsWith("id:"));
+        JsonNode reroute = stream(read(get("/api/events/recent"))).filter(e -> e.get("type").asText().equals("REROUTE"))
+                .reduce((a, b) -> b).orElseThrow();
+        assertThat(reroute.get("node").asText()).isEqualTo("amsterdam");
+        assertThat(reroute.has("oldPath") && reroute.has("newPath")).isTrue();
+        response.cancel(true);
+    }
+
+    @Test
+    void recentEventsRejectBadInput() throws Exception {
+        mvc.perform(get("/api/events/recent").param("after", "-1")).andExpect(status().isBadRequest())
+                .andExpect(content().contentTypeCompatibleWith(PROBLEM));
+        long last = 0;
+        for (JsonNode e : read(get("/api/events/recent"))) {
+            assertThat(e.get("id").asLong()).isGreaterThan(last);
+            last = e.get("id").asLong();
+        }
+        assertThat(read(get("/api/events/recent").param("after", Long.toString(last)))).isEmpty();
+    }
+
+    // ---------------------------------------------------------------- actuator, OpenAPI, dashboard
+
+    @Test
+    void healthAndReadinessReflectTheNode() throws Exception {
+        mvc.perform(get("/actuator/health/readiness")).andExpect(status().isOk())
+                .andExpect(jsonPath("$.status").value("UP"));
+        mvc.perform(get("/actuator/health")).andExpect(status().isOk())
+                .andExpect(jsonPath("$.components.overlay.status").value("UP"))
+                .andExpect(jsonPath("$.components.overlay.details.node").value("amsterdam"))
+                .andExpect(jsonPath("$.components.overlay.details.linksUp").value(3))
+                .andExpect(jsonPath("$.components.overlay.details.nodesReachable").value(4));
+        mvc.perform(get("/actuator/health/liveness")).andExpect(status().isOk());
+    }
+
+    @Test
+    void prometheusExposesTheHopwiseMeters() throws Exception {
+        String text = mvc.perform(get("/actuator/prometheus")).andExpect(status().isOk()).andReturn().getResponse()
+                .getContentAsString();
+        assertThat(text).contains("hopwise_link_rtt_seconds{node=\"amsterdam\",peer=\"berlin\"}")
+                .contains("hopwise_link_loss{direction=\"in\",node=\"chicago\",peer=\"amsterdam\"}")
+                .contains("hopwise_node_packets_total{direction=\"out\",node=\"denver\"}")
+                .contains("hopwise_routing_nodes{node=\"edinburgh\"} 5.0");
+    }
+
+    @Test
+    void theOpenApiDocumentDescribesTheApi() throws Exception {
+        JsonNode doc = read(get("/v3/api-docs"));
+        assertThat(doc.get("paths").fieldNames()).toIterable().contains("/api/nodes", "/api/nodes/{name}",
+                "/api/topology", "/api/links", "/api/links/{a}/{b}", "/api/links/{a}/{b}/history",
+                "/api/links/{a}/{b}/impairment", "/api/routes", "/api/routes/{destination}", "/api/sessions",
+                "/api/events", "/api/events/recent");
+        assertThat(doc.get("paths").get("/api/links/{a}/{b}/impairment").has("put")).isTrue();
+        assertThat(doc.get("components").get("securitySchemes").has("basic")).isTrue();
+        mvc.perform(get("/swagger-ui/index.html")).andExpect(status().isOk());
+    }
+
+    @Test
+    void theDashboardIsServedWithItsScripts() throws Exception {
+        mvc.perform(get("/")).andExpect(status().isOk());
+        mvc.perform(get("/index.html")).andExpect(status().isOk())
+                .andExpect(content().string(containsString("webjars/d3/dist/d3.min.js")));
+        mvc.perform(get("/webjars/d3/dist/d3.min.js")).andExpect(status().isOk());
+        mvc.perform(get("/dashboard/app.js")).andExpect(status().isOk());
+        mvc.perform(get("/dashboard/app.css")).andExpect(status().isOk());
+    }
+
+    // ---------------------------------------------------------------- helpers
+
+    private ResultActions operator(MockHttpServletRequestBuilder request) throws Exception {
+        return mvc.perform(request.with(httpBasic("demo", "demo")));
+    }
+
+    /** Puts a demo link back as the demo laid it, so tests sharing the overlay see the usual one. */
+    private void restoreDemo(String a, String b, int delayMs) throws Exception {
+        operator(put("/api/links/" + a + "/" + b + "/impairment").contentType(MediaType.APPLICATION_JSON)
+                .content("{\"delayMs\":" + delayMs + "}")).andExpect(status().isOk());
+    }
+
+    private JsonNode read(MockHttpServletRequestBuilder request) {
+        try {
+            String body = mvc.perform(request).andExpect(status().isOk()).andReturn().getResponse()
+                    .getContentAsString();
+            return json.readTree(body);
+        } catch (Exception e) {
+            throw new AssertionError("reading " + request, e);
+        }
+    }
+
+    private static Stream<JsonNode> stream(JsonNode array) {
+        return java.util.stream.StreamSupport.stream(array.spliterator(), false);
+    }
+
+}
