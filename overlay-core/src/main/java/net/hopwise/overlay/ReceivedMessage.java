@@ -28,7 +28,7 @@ public final class ReceivedMessage {
         return source;
     }
 
-    /** The sending node's name, or its id in hex when its link state has not reached us yet. */
+    /** The sending node's name; its id in hex when it is not a neighbour and its link state has not reached us yet. */
     public String sourceName() {
         return sourceName;
     }

@@ -494,7 +494,7 @@ public final class NodeEngine {
             return;
         }
         NodeId source = new NodeId(origin);
-        String name = origin == selfId ? config.name() : router.database().nameOf(source).orElseGet(source::toString);
+        String name = nameOf(origin);
         counters.messagesDelivered++;
         try {
             handler.onMessage(new ReceivedMessage(source, name, sourcePort, port, payload.duplicate()));
@@ -700,11 +700,6 @@ public final class NodeEngine {
         deliver(origin, sourcePort, port, payload);
     }
 
-    private String nameOf(long id) {
-        NodeId node = new NodeId(id);
-        return id == selfId ? config.name() : router.database().nameOf(node).orElse(node.toString());
-    }
-
     private void onRealTimeTimer() {
         for (RealTimeChannel c : realTimeChannels.values()) {
             if (c.sender.nextDeadlineNanos() <= now) {
@@ -750,6 +745,22 @@ public final class NodeEngine {
     }
 
     private record RealTimeFlowKey(long origin, int sourcePort, int port) {}
+
+    /**
+     * A node's name: this node's own, a neighbour's from configuration, anyone else's from link state
+     * (its id in hex until its advertisement arrives).
+     */
+    private String nameOf(long id) {
+        if (id == selfId) {
+            return config.name();
+        }
+        Neighbour n = neighbours.get(id);
+        if (n != null) {
+            return n.name();
+        }
+        NodeId node = new NodeId(id);
+        return router.database().nameOf(node).orElseGet(node::toString);
+    }
 
     // ---------------------------------------------------------------- time
 
@@ -1229,8 +1240,7 @@ public final class NodeEngine {
                 return;
             }
             NodeId source = s.remote();
-            String name = source.value() == selfId ? config.name()
-                    : router.database().nameOf(source).orElse(source.toString());
+            String name = nameOf(source.value());
             counters.messagesDelivered++;
             try {
                 handler.onMessage(new ReceivedMessage(source, name, s.remotePort(), s.localPort(), message.duplicate()));

@@ -104,7 +104,10 @@ public final class NodeMeters implements AutoCloseable {
     }
 
     /** The link's reliable channel (issue 3): retransmissions, queue, congestion window. */
-    private void addReliableLink(Neighbour n, Tags tags, List<Meter> meters) {
+    private void addReliableLink(Neighbour n, Tags linkTags, List<Meter> meters) {
+        // The channel tag keeps one set of tag keys per meter name: the real-time channel registers
+        // hopwise.link.retransmissions too, and Prometheus refuses a name with two tag-key sets.
+        Tags tags = linkTags.and("channel", "reliable");
         meters.add(FunctionCounter.builder("hopwise.link.retransmissions", n,
                         x -> reliable(x, ReliableLinkStatistics::retransmissions))
                 .description("Packets resent on the link's reliable channel").tags(tags).register(registry));
