@@ -76,6 +76,7 @@
       if (v >= 1e3) return (v / 1e3).toFixed(1) + " kbit/s";
       return v.toFixed(0) + " bit/s";
     },
+    count: v => v == null ? "–" : d3.format(",")(v),
     cost: (v, metric) => {
       if (v == null) return "–";
       if (metric === "HOPS") return String(Math.round(v));
@@ -236,8 +237,11 @@
           .attr("class", "loss num " + (s.lossRate > 0.05 ? "loss-bad" : s.lossRate > 0.01 ? "loss-warn" : ""));
         tr.select(".throughput").html(s.throughputBps == null ? "–"
           : `${fmt.rate(s.throughputBps)}<span class="bar-mini" style="width:${Math.round(36 * s.throughputBps / maxRate)}px"></span>`);
-        tr.select(".retransmissions").text("n/a").classed("na", true)
-          .attr("title", "Not available: this version of overlay-core has no reliable links yet");
+        const resent = resentSplit(d);
+        tr.select(".retransmissions").text(s.retransmissions == null ? "–" : fmt.count(s.retransmissions))
+          .classed("na", s.retransmissions == null)
+          .attr("title", resent ? `reliable ${fmt.count(resent.reliable)} · real-time ${fmt.count(resent.realTime)}`
+            : "measured ends only");
         tr.select(".source").text(d.source === "MEASURED" ? "measured" : "advertised").classed("muted", true);
       });
   }
@@ -281,6 +285,16 @@
       + (d ? `<div class="d">${d}</div>` : "") + "</div>";
   }
 
+  /** Hop-by-hop resends of both directions, by channel; null for a link with no local end. */
+  function resentSplit(l) {
+    const ms = l.ends.map(e => e.measured).filter(m => m);
+    if (!ms.length) return null;
+    return {
+      reliable: d3.sum(ms, m => m.reliableRetransmissions),
+      realTime: d3.sum(ms, m => m.realTimeRetransmissions),
+    };
+  }
+
   function drawDetail() {
     const l = state.links.get(state.selected);
     const detail = document.getElementById("detail");
@@ -305,8 +319,12 @@
       stat("Jitter", fmt.ms(s.jitterMs), s.jitterMs == null ? "" : "ms", m ? "RFC 3550, hellos" : "measured ends only", s.jitterMs == null),
       stat("Throughput", `<span data-stat="throughput">${fmt.rate(s.throughputBps)}</span>`, "",
         m ? `${m.packetsIn + m.packetsOut} packets` : "measured ends only", s.throughputBps == null),
-      stat("Retransmissions", "n/a", "", "no reliable links in this core yet", true),
-      stat("Queue", "n/a", "", "no per-link queue in this core yet", true),
+      stat("Retransmissions", `<span data-stat="retransmissions">${s.retransmissions == null ? "–" : fmt.count(s.retransmissions)}</span>`,
+        "", resentSplit(l) ? `reliable ${fmt.count(resentSplit(l).reliable)} · real-time ${fmt.count(resentSplit(l).realTime)}`
+          : "measured ends only", s.retransmissions == null),
+      stat("Queue", `<span data-stat="queue">${s.queuedPackets == null ? "–" : fmt.count(s.queuedPackets)}</span>`,
+        s.queuedPackets == null ? "" : "pkts", m ? "reliable channel, both directions" : "measured ends only",
+        s.queuedPackets == null),
     ].join("");
     document.getElementById("dir-forward").textContent = `${l.a} → ${l.b}`;
     document.getElementById("dir-reverse").textContent = `${l.b} → ${l.a}`;

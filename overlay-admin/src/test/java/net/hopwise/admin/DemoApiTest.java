@@ -146,11 +146,41 @@ class DemoApiTest {
     }
 
     @Test
-    void sessionsAreHonestlyNotImplemented() throws Exception {
-        mvc.perform(get("/api/sessions")).andExpect(status().isNotImplemented())
-                .andExpect(content().contentTypeCompatibleWith(PROBLEM))
-                .andExpect(jsonPath("$.detail", containsString("no end-to-end sessions")));
+    void sessionsListTheDemoReliableSessionAndRealTimeFlow() throws Exception {
+        Conditions.await("the demo session delivering and the demo flow arriving", () -> {
+            JsonNode all = read(get("/api/sessions"));
+            return reliableSession(all).map(x -> x.get("reliable").get("messagesDelivered").asLong() > 0).orElse(false)
+                    && realTimeFlow(all).map(x -> x.get("realTime").get("received").asLong() > 0).orElse(false);
+        });
+        mvc.perform(get("/api/sessions")).andExpect(status().isOk())
+                .andExpect(content().contentTypeCompatibleWith(MediaType.APPLICATION_JSON));
+        JsonNode all = read(get("/api/sessions"));
+        JsonNode session = reliableSession(all).orElseThrow();
+        assertThat(session.get("node").asText()).isEqualTo("amsterdam");
+        assertThat(session.get("localPort").asInt()).isEqualTo(DemoOverlay.SESSION_PORT);
+        assertThat(session.get("peerPort").asInt()).isEqualTo(DemoOverlay.SESSION_PORT);
+        assertThat(session.get("realTime").isNull()).isTrue();
+        JsonNode r = session.get("reliable");
+        assertThat(r.get("state").asText()).isIn("OPEN", "BLOCKED");
+        assertThat(r.get("packetsSent").asLong()).isPositive();
+        assertThat(r.get("retransmissions").asLong()).isNotNegative();
+        assertThat(r.get("congestionWindow").asInt()).isPositive();
+        assertThat(r.get("sendBuffered").asInt()).isNotNegative();
+        assertThat(r.get("messagesSent").asLong()).isPositive();
+
+        JsonNode flow = realTimeFlow(all).orElseThrow();
+        assertThat(flow.get("node").asText()).isEqualTo("amsterdam");
+        assertThat(flow.get("localPort").asInt()).isEqualTo(DemoOverlay.REAL_TIME_PORT);
+        assertThat(flow.get("reliable").isNull()).isTrue();
+        JsonNode rt = flow.get("realTime");
+        assertThat(rt.get("lost").asLong()).isNotNegative();
+        assertThat(rt.get("late").asLong()).isNotNegative();
+        // One process, one clock: the one-way delay includes the chord's 32 ms.
+        assertThat(rt.get("delayP50Ms").asDouble()).isGreaterThan(25);
+        assertThat(rt.get("delayP99Ms").asDouble()).isGreaterThanOrEqualTo(rt.get("delayP50Ms").asDouble());
+        assertThat(rt.get("jitterMs").asDouble()).isNotNegative();
     }
+
 
     // ---------------------------------------------------------------- link statistics
 
@@ -164,15 +194,19 @@ class DemoApiTest {
             assertThat(l.get("source").asText()).isEqualTo("MEASURED");
             assertThat(l.get("summary").get("rttMs").asDouble()).isPositive();
             assertThat(l.get("summary").get("throughputBps").asDouble()).isPositive();
-            // Not provided by this core yet: null, never a made-up zero.
-            assertThat(l.get("summary").get("retransmissions").isNull()).isTrue();
-            assertThat(l.get("summary").get("queuedPackets").isNull()).isTrue();
+            assertThat(l.get("summary").get("retransmissions").isIntegralNumber()).isTrue();
+            assertThat(l.get("summary").get("retransmissions").asLong()).isNotNegative();
+            assertThat(l.get("summary").get("queuedPackets").isIntegralNumber()).isTrue();
+            assertThat(l.get("summary").get("queuedPackets").asInt()).isNotNegative();
             for (JsonNode end : l.get("ends")) {
                 JsonNode m = end.get("measured");
                 assertThat(m.get("status").asText()).isEqualTo("UP");
                 assertThat(m.get("packetsIn").asLong()).isPositive();
                 assertThat(m.get("bytesOut").asLong()).isPositive();
                 assertThat(m.get("upTransitions").asLong()).isPositive();
+                assertThat(m.get("retransmissions").asLong()).isEqualTo(
+                        m.get("reliableRetransmissions").asLong() + m.get("realTimeRetransmissions").asLong());
+                assertThat(m.get("queuedPackets").asInt()).isNotNegative();
             }
         }
     }
@@ -182,6 +216,25 @@ class DemoApiTest {
         Conditions.await("loss measured on amsterdam~chicago", () -> {
             JsonNode l = read(get("/api/links/chicago/amsterdam"));
             return l.get("id").asText().equals("amsterdam~chicago") && l.get("summary").get("lossRate").asDouble() > 0.02;
+        });
+    }
+
+    @Test
+    void theLossyChordRepairsItsLossesHopByHop() {
+        // The demo's session and voice flow cross the chord, which loses 10%: its ends resend.
+        Conditions.await("reliable and real-time retransmissions on amsterdam~chicago", () -> {
+            JsonNode l = read(get("/api/links/amsterdam/chicago"));
+            long reliable = 0;
+            long realTime = 0;
+            long nacks = 0;
+            for (JsonNode end : l.get("ends")) {
+                JsonNode m = end.get("measured");
+                reliable += m.get("reliableRetransmissions").asLong();
+                realTime += m.get("realTimeRetransmissions").asLong();
+                nacks += m.get("nacksSent").asLong();
+            }
+            return reliable > 0 && realTime > 0 && nacks > 0
+                    && l.get("summary").get("retransmissions").asLong() == reliable + realTime;
         });
     }
 
@@ -441,6 +494,16 @@ class DemoApiTest {
         } catch (Exception e) {
             throw new AssertionError("reading " + request, e);
         }
+    }
+
+    private static java.util.Optional<JsonNode> reliableSession(JsonNode sessions) {
+        return stream(sessions).filter(x -> x.get("kind").asText().equals("RELIABLE")
+                && x.get("peer").asText().equals(DemoOverlay.STREAM_PEER)).findFirst();
+    }
+
+    private static java.util.Optional<JsonNode> realTimeFlow(JsonNode sessions) {
+        return stream(sessions).filter(x -> x.get("kind").asText().equals("REAL_TIME")
+                && x.get("peer").asText().equals(DemoOverlay.STREAM_PEER)).findFirst();
     }
 
     private static Stream<JsonNode> stream(JsonNode array) {

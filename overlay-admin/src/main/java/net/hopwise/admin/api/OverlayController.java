@@ -7,11 +7,9 @@ import java.util.List;
 import net.hopwise.admin.overlay.OverlayException;
 import net.hopwise.admin.overlay.OverlayView;
 import net.hopwise.admin.overlay.RoutesView;
+import net.hopwise.admin.overlay.SessionView;
 import net.hopwise.admin.overlay.TopologyView;
 import net.hopwise.overlay.routing.RoutingMetric;
-import org.springframework.http.HttpStatus;
-import org.springframework.http.ProblemDetail;
-import org.springframework.http.ResponseEntity;
 import org.springframework.web.bind.annotation.GetMapping;
 import org.springframework.web.bind.annotation.PathVariable;
 import org.springframework.web.bind.annotation.RequestMapping;
@@ -69,13 +67,12 @@ public class OverlayController {
     }
 
     @GetMapping("/sessions")
-    @Operation(summary = "End-to-end sessions of the local nodes",
-            description = "501 Not Implemented: this version of overlay-core has no sessions yet")
-    public ResponseEntity<ProblemDetail> sessions() {
-        ProblemDetail p = ProblemDetail.forStatusAndDetail(HttpStatus.NOT_IMPLEMENTED,
-                "this version of overlay-core has no end-to-end sessions yet: nodes carry best-effort messages only");
-        p.setTitle("Sessions not available");
-        return ResponseEntity.status(HttpStatus.NOT_IMPLEMENTED)
-                .contentType(org.springframework.http.MediaType.APPLICATION_PROBLEM_JSON).body(p);
+    @Operation(summary = "End-to-end streams of the service's node",
+            description = "Its reliable sessions (ports, peer, state, messages sent and delivered, end-to-end"
+                    + " retransmissions, windows, buffered packets) and the real-time flows arriving at its ports"
+                    + " (source, ports, received, lost, late, one-way delay p50/p99, jitter). An empty array when"
+                    + " there are none.")
+    public List<SessionView> sessions() {
+        return view.sessions();
     }
 }

@@ -9,18 +9,23 @@ import java.util.Random;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicReference;
 import io.micrometer.core.instrument.MeterRegistry;
 import net.hopwise.overlay.NeighbourConfig;
 import net.hopwise.overlay.NodeConfig;
 import net.hopwise.overlay.NodeRuntime;
 import net.hopwise.overlay.OverlayNode;
 import net.hopwise.overlay.OverlayPort;
+import net.hopwise.overlay.RealTimeFlow;
+import net.hopwise.overlay.ReliableSession;
 import net.hopwise.overlay.routing.RoutingMetric;
 
 /**
  * The demo overlay: five nodes named after cities, in this process on loopback UDP, joined in a ring
  * with one chord, with delays that imitate the distances between the cities, the chord losing 10%
- * of its packets, and traffic flowing between random pairs of nodes under random metrics.
+ * of its packets, and traffic flowing between random pairs of nodes under random metrics. The
+ * service's node also holds a reliable session to chicago and receives a real-time voice flow from
+ * it, so the sessions view has something to show.
  *
  * <p>Delays and loss are impairments like any other, so the dashboard and the API show them and can
  * change or clear them. The service's own node is the first, amsterdam.
@@ -43,6 +48,23 @@ public final class DemoOverlay {
 
     /** The overlay port demo traffic is sent to. */
     static final int PORT = 7;
+
+    /**
+     * The demo's reliable session runs from the service's node to this node, and its real-time flow
+     * from this node to the service's: chicago, the far end of the lossy chord, so both streams show
+     * hop-by-hop repair.
+     */
+    public static final String STREAM_PEER = "chicago";
+    /** The port of the reliable session at both ends. */
+    public static final int SESSION_PORT = 9;
+    /** The port of the service's node the real-time flow arrives at (RTP's customary audio port). */
+    public static final int REAL_TIME_PORT = 5004;
+    /** A small message each way every 100 ms: a steady trickle that keeps the session's counters moving. */
+    private static final long SESSION_PERIOD_MILLIS = 100;
+    private static final int SESSION_MESSAGE_BYTES = 64;
+    /** 160 bytes every 20 ms: one G.711 voice frame, the real-time flow the overlay is built for. */
+    private static final long REAL_TIME_PERIOD_MILLIS = 20;
+    private static final int REAL_TIME_PACKET_BYTES = 160;
 
     private DemoOverlay() {}
 
@@ -83,6 +105,7 @@ public final class DemoOverlay {
                         (double) link.delay().toMillis(), null, null, null, null, null, null);
                 impairments.apply(local, link.a(), link.b(), request);
             }
+            startStreams(nodes, ports, traffic);
             Random random = new Random(20_250_101L);
             long periodNanos = Math.max(1_000_000L, trafficInterval.toNanos());
             traffic.scheduleAtFixedRate(() -> sendRound(ports, random), periodNanos, periodNanos, TimeUnit.NANOSECONDS);
@@ -96,6 +119,38 @@ public final class DemoOverlay {
             }
             throw e;
         }
+    }
+
+    /**
+     * Opens the demo's reliable session (the service's node to {@link #STREAM_PEER}) and real-time
+     * flow (back), both routed by hop count so they cross the lossy chord, and paces their sends.
+     */
+    private static void startStreams(Map<String, OverlayNode> nodes, Map<String, OverlayPort> ports,
+            ScheduledExecutorService traffic) {
+        OverlayNode self = nodes.get(NODES.get(0));
+        OverlayNode peer = nodes.get(STREAM_PEER);
+        AtomicReference<ReliableSession> accepted = new AtomicReference<>();
+        peer.acceptSessions(SESSION_PORT, session -> {
+            accepted.set(session);
+            return message -> { };
+        });
+        ReliableSession session = self.openSession(SESSION_PORT, STREAM_PEER, SESSION_PORT, RoutingMetric.HOPS,
+                message -> { });
+        byte[] message = new byte[SESSION_MESSAGE_BYTES];
+        // Both ends talk, so the session both sends and delivers at the service's node. Until routes
+        // exist, or while back-pressured, a send is refused and the next one tries again.
+        traffic.scheduleAtFixedRate(() -> {
+            session.send(message);
+            ReliableSession back = accepted.get();
+            if (back != null) {
+                back.send(message);
+            }
+        }, SESSION_PERIOD_MILLIS, SESSION_PERIOD_MILLIS, TimeUnit.MILLISECONDS);
+        self.openPort(REAL_TIME_PORT, received -> { });
+        RealTimeFlow flow = ports.get(STREAM_PEER).openRealTime(self.id(), REAL_TIME_PORT, RoutingMetric.HOPS);
+        byte[] frame = new byte[REAL_TIME_PACKET_BYTES];
+        traffic.scheduleAtFixedRate(() -> flow.send(frame), REAL_TIME_PERIOD_MILLIS, REAL_TIME_PERIOD_MILLIS,
+                TimeUnit.MILLISECONDS);
     }
 
     /**

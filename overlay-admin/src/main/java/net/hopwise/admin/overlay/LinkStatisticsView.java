@@ -33,10 +33,10 @@ public record LinkStatisticsView(
             @Schema(description = "Loss rate of the worse direction, 0-1", nullable = true) Double lossRate,
             @Schema(description = "Bits per second over both directions; measured links only", nullable = true)
                     Double throughputBps,
-            @Schema(description = "Hop-by-hop retransmissions: null, this version of overlay-core has no reliable"
-                    + " links yet", nullable = true) Long retransmissions,
-            @Schema(description = "Packets queued on the link: null, this version of overlay-core does not queue"
-                    + " per link yet", nullable = true) Integer queuedPackets) {}
+            @Schema(description = "Hop-by-hop retransmissions over both directions: the reliable channel's resends"
+                    + " plus the real-time channel's; measured links only", nullable = true) Long retransmissions,
+            @Schema(description = "Packets waiting in front of the reliable channel's window, both directions;"
+                    + " measured links only", nullable = true) Integer queuedPackets) {}
 
     /** The link as one end sees it. */
     public record End(
@@ -70,8 +70,17 @@ public record LinkStatisticsView(
             long upTransitions,
             long downTransitions,
             @Schema(description = "Where the peer's packets come from") String peerAddress,
-            @Schema(description = "Not available: null until overlay-core has reliable links", nullable = true)
-                    Long retransmissions,
-            @Schema(description = "Not available: null until overlay-core queues per link", nullable = true)
-                    Integer queuedPackets) {}
+            @Schema(description = "Packets this end resent on the link: reliableRetransmissions +"
+                    + " realTimeRetransmissions") long retransmissions,
+            @Schema(description = "Packets waiting in front of this end's reliable window towards the peer")
+                    int queuedPackets,
+            @Schema(description = "Resends of the reliable channel (session traffic, hop by hop)")
+                    long reliableRetransmissions,
+            @Schema(description = "Retransmission timer expiries of the reliable channel") long reliableTimeouts,
+            @Schema(description = "Reliable packets sent and not yet acknowledged") int reliableInFlight,
+            @Schema(description = "Reliable channel's congestion window, packets") int reliableCongestionWindow,
+            @Schema(description = "Resends of the real-time channel, answering the peer's NACKs")
+                    long realTimeRetransmissions,
+            @Schema(description = "NACKs this end sent for real-time packets missing from the peer") long nacksSent,
+            @Schema(description = "NACKs this end received from the peer") long nacksReceived) {}
 }

@@ -16,10 +16,15 @@ import net.hopwise.overlay.OverlayNode;
 import net.hopwise.overlay.link.LinkStatistics;
 import net.hopwise.overlay.link.LinkStatus;
 import net.hopwise.overlay.node.Neighbour;
+import net.hopwise.overlay.node.RealTimeChannel;
+import net.hopwise.overlay.realtime.RealTimeFlowStatistics;
+import net.hopwise.overlay.reliable.ReliableLinkStatistics;
 import net.hopwise.overlay.routing.LinkCost;
 import net.hopwise.overlay.routing.LinkStateAdvertisement;
 import net.hopwise.overlay.routing.RoutingConfig;
 import net.hopwise.overlay.routing.RoutingMetric;
+import net.hopwise.overlay.session.SessionEndpoint;
+import net.hopwise.overlay.session.SessionStatistics;
 
 /**
  * Reads the overlay from the service's node: topology and costs from its link-state database, routes
@@ -71,6 +76,7 @@ public final class OverlayView {
             Map<String, Map<RoutingMetric, RoutesView.Path>> routes,
             long recomputations,
             Map<String, Map<String, Neighbour>> localLinks,
+            Map<String, Map<String, RealTimeChannel>> realTimeChannels,
             Set<LinkKey> links) {
 
         public boolean knows(String node) {
@@ -118,15 +124,27 @@ public final class OverlayView {
                 routes.put(a.originName(), perMetric);
             }
             return new Snapshot(Instant.now(), engine.config().name(), engine.config().routing(), ads, ages, routes,
-                    engine.router().recomputations(), Map.of(), Set.of());
+                    engine.router().recomputations(), Map.of(), Map.of(), Set.of());
         });
         Map<String, Map<String, Neighbour>> local = new TreeMap<>();
+        Map<String, Map<String, RealTimeChannel>> realTime = new TreeMap<>();
         for (OverlayNode node : nodes.all().values()) {
             Map<String, Neighbour> links = new TreeMap<>();
             for (Neighbour n : node.neighbours()) {
                 links.put(n.name(), n);
             }
             local.put(node.name(), links);
+            // A channel exists from a link's first real-time packet on; its counters are read from here.
+            realTime.put(node.name(), node.inspect(engine -> {
+                Map<String, RealTimeChannel> channels = new HashMap<>();
+                for (Neighbour n : engine.neighbours()) {
+                    RealTimeChannel c = engine.realTimeChannel(n.id());
+                    if (c != null) {
+                        channels.put(n.name(), c);
+                    }
+                }
+                return channels;
+            }));
         }
         Set<LinkKey> links = new TreeSet<>((x, y) -> x.id().compareTo(y.id()));
         for (LinkStateAdvertisement a : s.advertisements().values()) {
@@ -144,7 +162,7 @@ public final class OverlayView {
         seen.addAll(links);
         links.addAll(seen);
         return new Snapshot(s.time(), s.self(), s.routing(), s.advertisements(), s.ageSeconds(), s.routes(),
-                s.recomputations(), local, links);
+                s.recomputations(), local, realTime, links);
     }
 
     private static String nameOf(Map<String, LinkStateAdvertisement> ads, NodeId id) {
@@ -256,11 +274,14 @@ public final class OverlayView {
         Neighbour n = neighbour(s, node, peer);
         return new LinkStatisticsView.End(node, peer, n != null, cost != null,
                 cost == null ? null : cost.latencyMillis(), cost == null ? null : cost.lossRate(),
-                n == null ? null : measured(node, n));
+                n == null ? null : measured(node, n, s.realTimeChannels().getOrDefault(node, Map.of()).get(peer)));
     }
 
-    private LinkStatisticsView.Measured measured(String node, Neighbour n) {
+    private LinkStatisticsView.Measured measured(String node, Neighbour n, RealTimeChannel realTime) {
         LinkStatistics st = n.statistics();
+        ReliableLinkStatistics reliable = n.reliableStatistics();
+        long reliableResent = reliable == null ? 0 : reliable.retransmissions();
+        long realTimeResent = realTime == null ? 0 : realTime.retransmissions();
         LinkRates.Rate rate = rates.rate(node, n.name());
         boolean sampled = st != null && st.srttNanos() > 0;
         return new LinkStatisticsView.Measured(
@@ -276,7 +297,15 @@ public final class OverlayView {
                 rate == null ? null : rate.inBps(), rate == null ? null : rate.outBps(),
                 st == null ? 0 : st.upTransitions(), st == null ? 0 : st.downTransitions(),
                 n.address().getHostString() + ":" + n.address().getPort(),
-                null, null);
+                reliableResent + realTimeResent,
+                reliable == null ? 0 : reliable.queueLength(),
+                reliableResent,
+                reliable == null ? 0 : reliable.timeouts(),
+                reliable == null ? 0 : reliable.unacknowledged(),
+                reliable == null ? 0 : reliable.congestionWindow(),
+                realTimeResent,
+                realTime == null ? 0 : realTime.nacksSent(),
+                realTime == null ? 0 : realTime.nacksReceived());
     }
 
     private static LinkStatisticsView.Summary summary(LinkStatisticsView.End a, LinkStatisticsView.End b) {
@@ -286,13 +315,46 @@ public final class OverlayView {
             Double rtt = m.rttMs() != null ? m.rttMs() : other == null ? null : other.rttMs();
             double loss = Math.max(m.lossInRate(), m.lossOutRate());
             Double throughput = m.throughputInBps() == null ? null : m.throughputInBps() + m.throughputOutBps();
-            return new LinkStatisticsView.Summary(rtt, m.jitterMs(), loss, throughput, null, null);
+            // Each end counts what it resends and queues towards the other: together, both directions.
+            long retransmissions = m.retransmissions() + (other == null ? 0 : other.retransmissions());
+            int queued = m.queuedPackets() + (other == null ? 0 : other.queuedPackets());
+            return new LinkStatisticsView.Summary(rtt, m.jitterMs(), loss, throughput, retransmissions, queued);
         }
         Double rtt = a.advertisedLatencyMs() != null && b.advertisedLatencyMs() != null
                 ? a.advertisedLatencyMs() + b.advertisedLatencyMs() : null;
         Double loss = a.advertisedLossRate() == null && b.advertisedLossRate() == null ? null
                 : Math.max(orZero(a.advertisedLossRate()), orZero(b.advertisedLossRate()));
         return new LinkStatisticsView.Summary(rtt, null, loss, null, null, null);
+    }
+
+    // ---------------------------------------------------------------- sessions
+
+    /**
+     * The reliable sessions of the service's node and the real-time flows arriving at its ports, read
+     * in one pass on its event loop.
+     */
+    public List<SessionView> sessions() {
+        OverlayNode self = nodes.self();
+        return self.inspect(engine -> {
+            List<SessionView> list = new ArrayList<>();
+            var database = engine.router().database();
+            for (SessionEndpoint e : engine.sessions()) {
+                SessionStatistics st = e.statistics();
+                String state = e.isClosed() ? "CLOSED" : e.sender().blocked() ? "BLOCKED" : "OPEN";
+                list.add(new SessionView(SessionView.Kind.RELIABLE, self.name(), e.localPort(),
+                        database.nameOf(e.remote()).orElse(e.remote().toString()), e.remotePort(),
+                        new SessionView.Reliable(state, st.messagesAccepted(), st.messagesDelivered(), st.packetsSent(),
+                                st.retransmissions(), st.timeouts(), st.congestionWindow(), st.advertisedWindow(),
+                                st.sendBuffered(), st.receiveHeld(), st.srttNanos() > 0 ? st.srttNanos() / 1e6 : null),
+                        null));
+            }
+            for (RealTimeFlowStatistics f : engine.realTimeFlows()) {
+                list.add(new SessionView(SessionView.Kind.REAL_TIME, self.name(), f.port(), f.sourceName(),
+                        f.sourcePort(), null, new SessionView.RealTime(f.received(), f.lost(), f.late(), f.lossRate(),
+                                f.p50DelayNanos() / 1e6, f.p99DelayNanos() / 1e6, f.jitterNanos() / 1e6)));
+            }
+            return list;
+        });
     }
 
     // ---------------------------------------------------------------- routes

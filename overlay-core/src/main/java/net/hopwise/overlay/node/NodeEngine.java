@@ -554,14 +554,27 @@ public final class NodeEngine {
 
     /** What the real-time flows arriving at a local port look like now. */
     public List<RealTimeFlowStatistics> realTimeFlows(int port) {
+        return realTimeFlowsWhere(port);
+    }
+
+    /**
+     * What the real-time flows arriving at every local port look like now, by port: for admin views,
+     * which do not know which ports the applications opened.
+     */
+    public List<RealTimeFlowStatistics> realTimeFlows() {
+        return realTimeFlowsWhere(-1);
+    }
+
+    private List<RealTimeFlowStatistics> realTimeFlowsWhere(int port) {
         List<RealTimeFlowStatistics> list = new ArrayList<>();
         for (java.util.Map.Entry<RealTimeFlowKey, RealTimeFlowMonitor> e : realTimeFlows.entrySet()) {
             RealTimeFlowKey k = e.getKey();
-            if (k.port() == port) {
+            if (port < 0 || k.port() == port) {
                 list.add(e.getValue().snapshot(nameOf(k.origin()), k.sourcePort(), k.port()));
             }
         }
-        list.sort(java.util.Comparator.comparing(RealTimeFlowStatistics::sourceName)
+        list.sort(java.util.Comparator.comparingInt(RealTimeFlowStatistics::port)
+                .thenComparing(RealTimeFlowStatistics::sourceName)
                 .thenComparingInt(RealTimeFlowStatistics::sourcePort));
         return list;
     }
