@@ -24,6 +24,15 @@ public final class RouteComputationProfile {
         return maxNanos / 1e6;
     }
 
+    /** A copy of the figures so far, unaffected by later measurements or resets. */
+    public RouteComputationProfile snapshot() {
+        RouteComputationProfile copy = new RouteComputationProfile();
+        copy.count = count;
+        copy.totalNanos = totalNanos;
+        copy.maxNanos = maxNanos;
+        return copy;
+    }
+
     /** Forgets what was measured, for example after a warm-up. */
     public void reset() {
         count = 0;
