@@ -10,12 +10,26 @@ final class Options {
     double seconds = 5000;
     int threads = 2;
     boolean writeDocs;
-    Path root = Path.of(".");
+    Path root = checkoutTop();
     List<Double> losses = new ArrayList<>(List.of(0.0, 0.005, 0.01, 0.02, 0.03, 0.04, 0.05, 0.06, 0.08, 0.10));
     List<Integer> rates = new ArrayList<>(List.of(500, 1000));
     List<Protocol> protocols = new ArrayList<>(List.of(Protocol.TCP_RENO, Protocol.TCP_NEW_RENO, Protocol.TCP_SACK));
     int nodes = 1000;
     String command;
+
+    /**
+     * The top of the checkout (the folder holding mvnw and overlay-core), found upwards from the working
+     * folder, because Maven runs the CLI inside overlay-examples.
+     */
+    static Path checkoutTop() {
+        Path here = Path.of("").toAbsolutePath();
+        for (Path p = here; p != null; p = p.getParent()) {
+            if (java.nio.file.Files.exists(p.resolve("mvnw")) && java.nio.file.Files.isDirectory(p.resolve("overlay-core"))) {
+                return p;
+            }
+        }
+        return here;
+    }
 
     static Options parse(String experiment, String[] args, int from) {
         Options o = new Options();
