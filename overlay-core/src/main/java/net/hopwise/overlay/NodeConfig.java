@@ -9,6 +9,7 @@ import java.util.Objects;
 import java.util.Set;
 import java.util.HashSet;
 import net.hopwise.overlay.link.HelloConfig;
+import net.hopwise.overlay.realtime.RealTimeConfig;
 import net.hopwise.overlay.routing.RoutingConfig;
 import net.hopwise.overlay.routing.RoutingMetric;
 import net.hopwise.overlay.wire.DataHeader;
@@ -52,6 +53,7 @@ public final class NodeConfig {
     private final TransportKind transport;
     private final MeterRegistry meterRegistry;
     private final long impairmentSeed;
+    private final RealTimeConfig realTime;
 
     private NodeConfig(Builder b) {
         this.name = b.name;
@@ -70,6 +72,7 @@ public final class NodeConfig {
         this.transport = b.transport;
         this.meterRegistry = b.meterRegistry;
         this.impairmentSeed = b.impairmentSeed != null ? b.impairmentSeed : id.value();
+        this.realTime = b.realTime;
     }
 
     public static Builder builder(String name) {
@@ -92,6 +95,7 @@ public final class NodeConfig {
         b.transport = transport;
         b.meterRegistry = meterRegistry;
         b.impairmentSeed = impairmentSeed;
+        b.realTime = realTime;
         return b;
     }
 
@@ -160,6 +164,11 @@ public final class NodeConfig {
         return impairmentSeed;
     }
 
+    /** Real-time links and flows: history, retransmission budget, late deadline, metric. */
+    public RealTimeConfig realTime() {
+        return realTime;
+    }
+
     @Override
     public String toString() {
         return "NodeConfig[name=" + name + ", bind=" + bindAddress + ", neighbours=" + neighbours + "]";
@@ -182,6 +191,7 @@ public final class NodeConfig {
         private TransportKind transport = TransportKind.AUTO;
         private MeterRegistry meterRegistry;
         private Long impairmentSeed;
+        private RealTimeConfig realTime = RealTimeConfig.defaults();
 
         private Builder(String name) {
             this.name = NodeId.requireValidName(name);
@@ -270,6 +280,11 @@ public final class NodeConfig {
         /** Seed of the node's impairment models, so an impaired experiment can be repeated. */
         public Builder impairmentSeed(long seed) {
             this.impairmentSeed = seed;
+            return this;
+        }
+
+        public Builder realTime(RealTimeConfig config) {
+            this.realTime = Objects.requireNonNull(config, "realTime");
             return this;
         }
 

@@ -40,6 +40,8 @@ import net.hopwise.overlay.node.NodeCounters;
 import net.hopwise.overlay.node.NodeEngine;
 import net.hopwise.overlay.node.NodeMeters;
 import net.hopwise.overlay.node.NodeOutput;
+import net.hopwise.overlay.node.RealTimeMeters;
+import net.hopwise.overlay.realtime.RealTimeFlowStatistics;
 import net.hopwise.overlay.routing.RoutingMetric;
 import net.hopwise.overlay.wire.DropReason;
 import net.hopwise.overlay.wire.WireHeader;
@@ -80,6 +82,8 @@ public final class OverlayNode implements AutoCloseable {
     private volatile InetSocketAddress localAddress;
     private volatile Map<RoutingMetric, Set<NodeId>> reachable = Map.of();
     private NodeMeters meters;
+    private RealTimeMeters realTimeMeters;
+    private final AtomicInteger realTimePending = new AtomicInteger();
     private ScheduledFuture<?> timer;
     private long timerDeadline = Long.MAX_VALUE;
     private boolean flushNeeded;
@@ -144,8 +148,10 @@ public final class OverlayNode implements AutoCloseable {
             long now = System.nanoTime();
             engine = new NodeEngine(config, ch.alloc(), new Output(), System.currentTimeMillis(), now);
             meters = new NodeMeters(engine, registry, () -> impairment.dropped());
+            realTimeMeters = new RealTimeMeters(engine, registry);
             for (Neighbour n : engine.neighbours()) {
                 meters.addLink(n);
+                realTimeMeters.addLink(n);
             }
             afterWork();
             return null;
@@ -241,6 +247,51 @@ public final class OverlayNode implements AutoCloseable {
         return SendResult.ACCEPTED;
     }
 
+    // ---------------------------------------------------------------- real-time
+
+    /** Sends one real-time packet; the flow API ({@link RealTimeFlow}) is the way in. */
+    SendResult sendRealTime(int sourcePort, NodeId destination, int destinationPort, long flowSequence,
+            byte[] payload, RoutingMetric metric) {
+        if (!running.get()) {
+            return SendResult.CLOSED;
+        }
+        if (loop.inEventLoop()) {
+            SendResult result = engine.sendRealTime(sourcePort, destination, destinationPort, flowSequence,
+                    Unpooled.wrappedBuffer(payload), metric, System.nanoTime());
+            flushNeeded = true;
+            afterWork();
+            return result;
+        }
+        if (!destination.equals(config.id()) && !reachable.getOrDefault(metric, Set.of()).contains(destination)) {
+            return SendResult.NO_ROUTE;
+        }
+        if (realTimePending.get() >= config.sendQueueLimit()) {
+            return SendResult.BACK_PRESSURED;
+        }
+        realTimePending.incrementAndGet();
+        byte[] copy = payload.clone();
+        // One task per packet: real-time packets are few (tens per second per flow) and must not wait
+        // behind a batch.
+        loop.execute(() -> {
+            realTimePending.decrementAndGet();
+            if (engine == null || !running.get()) {
+                return;
+            }
+            SendResult r = engine.sendRealTime(sourcePort, destination, destinationPort, flowSequence,
+                    Unpooled.wrappedBuffer(copy), metric, System.nanoTime());
+            if (r == SendResult.NO_ROUTE) {
+                engine.recordDrop(DropReason.NO_ROUTE);
+            }
+            flushNeeded = true;
+            afterWork();
+        });
+        return SendResult.ACCEPTED;
+    }
+
+    List<RealTimeFlowStatistics> realTimeFlows(int port) {
+        return inspect(e -> e.realTimeFlows(port));
+    }
+
     /** False while sends would be back-pressured. */
     public boolean isWritable() {
         Channel ch = channel;
@@ -276,6 +327,7 @@ public final class OverlayNode implements AutoCloseable {
             boolean added = engine.addNeighbour(neighbour, System.nanoTime());
             if (added) {
                 meters.addLink(engine.neighbour(neighbour.id()));
+                realTimeMeters.addLink(engine.neighbour(neighbour.id()));
             }
             afterWork();
             return added;
@@ -290,6 +342,7 @@ public final class OverlayNode implements AutoCloseable {
             boolean removed = engine.removeNeighbour(name, System.nanoTime());
             if (removed) {
                 meters.removeLink(n);
+                realTimeMeters.removeLink(n);
                 impairment.clear(n.address());
             }
             afterWork();
@@ -389,6 +442,9 @@ public final class OverlayNode implements AutoCloseable {
                 }
                 if (meters != null) {
                     meters.close();
+                }
+                if (realTimeMeters != null) {
+                    realTimeMeters.close();
                 }
                 engine.close();
                 pending.clear();

@@ -1,5 +1,8 @@
 package net.hopwise.overlay;
 
+import java.util.List;
+import java.util.Objects;
+import net.hopwise.overlay.realtime.RealTimeFlowStatistics;
 import net.hopwise.overlay.routing.RoutingMetric;
 
 /**
@@ -46,6 +49,33 @@ public final class OverlayPort implements AutoCloseable {
             return SendResult.CLOSED;
         }
         return node.send(port, destination, destinationPort, payload, metric);
+    }
+
+    /**
+     * Opens a real-time flow from this port to a port of the named node, routed by the node's
+     * real-time metric (expected latency unless configured otherwise).
+     */
+    public RealTimeFlow openRealTime(String destinationNode, int destinationPort) {
+        return openRealTime(NodeId.ofName(destinationNode), destinationPort, node.config().realTime().metric());
+    }
+
+    /**
+     * Opens a real-time flow to a port of a node under a routing metric.
+     *
+     * @throws IllegalArgumentException when the destination port is not 1-65535
+     */
+    public RealTimeFlow openRealTime(NodeId destination, int destinationPort, RoutingMetric metric) {
+        Objects.requireNonNull(destination, "destination");
+        Objects.requireNonNull(metric, "metric");
+        if (destinationPort < 1 || destinationPort > 65535) {
+            throw new IllegalArgumentException("destination port must be 1-65535, got " + destinationPort);
+        }
+        return new RealTimeFlow(this, destination, destinationPort, metric);
+    }
+
+    /** What the real-time flows arriving at this port look like now: delay, loss, late packets, jitter. */
+    public List<RealTimeFlowStatistics> realTimeFlows() {
+        return node.realTimeFlows(port);
     }
 
     /** False while sends would be back-pressured. */

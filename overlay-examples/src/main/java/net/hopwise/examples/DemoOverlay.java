@@ -29,7 +29,7 @@ import net.hopwise.overlay.routing.RoutingMetric;
  * the chord lossy and one ring link slow, traffic between every pair. It prints link measurements,
  * the routes each metric picks and how many messages arrived, every few seconds.
  *
- * <pre>./mvnw -q -pl overlay-examples -am compile exec:java [-Dexec.args="--seconds 20"]</pre>
+ * <pre>./mvnw -q -pl overlay-examples -am test-compile exec:java [-Dexec.args="--seconds 20"]</pre>
  */
 public final class DemoOverlay implements AutoCloseable {
     static final List<String> NAMES = List.of("a", "b", "c", "d", "e");

@@ -23,6 +23,12 @@ import net.hopwise.overlay.link.HelloCodec;
 import net.hopwise.overlay.link.HelloPacket;
 import net.hopwise.overlay.link.LinkMonitor;
 import net.hopwise.overlay.link.LinkMonitorOutput;
+import net.hopwise.overlay.realtime.RealTimeCodec;
+import net.hopwise.overlay.realtime.RealTimeConfig;
+import net.hopwise.overlay.realtime.RealTimeFlowMonitor;
+import net.hopwise.overlay.realtime.RealTimeFlowStatistics;
+import net.hopwise.overlay.realtime.RealTimeLinkReceiver;
+import net.hopwise.overlay.realtime.RealTimeLinkSender;
 import net.hopwise.overlay.routing.LinkCost;
 import net.hopwise.overlay.routing.LinkStateAck;
 import net.hopwise.overlay.routing.LinkStateCodec;
@@ -71,6 +77,15 @@ public final class NodeEngine {
     private final long startMillis;
     private final long startNanos;
 
+    // Real-time channels (one per neighbour, made on first use) and the flows arriving at local ports.
+    private final RealTimeConfig realTime;
+    private final LongObjectHashMap<RealTimeChannel> realTimeChannels = new LongObjectHashMap<>();
+    /** A copy of the channels for readers on other threads (meters), replaced on every change. */
+    private volatile java.util.Map<Long, RealTimeChannel> realTimeChannelView = java.util.Map.of();
+    private final java.util.Map<RealTimeFlowKey, RealTimeFlowMonitor> realTimeFlows = new java.util.HashMap<>();
+    private final RealTimeCounters realTimeCounters = new RealTimeCounters();
+    private final long[] nackScratch = new long[RealTimeCodec.MAX_NACK_SEQUENCES];
+
     /**
      * @param startMillis wall-clock milliseconds at start (the simulator passes virtual ones): the
      *     base of this node's link-state sequence numbers, so a restarted node's advertisements win,
@@ -87,6 +102,7 @@ public final class NodeEngine {
         this.allocator = allocator;
         this.output = output;
         this.now = nowNanos;
+        this.realTime = config.realTime();
         this.router = new Router(self, config.name(), config.routing(), new RouterEvents(), startMillis, nowNanos);
         this.reassembler = new Reassembler(allocator, config.maxMessageBytes(), config.reassemblyBufferBytes(),
                 config.reassemblyTimeout().toNanos(), DataHeader.MAX_FRAGMENT_PAYLOAD);
@@ -152,6 +168,7 @@ public final class NodeEngine {
             return false;
         }
         publishNeighbours();
+        closeRealTimeChannel(n);
         if (n.monitor.status() == net.hopwise.overlay.link.LinkStatus.UP) {
             router.neighbourDown(n.id(), nowNanos);
         }
@@ -190,6 +207,7 @@ public final class NodeEngine {
 
     public void closePort(int port) {
         ports.remove(port);
+        forgetRealTimeFlows(port);
     }
 
     public boolean isPortOpen(int port) {
@@ -314,6 +332,8 @@ public final class NodeEngine {
                 router.onAck(n.id(), ack, now);
             }
             case DATA -> onData(n, datagram, body);
+            case REALTIME_DATA -> onRealTimeData(n, datagram, body);
+            case REALTIME_NACK -> onRealTimeNack(n, datagram, body);
             default -> counters.drop(DropReason.UNKNOWN_TYPE);
         }
     }
@@ -410,6 +430,249 @@ public final class NodeEngine {
         }
     }
 
+    // ---------------------------------------------------------------- real-time
+
+    /**
+     * Sends one real-time packet: never fragmented, stamped with the send time, routed hop by hop over
+     * real-time channels that each recover their own losses while the packet can still be useful.
+     *
+     * <p>The caller keeps ownership of {@code payload}; its readable bytes are copied.
+     *
+     * @param flowSequence the flow's end-to-end sequence number (32 bits travel), from which the
+     *     destination counts loss
+     * @throws IllegalArgumentException when the payload exceeds {@link RealTimeCodec#MAX_PAYLOAD} or a
+     *     port is out of range
+     */
+    public SendResult sendRealTime(int sourcePort, NodeId destination, int destinationPort, long flowSequence,
+            ByteBuf payload, RoutingMetric metric, long nowNanos) {
+        advance(nowNanos);
+        int length = payload.readableBytes();
+        if (length > RealTimeCodec.MAX_PAYLOAD) {
+            throw new IllegalArgumentException("real-time packet of " + length + " bytes exceeds "
+                    + RealTimeCodec.MAX_PAYLOAD);
+        }
+        if (destinationPort < 1 || destinationPort > 65535 || sourcePort < 0 || sourcePort > 65535) {
+            throw new IllegalArgumentException("ports must be 1-65535");
+        }
+        if (destination.equals(self)) {
+            realTimeCounters.sent++;
+            deliverRealTime(selfId, sourcePort, destinationPort, flowSequence, now, payload);
+            return SendResult.ACCEPTED;
+        }
+        NodeId next = router.nextHop(destination, metric);
+        Neighbour via = next == null ? null : neighbours.get(next.value());
+        if (via == null) {
+            return SendResult.NO_ROUTE;
+        }
+        if (!output.writable()) {
+            return SendResult.BACK_PRESSURED;
+        }
+        ByteBuf packet = allocator.ioBuffer(WireHeader.LENGTH + RealTimeCodec.HEADER_LENGTH + length);
+        WireHeader.write(packet, PacketType.REALTIME_DATA, 0, selfId, via.id().value(), via.takeLinkSequence());
+        RealTimeCodec.writeData(packet, selfId, destination.value(), sourcePort, destinationPort, config.hopLimit(),
+                metric.ordinal(), flowSequence, now);
+        packet.writeBytes(payload, payload.readerIndex(), length);
+        WireHeader.finish(packet, 0);
+        realTimeCounters.sent++;
+        transmitRealTime(via, packet);
+        return SendResult.ACCEPTED;
+    }
+
+    /** What the real-time flows arriving at a local port look like now. */
+    public List<RealTimeFlowStatistics> realTimeFlows(int port) {
+        List<RealTimeFlowStatistics> list = new ArrayList<>();
+        for (java.util.Map.Entry<RealTimeFlowKey, RealTimeFlowMonitor> e : realTimeFlows.entrySet()) {
+            RealTimeFlowKey k = e.getKey();
+            if (k.port() == port) {
+                list.add(e.getValue().snapshot(nameOf(k.origin()), k.sourcePort(), k.port()));
+            }
+        }
+        list.sort(java.util.Comparator.comparing(RealTimeFlowStatistics::sourceName)
+                .thenComparingInt(RealTimeFlowStatistics::sourcePort));
+        return list;
+    }
+
+    /**
+     * The real-time channel to a neighbour, or null before its first real-time packet; safe from any
+     * thread.
+     */
+    public RealTimeChannel realTimeChannel(NodeId neighbour) {
+        return realTimeChannelView.get(neighbour.value());
+    }
+
+    private void publishRealTimeChannels() {
+        java.util.Map<Long, RealTimeChannel> view = new java.util.HashMap<>();
+        for (io.netty.util.collection.LongObjectMap.PrimitiveEntry<RealTimeChannel> e : realTimeChannels.entries()) {
+            view.put(e.key(), e.value());
+        }
+        realTimeChannelView = java.util.Map.copyOf(view);
+    }
+
+    public RealTimeCounters realTimeCounters() {
+        return realTimeCounters;
+    }
+
+    private RealTimeChannel realTimeChannelOf(Neighbour n) {
+        RealTimeChannel channel = realTimeChannels.get(n.id().value());
+        if (channel == null) {
+            RealTimeLinkSender<ByteBuf> sender = new RealTimeLinkSender<>(realTime, new RealTimeLinkSender.Output<>() {
+                @Override
+                public void retransmit(long seq, ByteBuf stored) {
+                    retransmitRealTime(n, stored);
+                }
+
+                @Override
+                public void evicted(ByteBuf stored) {
+                    stored.release();
+                }
+            });
+            RealTimeLinkReceiver receiver = new RealTimeLinkReceiver(realTime, (sequences, count) -> {
+                if (neighbours.get(n.id().value()) == n) {
+                    sendControl(n, PacketType.REALTIME_NACK, out -> RealTimeCodec.writeNack(out, sequences, count));
+                }
+            });
+            channel = new RealTimeChannel(sender, receiver);
+            realTimeChannels.put(n.id().value(), channel);
+            publishRealTimeChannels();
+        }
+        return channel;
+    }
+
+    /** Numbers a real-time datagram for the link, keeps it in the link's history and sends it. */
+    private void transmitRealTime(Neighbour via, ByteBuf datagram) {
+        RealTimeLinkSender<ByteBuf> sender = realTimeChannelOf(via).sender;
+        RealTimeCodec.setLinkSequence(WireHeader.body(datagram), sender.nextSequence());
+        // The history gets its own view of the same bytes; the socket releases the other.
+        sender.sent(datagram.retainedDuplicate(), now);
+        transmit(via, datagram);
+    }
+
+    private void retransmitRealTime(Neighbour via, ByteBuf stored) {
+        if (neighbours.get(via.id().value()) != via) {
+            return;
+        }
+        // A copy, so re-stamping never touches bytes the socket may still be sending.
+        ByteBuf copy = allocator.ioBuffer(stored.readableBytes());
+        copy.writeBytes(stored, stored.readerIndex(), stored.readableBytes());
+        WireHeader.restamp(copy, selfId, via.id().value(), via.takeLinkSequence());
+        transmit(via, copy);
+    }
+
+    private void onRealTimeData(Neighbour from, ByteBuf datagram, ByteBuf body) {
+        if (!RealTimeCodec.isWellFormed(body, METRICS.length)) {
+            counters.drop(DropReason.MALFORMED);
+            return;
+        }
+        from.monitor.onPacketReceived(WireHeader.linkSequence(datagram), now);
+        if (!realTimeChannelOf(from).receiver.onPacket(RealTimeCodec.linkSequence(body))) {
+            counters.drop(DropReason.DUPLICATE);
+            return;
+        }
+        long destination = RealTimeCodec.destination(body);
+        if (destination == selfId) {
+            deliverRealTime(RealTimeCodec.origin(body), RealTimeCodec.sourcePort(body),
+                    RealTimeCodec.destinationPort(body), RealTimeCodec.flowSequence(body),
+                    RealTimeCodec.sendTime(body), RealTimeCodec.payload(body));
+            return;
+        }
+        int hops = RealTimeCodec.hopLimit(body);
+        if (hops <= 1) {
+            counters.drop(DropReason.HOP_LIMIT);
+            return;
+        }
+        NodeId next = router.nextHop(new NodeId(destination), METRICS[RealTimeCodec.metric(body)]);
+        Neighbour via = next == null ? null : neighbours.get(next.value());
+        if (via == null) {
+            counters.drop(DropReason.NO_ROUTE);
+            return;
+        }
+        RealTimeCodec.setHopLimit(body, hops - 1);
+        WireHeader.restamp(datagram, selfId, via.id().value(), via.takeLinkSequence());
+        counters.packetsForwarded++;
+        realTimeCounters.forwarded++;
+        transmitRealTime(via, datagram.retainedDuplicate());
+    }
+
+    private void onRealTimeNack(Neighbour from, ByteBuf datagram, ByteBuf body) {
+        int count = RealTimeCodec.readNack(body, nackScratch);
+        if (count < 0) {
+            counters.drop(DropReason.MALFORMED);
+            return;
+        }
+        from.monitor.onPacketReceived(WireHeader.linkSequence(datagram), now);
+        realTimeChannelOf(from).sender.onNack(nackScratch, count, now);
+    }
+
+    private void deliverRealTime(long origin, int sourcePort, int port, long flowSequence, long sendTime,
+            ByteBuf payload) {
+        if (!ports.containsKey(port)) {
+            counters.drop(DropReason.PORT_CLOSED);
+            return;
+        }
+        RealTimeFlowMonitor flow = realTimeFlows.computeIfAbsent(new RealTimeFlowKey(origin, sourcePort, port),
+                k -> new RealTimeFlowMonitor(realTime));
+        if (!flow.onPacket(flowSequence, sendTime, now)) {
+            counters.drop(DropReason.DUPLICATE);
+            return;
+        }
+        realTimeCounters.delivered++;
+        if (now - sendTime > realTime.lateDeadline().toNanos()) {
+            realTimeCounters.late++;
+        }
+        deliver(origin, sourcePort, port, payload);
+    }
+
+    private String nameOf(long id) {
+        NodeId node = new NodeId(id);
+        return id == selfId ? config.name() : router.database().nameOf(node).orElse(node.toString());
+    }
+
+    private void onRealTimeTimer() {
+        for (RealTimeChannel c : realTimeChannels.values()) {
+            if (c.sender.nextDeadlineNanos() <= now) {
+                c.sender.onTimer(now);
+            }
+        }
+    }
+
+    private long realTimeNextDeadlineNanos() {
+        long next = Long.MAX_VALUE;
+        for (RealTimeChannel c : realTimeChannels.values()) {
+            next = Math.min(next, c.sender.nextDeadlineNanos());
+        }
+        return next;
+    }
+
+    /** A link that comes up may lead to a restarted neighbour whose numbering started over. */
+    private void resetRealTimeReceiver(Neighbour n) {
+        RealTimeChannel c = realTimeChannels.get(n.id().value());
+        if (c != null) {
+            c.receiver.reset();
+        }
+    }
+
+    private void closeRealTimeChannel(Neighbour n) {
+        RealTimeChannel c = realTimeChannels.remove(n.id().value());
+        if (c != null) {
+            c.close();
+            publishRealTimeChannels();
+        }
+    }
+
+    private void forgetRealTimeFlows(int port) {
+        realTimeFlows.keySet().removeIf(k -> k.port() == port);
+    }
+
+    private void closeRealTime() {
+        for (RealTimeChannel c : realTimeChannels.values()) {
+            c.close();
+        }
+        realTimeChannels.clear();
+        publishRealTimeChannels();
+    }
+
+    private record RealTimeFlowKey(long origin, int sourcePort, int port) {}
+
     // ---------------------------------------------------------------- time
 
     /** Runs everything that is due at {@code nowNanos}. */
@@ -428,6 +691,7 @@ public final class NodeEngine {
         if (expired > 0) {
             counters.drop(DropReason.REASSEMBLY, expired);
         }
+        onRealTimeTimer();
     }
 
     /** The next instant at which {@link #onTimer} has work, or {@link Long#MAX_VALUE}. */
@@ -436,12 +700,13 @@ public final class NodeEngine {
         for (Neighbour n : neighbourList) {
             next = Math.min(next, n.monitor.nextDeadlineNanos());
         }
-        return next;
+        return Math.min(next, realTimeNextDeadlineNanos());
     }
 
     /** Releases what the engine holds; the engine must not be used afterwards. */
     public void close() {
         reassembler.close();
+        closeRealTime();
     }
 
     private void advance(long nowNanos) {
@@ -504,6 +769,7 @@ public final class NodeEngine {
                 return;
             }
             neighbour.statistics = neighbour.monitor.statistics();
+            resetRealTimeReceiver(neighbour);
             router.neighbourUp(neighbour.id(), costOf(neighbour.monitor), nowNanos);
             output.event(event(NodeEvent.Kind.LINK_UP, neighbour.name()));
         }

@@ -27,7 +27,9 @@ public enum DropReason {
     /** The socket could not take the packet. */
     SEND_FAILED("send_failed"),
     /** Dropped by configured impairment. */
-    IMPAIRMENT("impairment");
+    IMPAIRMENT("impairment"),
+    /** A copy of a real-time packet already passed on (a late original and its retransmission). */
+    DUPLICATE("duplicate");
 
     private final String tag;
 

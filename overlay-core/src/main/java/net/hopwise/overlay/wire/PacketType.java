@@ -9,7 +9,11 @@ public enum PacketType {
     /** Acknowledges the advertisements of one link-state update. */
     LINK_STATE_ACK(3),
     /** An application datagram (or a fragment of one) routed best-effort across the overlay. */
-    DATA(4);
+    DATA(4),
+    /** Real-time data: forwarded at once even out of order, recovered once per link while still useful. */
+    REALTIME_DATA(5),
+    /** Asks the previous hop, once, for the real-time packets a gap revealed. */
+    REALTIME_NACK(6);
 
     private static final PacketType[] BY_CODE = new PacketType[256];
 

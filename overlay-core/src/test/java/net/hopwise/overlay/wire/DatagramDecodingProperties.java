@@ -106,6 +106,47 @@ class DatagramDecodingProperties {
         engine.close();
     }
 
+    /**
+     * Real-time bodies that get past the first checks: a routing header with arbitrary fields (often
+     * addressed to this node or routed on) or a NACK count in front of arbitrary numbers. Whatever
+     * the bytes, nothing throws or leaks and at most one drop is counted.
+     */
+    @Property(tries = 2000)
+    void realTimeBodiesNeverThrow(@ForAll boolean nack, @ForAll int linkSequence, @ForAll boolean toSelf,
+            @ForAll int ports, @ForAll byte hopLimit, @ForAll byte metric, @ForAll short fragment,
+            @ForAll long flowAndTime, @ForAll short nackCount, @ForAll @Size(max = 1100) byte[] tail) {
+        NodeEngine engine = engine();
+        engine.openPort(ports & 0xFFFF | 1, m -> {});
+        ByteBuf packet = PooledByteBufAllocator.DEFAULT.buffer();
+        WireHeader.write(packet, nack ? PacketType.REALTIME_NACK : PacketType.REALTIME_DATA, 0, NEIGHBOUR.value(),
+                SELF.value(), 1);
+        if (nack) {
+            packet.writeShort(nackCount);
+        } else {
+            packet.writeInt(linkSequence);
+            packet.writeLong(NEIGHBOUR.value());
+            packet.writeLong(toSelf ? SELF.value() : flowAndTime);
+            packet.writeInt(ports);
+            packet.writeByte(hopLimit);
+            packet.writeByte(metric & 3);
+            packet.writeShort(fragment & 1);
+            packet.writeShort(1);
+            packet.writeInt((int) flowAndTime);
+            packet.writeLong(flowAndTime);
+        }
+        packet.writeBytes(tail, 0, Math.min(tail.length, WireHeader.MAX_DATAGRAM - packet.readableBytes()));
+        WireHeader.finish(packet, 0);
+        byte[] bytes = new byte[packet.readableBytes()];
+        packet.readBytes(bytes);
+        packet.release();
+        assertThatCode(() -> feed(engine, bytes)).doesNotThrowAnyException();
+        assertThatCode(() -> feed(engine, bytes)).as("the same packet again").doesNotThrowAnyException();
+        NodeCounters c = engine.counters();
+        assertThat(c.packetsReceived()).isEqualTo(2);
+        assertThat(c.totalDrops()).isLessThanOrEqualTo(2);
+        engine.close();
+    }
+
     @Property(tries = 200)
     void headerChecksNameTheFirstProblem(@ForAll @Size(min = 28, max = 200) byte[] bytes) {
         ByteBuf buf = PooledByteBufAllocator.DEFAULT.buffer();

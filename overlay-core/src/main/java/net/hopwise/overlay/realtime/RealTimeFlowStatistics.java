@@ -1,0 +1,56 @@
+package net.hopwise.overlay.realtime;
+
+import java.time.Duration;
+
+/**
+ * What one real-time flow looked like at its destination, at one instant.
+ *
+ * <p>Delays are {@code arrival - send time} across two nodes' clocks: exact between nodes of one
+ * process (or one simulator), otherwise shifted by the clocks' offset. Jitter, the spread of the
+ * delay ({@code p99 - min}) and loss do not depend on the offset.
+ *
+ * @param sourceName the origin node's name (or id when routing does not know it yet)
+ * @param sourcePort the origin's port
+ * @param port the local port the flow arrives at
+ * @param received distinct packets that arrived
+ * @param lost packets missing from the end-to-end sequence so far (first to highest seen)
+ * @param late packets that arrived later than the deadline (counted in {@code received} too)
+ * @param duplicates copies that arrived again (suppressed)
+ * @param minDelayNanos smallest one-way delay
+ * @param meanDelayNanos mean one-way delay
+ * @param p50DelayNanos median one-way delay
+ * @param p99DelayNanos 99th percentile of the one-way delay
+ * @param maxDelayNanos largest one-way delay
+ * @param jitterNanos RFC 3550 interarrival jitter
+ */
+public record RealTimeFlowStatistics(String sourceName, int sourcePort, int port, long received, long lost,
+        long late, long duplicates, long minDelayNanos, double meanDelayNanos, long p50DelayNanos,
+        long p99DelayNanos, long maxDelayNanos, double jitterNanos) {
+
+    /** Packets the sender sent up to the highest one seen. */
+    public long expected() {
+        return received + lost;
+    }
+
+    /** Share of expected packets that never arrived. */
+    public double lossRate() {
+        long e = expected();
+        return e == 0 ? 0 : (double) lost / e;
+    }
+
+    /** Share of expected packets that arrived after the deadline. */
+    public double lateRate() {
+        long e = expected();
+        return e == 0 ? 0 : (double) late / e;
+    }
+
+    /** Lost or late: what a codec with this deadline would have to conceal. */
+    public double missedRate() {
+        long e = expected();
+        return e == 0 ? 0 : (double) (lost + late) / e;
+    }
+
+    public Duration p99Delay() {
+        return Duration.ofNanos(p99DelayNanos);
+    }
+}

@@ -1,0 +1,95 @@
+package net.hopwise.examples.bench;
+
+import java.time.Duration;
+import java.util.EnumSet;
+import java.util.Objects;
+import java.util.Set;
+
+/**
+ * How long and how big each scenario runs, and which scenarios run.
+ *
+ * @param scenarios the scenarios to run
+ * @param roundTripWarmup round trips done and discarded before measuring, so the JIT has compiled
+ *     the path
+ * @param roundTripCount round trips measured per configuration
+ * @param throughputWarmup how long the senders run before the measured window opens
+ * @param throughputDuration the measured window of each throughput run
+ * @param throughputRounds how many times the raw and the overlay run alternate; the median run of
+ *     each is reported, which keeps a burst of load from elsewhere on the machine out of the ratio
+ * @param overlayNodes nodes in the memory scenario's overlay
+ * @param settle how long a started overlay runs idle before its heap is measured
+ */
+public record BenchmarkSettings(
+        Set<Scenario> scenarios,
+        int roundTripWarmup,
+        int roundTripCount,
+        Duration throughputWarmup,
+        Duration throughputDuration,
+        int throughputRounds,
+        int overlayNodes,
+        Duration settle) {
+
+    /** The scenarios {@link FoundationBenchmark} knows. */
+    public enum Scenario {
+        RTT,
+        THROUGHPUT,
+        MEMORY
+    }
+
+    /** Payload of a round-trip message: small, so the path's fixed costs dominate. */
+    public static final int ROUND_TRIP_PAYLOAD_BYTES = 64;
+    /** Payload of a throughput message: one datagram, well under the overlay's fragment size. */
+    public static final int THROUGHPUT_PAYLOAD_BYTES = 1000;
+
+    public BenchmarkSettings {
+        scenarios = Set.copyOf(Objects.requireNonNull(scenarios, "scenarios"));
+        if (scenarios.isEmpty()) {
+            throw new IllegalArgumentException("choose at least one scenario");
+        }
+        if (roundTripWarmup < 0 || roundTripCount < 1) {
+            throw new IllegalArgumentException("round trips: warm-up must be >= 0 and count >= 1");
+        }
+        if (throughputWarmup.isNegative() || throughputDuration.isZero() || throughputDuration.isNegative()) {
+            throw new IllegalArgumentException("throughput: warm-up must be >= 0 and duration > 0");
+        }
+        if (throughputRounds < 1) {
+            throw new IllegalArgumentException("throughput: rounds must be >= 1, got " + throughputRounds);
+        }
+        if (overlayNodes < 3) {
+            throw new IllegalArgumentException("the memory overlay needs at least 3 nodes, got " + overlayNodes);
+        }
+        Objects.requireNonNull(settle, "settle");
+    }
+
+    /** The published run: N = 20000 round trips, 5 s of throughput, 50 nodes. */
+    public static BenchmarkSettings full() {
+        return new BenchmarkSettings(EnumSet.allOf(Scenario.class), 5_000, 20_000,
+                Duration.ofSeconds(1), Duration.ofSeconds(5), 3, 50, Duration.ofSeconds(3));
+    }
+
+    /** A shorter run to check a change quickly; numbers are noisier. */
+    public static BenchmarkSettings quick() {
+        return new BenchmarkSettings(EnumSet.allOf(Scenario.class), 1_000, 5_000,
+                Duration.ofMillis(500), Duration.ofSeconds(2), 1, 50, Duration.ofSeconds(1));
+    }
+
+    public BenchmarkSettings withScenarios(Set<Scenario> only) {
+        return new BenchmarkSettings(only, roundTripWarmup, roundTripCount, throughputWarmup, throughputDuration,
+                throughputRounds, overlayNodes, settle);
+    }
+
+    public BenchmarkSettings withRoundTrips(int warmup, int count) {
+        return new BenchmarkSettings(scenarios, warmup, count, throughputWarmup, throughputDuration,
+                throughputRounds, overlayNodes, settle);
+    }
+
+    public BenchmarkSettings withThroughput(Duration warmup, Duration duration, int rounds) {
+        return new BenchmarkSettings(scenarios, roundTripWarmup, roundTripCount, warmup, duration, rounds,
+                overlayNodes, settle);
+    }
+
+    public BenchmarkSettings withOverlay(int nodes, Duration settleTime) {
+        return new BenchmarkSettings(scenarios, roundTripWarmup, roundTripCount, throughputWarmup,
+                throughputDuration, throughputRounds, nodes, settleTime);
+    }
+}

@@ -1,0 +1,290 @@
+package net.hopwise.examples.bench;
+
+import java.io.IOException;
+import java.io.PrintStream;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.ZoneOffset;
+import java.time.ZonedDateTime;
+import java.time.format.DateTimeFormatter;
+import java.util.ArrayList;
+import java.util.EnumSet;
+import java.util.List;
+import java.util.Locale;
+import java.util.Set;
+import net.hopwise.examples.bench.BenchmarkSettings.Scenario;
+import net.hopwise.examples.bench.ResultTable.Target;
+
+/**
+ * The foundation benchmarks (issue 2): round trip over 1 and 3 overlay hops against direct UDP,
+ * best-effort throughput over one overlay link against a raw UDP blast, and the heap of an idle node
+ * and of a converged 50-node overlay. Prints a Markdown table and, with {@code --write}, puts it in
+ * the "Foundation (issue 2)" section of {@code docs/benchmarks.md}.
+ *
+ * <pre>
+ * mvn-locked -q -pl overlay-examples -am test-compile exec:exec -Dexec.executable=java \
+ *     -Dexec.args="-cp %classpath net.hopwise.examples.bench.FoundationBenchmark --write"
+ * </pre>
+ *
+ * (exec:exec, not exec:java: the benchmark gets a JVM of its own, without Maven's threads and heap,
+ * and the module's exec:java configuration names the demo's main class.)
+ *
+ * Options: {@code --quick} (shorter, noisier), {@code --only rtt,throughput,memory},
+ * {@code --round-trips N}, {@code --warmup N}, {@code --duration SECONDS} and {@code --rounds N} (throughput),
+ * {@code --nodes N},
+ * {@code --write [FILE]} (default {@code docs/benchmarks.md}, relative to the top of the build).
+ */
+public final class FoundationBenchmark {
+    /** The section of docs/benchmarks.md this benchmark owns. */
+    public static final String SECTION = "Foundation (issue 2)";
+    static final String DEFAULT_FILE = "docs/benchmarks.md";
+
+    /** Target: the 3-hop round-trip median at most this many times direct UDP's. */
+    static final double ROUND_TRIP_3_HOP_TARGET = 4.0;
+    /** Target: the overlay delivers at least this fraction of the raw UDP packet rate. */
+    static final double THROUGHPUT_TARGET = 0.80;
+
+    private FoundationBenchmark() {}
+
+    /** A finished run: what ran, where, when, and the table. */
+    public record Report(String command, String date, String machine, String jvmOptions, ResultTable table) {
+        /** The section body: command, date, machine, table and notes. */
+        public String toMarkdown() {
+            return "Command (from the top of the checkout):\n\n```\n" + command + "\n```\n\n"
+                    + "(`mvn-locked` is `./mvnw -o -B` under a machine-wide lock, so that no build shares the"
+                    + " CPU with the benchmark; elsewhere run the same with `./mvnw`.)\n\n"
+                    + "- Date: " + date + "\n"
+                    + "- Machine: " + machine + "\n"
+                    + "- JVM options: `" + jvmOptions + "`\n\n"
+                    + table.toMarkdown();
+        }
+    }
+
+    public static void main(String[] args) {
+        BenchmarkSettings settings = BenchmarkSettings.full();
+        Path write = null;
+        for (int i = 0; i < args.length; i++) {
+            String a = args[i];
+            switch (a) {
+                case "--quick" -> settings = BenchmarkSettings.quick().withScenarios(settings.scenarios());
+                case "--only" -> settings = settings.withScenarios(scenarios(value(args, ++i, a)));
+                case "--round-trips" -> settings = settings.withRoundTrips(settings.roundTripWarmup(),
+                        Integer.parseInt(value(args, ++i, a)));
+                case "--warmup" -> settings = settings.withRoundTrips(Integer.parseInt(value(args, ++i, a)),
+                        settings.roundTripCount());
+                case "--duration" -> settings = settings.withThroughput(settings.throughputWarmup(),
+                        Duration.ofMillis(Math.round(Double.parseDouble(value(args, ++i, a)) * 1000)),
+                        settings.throughputRounds());
+                case "--rounds" -> settings = settings.withThroughput(settings.throughputWarmup(),
+                        settings.throughputDuration(), Integer.parseInt(value(args, ++i, a)));
+                case "--nodes" -> settings = settings.withOverlay(Integer.parseInt(value(args, ++i, a)),
+                        settings.settle());
+                case "--write" -> {
+                    String file = i + 1 < args.length && !args[i + 1].startsWith("--") ? args[++i] : DEFAULT_FILE;
+                    write = topOfBuild().resolve(file);
+                }
+                case "--help", "-h" -> {
+                    System.out.println(usage());
+                    return;
+                }
+                default -> throw new IllegalArgumentException("unknown option " + a + "\n" + usage());
+            }
+        }
+        Report report = run(settings, command(args), System.err);
+        System.out.println();
+        System.out.println(report.toMarkdown());
+        if (write != null) {
+            try {
+                BenchmarksDocument.writeSection(write, SECTION, report.toMarkdown());
+            } catch (IOException e) {
+                throw new UncheckedIOException("cannot write " + write, e);
+            }
+            System.out.println("Wrote section \"" + SECTION + "\" of " + write);
+        }
+    }
+
+    /** Runs the chosen scenarios, reporting progress on {@code progress}. */
+    public static Report run(BenchmarkSettings s, String command, PrintStream progress) {
+        String date = ZonedDateTime.now(ZoneOffset.UTC).format(DateTimeFormatter.ofPattern("yyyy-MM-dd HH:mm 'UTC'"));
+        ResultTable table = new ResultTable();
+        if (s.scenarios().contains(Scenario.RTT)) {
+            roundTrips(s, table, progress);
+        }
+        if (s.scenarios().contains(Scenario.THROUGHPUT)) {
+            throughput(s, table, progress);
+        }
+        if (s.scenarios().contains(Scenario.MEMORY)) {
+            memory(s, table, progress);
+        }
+        return new Report(command, date, MachineDescription.describe(), MachineDescription.jvmOptions(), table);
+    }
+
+    private static void roundTrips(BenchmarkSettings s, ResultTable table, PrintStream progress) {
+        int w = s.roundTripWarmup();
+        int n = s.roundTripCount();
+        progress.printf("round trip: direct UDP (Netty), %d + %d warm-up%n", n, w);
+        LatencySamples direct = RoundTripScenario.directNetty(w, n);
+        progress.printf("round trip: 1 overlay hop%n");
+        LatencySamples oneHop = RoundTripScenario.overlay(1, w, n);
+        progress.printf("round trip: 3 overlay hops%n");
+        LatencySamples threeHops = RoundTripScenario.overlay(3, w, n);
+        progress.printf("round trip: 3-hop UDP relay chain (Netty)%n");
+        LatencySamples relay = RoundTripScenario.relayChain(3, w, n);
+        progress.printf("round trip: 3 overlay hops, all nodes on one thread%n");
+        LatencySamples oneThread = RoundTripScenario.overlay(3, w, n, true);
+        progress.printf("round trip: direct UDP (blocking java.nio)%n");
+        LatencySamples blocking = RoundTripScenario.directBlocking(w, n);
+        for (int hops : new int[] {1, 3}) {
+            LatencySamples o = hops == 1 ? oneHop : threeHops;
+            String scenario = "round trip 64 B, " + hops + " overlay hop" + (hops == 1 ? "" : "s") + " vs direct UDP";
+            table.add(scenario, "p50 (µs)", o.percentileMicros(50), direct.percentileMicros(50),
+                    hops == 3 ? Target.atMost(ROUND_TRIP_3_HOP_TARGET) : null);
+            table.add(scenario, "p90 (µs)", o.percentileMicros(90), direct.percentileMicros(90));
+            table.add(scenario, "p99 (µs)", o.percentileMicros(99), direct.percentileMicros(99));
+            table.add(scenario, "mean (µs)", o.meanMicros(), direct.meanMicros());
+        }
+        String vsRelay = "round trip 64 B, 3 overlay hops vs 3-hop UDP relay (informational)";
+        table.add(vsRelay, "p50 (µs)", threeHops.percentileMicros(50), relay.percentileMicros(50));
+        table.add(vsRelay, "p99 (µs)", threeHops.percentileMicros(99), relay.percentileMicros(99));
+        String shared = "round trip 64 B, 3 overlay hops on one thread vs direct UDP (informational)";
+        table.add(shared, "p50 (µs)", oneThread.percentileMicros(50), direct.percentileMicros(50));
+        table.add(shared, "p99 (µs)", oneThread.percentileMicros(99), direct.percentileMicros(99));
+        table.note(String.format(Locale.ROOT, "Round trip: N = %d measured after %d warm-up, one 64-byte message"
+                + " outstanding, routed by hop count. Every node, and each direct-UDP endpoint, runs on a"
+                + " single-thread Netty runtime of its own (as in its own process), so every hop pays a real"
+                + " thread wake-up; the ping-pong is driven from the event-loop callbacks on both sides. With one"
+                + " message outstanding only one thread is busy at a time, so 4 nodes on 2 cores do not compete."
+                + " Direct UDP = two Netty datagram channels on the same transport, socket buffers and receive"
+                + " allocator as the nodes. The 3-hop UDP relay is the same chain of 4 threads and sockets with"
+                + " plain Netty channels copying datagrams along (no overlay protocol): it shows what the"
+                + " thread wake-ups alone cost here. 'On one thread' runs the 4 nodes on one shared 1-thread"
+                + " runtime: no wake-ups, only the nodes' processing and socket calls.", n, w));
+        table.note(String.format(Locale.ROOT, "For reference, direct UDP between two blocking java.nio channels"
+                + " served by plain threads: p50 %s µs, p99 %s µs, mean %s µs. Max round trip: direct %s µs,"
+                + " 1 hop %s µs, 3 hops %s µs.",
+                ResultTable.number(blocking.percentileMicros(50)), ResultTable.number(blocking.percentileMicros(99)),
+                ResultTable.number(blocking.meanMicros()), ResultTable.number(direct.maxMicros()),
+                ResultTable.number(oneHop.maxMicros()), ResultTable.number(threeHops.maxMicros())));
+    }
+
+    private static void throughput(BenchmarkSettings s, ResultTable table, PrintStream progress) {
+        Duration w = s.throughputWarmup();
+        Duration d = s.throughputDuration();
+        List<ThroughputScenario.Result> raws = new ArrayList<>();
+        List<ThroughputScenario.Result> overlays = new ArrayList<>();
+        for (int round = 1; round <= s.throughputRounds(); round++) {
+            progress.printf("throughput round %d/%d: raw UDP, %s + %s warm-up%n", round, s.throughputRounds(), d, w);
+            raws.add(ThroughputScenario.rawUdp(w, d));
+            progress.printf("throughput round %d/%d: overlay link%n", round, s.throughputRounds());
+            overlays.add(ThroughputScenario.overlay(w, d));
+        }
+        ThroughputScenario.Result raw = median(raws);
+        ThroughputScenario.Result overlay = median(overlays);
+        String scenario = "best-effort 1000 B, 1 overlay link vs raw UDP";
+        table.add(scenario, "sent (msg/s)", overlay.sentPerSecond(), raw.sentPerSecond());
+        table.add(scenario, "received (msg/s)", overlay.receivedPerSecond(), raw.receivedPerSecond(),
+                Target.atLeast(THROUGHPUT_TARGET));
+        table.add(scenario, "received payload (Mbit/s)", overlay.receivedMbitPerSecond(),
+                raw.receivedMbitPerSecond());
+        table.addSideBySide(scenario, "loss (%)", overlay.lossPercent(), raw.lossPercent());
+        table.note(String.format(Locale.ROOT, "Throughput: %d round(s) of raw then overlay, each %.1f s measured"
+                + " after %.1f s warm-up, all in this process, same 1000-byte payload and %d-byte socket buffers"
+                + " requested; the table shows each side's median round by received rate. Overlay: nodes a and b"
+                + " each on a single-thread runtime of its own, one application thread calling"
+                + " OverlayPort.send(NodeId, ...) in a loop and yielding when back-pressured. Raw: one thread"
+                + " writing to a connected blocking java.nio DatagramChannel, one thread reading another. Rates"
+                + " count the measured window; loss is over the whole run after the receiver drained.",
+                s.throughputRounds(), d.toMillis() / 1000.0, w.toMillis() / 1000.0,
+                net.hopwise.overlay.NodeConfig.DEFAULT_SOCKET_BUFFER_BYTES));
+        if (s.throughputRounds() > 1) {
+            table.note("Received msg/s by round: raw " + rates(raws) + "; overlay " + rates(overlays) + ".");
+        }
+        table.note("Median raw round: " + raw.detail());
+        table.note("Median overlay round: " + overlay.detail());
+    }
+
+    private static ThroughputScenario.Result median(List<ThroughputScenario.Result> results) {
+        List<ThroughputScenario.Result> sorted = new ArrayList<>(results);
+        sorted.sort(java.util.Comparator.comparingDouble(ThroughputScenario.Result::receivedPerSecond));
+        return sorted.get((sorted.size() - 1) / 2);
+    }
+
+    private static String rates(List<ThroughputScenario.Result> results) {
+        List<String> parts = new ArrayList<>();
+        for (ThroughputScenario.Result r : results) {
+            parts.add(ResultTable.number(r.receivedPerSecond()));
+        }
+        return String.join(", ", parts);
+    }
+
+    private static void memory(BenchmarkSettings s, ResultTable table, PrintStream progress) {
+        progress.printf("memory: one idle node%n");
+        MemoryScenario.warmUp();
+        MemoryScenario.IdleNode idle = MemoryScenario.idleNode(s.settle());
+        progress.printf("memory: %d-node overlay%n", s.overlayNodes());
+        MemoryScenario.Overlay overlay = MemoryScenario.overlay(s.overlayNodes(), s.settle());
+        String scenario = "memory (heap after GC)";
+        table.add(scenario, "1 idle node (KiB)", idle.heapBytes() / 1024.0);
+        table.add(scenario, overlay.nodes() + "-node overlay, total (MiB)", overlay.heapBytes() / (1024.0 * 1024));
+        table.add(scenario, overlay.nodes() + "-node overlay, per node (KiB)", overlay.heapPerNodeBytes() / 1024.0);
+        table.add(scenario, overlay.nodes() + "-node overlay, time to converge (ms)",
+                overlay.convergence().toNanos() / 1e6);
+        table.note(String.format(Locale.ROOT, "Memory: used heap after repeated System.gc() minus the same before"
+                + " the nodes started (a throw-away node was started and stopped first, so one-time class and"
+                + " static costs are not counted), measured after %.1f s idle. Idle node: one node with no"
+                + " neighbours on its own 1-thread runtime. Overlay: %d nodes on one shared 2-thread runtime, a"
+                + " ring plus %d random chords (%d links, mean degree %.1f), converged when every node reaches"
+                + " all %d by hop count; time to converge is from the first link added (informational)."
+                + " Direct memory besides the heap: idle node %d KiB, overlay %d KiB.",
+                s.settle().toMillis() / 1000.0, overlay.nodes(), overlay.links() - overlay.nodes(), overlay.links(),
+                2.0 * overlay.links() / overlay.nodes(), overlay.nodes(),
+                idle.directBytes() / 1024, overlay.directBytes() / 1024));
+    }
+
+    private static Set<Scenario> scenarios(String list) {
+        Set<Scenario> set = EnumSet.noneOf(Scenario.class);
+        for (String name : list.split(",")) {
+            set.add(Scenario.valueOf(name.trim().toUpperCase(Locale.ROOT)));
+        }
+        return set;
+    }
+
+    private static String value(String[] args, int i, String option) {
+        if (i >= args.length) {
+            throw new IllegalArgumentException(option + " needs a value\n" + usage());
+        }
+        return args[i];
+    }
+
+    /** The command that reproduces this run, as it is run from the top of the checkout. */
+    static String command(String[] args) {
+        String given = System.getProperty("hopwise.bench.command");
+        if (given != null && !given.isBlank()) {
+            return given;
+        }
+        return "mvn-locked -q -pl overlay-examples -am test-compile exec:exec -Dexec.executable=java"
+                + " -Dexec.args=\"-cp %classpath " + FoundationBenchmark.class.getName()
+                + (args.length == 0 ? "" : " " + String.join(" ", args)) + "\"";
+    }
+
+    /**
+     * Where relative paths resolve: the top of the build (the nearest folder up from the working
+     * directory that holds overlay-core and a pom.xml), since exec:exec runs in the module's folder.
+     */
+    static Path topOfBuild() {
+        Path cwd = Path.of(System.getProperty("user.dir")).toAbsolutePath();
+        for (Path p = cwd; p != null; p = p.getParent()) {
+            if (Files.isRegularFile(p.resolve("pom.xml")) && Files.isDirectory(p.resolve("overlay-core"))) {
+                return p;
+            }
+        }
+        return cwd;
+    }
+
+    static String usage() {
+        return "usage: FoundationBenchmark [--quick] [--only rtt,throughput,memory] [--round-trips N] [--warmup N]"
+                + " [--duration SECONDS] [--rounds N] [--nodes N] [--write [FILE]]";
+    }
+}

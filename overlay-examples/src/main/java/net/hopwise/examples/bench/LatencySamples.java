@@ -1,0 +1,39 @@
+package net.hopwise.examples.bench;
+
+import java.util.Arrays;
+
+/** Round-trip times in nanoseconds, summarised as percentiles and a mean in microseconds. */
+final class LatencySamples {
+    private final long[] sorted;
+
+    LatencySamples(long[] nanos) {
+        if (nanos.length == 0) {
+            throw new IllegalArgumentException("no samples");
+        }
+        this.sorted = nanos.clone();
+        Arrays.sort(sorted);
+    }
+
+    int count() {
+        return sorted.length;
+    }
+
+    /** The nearest-rank percentile, in microseconds. */
+    double percentileMicros(double p) {
+        int rank = (int) Math.ceil(p / 100.0 * sorted.length);
+        int index = Math.min(sorted.length - 1, Math.max(0, rank - 1));
+        return sorted[index] / 1_000.0;
+    }
+
+    double meanMicros() {
+        double sum = 0;
+        for (long v : sorted) {
+            sum += v;
+        }
+        return sum / sorted.length / 1_000.0;
+    }
+
+    double maxMicros() {
+        return sorted[sorted.length - 1] / 1_000.0;
+    }
+}

@@ -1,0 +1,369 @@
+package net.hopwise.examples.bench;
+
+import io.netty.bootstrap.Bootstrap;
+import io.netty.buffer.ByteBuf;
+import io.netty.channel.Channel;
+import io.netty.channel.ChannelHandlerContext;
+import io.netty.channel.ChannelOption;
+import io.netty.channel.FixedRecvByteBufAllocator;
+import io.netty.channel.SimpleChannelInboundHandler;
+import io.netty.channel.epoll.EpollDatagramChannel;
+import io.netty.channel.socket.DatagramChannel;
+import io.netty.channel.socket.DatagramPacket;
+import io.netty.channel.socket.nio.NioDatagramChannel;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.net.StandardSocketOptions;
+import java.nio.ByteBuffer;
+import java.nio.channels.ClosedChannelException;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import net.hopwise.overlay.MessageHandler;
+import net.hopwise.overlay.NodeConfig;
+import net.hopwise.overlay.NodeId;
+import net.hopwise.overlay.NodeRuntime;
+import net.hopwise.overlay.OverlayNode;
+import net.hopwise.overlay.OverlayPort;
+import net.hopwise.overlay.ReceivedMessage;
+import net.hopwise.overlay.SendResult;
+import net.hopwise.overlay.TransportKind;
+
+/**
+ * Round-trip time with one 64-byte message outstanding: over a chain of overlay nodes, and over
+ * direct UDP between two Netty channels.
+ *
+ * <p>Thread structure, the same on both sides: every endpoint (overlay node, or direct channel) has
+ * a single-thread runtime of its own, as it would in its own process, so each hop pays one real
+ * thread wake-up, as on separate machines. The ping-pong is driven from the event loops: the
+ * client's reply callback stamps and sends the next ping, the server's callback echoes. With one
+ * message outstanding only one thread is busy at a time, so even the 4-node chain does not compete
+ * for the 2 cores. (One shared runtime would hide the wake-ups: the same thread would read the next
+ * hop's socket in the same loop turn, which no real deployment does.)
+ */
+final class RoundTripScenario {
+    static final int PORT = 7;
+
+    private RoundTripScenario() {}
+
+    /** Ping-pong between the two ends of a chain of {@code hops + 1} nodes, each on its own thread. */
+    static LatencySamples overlay(int hops, int warmup, int count) {
+        return overlay(hops, warmup, count, false);
+    }
+
+    /**
+     * Ping-pong between the two ends of a chain of {@code hops + 1} nodes; with {@code oneThread} all
+     * nodes share one event-loop thread, which removes the thread wake-ups and leaves the nodes' own
+     * processing and the socket calls.
+     */
+    static LatencySamples overlay(int hops, int warmup, int count, boolean oneThread) {
+        List<String> names = new ArrayList<>();
+        for (int i = 0; i <= hops; i++) {
+            names.add("rtt" + hops + (oneThread ? "s" : "") + "-" + (char) ('a' + i));
+        }
+        try (LoopbackOverlay overlay = oneThread
+                ? LoopbackOverlay.sharedRuntime(names, NodeRuntime.create(1))
+                : LoopbackOverlay.ownRuntimes(names)) {
+            for (int i = 0; i < hops; i++) {
+                overlay.link(names.get(i), names.get(i + 1));
+            }
+            overlay.awaitConvergence(Duration.ofSeconds(30));
+            OverlayNode client = overlay.node(names.get(0));
+            OverlayNode server = overlay.node(names.get(hops));
+            int pathNodes = client.path(server.name(), LoopbackOverlay.METRIC).size();
+            if (pathNodes != hops + 1) {
+                throw new IllegalStateException("expected a path of " + hops + " hops, got " + (pathNodes - 1));
+            }
+            Echo echo = new Echo();
+            echo.port = server.openPort(PORT, echo);
+            PingPong pingPong = new PingPong(warmup, count);
+            Pinger pinger = new Pinger(pingPong, server.id());
+            pinger.port = client.openPort(PORT, pinger);
+            pingPong.start();
+            SendResult first = pinger.port.send(server.id(), PORT, pinger.payload, LoopbackOverlay.METRIC);
+            if (first != SendResult.ACCEPTED) {
+                throw new IllegalStateException("first ping was not accepted: " + first);
+            }
+            return pingPong.await(hops + "-hop overlay round trip");
+        }
+    }
+
+    /** Echoes every message back to the port it came from. */
+    private static final class Echo implements MessageHandler {
+        private final byte[] buffer = new byte[BenchmarkSettings.ROUND_TRIP_PAYLOAD_BYTES];
+        volatile OverlayPort port;
+
+        @Override
+        public void onMessage(ReceivedMessage m) {
+            ByteBuf p = m.payload();
+            p.getBytes(p.readerIndex(), buffer, 0, Math.min(buffer.length, p.readableBytes()));
+            port.send(m.source(), m.sourcePort(), buffer, LoopbackOverlay.METRIC);
+        }
+    }
+
+    /** Receives each reply and sends the next ping from the client node's event loop. */
+    private static final class Pinger implements MessageHandler {
+        final byte[] payload = new byte[BenchmarkSettings.ROUND_TRIP_PAYLOAD_BYTES];
+        private final PingPong pingPong;
+        private final NodeId server;
+        volatile OverlayPort port;
+
+        Pinger(PingPong pingPong, NodeId server) {
+            this.pingPong = pingPong;
+            this.server = server;
+        }
+
+        @Override
+        public void onMessage(ReceivedMessage m) {
+            if (pingPong.onReply(System.nanoTime())) {
+                SendResult r = port.send(server, PORT, payload, LoopbackOverlay.METRIC);
+                if (r != SendResult.ACCEPTED) {
+                    pingPong.fail("ping refused: " + r);
+                }
+            }
+        }
+    }
+
+    // ------------------------------------------------------------------ direct UDP, Netty
+
+    /**
+     * Ping-pong between two Netty datagram channels, each on a single-thread runtime of its own, on
+     * the transport the nodes use, with the nodes' socket buffers and receive allocator; each side
+     * writes in its read callback and flushes when the read batch completes, as a node does.
+     */
+    static LatencySamples directNetty(int warmup, int count) {
+        NodeRuntime clientRuntime = NodeRuntime.create(1);
+        NodeRuntime serverRuntime = NodeRuntime.create(1);
+        Channel server = null;
+        Channel client = null;
+        try {
+            server = bind(serverRuntime, new NettyEcho());
+            PingPong pingPong = new PingPong(warmup, count);
+            InetSocketAddress serverAddress = (InetSocketAddress) server.localAddress();
+            client = bind(clientRuntime, new NettyPinger(pingPong, serverAddress));
+            pingPong.start();
+            client.writeAndFlush(new DatagramPacket(
+                    client.alloc().buffer(BenchmarkSettings.ROUND_TRIP_PAYLOAD_BYTES)
+                            .writeZero(BenchmarkSettings.ROUND_TRIP_PAYLOAD_BYTES), serverAddress));
+            return pingPong.await("direct UDP round trip");
+        } finally {
+            if (client != null) {
+                client.close().syncUninterruptibly();
+            }
+            if (server != null) {
+                server.close().syncUninterruptibly();
+            }
+            clientRuntime.close();
+            serverRuntime.close();
+        }
+    }
+
+    private static Channel bind(NodeRuntime runtime, io.netty.channel.ChannelHandler handler) {
+        Class<? extends DatagramChannel> type = runtime.transport() == TransportKind.EPOLL
+                ? EpollDatagramChannel.class : NioDatagramChannel.class;
+        return new Bootstrap()
+                .group(runtime.group())
+                .channel(type)
+                .option(ChannelOption.SO_RCVBUF, NodeConfig.DEFAULT_SOCKET_BUFFER_BYTES)
+                .option(ChannelOption.SO_SNDBUF, NodeConfig.DEFAULT_SOCKET_BUFFER_BYTES)
+                .option(ChannelOption.RCVBUF_ALLOCATOR, new FixedRecvByteBufAllocator(2048))
+                .handler(handler)
+                .bind(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0))
+                .syncUninterruptibly()
+                .channel();
+    }
+
+    private static final class NettyEcho extends SimpleChannelInboundHandler<DatagramPacket> {
+        @Override
+        protected void channelRead0(ChannelHandlerContext ctx, DatagramPacket packet) {
+            ByteBuf in = packet.content();
+            ByteBuf out = ctx.alloc().buffer(in.readableBytes()).writeBytes(in, in.readerIndex(), in.readableBytes());
+            ctx.write(new DatagramPacket(out, packet.sender()), ctx.voidPromise());
+        }
+
+        @Override
+        public void channelReadComplete(ChannelHandlerContext ctx) {
+            ctx.flush();
+        }
+    }
+
+    private static final class NettyPinger extends SimpleChannelInboundHandler<DatagramPacket> {
+        private final PingPong pingPong;
+        private final InetSocketAddress server;
+
+        NettyPinger(PingPong pingPong, InetSocketAddress server) {
+            this.pingPong = pingPong;
+            this.server = server;
+        }
+
+        @Override
+        protected void channelRead0(ChannelHandlerContext ctx, DatagramPacket packet) {
+            if (pingPong.onReply(System.nanoTime())) {
+                ByteBuf out = ctx.alloc().buffer(BenchmarkSettings.ROUND_TRIP_PAYLOAD_BYTES)
+                        .writeZero(BenchmarkSettings.ROUND_TRIP_PAYLOAD_BYTES);
+                ctx.write(new DatagramPacket(out, server), ctx.voidPromise());
+            }
+        }
+
+        @Override
+        public void channelReadComplete(ChannelHandlerContext ctx) {
+            ctx.flush();
+        }
+    }
+
+    // ------------------------------------------------------------------ UDP relay chain, Netty
+
+    /**
+     * Ping-pong through {@code hops - 1} plain UDP relays: {@code hops + 1} Netty channels in a
+     * chain, each on a single-thread runtime of its own like the overlay nodes, each relay copying
+     * every datagram to the next channel along. It has the overlay chain's sockets, threads and
+     * wake-ups without any overlay protocol, so the overlay's own cost per hop is the difference.
+     */
+    static LatencySamples relayChain(int hops, int warmup, int count) {
+        List<NodeRuntime> runtimes = new ArrayList<>();
+        List<Channel> channels = new ArrayList<>();
+        try {
+            for (int i = 0; i <= hops; i++) {
+                runtimes.add(NodeRuntime.create(1));
+            }
+            Relay[] relays = new Relay[hops + 1];
+            channels.add(bind(runtimes.get(hops), new NettyEcho()));
+            for (int i = hops - 1; i >= 1; i--) {
+                relays[i] = new Relay();
+                channels.add(0, bind(runtimes.get(i), relays[i]));
+            }
+            PingPong pingPong = new PingPong(warmup, count);
+            InetSocketAddress first = (InetSocketAddress) channels.get(0).localAddress();
+            Channel client = bind(runtimes.get(0), new NettyPinger(pingPong, first));
+            channels.add(0, client);
+            for (int i = 1; i < hops; i++) {
+                relays[i].previous = (InetSocketAddress) channels.get(i - 1).localAddress();
+                relays[i].next = (InetSocketAddress) channels.get(i + 1).localAddress();
+            }
+            pingPong.start();
+            client.writeAndFlush(new DatagramPacket(
+                    client.alloc().buffer(BenchmarkSettings.ROUND_TRIP_PAYLOAD_BYTES)
+                            .writeZero(BenchmarkSettings.ROUND_TRIP_PAYLOAD_BYTES), first));
+            return pingPong.await(hops + "-hop UDP relay round trip");
+        } finally {
+            for (Channel c : channels) {
+                c.close().syncUninterruptibly();
+            }
+            runtimes.forEach(NodeRuntime::close);
+        }
+    }
+
+    /** Copies each datagram on: from the previous channel to the next, and from the next back. */
+    private static final class Relay extends SimpleChannelInboundHandler<DatagramPacket> {
+        volatile InetSocketAddress previous;
+        volatile InetSocketAddress next;
+
+        @Override
+        protected void channelRead0(ChannelHandlerContext ctx, DatagramPacket packet) {
+            ByteBuf in = packet.content();
+            ByteBuf out = ctx.alloc().buffer(in.readableBytes()).writeBytes(in, in.readerIndex(), in.readableBytes());
+            InetSocketAddress to = packet.sender().equals(previous) ? next : previous;
+            ctx.write(new DatagramPacket(out, to), ctx.voidPromise());
+        }
+
+        @Override
+        public void channelReadComplete(ChannelHandlerContext ctx) {
+            ctx.flush();
+        }
+    }
+
+    // ------------------------------------------------------------------ direct UDP, blocking java.nio
+
+    /**
+     * Ping-pong between two connected blocking {@code java.nio} datagram channels, each served by a
+     * plain thread: the floor of what the JVM can do without an event loop, for reference.
+     */
+    static LatencySamples directBlocking(int warmup, int count) {
+        try (java.nio.channels.DatagramChannel server = java.nio.channels.DatagramChannel.open();
+                java.nio.channels.DatagramChannel client = java.nio.channels.DatagramChannel.open()) {
+            InetAddress lo = InetAddress.getLoopbackAddress();
+            for (java.nio.channels.DatagramChannel ch : List.of(server, client)) {
+                ch.setOption(StandardSocketOptions.SO_RCVBUF, NodeConfig.DEFAULT_SOCKET_BUFFER_BYTES);
+                ch.setOption(StandardSocketOptions.SO_SNDBUF, NodeConfig.DEFAULT_SOCKET_BUFFER_BYTES);
+                ch.bind(new InetSocketAddress(lo, 0));
+            }
+            server.connect(client.getLocalAddress());
+            client.connect(server.getLocalAddress());
+            Thread echo = new Thread(() -> {
+                ByteBuffer b = ByteBuffer.allocateDirect(2048);
+                try {
+                    while (true) {
+                        b.clear();
+                        server.read(b);
+                        b.flip();
+                        server.write(b);
+                    }
+                } catch (ClosedChannelException closed) {
+                    // the run is over
+                } catch (IOException e) {
+                    throw new UncheckedIOException(e);
+                }
+            }, "bench-udp-echo");
+            echo.setDaemon(true);
+            echo.start();
+            ByteBuffer out = ByteBuffer.allocateDirect(BenchmarkSettings.ROUND_TRIP_PAYLOAD_BYTES);
+            ByteBuffer in = ByteBuffer.allocateDirect(2048);
+            long[] samples = new long[count];
+            int[] progress = new int[1];
+            Thread watchdog = new Thread(() -> {
+                int seen = -1;
+                while (!Thread.currentThread().isInterrupted()) {
+                    try {
+                        Thread.sleep(5_000);
+                    } catch (InterruptedException e) {
+                        return;
+                    }
+                    int p;
+                    synchronized (progress) {
+                        p = progress[0];
+                    }
+                    if (p == seen) {
+                        try {
+                            client.close(); // unblocks the read: a ping was lost
+                        } catch (IOException ignored) {
+                            // closing is all we can do
+                        }
+                        return;
+                    }
+                    seen = p;
+                }
+            }, "bench-udp-watchdog");
+            watchdog.setDaemon(true);
+            watchdog.start();
+            for (int i = 0; i < warmup + count; i++) {
+                if ((i & 1023) == 0) {
+                    synchronized (progress) {
+                        progress[0] = i;
+                    }
+                }
+                out.clear();
+                in.clear();
+                long t0 = System.nanoTime();
+                client.write(out);
+                client.read(in);
+                long rtt = System.nanoTime() - t0;
+                if (i >= warmup) {
+                    samples[i - warmup] = rtt;
+                }
+            }
+            watchdog.interrupt();
+            server.close();
+            echo.join(2_000);
+            return new LatencySamples(samples);
+        } catch (ClosedChannelException e) {
+            throw new IllegalStateException("blocking UDP round trip: no reply for 5 s (a ping was lost)", e);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("interrupted", e);
+        }
+    }
+}
