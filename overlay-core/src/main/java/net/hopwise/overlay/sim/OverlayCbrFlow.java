@@ -26,16 +26,32 @@ public final class OverlayCbrFlow {
     private final DelayStatistics delays;
     private final ByteBuf payload;
     private final int flowId;
+    private final Service service;
     private long generated;
     private long delivered;
     private long refused;
+
+    /** Which of the node's services carries the messages. */
+    public enum Service {
+        /** {@code NodeEngine.send}: best-effort datagrams, no recovery. */
+        BEST_EFFORT,
+        /** {@code NodeEngine.sendRealTime}: hop-by-hop NACK recovery bounded by the deadline. */
+        REAL_TIME
+    }
+
+    /** A best-effort flow. */
+    public OverlayCbrFlow(SimNetwork network, int flowId, String source, String destination, int port,
+            int messageBytes, RoutingMetric metric, DelayStatistics delays) {
+        this(network, flowId, source, destination, port, messageBytes, metric, delays, Service.BEST_EFFORT);
+    }
 
     /**
      * @param flowId this flow's trace subject
      * @param messageBytes bytes per message (at least 16)
      */
     public OverlayCbrFlow(SimNetwork network, int flowId, String source, String destination, int port,
-            int messageBytes, RoutingMetric metric, DelayStatistics delays) {
+            int messageBytes, RoutingMetric metric, DelayStatistics delays, Service service) {
+        this.service = Objects.requireNonNull(service, "service");
         if (messageBytes < STAMP_BYTES) {
             throw new IllegalArgumentException("messages need at least " + STAMP_BYTES + " bytes, got " + messageBytes);
         }
@@ -79,7 +95,9 @@ public final class OverlayCbrFlow {
                     payload.setLong(8, nowNanos);
                     payload.readerIndex(0);
                     SendResult[] result = new SendResult[1];
-                    source.interact(e -> result[0] = e.send(port, to, port, payload, metric, nowNanos));
+                    source.interact(e -> result[0] = service == Service.REAL_TIME
+                            ? e.sendRealTime(port, to, port, sequence, payload, metric, nowNanos)
+                            : e.send(port, to, port, payload, metric, nowNanos));
                     if (result[0] != SendResult.ACCEPTED) {
                         refused++;
                     }

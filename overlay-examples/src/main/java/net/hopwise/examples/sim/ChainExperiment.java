@@ -84,7 +84,8 @@ final class ChainExperiment {
         md.append(table.toMarkdown());
         List<String> repro = new ArrayList<>();
         for (Row r : rows) {
-            if (r.key.rate() == 500 && Math.abs(r.key.loss() - 0.01) < 1e-9) {
+            if (r.key.rate() == 500 && Math.abs(r.key.loss() - 0.01) < 1e-9
+                    && r.key.protocol() != Protocol.OVERLAY_BEST_EFFORT) {
                 repro.add("| Fig. 6, 500 Kbps, 1% loss: messages > 60 ms / > 100 ms, " + r.key.protocol().label
                         + " | e2e TCP-Fack > 27% / ≈ 18%; hop-by-hop ≈ 3% / 1% | " + r.above60.format(1) + "% / "
                         + r.above100.format(1) + "% | `SimulatorCli " + o.command + "` |");

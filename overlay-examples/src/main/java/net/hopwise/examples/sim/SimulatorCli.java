@@ -15,6 +15,7 @@ public final class SimulatorCli {
               chain     Chain-5 loss sweep at 500 and 1000 Kbps (Figs. 3-6)
               table1    Table 1: each TCP variant end to end at 1% loss, 500 Kbps
               hops      hop-count sweep, 1-10 equal hops at 1% and 2% loss (Fig. 7)
+              realtime  real-time recovery: residual loss and delay vs loss, one and two lossy links
               padhye    bulk TCP throughput vs the Padhye model on one lossy link (Fig. 2)
               scale     1000-node Waxman: convergence after link and node failure, control bytes, route computation
               speed     events/s and speed-up of the 5000-s 500 Kbps chain, memory over the run
@@ -63,6 +64,7 @@ public final class SimulatorCli {
                 HopCountExperiment.run(o);
             }
             case "padhye" -> PadhyeExperiment.run(o);
+            case "realtime" -> RealTimeExperiment.run(o);
             case "scale" -> ScaleExperiment.run(o);
             case "speed" -> {
                 if (!List.of(args).contains("--protocols")) {
