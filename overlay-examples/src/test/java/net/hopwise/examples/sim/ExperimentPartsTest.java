@@ -49,9 +49,11 @@ class ExperimentPartsTest {
             ChainResult r = ChainScenario.chain5(0, 500, 20, p, 1).run();
             assertThat(r.generated()).isEqualTo(1250);
             assertThat(r.delivered()).as(p.label).isEqualTo(1250);
-            // 50 ms of propagation plus five serialisations of about 1 KB at 10 Mbit/s.
-            assertThat(r.meanMillis()).as(p.label).isBetween(50.0, 55.0);
-            assertThat(r.percentAbove60()).isZero();
+            // 50 ms of propagation plus five serialisations of about 1 KB at 10 Mbit/s; TCP's first
+            // messages also wait for slow start to open the window.
+            assertThat(r.delays().minMillis()).as(p.label).isBetween(54.0, 55.0);
+            assertThat(r.meanMillis()).as(p.label).isBetween(54.0, 60.0);
+            assertThat(r.percentAbove60()).as(p.label).isLessThan(3.0);
         }
     }
 
