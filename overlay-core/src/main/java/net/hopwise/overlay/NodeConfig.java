@@ -10,8 +10,10 @@ import java.util.Set;
 import java.util.HashSet;
 import net.hopwise.overlay.link.HelloConfig;
 import net.hopwise.overlay.realtime.RealTimeConfig;
+import net.hopwise.overlay.reliable.ReliableLinkConfig;
 import net.hopwise.overlay.routing.RoutingConfig;
 import net.hopwise.overlay.routing.RoutingMetric;
+import net.hopwise.overlay.session.SessionConfig;
 import net.hopwise.overlay.wire.DataHeader;
 
 /**
@@ -54,6 +56,8 @@ public final class NodeConfig {
     private final MeterRegistry meterRegistry;
     private final long impairmentSeed;
     private final RealTimeConfig realTime;
+    private final ReliableLinkConfig reliableLink;
+    private final SessionConfig session;
 
     private NodeConfig(Builder b) {
         this.name = b.name;
@@ -73,6 +77,8 @@ public final class NodeConfig {
         this.meterRegistry = b.meterRegistry;
         this.impairmentSeed = b.impairmentSeed != null ? b.impairmentSeed : id.value();
         this.realTime = b.realTime;
+        this.reliableLink = b.reliableLink;
+        this.session = b.session;
     }
 
     public static Builder builder(String name) {
@@ -96,6 +102,8 @@ public final class NodeConfig {
         b.meterRegistry = meterRegistry;
         b.impairmentSeed = impairmentSeed;
         b.realTime = realTime;
+        b.reliableLink = reliableLink;
+        b.session = session;
         return b;
     }
 
@@ -169,6 +177,16 @@ public final class NodeConfig {
         return realTime;
     }
 
+    /** The reliable channel of every link (hop-by-hop recovery and congestion control). */
+    public ReliableLinkConfig reliableLink() {
+        return reliableLink;
+    }
+
+    /** End-to-end reliable sessions at this node. */
+    public SessionConfig session() {
+        return session;
+    }
+
     @Override
     public String toString() {
         return "NodeConfig[name=" + name + ", bind=" + bindAddress + ", neighbours=" + neighbours + "]";
@@ -192,6 +210,8 @@ public final class NodeConfig {
         private MeterRegistry meterRegistry;
         private Long impairmentSeed;
         private RealTimeConfig realTime = RealTimeConfig.defaults();
+        private ReliableLinkConfig reliableLink = ReliableLinkConfig.defaults();
+        private SessionConfig session = SessionConfig.defaults();
 
         private Builder(String name) {
             this.name = NodeId.requireValidName(name);
@@ -285,6 +305,16 @@ public final class NodeConfig {
 
         public Builder realTime(RealTimeConfig config) {
             this.realTime = Objects.requireNonNull(config, "realTime");
+            return this;
+        }
+
+        public Builder reliableLink(ReliableLinkConfig config) {
+            this.reliableLink = Objects.requireNonNull(config, "reliableLink");
+            return this;
+        }
+
+        public Builder session(SessionConfig config) {
+            this.session = Objects.requireNonNull(config, "session");
             return this;
         }
 

@@ -43,6 +43,7 @@ import net.hopwise.overlay.node.NodeOutput;
 import net.hopwise.overlay.node.RealTimeMeters;
 import net.hopwise.overlay.realtime.RealTimeFlowStatistics;
 import net.hopwise.overlay.routing.RoutingMetric;
+import net.hopwise.overlay.session.SessionEndpoint;
 import net.hopwise.overlay.wire.DropReason;
 import net.hopwise.overlay.wire.WireHeader;
 
@@ -62,8 +63,13 @@ import net.hopwise.overlay.wire.WireHeader;
  */
 public final class OverlayNode implements AutoCloseable {
     private static final System.Logger LOG = System.getLogger(OverlayNode.class.getName());
-    /** One datagram per read: ours are at most 1200 bytes, larger ones arrive cut and are dropped. */
-    private static final int RECEIVE_BUFFER = 2048;
+    /** Room for one datagram: ours are at most 1200 bytes, larger ones arrive cut and are dropped. */
+    private static final int DATAGRAM_SLOT = 2048;
+    /**
+     * Datagrams read per system call on epoll (recvmmsg). Each delivered datagram is a slice of one
+     * shared buffer, so anything kept beyond the read copies or is bounded elsewhere.
+     */
+    private static final int DATAGRAMS_PER_READ = 8;
 
     private final NodeConfig config;
     private final NodeRuntime runtime;
@@ -124,7 +130,8 @@ public final class OverlayNode implements AutoCloseable {
                 .channel(runtime.channelType())
                 .option(ChannelOption.SO_RCVBUF, config.socketBufferBytes())
                 .option(ChannelOption.SO_SNDBUF, config.socketBufferBytes())
-                .option(ChannelOption.RCVBUF_ALLOCATOR, new FixedRecvByteBufAllocator(RECEIVE_BUFFER))
+                .option(ChannelOption.RCVBUF_ALLOCATOR, new FixedRecvByteBufAllocator(
+                        runtime.transport() == TransportKind.EPOLL ? DATAGRAM_SLOT * DATAGRAMS_PER_READ : DATAGRAM_SLOT))
                 .option(ChannelOption.WRITE_BUFFER_WATER_MARK, new WriteBufferWaterMark(256 * 1024, 1024 * 1024))
                 .handler(new ChannelInitializer<DatagramChannel>() {
                     @Override
@@ -133,6 +140,9 @@ public final class OverlayNode implements AutoCloseable {
                         ch.pipeline().addLast("node", new InboundHandler());
                     }
                 });
+        if (runtime.transport() == TransportKind.EPOLL) {
+            bootstrap.option(io.netty.channel.epoll.EpollChannelOption.MAX_DATAGRAM_PAYLOAD_SIZE, DATAGRAM_SLOT);
+        }
         Channel ch;
         try {
             ch = bootstrap.bind(config.bindAddress()).sync().channel();
@@ -315,6 +325,108 @@ public final class OverlayNode implements AutoCloseable {
             flushNeeded = true;
         }
         afterWork();
+    }
+
+    // ---------------------------------------------------------------- reliable sessions (issue 3)
+
+    /**
+     * Opens one end of a reliable session from a local port to a port of another node, routed by the
+     * node's default metric. The other end opens its session too, or accepts it
+     * ({@link #acceptSessions}).
+     *
+     * @param handler receives the remote end's messages on the event loop, exactly once and in
+     *     order; null to read them with {@link ReliableSession#inputStream()} instead
+     * @throws IllegalArgumentException when a port is out of range or the session is already open
+     */
+    public ReliableSession openSession(int localPort, String destination, int destinationPort, MessageHandler handler) {
+        return openSession(localPort, destination, destinationPort, config.defaultMetric(), handler);
+    }
+
+    /** As {@link #openSession(int, String, int, MessageHandler)}, routed by {@code metric}. */
+    public ReliableSession openSession(int localPort, String destination, int destinationPort, RoutingMetric metric,
+            MessageHandler handler) {
+        Objects.requireNonNull(destination, "destination");
+        Objects.requireNonNull(metric, "metric");
+        requireRunning();
+        return onLoop(() -> {
+            SessionEndpoint endpoint = engine.openSession(localPort, NodeId.ofName(destination), destinationPort,
+                    metric, handler, null, System.nanoTime());
+            if (handler == null) {
+                engine.suspendDelivery(endpoint, true, System.nanoTime());
+            }
+            return wrapSession(endpoint, destination);
+        });
+    }
+
+    /**
+     * Takes the sessions other nodes open towards {@code port}: {@code acceptor} runs on the event
+     * loop for each new one and returns its message handler, or null to refuse it; null stops
+     * accepting.
+     */
+    public void acceptSessions(int port, java.util.function.Function<ReliableSession, MessageHandler> acceptor) {
+        requireRunning();
+        onLoop(() -> {
+            engine.acceptSessions(port, acceptor == null ? null : endpoint -> {
+                String name = engine.router().database().nameOf(endpoint.remote()).orElse(endpoint.remote().toString());
+                ReliableSession session = wrapSession(endpoint, name);
+                MessageHandler h = acceptor.apply(session);
+                if (h == null) {
+                    meters.removeSession(endpoint);
+                    return false;
+                }
+                endpoint.handler(h);
+                return true;
+            });
+            return null;
+        });
+    }
+
+    private ReliableSession wrapSession(SessionEndpoint endpoint, String remoteName) {
+        ReliableSession session = new ReliableSession(this, endpoint, remoteName, config.session().sendBuffer(),
+                engine.sessionPayloadBytes());
+        meters.addSession(endpoint, remoteName);
+        return session;
+    }
+
+    void closeSession(ReliableSession session) {
+        executeOnLoop(() -> {
+            if (engine != null) {
+                meters.removeSession(session.endpoint());
+                engine.closeSession(session.endpoint());
+            }
+        });
+    }
+
+    /** Runs engine work on the loop (now when already there), then flushes and re-arms the timer. */
+    void executeOnLoop(Runnable task) {
+        if (!running.get()) {
+            return;
+        }
+        if (loop.inEventLoop()) {
+            task.run();
+            flushNeeded = true;
+            afterWork();
+            return;
+        }
+        loop.execute(() -> {
+            if (running.get() && engine != null) {
+                task.run();
+                flushNeeded = true;
+                afterWork();
+            }
+        });
+    }
+
+    /** The engine, for code already running on the loop. */
+    NodeEngine engineOnLoop() {
+        return loop.inEventLoop() ? engine : null;
+    }
+
+    void requireOffLoop(String what) {
+        if (loop.inEventLoop()) {
+            throw new IllegalStateException(what + " blocks; use it from a thread of your own, never on the node's"
+                    + " event loop");
+        }
     }
 
     // ---------------------------------------------------------------- neighbours, impairment, views

@@ -78,6 +78,15 @@ public final class OverlayPort implements AutoCloseable {
         return node.realTimeFlows(port);
     }
 
+    /**
+     * Opens a reliable session from this port to a port of another node (see
+     * {@link OverlayNode#openSession(int, String, int, MessageHandler)}); its messages go to
+     * {@code handler}, not to this port's handler.
+     */
+    public ReliableSession openReliable(String destinationNode, int destinationPort, MessageHandler handler) {
+        return node.openSession(port, destinationNode, destinationPort, handler);
+    }
+
     /** False while sends would be back-pressured. */
     public boolean isWritable() {
         return open && node.isWritable();

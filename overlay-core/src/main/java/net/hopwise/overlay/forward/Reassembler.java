@@ -10,8 +10,8 @@ import java.util.Map;
 /**
  * Puts fragmented messages back together at their destination, within a memory budget.
  *
- * <p>Fragments are held as retained slices of the datagrams they came in, so nothing is copied until
- * a message is complete. Memory is bounded twice: a message may not exceed {@code maxMessageBytes},
+ * <p>Fragments are copied out of the datagrams they came in, so the budget counts exactly what is
+ * held. Memory is bounded twice: a message may not exceed {@code maxMessageBytes},
  * and all partial messages together may not exceed {@code maxBufferedBytes}; when a new fragment
  * would overflow the budget the oldest partial message is evicted. A partial message that does not
  * complete within {@code timeoutNanos} of its first fragment is dropped. Sans-IO: time is passed in.
@@ -98,7 +98,9 @@ public final class Reassembler {
             evicted++;
             return new Result(Outcome.REJECTED, null, dropped);
         }
-        partial.fragments[fragmentIndex] = payload.retainedSlice();
+        // A copy, not a retained slice: a slice would pin the whole receive buffer it came in (up to
+        // a batch of datagrams), which would make the memory budget a fiction.
+        partial.fragments[fragmentIndex] = allocator.buffer(length).writeBytes(payload, payload.readerIndex(), length);
         partial.received++;
         partial.bytes += length;
         bufferedBytes += length;

@@ -6,6 +6,9 @@ import net.hopwise.overlay.NodeId;
 import net.hopwise.overlay.link.LinkMonitor;
 import net.hopwise.overlay.link.LinkStatistics;
 import net.hopwise.overlay.link.LinkStatus;
+import net.hopwise.overlay.reliable.ReliableLinkReceiver;
+import net.hopwise.overlay.reliable.ReliableLinkSender;
+import net.hopwise.overlay.reliable.ReliableLinkStatistics;
 
 /** One overlay link as the engine keeps it: where the neighbour is, its monitor and its counters. */
 public final class Neighbour {
@@ -16,6 +19,10 @@ public final class Neighbour {
     LinkMonitor monitor;
     long nextLinkSequence = 1;
     volatile LinkStatistics statistics;
+
+    /** The link's reliable channel, both directions (issue 3). */
+    ReliableLinkSender reliableSender;
+    ReliableLinkReceiver reliableReceiver;
 
     long packetsSent;
     long bytesSent;
@@ -70,6 +77,15 @@ public final class Neighbour {
 
     public long bytesReceived() {
         return bytesReceived;
+    }
+
+    /**
+     * The reliable channel's queue, window and counters; read without synchronisation from other
+     * threads, so values may be slightly stale, like the node's counters.
+     */
+    public ReliableLinkStatistics reliableStatistics() {
+        ReliableLinkSender s = reliableSender;
+        return s == null ? null : s.statistics();
     }
 
     long takeLinkSequence() {

@@ -10,7 +10,11 @@ import java.net.InetSocketAddress;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.Collections;
+import java.util.HashMap;
+import java.util.LinkedHashSet;
 import java.util.List;
+import java.util.Map;
+import java.util.function.IntConsumer;
 import net.hopwise.overlay.MessageHandler;
 import net.hopwise.overlay.NeighbourConfig;
 import net.hopwise.overlay.NodeConfig;
@@ -29,6 +33,11 @@ import net.hopwise.overlay.realtime.RealTimeFlowMonitor;
 import net.hopwise.overlay.realtime.RealTimeFlowStatistics;
 import net.hopwise.overlay.realtime.RealTimeLinkReceiver;
 import net.hopwise.overlay.realtime.RealTimeLinkSender;
+import net.hopwise.overlay.reliable.LinkAck;
+import net.hopwise.overlay.reliable.ReliableLinkCodec;
+import net.hopwise.overlay.reliable.ReliableLinkOutput;
+import net.hopwise.overlay.reliable.ReliableLinkReceiver;
+import net.hopwise.overlay.reliable.ReliableLinkSender;
 import net.hopwise.overlay.routing.LinkCost;
 import net.hopwise.overlay.routing.LinkStateAck;
 import net.hopwise.overlay.routing.LinkStateCodec;
@@ -36,6 +45,11 @@ import net.hopwise.overlay.routing.LinkStateUpdate;
 import net.hopwise.overlay.routing.Router;
 import net.hopwise.overlay.routing.RouterOutput;
 import net.hopwise.overlay.routing.RoutingMetric;
+import net.hopwise.overlay.session.ReliableSessionReceiver;
+import net.hopwise.overlay.session.ReliableSessionSender;
+import net.hopwise.overlay.session.SessionAcceptor;
+import net.hopwise.overlay.session.SessionEndpoint;
+import net.hopwise.overlay.session.SessionHeader;
 import net.hopwise.overlay.wire.DataHeader;
 import net.hopwise.overlay.wire.DropReason;
 import net.hopwise.overlay.wire.PacketType;
@@ -85,6 +99,15 @@ public final class NodeEngine {
     private final java.util.Map<RealTimeFlowKey, RealTimeFlowMonitor> realTimeFlows = new java.util.HashMap<>();
     private final RealTimeCounters realTimeCounters = new RealTimeCounters();
     private final long[] nackScratch = new long[RealTimeCodec.MAX_NACK_SEQUENCES];
+    // Reliable links and end-to-end sessions (issue 3).
+    private final Map<SessionEndpoint.Key, SessionEndpoint> sessions = new HashMap<>();
+    private List<SessionEndpoint> sessionList = List.of();
+    private final LinkedHashSet<SessionEndpoint> blockedSessions = new LinkedHashSet<>();
+    private final IntObjectHashMap<SessionAcceptor> sessionAcceptors = new IntObjectHashMap<>();
+    private final SessionPackets sessionPackets = new SessionPackets();
+    private final int sessionPayload;
+    private long incarnations;
+    private int nextSessionPort = FIRST_EPHEMERAL_PORT;
 
     /**
      * @param startMillis wall-clock milliseconds at start (the simulator passes virtual ones): the
@@ -106,6 +129,8 @@ public final class NodeEngine {
         this.router = new Router(self, config.name(), config.routing(), new RouterEvents(), startMillis, nowNanos);
         this.reassembler = new Reassembler(allocator, config.maxMessageBytes(), config.reassemblyBufferBytes(),
                 config.reassemblyTimeout().toNanos(), DataHeader.MAX_FRAGMENT_PAYLOAD);
+        this.sessionPayload = WireHeader.MAX_BODY - ReliableLinkCodec.maxHeaderLength(config.reliableLink().sackBlocks())
+                - SessionHeader.PAYLOAD_OFFSET;
         for (NeighbourConfig n : config.neighbours()) {
             addNeighbour(n, nowNanos);
         }
@@ -155,6 +180,7 @@ public final class NodeEngine {
         neighbours.put(n.id().value(), n);
         n.monitor = new LinkMonitor(self, this.config.name(), n.id(), this.config.hello(), new LinkEvents(n), nowNanos);
         n.statistics = n.monitor.statistics();
+        startReliableLink(n);
         publishNeighbours();
         output.event(event(NodeEvent.Kind.NEIGHBOUR_ADDED, n.name()));
         return true;
@@ -169,6 +195,7 @@ public final class NodeEngine {
         }
         publishNeighbours();
         closeRealTimeChannel(n);
+        n.reliableSender.close();
         if (n.monitor.status() == net.hopwise.overlay.link.LinkStatus.UP) {
             router.neighbourDown(n.id(), nowNanos);
         }
@@ -334,6 +361,8 @@ public final class NodeEngine {
             case DATA -> onData(n, datagram, body);
             case REALTIME_DATA -> onRealTimeData(n, datagram, body);
             case REALTIME_NACK -> onRealTimeNack(n, datagram, body);
+            case RELIABLE_DATA -> onReliableData(n, datagram, body);
+            case LINK_ACK -> onLinkAck(n, datagram, body);
             default -> counters.drop(DropReason.UNKNOWN_TYPE);
         }
     }
@@ -420,7 +449,7 @@ public final class NodeEngine {
             return;
         }
         NodeId source = new NodeId(origin);
-        String name = origin == selfId ? config.name() : router.database().nameOf(source).orElse(source.toString());
+        String name = origin == selfId ? config.name() : router.database().nameOf(source).orElseGet(source::toString);
         counters.messagesDelivered++;
         try {
             handler.onMessage(new ReceivedMessage(source, name, sourcePort, port, payload.duplicate()));
@@ -590,7 +619,11 @@ public final class NodeEngine {
         WireHeader.restamp(datagram, selfId, via.id().value(), via.takeLinkSequence());
         counters.packetsForwarded++;
         realTimeCounters.forwarded++;
-        transmitRealTime(via, datagram.retainedDuplicate());
+        // A right-sized copy: the link history keeps it for up to the deadline, and a received datagram
+        // may be a slice of a larger batch buffer that must not stay pinned that long.
+        ByteBuf copy = allocator.ioBuffer(datagram.readableBytes());
+        copy.writeBytes(datagram, datagram.readerIndex(), datagram.readableBytes());
+        transmitRealTime(via, copy);
     }
 
     private void onRealTimeNack(Neighbour from, ByteBuf datagram, ByteBuf body) {
@@ -692,6 +725,7 @@ public final class NodeEngine {
             counters.drop(DropReason.REASSEMBLY, expired);
         }
         onRealTimeTimer();
+        onReliableTimer();
     }
 
     /** The next instant at which {@link #onTimer} has work, or {@link Long#MAX_VALUE}. */
@@ -700,13 +734,14 @@ public final class NodeEngine {
         for (Neighbour n : neighbourList) {
             next = Math.min(next, n.monitor.nextDeadlineNanos());
         }
-        return Math.min(next, realTimeNextDeadlineNanos());
+        return Math.min(Math.min(next, realTimeNextDeadlineNanos()), reliableDeadlineNanos());
     }
 
     /** Releases what the engine holds; the engine must not be used afterwards. */
     public void close() {
         reassembler.close();
         closeRealTime();
+        closeReliable();
     }
 
     private void advance(long nowNanos) {
@@ -744,6 +779,476 @@ public final class NodeEngine {
         return new LinkCost((int) micros, ppm);
     }
 
+    // ---------------------------------------------------------------- reliable links (issue 3)
+
+    private long nextIncarnation() {
+        // Grows across restarts (wall-clock base) and within a run (counter): receivers take the newer.
+        return (startMillis << 20) + (++incarnations);
+    }
+
+    private void startReliableLink(Neighbour n) {
+        n.reliableSender = new ReliableLinkSender(config.reliableLink(), nextIncarnation(), new LinkTransmitter(n));
+        n.reliableReceiver = new ReliableLinkReceiver(config.reliableLink());
+    }
+
+    /** A link went down: what waits on it is lost to the overlay, and the channel starts afresh. */
+    private void resetReliableLink(Neighbour n) {
+        int dropped = n.reliableSender.reset(nextIncarnation());
+        if (dropped > 0) {
+            counters.drop(DropReason.LINK_DOWN, dropped);
+        }
+    }
+
+    /**
+     * Reliable data from a neighbour: take its piggybacked acknowledgement, then the packet itself.
+     * A new packet is delivered or forwarded at once, whatever the order; one whose next link's queue
+     * is full is refused (left unacknowledged) so the previous hop keeps it: memory stays bounded and
+     * the packet is not lost.
+     */
+    private void onReliableData(Neighbour from, ByteBuf datagram, ByteBuf body) {
+        ReliableLinkCodec.ReliableDataHeader h = ReliableLinkCodec.decodeData(body);
+        ByteBuf packet = h == null ? null
+                : body.slice(body.readerIndex() + h.innerOffset(), body.readableBytes() - h.innerOffset());
+        if (packet == null || !DataHeader.isWellFormed(packet, METRICS.length) || !SessionHeader.isWellFormed(packet)) {
+            counters.drop(DropReason.MALFORMED);
+            return;
+        }
+        from.monitor.onPacketReceived(WireHeader.linkSequence(datagram), now);
+        from.reliableSender.onAck(h.ack(), now);
+        ReliableLinkReceiver rx = from.reliableReceiver;
+        ReliableLinkReceiver.Arrival arrival = rx.classify(h.epoch(), h.sequence(), h.base());
+        if (arrival == ReliableLinkReceiver.Arrival.NEW) {
+            if (DataHeader.destination(packet) == selfId) {
+                rx.accept();
+                onSessionPacket(packet);
+            } else {
+                forwardReliable(rx, packet);
+            }
+        } else {
+            counters.drop(arrival == ReliableLinkReceiver.Arrival.DUPLICATE ? DropReason.DUPLICATE : DropReason.STALE);
+        }
+        pumpBlockedSessions();
+    }
+
+    private void forwardReliable(ReliableLinkReceiver rx, ByteBuf packet) {
+        int hops = DataHeader.hopLimit(packet);
+        if (hops <= 1) {
+            rx.accept();
+            counters.drop(DropReason.HOP_LIMIT);
+            return;
+        }
+        NodeId next = router.nextHop(new NodeId(DataHeader.destination(packet)), METRICS[DataHeader.metric(packet)]);
+        Neighbour via = next == null ? null : neighbours.get(next.value());
+        if (via == null) {
+            // Lost to the overlay: the sending edge resends it end to end once its timer runs out.
+            rx.accept();
+            counters.drop(DropReason.NO_ROUTE);
+            return;
+        }
+        if (!via.reliableSender.hasRoom()) {
+            rx.refuse();
+            counters.drop(DropReason.LINK_QUEUE_FULL);
+            return;
+        }
+        rx.accept();
+        DataHeader.setHopLimit(packet, hops - 1);
+        SessionHeader.raiseMark(packet, via.reliableSender.congestionLevel());
+        counters.packetsForwarded++;
+        via.reliableSender.offer(packet.retainedSlice(), now);
+    }
+
+    private void onLinkAck(Neighbour from, ByteBuf datagram, ByteBuf body) {
+        LinkAck ack = ReliableLinkCodec.decodeAck(body);
+        if (ack == null) {
+            counters.drop(DropReason.MALFORMED);
+            return;
+        }
+        from.monitor.onPacketReceived(WireHeader.linkSequence(datagram), now);
+        from.reliableSender.onAck(ack, now);
+        pumpBlockedSessions();
+    }
+
+    private void sendLinkAck(Neighbour n) {
+        ReliableLinkReceiver rx = n.reliableReceiver;
+        ByteBuf packet = allocator.ioBuffer(WireHeader.LENGTH + rx.ackLength());
+        WireHeader.write(packet, PacketType.LINK_ACK, 0, selfId, n.id().value(), n.takeLinkSequence());
+        rx.writeAck(packet);
+        WireHeader.finish(packet, 0);
+        transmit(n, packet);
+    }
+
+    /** Builds the datagrams of one link's reliable channel, each carrying the other direction's acknowledgement. */
+    private final class LinkTransmitter implements ReliableLinkOutput {
+        private final Neighbour neighbour;
+
+        LinkTransmitter(Neighbour neighbour) {
+            this.neighbour = neighbour;
+        }
+
+        @Override
+        public void transmit(long epoch, int sequence, int base, ByteBuf packet, boolean retransmission) {
+            if (neighbours.get(neighbour.id().value()) != neighbour) {
+                return;
+            }
+            ReliableLinkReceiver rx = neighbour.reliableReceiver;
+            int fixed = WireHeader.LENGTH + ReliableLinkCodec.DATA_FIXED + packet.readableBytes();
+            int room = (WireHeader.MAX_DATAGRAM - fixed - ReliableLinkCodec.ACK_FIXED) / ReliableLinkCodec.BLOCK_BYTES;
+            ByteBuf datagram = allocator.ioBuffer(fixed + rx.ackLength());
+            WireHeader.write(datagram, PacketType.RELIABLE_DATA, 0, selfId, neighbour.id().value(),
+                    neighbour.takeLinkSequence());
+            ReliableLinkCodec.writeDataPrefix(datagram, epoch, sequence, base);
+            rx.writeAck(datagram, room);
+            datagram.writeBytes(packet, packet.readerIndex(), packet.readableBytes());
+            WireHeader.finish(datagram, 0);
+            NodeEngine.this.transmit(neighbour, datagram);
+        }
+    }
+
+    // ---------------------------------------------------------------- reliable sessions (issue 3)
+
+    /** Largest payload of one session packet; longer messages take several. */
+    public int sessionPayloadBytes() {
+        return sessionPayload;
+    }
+
+    /**
+     * Opens one end of a reliable session between a local port and a port of another node (or of
+     * this one). Both ends open their session, or the remote end accepts it ({@link #acceptSessions}).
+     *
+     * @param localPort 1-65535, or 0 for a free one
+     * @param handler receives the messages from the remote end, in order, exactly once
+     * @param acknowledged hears how many packets the remote end acknowledged (room freed), or null
+     * @throws IllegalArgumentException when a port is out of range or the session is already open
+     */
+    public SessionEndpoint openSession(int localPort, NodeId remote, int remotePort, RoutingMetric metric,
+            MessageHandler handler, IntConsumer acknowledged, long nowNanos) {
+        advance(nowNanos);
+        if (localPort < 0 || localPort > 65535 || remotePort < 1 || remotePort > 65535) {
+            throw new IllegalArgumentException("session ports must be 1-65535 (local 0 for any), got " + localPort
+                    + " and " + remotePort);
+        }
+        if (localPort == 0) {
+            localPort = freeSessionPort(remote.value(), remotePort);
+        }
+        SessionEndpoint.Key key = new SessionEndpoint.Key(localPort, remote.value(), remotePort);
+        if (sessions.containsKey(key)) {
+            throw new IllegalArgumentException("a session from port " + localPort + " to " + remote + ":" + remotePort
+                    + " is already open on node " + config.name());
+        }
+        return addSession(key, metric, handler, acknowledged);
+    }
+
+    private int freeSessionPort(long remote, int remotePort) {
+        for (int i = 0; i <= 65535 - FIRST_EPHEMERAL_PORT; i++) {
+            int candidate = nextSessionPort;
+            nextSessionPort = candidate == 65535 ? FIRST_EPHEMERAL_PORT : candidate + 1;
+            if (!sessions.containsKey(new SessionEndpoint.Key(candidate, remote, remotePort))) {
+                return candidate;
+            }
+        }
+        throw new IllegalStateException("no free session port left on node " + config.name());
+    }
+
+    private SessionEndpoint addSession(SessionEndpoint.Key key, RoutingMetric metric, MessageHandler handler,
+            IntConsumer acknowledged) {
+        SessionEndpoint s = new SessionEndpoint(key, metric, config.session(), nextIncarnation(), allocator, handler,
+                acknowledged, sessionPackets);
+        sessions.put(key, s);
+        sessionList = List.copyOf(sessions.values());
+        return s;
+    }
+
+    /** Takes sessions that remote nodes open towards {@code port}; null stops taking them. */
+    public void acceptSessions(int port, SessionAcceptor acceptor) {
+        if (acceptor == null) {
+            sessionAcceptors.remove(port);
+        } else {
+            sessionAcceptors.put(port, acceptor);
+        }
+    }
+
+    /** The open session ends. */
+    public List<SessionEndpoint> sessions() {
+        return sessionList;
+    }
+
+    /**
+     * Sends a message on a session (its readable bytes are copied).
+     *
+     * @return ACCEPTED, BACK_PRESSURED when the session's send buffer cannot take it now, or CLOSED
+     * @throws IllegalArgumentException when the message exceeds maxMessageBytes or cannot fit the
+     *     session's buffers at all
+     */
+    public SendResult sessionSend(SessionEndpoint session, ByteBuf payload, long nowNanos) {
+        advance(nowNanos);
+        if (session.isClosed()) {
+            return SendResult.CLOSED;
+        }
+        int length = payload.readableBytes();
+        if (length > config.maxMessageBytes()) {
+            throw new IllegalArgumentException("message of " + length + " bytes exceeds maxMessageBytes "
+                    + config.maxMessageBytes());
+        }
+        int packets = ReliableSessionSender.packetsFor(length, sessionPayload);
+        if (packets > config.session().receiveWindow() / 2 || packets > config.session().sendBuffer()) {
+            throw new IllegalArgumentException("message of " + length + " bytes needs " + packets
+                    + " packets, more than the session buffers take at once");
+        }
+        if (!session.sender().offer(payload, sessionPayload, allocator, now)) {
+            return SendResult.BACK_PRESSURED;
+        }
+        counters.messagesSent++;
+        noteBlocked(session);
+        return SendResult.ACCEPTED;
+    }
+
+    /** Stops (or resumes) handing a session's messages to the application: its window closes meanwhile. */
+    public void suspendDelivery(SessionEndpoint session, boolean suspend, long nowNanos) {
+        advance(nowNanos);
+        if (session.isClosed()) {
+            return;
+        }
+        if (suspend) {
+            session.receiver().suspend();
+        } else {
+            session.receiver().resume(now);
+        }
+    }
+
+    /** Closes one end of a session and releases what it holds; undelivered data is dropped. */
+    public void closeSession(SessionEndpoint session) {
+        if (sessions.remove(session.key(), session)) {
+            sessionList = List.copyOf(sessions.values());
+        }
+        blockedSessions.remove(session);
+        session.close();
+    }
+
+    private void onSessionPacket(ByteBuf packet) {
+        SessionEndpoint.Key key = new SessionEndpoint.Key(DataHeader.destinationPort(packet), DataHeader.origin(packet),
+                DataHeader.sourcePort(packet));
+        SessionEndpoint s = sessions.get(key);
+        if (s == null) {
+            s = acceptSession(key, packet);
+            if (s == null) {
+                counters.drop(DropReason.PORT_CLOSED);
+                return;
+            }
+        }
+        int flags = SessionHeader.flags(packet);
+        if ((flags & SessionHeader.FLAG_ACK) != 0) {
+            s.sender().onAck(SessionHeader.ackIncarnation(packet), SessionHeader.cumulative(packet),
+                    SessionHeader.window(packet), SessionHeader.echo(packet), now);
+            noteBlocked(s);
+        }
+        if (SessionHeader.kind(packet) == SessionHeader.KIND_DATA && !s.isClosed()) {
+            ByteBuf payload = packet.slice(packet.readerIndex() + SessionHeader.PAYLOAD_OFFSET,
+                    packet.readableBytes() - SessionHeader.PAYLOAD_OFFSET);
+            ReliableSessionReceiver.Arrival arrival = s.receiver().onData(SessionHeader.incarnation(packet),
+                    SessionHeader.sequence(packet), payload, (flags & SessionHeader.FLAG_END_OF_MESSAGE) != 0,
+                    SessionHeader.mark(packet), SessionHeader.ackInterval(packet), now);
+            if (arrival == ReliableSessionReceiver.Arrival.DUPLICATE) {
+                counters.drop(DropReason.DUPLICATE);
+            } else if (arrival != ReliableSessionReceiver.Arrival.NEW) {
+                counters.drop(DropReason.STALE);
+            }
+        }
+    }
+
+    private SessionEndpoint acceptSession(SessionEndpoint.Key key, ByteBuf packet) {
+        SessionAcceptor acceptor = sessionAcceptors.get(key.localPort());
+        if (acceptor == null || SessionHeader.kind(packet) != SessionHeader.KIND_DATA) {
+            return null;
+        }
+        SessionEndpoint s = addSession(key, METRICS[DataHeader.metric(packet)], null, null);
+        boolean taken;
+        try {
+            taken = acceptor.accept(s);
+        } catch (RuntimeException e) {
+            counters.handlerFailures++;
+            LOG.log(Level.WARNING, "session acceptor on port " + key.localPort() + " of node " + config.name()
+                    + " failed", e);
+            taken = false;
+        }
+        if (!taken) {
+            closeSession(s);
+            return null;
+        }
+        return s;
+    }
+
+    private void noteBlocked(SessionEndpoint s) {
+        if (s.sender().blocked() && !s.isClosed()) {
+            blockedSessions.add(s);
+        }
+    }
+
+    /** Link queues shrank: sessions waiting for room on their first link try again. */
+    private void pumpBlockedSessions() {
+        if (blockedSessions.isEmpty()) {
+            return;
+        }
+        for (SessionEndpoint s : List.copyOf(blockedSessions)) {
+            s.sender().pump(now);
+            if (!s.sender().blocked()) {
+                blockedSessions.remove(s);
+            }
+        }
+    }
+
+    private Neighbour firstHop(NodeId destination, RoutingMetric metric) {
+        NodeId next = router.nextHop(destination, metric);
+        return next == null ? null : neighbours.get(next.value());
+    }
+
+    /** A routed packet of a session, with the acknowledgement of the other direction when there is one. */
+    private ByteBuf sessionPacket(SessionEndpoint s, int kind, int flags, int ackInterval, long incarnation,
+            int sequence, ByteBuf payload) {
+        int length = payload == null ? 0 : payload.readableBytes();
+        ByteBuf p = allocator.ioBuffer(SessionHeader.PAYLOAD_OFFSET + length);
+        DataHeader.write(p, selfId, s.remote().value(), s.localPort(), s.remotePort(), config.hopLimit(),
+                s.metric().ordinal(), 0, 1, 0);
+        ReliableSessionReceiver rx = s.receiver();
+        long ackIncarnation = 0;
+        int cumulative = 0;
+        int window = 0;
+        int echo = 0;
+        if (rx.started()) {
+            flags |= SessionHeader.FLAG_ACK;
+            ackIncarnation = rx.incarnation();
+            cumulative = rx.cumulative();
+            window = rx.advertisedWindow();
+            echo = rx.ackSent();
+        }
+        SessionHeader.write(p, kind, flags, ackInterval, incarnation, sequence, ackIncarnation, cumulative, window,
+                echo);
+        if (length > 0) {
+            p.writeBytes(payload, payload.readerIndex(), length);
+        }
+        return p;
+    }
+
+    /** Hands a session packet to its first link, or straight to the local end when both are here. */
+    private boolean routeSessionPacket(SessionEndpoint s, Neighbour via, ByteBuf p) {
+        if (via == null) {
+            try {
+                onSessionPacket(p);
+            } finally {
+                p.release();
+            }
+            return true;
+        }
+        SessionHeader.raiseMark(p, via.reliableSender.congestionLevel());
+        if (!via.reliableSender.offer(p, now)) {
+            p.release();
+            return false;
+        }
+        return true;
+    }
+
+    private void sendSessionAck(SessionEndpoint s) {
+        ReliableSessionReceiver rx = s.receiver();
+        if (!rx.started()) {
+            rx.ackSent();
+            return;
+        }
+        boolean local = s.remote().value() == selfId;
+        Neighbour via = local ? null : firstHop(s.remote(), s.metric());
+        if (!local && (via == null || !via.reliableSender.hasRoom())) {
+            rx.ackSent(); // no way now; the sender's timer or its next packet brings a new chance
+            return;
+        }
+        routeSessionPacket(s, via, sessionPacket(s, SessionHeader.KIND_ACK, 0, 1, 0, 0, null));
+    }
+
+    /** Session output: data packets to the first link (when it has room) and messages to the application. */
+    private final class SessionPackets implements SessionEndpoint.Output {
+        @Override
+        public boolean transmit(SessionEndpoint s, long incarnation, int sequence, ByteBuf payload,
+                boolean endOfMessage, int ackInterval, boolean retransmission) {
+            boolean local = s.remote().value() == selfId;
+            Neighbour via = local ? null : firstHop(s.remote(), s.metric());
+            if (!local && (via == null || via.reliableSender.queueLength() >= config.reliableLink().markThreshold())) {
+                return false; // no route, or the first link is busy: Spines blocks its clients here too
+            }
+            int flags = endOfMessage ? SessionHeader.FLAG_END_OF_MESSAGE : 0;
+            return routeSessionPacket(s, via, sessionPacket(s, SessionHeader.KIND_DATA, flags, ackInterval, incarnation,
+                    sequence, payload));
+        }
+
+        @Override
+        public void deliver(SessionEndpoint s, ByteBuf message) {
+            MessageHandler handler = s.handler();
+            if (handler == null) {
+                counters.drop(DropReason.PORT_CLOSED);
+                return;
+            }
+            NodeId source = s.remote();
+            String name = source.value() == selfId ? config.name()
+                    : router.database().nameOf(source).orElse(source.toString());
+            counters.messagesDelivered++;
+            try {
+                handler.onMessage(new ReceivedMessage(source, name, s.remotePort(), s.localPort(), message.duplicate()));
+            } catch (RuntimeException e) {
+                counters.handlerFailures++;
+                LOG.log(Level.WARNING, "session handler on port " + s.localPort() + " of node " + config.name()
+                        + " failed", e);
+            }
+        }
+    }
+
+    // ---------------------------------------------------------------- reliable timers (issue 3)
+
+    private void onReliableTimer() {
+        for (Neighbour n : neighbourList) {
+            if (n.reliableSender.nextDeadlineNanos() <= now) {
+                n.reliableSender.onTimer(now);
+            }
+        }
+        for (SessionEndpoint s : sessionList) {
+            if (s.sender().nextDeadlineNanos() <= now) {
+                s.sender().onTimer(now);
+                noteBlocked(s);
+            }
+            if (s.receiver().ackDue(now)) {
+                sendSessionAck(s);
+            }
+        }
+        pumpBlockedSessions();
+        // Last, so that acknowledgements ride on whatever reliable data went out above.
+        for (Neighbour n : neighbourList) {
+            if (n.reliableReceiver.ackPending()) {
+                sendLinkAck(n);
+            }
+        }
+    }
+
+    private long reliableDeadlineNanos() {
+        long next = Long.MAX_VALUE;
+        for (Neighbour n : neighbourList) {
+            next = Math.min(next, n.reliableSender.nextDeadlineNanos());
+            if (n.reliableReceiver.ackPending()) {
+                next = Math.min(next, now);
+            }
+        }
+        for (SessionEndpoint s : sessionList) {
+            next = Math.min(next, s.nextDeadlineNanos());
+        }
+        return next;
+    }
+
+    private void closeReliable() {
+        for (SessionEndpoint s : sessionList) {
+            s.close();
+        }
+        sessions.clear();
+        sessionList = List.of();
+        blockedSessions.clear();
+        for (Neighbour n : neighbourList) {
+            n.reliableSender.close();
+        }
+    }
+
     /** Links' protocol output, bound to one neighbour. */
     private final class LinkEvents implements LinkMonitorOutput {
         private final Neighbour neighbour;
@@ -770,6 +1275,7 @@ public final class NodeEngine {
             }
             neighbour.statistics = neighbour.monitor.statistics();
             resetRealTimeReceiver(neighbour);
+            neighbour.reliableSender.seedRtt(neighbour.statistics.srttNanos());
             router.neighbourUp(neighbour.id(), costOf(neighbour.monitor), nowNanos);
             output.event(event(NodeEvent.Kind.LINK_UP, neighbour.name()));
         }
@@ -780,6 +1286,7 @@ public final class NodeEngine {
                 return;
             }
             neighbour.statistics = neighbour.monitor.statistics();
+            resetReliableLink(neighbour);
             router.neighbourDown(neighbour.id(), nowNanos);
             output.event(event(NodeEvent.Kind.LINK_DOWN, neighbour.name()));
         }

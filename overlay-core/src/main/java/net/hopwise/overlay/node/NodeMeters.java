@@ -13,6 +13,8 @@ import java.util.function.LongSupplier;
 import java.util.function.ToDoubleFunction;
 import net.hopwise.overlay.link.LinkStatistics;
 import net.hopwise.overlay.link.LinkStatus;
+import net.hopwise.overlay.reliable.ReliableLinkStatistics;
+import net.hopwise.overlay.session.SessionEndpoint;
 import net.hopwise.overlay.wire.DropReason;
 
 /**
@@ -27,6 +29,7 @@ public final class NodeMeters implements AutoCloseable {
     private final Tags nodeTags;
     private final List<Meter> nodeMeters = new ArrayList<>();
     private final Map<Neighbour, List<Meter>> linkMeters = new HashMap<>();
+    private final Map<SessionEndpoint, List<Meter>> sessionMeters = new HashMap<>();
 
     public NodeMeters(NodeEngine engine, MeterRegistry registry, LongSupplier impairmentDrops) {
         this.engine = engine;
@@ -96,7 +99,53 @@ public final class NodeMeters implements AutoCloseable {
         meters.add(FunctionCounter.builder("hopwise.link.state.changes", n,
                         x -> stat(x, s -> s.upTransitions() + s.downTransitions()))
                 .description("Link up and down transitions").tags(tags).register(registry));
+        addReliableLink(n, tags, meters);
         linkMeters.put(n, meters);
+    }
+
+    /** The link's reliable channel (issue 3): retransmissions, queue, congestion window. */
+    private void addReliableLink(Neighbour n, Tags tags, List<Meter> meters) {
+        meters.add(FunctionCounter.builder("hopwise.link.retransmissions", n,
+                        x -> reliable(x, ReliableLinkStatistics::retransmissions))
+                .description("Packets resent on the link's reliable channel").tags(tags).register(registry));
+        meters.add(FunctionCounter.builder("hopwise.link.timeouts", n, x -> reliable(x, ReliableLinkStatistics::timeouts))
+                .description("Retransmission timeouts of the link's reliable channel").tags(tags).register(registry));
+        meters.add(Gauge.builder("hopwise.link.queue", n, x -> reliable(x, ReliableLinkStatistics::queueLength))
+                .description("Packets waiting in front of the link's reliable window").tags(tags).register(registry));
+        meters.add(Gauge.builder("hopwise.link.cwnd", n, x -> reliable(x, ReliableLinkStatistics::congestionWindow))
+                .description("Congestion window of the link's reliable channel, in packets").tags(tags)
+                .register(registry));
+    }
+
+    private static double reliable(Neighbour n, ToDoubleFunction<ReliableLinkStatistics> f) {
+        ReliableLinkStatistics s = n.reliableStatistics();
+        return s == null ? Double.NaN : f.applyAsDouble(s);
+    }
+
+    /** Registers the meters of one reliable session end. */
+    public void addSession(SessionEndpoint s, String peerName) {
+        Tags tags = nodeTags.and("peer", peerName).and("port", Integer.toString(s.localPort()))
+                .and("peer.port", Integer.toString(s.remotePort()));
+        List<Meter> meters = new ArrayList<>();
+        meters.add(FunctionCounter.builder("hopwise.session.messages", s, x -> x.sender().messagesAccepted())
+                .description("Messages sent on the session").tags(tags).tag("direction", "sent").register(registry));
+        meters.add(FunctionCounter.builder("hopwise.session.messages", s, x -> x.receiver().messagesDelivered())
+                .description("Messages delivered from the session").tags(tags).tag("direction", "delivered")
+                .register(registry));
+        meters.add(FunctionCounter.builder("hopwise.session.retransmissions", s, x -> x.sender().retransmissions())
+                .description("Packets resent end to end").tags(tags).register(registry));
+        meters.add(Gauge.builder("hopwise.session.window", s, x -> x.sender().congestionWindow())
+                .description("End-to-end congestion window in packets").tags(tags).register(registry));
+        meters.add(Gauge.builder("hopwise.session.buffered", s, x -> x.sender().buffered())
+                .description("Packets held for sending").tags(tags).register(registry));
+        sessionMeters.put(s, meters);
+    }
+
+    public void removeSession(SessionEndpoint s) {
+        List<Meter> meters = sessionMeters.remove(s);
+        if (meters != null) {
+            meters.forEach(registry::remove);
+        }
     }
 
     /** Removes the meters of a link that was removed. */
@@ -118,5 +167,7 @@ public final class NodeMeters implements AutoCloseable {
         nodeMeters.clear();
         linkMeters.values().forEach(list -> list.forEach(registry::remove));
         linkMeters.clear();
+        sessionMeters.values().forEach(list -> list.forEach(registry::remove));
+        sessionMeters.clear();
     }
 }

@@ -28,8 +28,17 @@ public enum DropReason {
     SEND_FAILED("send_failed"),
     /** Dropped by configured impairment. */
     IMPAIRMENT("impairment"),
-    /** A copy of a real-time packet already passed on (a late original and its retransmission). */
-    DUPLICATE("duplicate");
+    /** A packet received again: a reliable one whose acknowledgement was lost, a real-time original and its retransmission. */
+    DUPLICATE("duplicate"),
+    /** A reliable packet from a link epoch or session incarnation that is over, or beyond the window. */
+    STALE("stale"),
+    /**
+     * A reliable packet refused because the queue of the link it must leave by is full: it is not
+     * acknowledged, so the previous hop keeps it and sends it again.
+     */
+    LINK_QUEUE_FULL("link_queue_full"),
+    /** Reliable packets queued on a link that went down; their sessions resend them end to end. */
+    LINK_DOWN("link_down");
 
     private final String tag;
 

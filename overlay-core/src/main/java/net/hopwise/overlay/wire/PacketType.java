@@ -13,7 +13,14 @@ public enum PacketType {
     /** Real-time data: forwarded at once even out of order, recovered once per link while still useful. */
     REALTIME_DATA(5),
     /** Asks the previous hop, once, for the real-time packets a gap revealed. */
-    REALTIME_NACK(6);
+    REALTIME_NACK(6),
+    /**
+     * A routed packet on a link's reliable channel: link-reliable sequence number, the
+     * acknowledgement of the other direction, then the routed packet (data and session headers).
+     */
+    RELIABLE_DATA(16),
+    /** Acknowledges a link's reliable channel when no reliable data goes back to carry it. */
+    LINK_ACK(17);
 
     private static final PacketType[] BY_CODE = new PacketType[256];
 

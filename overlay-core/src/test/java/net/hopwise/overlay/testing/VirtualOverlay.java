@@ -20,8 +20,9 @@ import net.hopwise.overlay.node.NodeOutput;
 
 /**
  * Many {@link NodeEngine}s joined by virtual links on a virtual clock: the production node machine
- * with no sockets, threads or sleeping. Links have a one-way delay and an optional seeded loss rate;
- * a node can be crashed (its packets vanish) and revived (a fresh engine, as after a restart).
+ * with no sockets, threads or sleeping. Links have a one-way delay and optional seeded loss,
+ * duplication and reordering (a packet held back by an extra random delay); a node can be crashed
+ * (its packets vanish) and revived (a fresh engine, as after a restart).
  */
 public final class VirtualOverlay implements AutoCloseable {
     private final PriorityQueue<Delivery> queue = new PriorityQueue<>();
@@ -74,6 +75,26 @@ public final class VirtualOverlay implements AutoCloseable {
     /** Sets the loss rate of the direction a to b. */
     public void loss(String a, String b, double rate) {
         links.get(a + "|" + b).loss = rate;
+    }
+
+    /** Sets the probability that a packet from a to b arrives twice. */
+    public void duplicate(String a, String b, double probability) {
+        links.get(a + "|" + b).duplicate = probability;
+    }
+
+    /**
+     * Sets the probability that a packet from a to b is held back by an extra delay drawn uniformly
+     * from (0, maxExtraNanos], so that later packets overtake it.
+     */
+    public void reorder(String a, String b, double probability, long maxExtraNanos) {
+        LinkSpec link = links.get(a + "|" + b);
+        link.reorder = probability;
+        link.reorderDelay = maxExtraNanos;
+    }
+
+    /** Whether a node is running (not crashed). */
+    public boolean alive(String name) {
+        return members.get(name).alive;
     }
 
     public void startAll() {
@@ -180,6 +201,9 @@ public final class VirtualOverlay implements AutoCloseable {
     private static final class LinkSpec {
         final long delay;
         double loss;
+        double duplicate;
+        double reorder;
+        long reorderDelay;
 
         LinkSpec(long delay) {
             this.delay = delay;
@@ -209,7 +233,17 @@ public final class VirtualOverlay implements AutoCloseable {
                 datagram.release();
                 return;
             }
-            queue.add(new Delivery(now + link.delay, order++, target, member.address, datagram));
+            if (link.duplicate > 0 && random.nextDouble() < link.duplicate) {
+                queue.add(new Delivery(now + delay(link), order++, target, member.address, datagram.copy()));
+            }
+            queue.add(new Delivery(now + delay(link), order++, target, member.address, datagram));
+        }
+
+        private long delay(LinkSpec link) {
+            if (link.reorder > 0 && random.nextDouble() < link.reorder) {
+                return link.delay + 1 + random.nextLong(link.reorderDelay);
+            }
+            return link.delay;
         }
 
         @Override

@@ -159,4 +159,38 @@ class DatagramDecodingProperties {
         assertThat(WireHeader.check(buf)).isEqualTo(DropReason.UNKNOWN_TYPE);
         buf.release();
     }
+
+    /**
+     * Reliable-channel bodies with a sound link prefix (epoch, sequence numbers, acknowledgement
+     * blocks) in front of an arbitrary routed packet, sometimes with a sound data header addressed to
+     * this node: never an exception, at most one drop, no leak.
+     */
+    @Property(tries = 2000)
+    void reliableBodiesNeverThrow(@ForAll long epoch, @ForAll int sequence, @ForAll int base,
+            @ForAll long ackEpoch, @ForAll int cumulative, @ForAll @Size(max = 20) int[] blocks,
+            @ForAll boolean soundDataHeader, @ForAll @Size(max = 1000) byte[] rest, @ForAll boolean asLinkAck) {
+        NodeEngine engine = engine();
+        ByteBuf packet = PooledByteBufAllocator.DEFAULT.buffer();
+        WireHeader.write(packet, asLinkAck ? PacketType.LINK_ACK : PacketType.RELIABLE_DATA, 0, NEIGHBOUR.value(),
+                SELF.value(), 1);
+        if (!asLinkAck) {
+            net.hopwise.overlay.reliable.ReliableLinkCodec.writeDataPrefix(packet, epoch, sequence, base);
+        }
+        int n = Math.min(blocks.length / 2, 16);
+        net.hopwise.overlay.reliable.ReliableLinkCodec.writeAck(packet, ackEpoch, cumulative, blocks, n);
+        if (soundDataHeader) {
+            DataHeader.write(packet, NEIGHBOUR.value(), SELF.value(), 7, 7, 8, 0, 0, 1, 0);
+        }
+        packet.writeBytes(rest, 0, Math.min(rest.length, WireHeader.MAX_DATAGRAM - packet.writerIndex()));
+        WireHeader.finish(packet, 0);
+        byte[] bytes = new byte[packet.readableBytes()];
+        packet.readBytes(bytes);
+        packet.release();
+        assertThatCode(() -> feed(engine, bytes)).doesNotThrowAnyException();
+        NodeCounters c = engine.counters();
+        assertThat(c.packetsReceived()).isEqualTo(1);
+        assertThat(c.totalDrops()).isLessThanOrEqualTo(1);
+        assertThatCode(() -> engine.onTimer(2_000_000_000L)).doesNotThrowAnyException();
+        engine.close();
+    }
 }

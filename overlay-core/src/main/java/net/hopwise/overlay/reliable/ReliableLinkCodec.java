@@ -1,0 +1,106 @@
+package net.hopwise.overlay.reliable;
+
+import io.netty.buffer.ByteBuf;
+
+/**
+ * Wire form of the reliable channel, in network byte order. Decoders are total: they return null for
+ * bytes that do not parse and never throw; nothing here takes or releases a buffer reference.
+ *
+ * <pre>
+ * acknowledgement (the whole body of LINK_ACK, and inside RELIABLE_DATA):
+ *  0  i64 epoch acknowledged (0: nothing received yet)
+ *  8  u32 cumulative: next link-reliable sequence number expected
+ * 12  u8  n: selective-acknowledgement blocks (at most 16)
+ * 13  n x (u32 start, u32 end exclusive)
+ *
+ * RELIABLE_DATA body:
+ *  0  i64 sender epoch: changes whenever the sender starts its sequence numbers afresh
+ *  8  u32 link-reliable sequence number (counts only reliable packets, unlike the header's)
+ * 12  u32 the sender's lowest unacknowledged sequence number: a receiver that lost its state (a
+ *         restart the hellos did not notice) resumes from it instead of waiting for the past
+ * 16  acknowledgement of the other direction, as above
+ *  .. the routed packet: data header, session header, payload
+ * </pre>
+ */
+public final class ReliableLinkCodec {
+    /** Fixed part of an acknowledgement. */
+    public static final int ACK_FIXED = 13;
+    public static final int BLOCK_BYTES = 8;
+    public static final int MAX_BLOCKS = 16;
+    /** Fixed part of a reliable data body before its acknowledgement. */
+    public static final int DATA_FIXED = 16;
+
+    private ReliableLinkCodec() {}
+
+    /** Bytes the acknowledgement part takes with {@code blocks} blocks. */
+    public static int ackLength(int blocks) {
+        return ACK_FIXED + BLOCK_BYTES * blocks;
+    }
+
+    /** Largest reliable header with up to {@code maxBlocks} blocks: what a routed packet must leave room for. */
+    public static int maxHeaderLength(int maxBlocks) {
+        return DATA_FIXED + ackLength(maxBlocks);
+    }
+
+    public static void writeAck(ByteBuf out, long epoch, int cumulative, int[] blocks, int blockCount) {
+        out.writeLong(epoch);
+        out.writeInt(cumulative);
+        out.writeByte(blockCount);
+        for (int i = 0; i < blockCount * 2; i++) {
+            out.writeInt(blocks[i]);
+        }
+    }
+
+    public static void writeDataPrefix(ByteBuf out, long epoch, int sequence, int base) {
+        out.writeLong(epoch);
+        out.writeInt(sequence);
+        out.writeInt(base);
+    }
+
+    /** Decodes an acknowledgement at {@code offset} of {@code body}; null when malformed. */
+    public static LinkAck decodeAck(ByteBuf body, int offset) {
+        int end = body.readerIndex() + body.readableBytes();
+        int at = body.readerIndex() + offset;
+        if (offset < 0 || end - at < ACK_FIXED) {
+            return null;
+        }
+        long epoch = body.getLong(at);
+        int cumulative = body.getInt(at + 8);
+        int n = body.getUnsignedByte(at + 12);
+        if (n > MAX_BLOCKS || end - at < ACK_FIXED + n * BLOCK_BYTES) {
+            return null;
+        }
+        int[] blocks = new int[n * 2];
+        for (int i = 0; i < n * 2; i++) {
+            blocks[i] = body.getInt(at + ACK_FIXED + 4 * i);
+        }
+        return new LinkAck(epoch, cumulative, blocks);
+    }
+
+    /** A LINK_ACK body; null when malformed. */
+    public static LinkAck decodeAck(ByteBuf body) {
+        return decodeAck(body, 0);
+    }
+
+    /** The header of a RELIABLE_DATA body; null when malformed. */
+    public static ReliableDataHeader decodeData(ByteBuf body) {
+        if (body.readableBytes() < DATA_FIXED + ACK_FIXED) {
+            return null;
+        }
+        int base = body.readerIndex();
+        long epoch = body.getLong(base);
+        int sequence = body.getInt(base + 8);
+        int lowest = body.getInt(base + 12);
+        LinkAck ack = decodeAck(body, DATA_FIXED);
+        if (ack == null || epoch == 0) {
+            return null;
+        }
+        return new ReliableDataHeader(epoch, sequence, lowest, ack, DATA_FIXED + ackLength(ack.blockCount()));
+    }
+
+    /**
+     * @param base the sender's lowest unacknowledged sequence number
+     * @param innerOffset where the routed packet starts, from the body's reader index
+     */
+    public record ReliableDataHeader(long epoch, int sequence, int base, LinkAck ack, int innerOffset) {}
+}

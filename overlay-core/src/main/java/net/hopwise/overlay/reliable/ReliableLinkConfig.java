@@ -1,0 +1,264 @@
+package net.hopwise.overlay.reliable;
+
+import java.time.Duration;
+import java.util.Objects;
+
+/**
+ * Settings of the reliable channel of every overlay link, immutable. Build one with
+ * {@link #builder()}; every default is declared once, here, with its reason.
+ */
+public final class ReliableLinkConfig {
+    /**
+     * Packets in flight per link, and the span of sequence numbers a receiver tracks: Spines' 200
+     * rounded up to a power of two; 256 full datagrams bound a link's window at about 300 KB and
+     * still fill 100 Mbit/s at a 25 ms round trip.
+     */
+    public static final int DEFAULT_SEND_WINDOW = 256;
+    /**
+     * Packets waiting in front of a link's window. Beyond it the node refuses forwarded packets (it
+     * does not acknowledge them, so the previous hop keeps them and resends later) and local
+     * sessions hold their data: memory stays bounded and nothing is lost inside the overlay.
+     */
+    public static final int DEFAULT_QUEUE_LIMIT = 256;
+    /**
+     * Queue length at which a link marks passing packets with congestion level 3; levels 2 and 1
+     * start above a half and a quarter of it. Spines' MAX_BUFF_LINK of 30, rounded. Local sessions
+     * also stop adding to a link whose queue is at this length, as Spines blocks its clients.
+     */
+    public static final int DEFAULT_MARK_THRESHOLD = 32;
+    /** RFC 6298's timeout before any RTT is known (the hello RTT replaces it as soon as it exists). */
+    public static final Duration DEFAULT_INITIAL_TIMEOUT = Duration.ofSeconds(1);
+    /**
+     * Floor of the retransmission timeout: above the scheduling jitter of a loaded JVM event loop,
+     * and far below TCP's 200 ms, since a link's RTT is short and well measured.
+     */
+    public static final Duration DEFAULT_MIN_TIMEOUT = Duration.ofMillis(10);
+    /** Ceiling of the backed-off timeout: a dead neighbour is declared down by hellos long before. */
+    public static final Duration DEFAULT_MAX_TIMEOUT = Duration.ofSeconds(2);
+    /** RFC 5681's duplicate-acknowledgement threshold, counted in later packets delivered. */
+    public static final int DEFAULT_REORDER_THRESHOLD = 3;
+    /**
+     * Selective-acknowledgement blocks per acknowledgement, as in TCP's SACK option: with 1% loss a
+     * window rarely holds more than one or two holes, and four blocks cost at most 32 bytes.
+     */
+    public static final int DEFAULT_SACK_BLOCKS = 4;
+
+    /** Hop-by-hop recovery is the point of the reliable channel; turning it off is for experiments. */
+    public static final boolean DEFAULT_RECOVERY = true;
+
+    private static final ReliableLinkConfig DEFAULTS = builder().build();
+
+    private final int sendWindow;
+    private final int queueLimit;
+    private final int markThreshold;
+    private final Duration initialTimeout;
+    private final Duration minTimeout;
+    private final Duration maxTimeout;
+    private final int reorderThreshold;
+    private final int sackBlocks;
+    private final CongestionController.Factory congestionControl;
+    private final boolean recovery;
+
+    private ReliableLinkConfig(Builder b) {
+        this.sendWindow = b.sendWindow;
+        this.queueLimit = b.queueLimit;
+        this.markThreshold = b.markThreshold;
+        this.initialTimeout = b.initialTimeout;
+        this.minTimeout = b.minTimeout;
+        this.maxTimeout = b.maxTimeout;
+        this.reorderThreshold = b.reorderThreshold;
+        this.sackBlocks = b.sackBlocks;
+        this.congestionControl = b.congestionControl;
+        this.recovery = b.recovery;
+    }
+
+    public static Builder builder() {
+        return new Builder();
+    }
+
+    public static ReliableLinkConfig defaults() {
+        return DEFAULTS;
+    }
+
+    public Builder toBuilder() {
+        Builder b = new Builder();
+        b.sendWindow = sendWindow;
+        b.queueLimit = queueLimit;
+        b.markThreshold = markThreshold;
+        b.initialTimeout = initialTimeout;
+        b.minTimeout = minTimeout;
+        b.maxTimeout = maxTimeout;
+        b.reorderThreshold = reorderThreshold;
+        b.sackBlocks = sackBlocks;
+        b.congestionControl = congestionControl;
+        b.recovery = recovery;
+        return b;
+    }
+
+    public int sendWindow() {
+        return sendWindow;
+    }
+
+    public int queueLimit() {
+        return queueLimit;
+    }
+
+    public int markThreshold() {
+        return markThreshold;
+    }
+
+    public Duration initialTimeout() {
+        return initialTimeout;
+    }
+
+    public Duration minTimeout() {
+        return minTimeout;
+    }
+
+    public Duration maxTimeout() {
+        return maxTimeout;
+    }
+
+    public int reorderThreshold() {
+        return reorderThreshold;
+    }
+
+    public int sackBlocks() {
+        return sackBlocks;
+    }
+
+    public CongestionController.Factory congestionControl() {
+        return congestionControl;
+    }
+
+    /**
+     * Whether links resend lost packets. When off, a link still acknowledges and runs congestion
+     * control, but gives up on a lost packet: recovery is left to the end-to-end sessions, which is
+     * how a benchmark compares hop-by-hop with end-to-end recovery on the same code.
+     */
+    public boolean recovery() {
+        return recovery;
+    }
+
+    /** The congestion level (0-3) a packet joining a queue of this length is marked with. */
+    public int congestionLevel(int queueLength) {
+        if (queueLength >= markThreshold) {
+            return 3;
+        }
+        if (queueLength > markThreshold / 2) {
+            return 2;
+        }
+        if (queueLength > markThreshold / 4) {
+            return 1;
+        }
+        return 0;
+    }
+
+    @Override
+    public String toString() {
+        return "ReliableLinkConfig[sendWindow=" + sendWindow + " queueLimit=" + queueLimit + " markThreshold="
+                + markThreshold + " timeout=" + minTimeout + ".." + maxTimeout + "]";
+    }
+
+    public static final class Builder {
+        private int sendWindow = DEFAULT_SEND_WINDOW;
+        private int queueLimit = DEFAULT_QUEUE_LIMIT;
+        private int markThreshold = DEFAULT_MARK_THRESHOLD;
+        private Duration initialTimeout = DEFAULT_INITIAL_TIMEOUT;
+        private Duration minTimeout = DEFAULT_MIN_TIMEOUT;
+        private Duration maxTimeout = DEFAULT_MAX_TIMEOUT;
+        private int reorderThreshold = DEFAULT_REORDER_THRESHOLD;
+        private int sackBlocks = DEFAULT_SACK_BLOCKS;
+        private CongestionController.Factory congestionControl = RenoCongestionController.factory();
+        private boolean recovery = DEFAULT_RECOVERY;
+
+        private Builder() {}
+
+        /** Whether links resend lost packets (see {@link ReliableLinkConfig#recovery()}). */
+        public Builder recovery(boolean recovery) {
+            this.recovery = recovery;
+            return this;
+        }
+
+        /** Packets in flight; a power of two from 8 to 65536. */
+        public Builder sendWindow(int packets) {
+            if (packets < 8 || packets > 65536 || Integer.bitCount(packets) != 1) {
+                throw new IllegalArgumentException("sendWindow must be a power of two in 8-65536, got " + packets);
+            }
+            this.sendWindow = packets;
+            return this;
+        }
+
+        public Builder queueLimit(int packets) {
+            if (packets < 1) {
+                throw new IllegalArgumentException("queueLimit must be positive, got " + packets);
+            }
+            this.queueLimit = packets;
+            return this;
+        }
+
+        public Builder markThreshold(int packets) {
+            if (packets < 4) {
+                throw new IllegalArgumentException("markThreshold must be at least 4, got " + packets);
+            }
+            this.markThreshold = packets;
+            return this;
+        }
+
+        public Builder initialTimeout(Duration timeout) {
+            this.initialTimeout = positive("initialTimeout", timeout);
+            return this;
+        }
+
+        public Builder minTimeout(Duration timeout) {
+            this.minTimeout = positive("minTimeout", timeout);
+            return this;
+        }
+
+        public Builder maxTimeout(Duration timeout) {
+            this.maxTimeout = positive("maxTimeout", timeout);
+            return this;
+        }
+
+        public Builder reorderThreshold(int packets) {
+            if (packets < 1) {
+                throw new IllegalArgumentException("reorderThreshold must be positive, got " + packets);
+            }
+            this.reorderThreshold = packets;
+            return this;
+        }
+
+        public Builder sackBlocks(int blocks) {
+            if (blocks < 0 || blocks > 16) {
+                throw new IllegalArgumentException("sackBlocks must be 0-16, got " + blocks);
+            }
+            this.sackBlocks = blocks;
+            return this;
+        }
+
+        /** The congestion controller of every link; {@link RenoCongestionController#factory()} by default. */
+        public Builder congestionControl(CongestionController.Factory factory) {
+            this.congestionControl = Objects.requireNonNull(factory, "congestionControl");
+            return this;
+        }
+
+        public ReliableLinkConfig build() {
+            if (maxTimeout.compareTo(minTimeout) < 0) {
+                throw new IllegalArgumentException("maxTimeout " + maxTimeout + " is below minTimeout " + minTimeout);
+            }
+            if (markThreshold > queueLimit) {
+                throw new IllegalArgumentException("markThreshold " + markThreshold + " exceeds queueLimit "
+                        + queueLimit);
+            }
+            return new ReliableLinkConfig(this);
+        }
+
+        private static Duration positive(String name, Duration d) {
+            Objects.requireNonNull(d, name);
+            if (d.isNegative() || d.isZero() || d.compareTo(Duration.ofHours(1)) > 0) {
+                throw new IllegalArgumentException(name + " must be positive and at most an hour, got " + d);
+            }
+            return d;
+        }
+    }
+}

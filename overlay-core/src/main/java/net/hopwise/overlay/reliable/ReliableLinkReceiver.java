@@ -1,0 +1,178 @@
+package net.hopwise.overlay.reliable;
+
+import io.netty.buffer.ByteBuf;
+
+/**
+ * The receiving half of one link's reliable channel: which link-reliable sequence numbers arrived,
+ * so that duplicates are dropped and every packet is acknowledged. It keeps no packets: a new packet
+ * is forwarded or delivered at once, out of order (order is the edges' business), so its memory is
+ * one bit per sequence number of the sender's window.
+ *
+ * <p>A packet is classified first ({@link #classify}) and marked received only once the node has
+ * taken it ({@link #accept}): a packet the node refuses (its next link's queue is full) stays
+ * unacknowledged and the previous hop sends it again. Sans-IO, single-threaded.
+ */
+public final class ReliableLinkReceiver {
+    /** What an arriving packet is. */
+    public enum Arrival {
+        /** Not seen before: take it, then {@link #accept}. */
+        NEW,
+        /** Already received: drop it, but acknowledge again (the acknowledgement was lost). */
+        DUPLICATE,
+        /** Beyond the window the sender may use: a broken or hostile sender; drop it. */
+        OUT_OF_WINDOW,
+        /** From an older epoch of the sender (before its link was reset): drop it. */
+        STALE
+    }
+
+    private final int window;
+    private final int mask;
+    private final long[] received;
+    private final int maxBlocks;
+    private long epoch;
+    /** Next sequence number expected: all below it arrived. */
+    private long cumulative;
+    /** One past the highest sequence number received. */
+    private long highest;
+    private long pendingSequence = -1;
+    private boolean ackPending;
+    private long duplicates;
+    private final int[] blocks;
+
+    public ReliableLinkReceiver(ReliableLinkConfig config) {
+        this.window = config.sendWindow();
+        this.mask = window - 1;
+        this.received = new long[(window + 63) / 64];
+        this.maxBlocks = config.sackBlocks();
+        this.blocks = new int[Math.max(2, maxBlocks * 2)];
+    }
+
+    /**
+     * Classifies a packet of the sender's {@code epoch} with wire sequence number {@code sequence}.
+     * A newer epoch means the sender started afresh: the receiver follows it. {@code senderBase} is
+     * the sender's lowest unacknowledged number; a receiver behind it (it lost its state) catches up.
+     */
+    public Arrival classify(long epoch, int sequence, int senderBase) {
+        if (epoch != this.epoch) {
+            if (Long.compareUnsigned(epoch, this.epoch) < 0) {
+                return Arrival.STALE;
+            }
+            this.epoch = epoch;
+            cumulative = senderBase & 0xFFFF_FFFFL;
+            highest = cumulative;
+            java.util.Arrays.fill(received, 0);
+        }
+        long base = cumulative + (senderBase - (int) cumulative);
+        if (base > cumulative && base <= cumulative + window) {
+            // The sender had everything below its base acknowledged, by a state this receiver lost.
+            while (cumulative < base) {
+                clear(cumulative);
+                cumulative++;
+            }
+            highest = Math.max(highest, cumulative);
+            while (cumulative < highest && isSet(cumulative)) {
+                clear(cumulative);
+                cumulative++;
+            }
+        }
+        long seq = cumulative + (sequence - (int) cumulative);
+        if (seq < cumulative || (seq < highest && isSet(seq))) {
+            duplicates++;
+            ackPending = true;
+            return Arrival.DUPLICATE;
+        }
+        if (seq >= cumulative + window) {
+            return Arrival.OUT_OF_WINDOW;
+        }
+        pendingSequence = seq;
+        return Arrival.NEW;
+    }
+
+    /** Marks the packet just classified {@link Arrival#NEW} as received. */
+    public void accept() {
+        long seq = pendingSequence;
+        if (seq < 0) {
+            throw new IllegalStateException("accept without a new packet classified");
+        }
+        pendingSequence = -1;
+        ackPending = true;
+        set(seq);
+        highest = Math.max(highest, seq + 1);
+        while (cumulative < highest && isSet(cumulative)) {
+            clear(cumulative);
+            cumulative++;
+        }
+    }
+
+    /** Forgets the packet just classified; the node refused it and the sender will send it again. */
+    public void refuse() {
+        pendingSequence = -1;
+        ackPending = true;
+    }
+
+    /** Whether an acknowledgement is owed to the sender. */
+    public boolean ackPending() {
+        return ackPending;
+    }
+
+    /** Writes the acknowledgement state (see {@link ReliableLinkCodec}) and clears the debt. */
+    public void writeAck(ByteBuf out) {
+        writeAck(out, maxBlocks);
+    }
+
+    /** As {@link #writeAck(ByteBuf)} with at most {@code limit} blocks, to fit a full datagram. */
+    public void writeAck(ByteBuf out, int limit) {
+        int n = 0;
+        long s = cumulative + 1;
+        int most = Math.max(0, Math.min(limit, maxBlocks));
+        while (s < highest && n < most) {
+            while (s < highest && !isSet(s)) {
+                s++;
+            }
+            if (s >= highest) {
+                break;
+            }
+            long start = s;
+            while (s < highest && isSet(s)) {
+                s++;
+            }
+            blocks[2 * n] = (int) start;
+            blocks[2 * n + 1] = (int) s;
+            n++;
+        }
+        ReliableLinkCodec.writeAck(out, epoch, (int) cumulative, blocks, n);
+        ackPending = false;
+    }
+
+    /** Most bytes {@link #writeAck} writes. */
+    public int ackLength() {
+        return ReliableLinkCodec.ackLength(maxBlocks);
+    }
+
+    public long epoch() {
+        return epoch;
+    }
+
+    public long cumulative() {
+        return cumulative;
+    }
+
+    public long duplicates() {
+        return duplicates;
+    }
+
+    private boolean isSet(long seq) {
+        int i = (int) (seq & mask);
+        return (received[i >>> 6] & (1L << (i & 63))) != 0;
+    }
+
+    private void set(long seq) {
+        int i = (int) (seq & mask);
+        received[i >>> 6] |= 1L << (i & 63);
+    }
+
+    private void clear(long seq) {
+        int i = (int) (seq & mask);
+        received[i >>> 6] &= ~(1L << (i & 63));
+    }
+}

@@ -1,0 +1,19 @@
+package net.hopwise.overlay.reliable;
+
+/**
+ * A snapshot of one link's reliable channel, for admin views and meters.
+ *
+ * @param queueLength packets waiting in front of the window
+ * @param unacknowledged packets sent and not yet acknowledged
+ * @param congestionWindow packets the congestion controller allows in flight
+ * @param slowStartThreshold the controller's threshold in packets
+ * @param srttNanos smoothed RTT of the channel's own acknowledgements (0 before any)
+ * @param timeoutNanos the current retransmission timeout, backoff included
+ * @param packetsSent transmissions, retransmissions included
+ * @param retransmissions packets sent again
+ * @param lossEvents congestion events (at most one per window of data)
+ * @param timeouts retransmission timer expiries
+ */
+public record ReliableLinkStatistics(int queueLength, int unacknowledged, int congestionWindow,
+        int slowStartThreshold, long srttNanos, long timeoutNanos, long packetsSent, long retransmissions,
+        long lossEvents, long timeouts) {}

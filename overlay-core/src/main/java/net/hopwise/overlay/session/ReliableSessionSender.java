@@ -1,0 +1,309 @@
+package net.hopwise.overlay.session;
+
+import io.netty.buffer.ByteBuf;
+import io.netty.buffer.ByteBufAllocator;
+import net.hopwise.overlay.reliable.RetransmissionTimer;
+
+/**
+ * The sending edge of one reliable session: end-to-end sequence numbers, a bounded buffer of what
+ * is not yet acknowledged end to end, a window of min(congestion window, advertised window), and
+ * end-to-end retransmission only when the end-to-end timer expires, which with reliable links
+ * means a node failed or the route changed under the packets.
+ *
+ * <p>Congestion control reacts to the marks busy nodes put on packets, echoed by the receiving edge
+ * (Spines' three levels): level 3 (a queue overflowing) halves the threshold and restarts from one
+ * packet, level 2 (more than half full) halves the window, level 1 holds it; at most once per
+ * window of data, and never with a retransmission. Without marks the window grows as TCP's does.
+ * The sender asks the receiver for an acknowledgement every quarter window (at most
+ * {@link SessionConfig#maxAckInterval()} packets), which gives at least four per window.
+ *
+ * <p>Sans-IO and single-threaded.
+ */
+public final class ReliableSessionSender {
+    /** Where the sender's packets go; implemented by the node engine. */
+    public interface Output {
+        /**
+         * Sends one packet of the session. The sender keeps {@code payload}: copy what you send.
+         *
+         * @return false when the first link cannot take it now (its queue is long, or there is no
+         *     route): the sender keeps it and tries again when {@link #pump} is next called
+         */
+        boolean transmit(long incarnation, int sequence, ByteBuf payload, boolean endOfMessage, int ackInterval,
+                boolean retransmission);
+
+        /** Packets left the buffer because the receiving edge acknowledged them. */
+        void acknowledged(int packets);
+    }
+
+    private final SessionConfig config;
+    private final Output output;
+    private final long incarnation;
+    private final int capacity;
+    private final int mask;
+    private final ByteBuf[] payloads;
+    private final boolean[] endOfMessage;
+    private final long[] sentAt;
+    private final boolean[] resent;
+    private final RetransmissionTimer timer;
+
+    /** Lowest sequence number not acknowledged. */
+    private long acked;
+    /** Next sequence number to send (goes back to {@link #acked} after a timeout). */
+    private long sent;
+    /** One past the highest sequence number ever sent. */
+    private long highestSent;
+    /** Next sequence number to assign. */
+    private long next;
+    private double window;
+    private double threshold;
+    private long advertised;
+    private long reactionPoint;
+    private long deadline = Long.MAX_VALUE;
+    private boolean blocked;
+
+    private long messagesAccepted;
+    private long packetsSent;
+    private long retransmissions;
+    private long timeouts;
+    private long marks;
+
+    public ReliableSessionSender(SessionConfig config, long incarnation, Output output) {
+        this.config = config;
+        this.output = output;
+        this.incarnation = incarnation;
+        this.capacity = config.sendBuffer();
+        this.mask = capacity - 1;
+        this.payloads = new ByteBuf[capacity];
+        this.endOfMessage = new boolean[capacity];
+        this.sentAt = new long[capacity];
+        this.resent = new boolean[capacity];
+        this.window = config.initialWindow();
+        this.threshold = capacity;
+        // Until the receiving edge speaks, assume it can take what the initial window sends.
+        this.advertised = config.initialWindow();
+        this.timer = new RetransmissionTimer(config.initialTimeout().toNanos(), config.minTimeout().toNanos(),
+                config.maxTimeout().toNanos());
+    }
+
+    public long incarnation() {
+        return incarnation;
+    }
+
+    /** Packets the buffer can still take. */
+    public int room() {
+        return (int) (capacity - (next - acked));
+    }
+
+    /** Packets a message of {@code length} bytes takes with {@code maxPayload} bytes per packet. */
+    public static int packetsFor(int length, int maxPayload) {
+        return Math.max(1, (length + maxPayload - 1) / maxPayload);
+    }
+
+    /**
+     * Takes a message (its readable bytes are copied), split in packets of at most {@code maxPayload}
+     * bytes, and sends what the window allows.
+     *
+     * @return false, taking nothing, when the buffer has no room for the whole message
+     */
+    public boolean offer(ByteBuf message, int maxPayload, ByteBufAllocator allocator, long nowNanos) {
+        int length = message.readableBytes();
+        int count = packetsFor(length, maxPayload);
+        if (count > room()) {
+            return false;
+        }
+        int offset = message.readerIndex();
+        for (int k = 0; k < count; k++) {
+            int chunk = Math.min(maxPayload, length - k * maxPayload);
+            ByteBuf copy = allocator.buffer(chunk);
+            copy.writeBytes(message, offset + k * maxPayload, chunk);
+            int i = (int) (next & mask);
+            payloads[i] = copy;
+            endOfMessage[i] = k == count - 1;
+            resent[i] = false;
+            next++;
+        }
+        messagesAccepted++;
+        pump(nowNanos);
+        return true;
+    }
+
+    private int usableWindow() {
+        return Math.max(1, (int) window);
+    }
+
+    /** The acknowledgement interval asked of the receiver now. */
+    int ackInterval() {
+        long queued = next - acked;
+        return (int) Math.max(1, Math.min(Math.min(usableWindow() / 4, queued), config.maxAckInterval()));
+    }
+
+    /** Sends what the windows and the first link allow. */
+    public void pump(long nowNanos) {
+        blocked = false;
+        int interval = ackInterval();
+        while (sent < next && sent - acked < usableWindow() && sent < acked + advertised) {
+            int i = (int) (sent & mask);
+            boolean again = sent < highestSent;
+            if (!output.transmit(incarnation, (int) sent, payloads[i], endOfMessage[i], interval, again)) {
+                blocked = true;
+                break;
+            }
+            if (again) {
+                resent[i] = true;
+                retransmissions++;
+            }
+            sentAt[i] = nowNanos;
+            packetsSent++;
+            sent++;
+            highestSent = Math.max(highestSent, sent);
+        }
+        if (deadline == Long.MAX_VALUE && (sent > acked || sent < next)) {
+            // Either packets await acknowledgement, or data waits on a closed window or a busy link:
+            // the timer resends in the first case, probes the window or retries in the others.
+            deadline = nowNanos + timer.timeoutNanos();
+        }
+    }
+
+    /** Whether the first link refused a packet at the last {@link #pump}. */
+    public boolean blocked() {
+        return blocked;
+    }
+
+    /**
+     * Takes an acknowledgement from the receiving edge.
+     *
+     * @param ackIncarnation the stream it acknowledges; others are ignored
+     * @param cumulative next sequence number the receiver expects (wire form)
+     * @param advertisedWindow packets beyond it the receiver can take
+     * @param mark congestion mark echoed (0-3)
+     */
+    public void onAck(long ackIncarnation, int cumulative, int advertisedWindow, int mark, long nowNanos) {
+        if (ackIncarnation != incarnation) {
+            return;
+        }
+        long cum = acked + (cumulative - (int) acked);
+        if (cum < acked || cum > highestSent) {
+            return; // older than what we know, or acknowledges what was never sent
+        }
+        boolean windowLimited = next > sent || sent - acked >= usableWindow() - 1;
+        int newly = (int) (cum - acked);
+        long sample = -1;
+        if (newly > 0) {
+            int last = (int) ((cum - 1) & mask);
+            if (!resent[last]) {
+                sample = nowNanos - sentAt[last];
+            }
+            for (long s = acked; s < cum; s++) {
+                int i = (int) (s & mask);
+                payloads[i].release();
+                payloads[i] = null;
+            }
+            acked = cum;
+            if (sent < acked) {
+                sent = acked;
+            }
+            timer.onSample(sample);
+            timer.resetBackoff();
+        }
+        advertised = advertisedWindow;
+        if (mark > 0 && cum > reactionPoint) {
+            marks++;
+            reactionPoint = sent;
+            if (mark >= 3) {
+                threshold = Math.max(window / 2, 2);
+                window = 1;
+            } else if (mark == 2) {
+                threshold = Math.max(window / 2, 2);
+                window = Math.max(window / 2, 1);
+            }
+        } else if (mark == 0 && newly > 0 && windowLimited) {
+            if (window < threshold) {
+                window += newly;
+            } else {
+                window += (double) newly / window;
+            }
+            window = Math.min(window, capacity);
+        }
+        if (newly > 0) {
+            deadline = sent > acked || sent < next ? nowNanos + timer.timeoutNanos() : Long.MAX_VALUE;
+            output.acknowledged(newly);
+        }
+        pump(nowNanos);
+    }
+
+    /** Runs the end-to-end timer: resend everything unacknowledged, probe a closed window, or retry. */
+    public void onTimer(long nowNanos) {
+        if (nowNanos < deadline) {
+            return;
+        }
+        deadline = Long.MAX_VALUE;
+        if (sent > acked) {
+            timeouts++;
+            threshold = Math.max(window / 2, 2);
+            window = 1;
+            timer.backOff();
+            sent = acked;
+            reactionPoint = highestSent;
+        } else if (sent < next && sent >= acked + advertised) {
+            // Zero window: send one packet beyond it; the receiver drops it and answers with its window.
+            long saved = advertised;
+            advertised = sent - acked + 1;
+            pump(nowNanos);
+            advertised = saved;
+            return;
+        }
+        pump(nowNanos);
+    }
+
+    public long nextDeadlineNanos() {
+        return deadline;
+    }
+
+    /** Releases every buffer held; the sender must not be used afterwards. */
+    public void close() {
+        for (long s = acked; s < next; s++) {
+            int i = (int) (s & mask);
+            payloads[i].release();
+            payloads[i] = null;
+        }
+        acked = next;
+        sent = next;
+    }
+
+    /** Packets held: unacknowledged plus waiting. */
+    public int buffered() {
+        return (int) (next - acked);
+    }
+
+    public int congestionWindow() {
+        return usableWindow();
+    }
+
+    public long advertisedWindow() {
+        return advertised;
+    }
+
+    public long srttNanos() {
+        return timer.srttNanos();
+    }
+
+    public long messagesAccepted() {
+        return messagesAccepted;
+    }
+
+    public long packetsSent() {
+        return packetsSent;
+    }
+
+    public long retransmissions() {
+        return retransmissions;
+    }
+
+    public long timeouts() {
+        return timeouts;
+    }
+
+    public long marks() {
+        return marks;
+    }
+}
