@@ -85,9 +85,11 @@ final class ChainExperiment {
         List<String> repro = new ArrayList<>();
         for (Row r : rows) {
             if (r.key.rate() == 500 && Math.abs(r.key.loss() - 0.01) < 1e-9
-                    && r.key.protocol() != Protocol.OVERLAY_BEST_EFFORT) {
+                    && r.key.protocol() != Protocol.OVERLAY_BEST_EFFORT
+                    && r.key.protocol() != Protocol.LINK_END_TO_END) {
                 repro.add("| Fig. 6, 500 Kbps, 1% loss: messages > 60 ms / > 100 ms, " + r.key.protocol().label
-                        + " | e2e TCP-Fack > 27% / ≈ 18%; hop-by-hop ≈ 3% / 1% | " + r.above60.format(1) + "% / "
+                        + (r.key.protocol() == Protocol.HOP_BY_HOP ? " | ≈ 3% / 1% (ns-2 hop-by-hop) | "
+                                : " | > 27% / ≈ 18% (ns-2 TCP-Fack e2e) | ") + r.above60.format(1) + "% / "
                         + r.above100.format(1) + "% | `SimulatorCli " + o.command + "` |");
             }
         }

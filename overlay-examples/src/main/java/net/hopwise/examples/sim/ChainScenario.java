@@ -6,6 +6,7 @@ import net.hopwise.overlay.routing.RoutingMetric;
 import net.hopwise.overlay.sim.DelayStatistics;
 import net.hopwise.overlay.sim.LinkSpec;
 import net.hopwise.overlay.sim.OverlayCbrFlow;
+import net.hopwise.overlay.sim.OverlaySessionFlow;
 import net.hopwise.overlay.sim.QueueDiscipline;
 import net.hopwise.overlay.sim.SimNetwork;
 import net.hopwise.overlay.sim.Simulator;
@@ -51,19 +52,23 @@ record ChainScenario(int hops, double totalDelayMillis, double loss, boolean los
     ChainResult run(java.util.function.Consumer<SimNetwork> everyHundredSeconds) {
         long wallStart = System.nanoTime();
         try (SimNetwork net = new SimNetwork(seed)) {
-            String[] names = new String[hops + 1];
-            for (int i = 0; i <= hops; i++) {
-                names[i] = String.valueOf((char) ('A' + i));
+            // The link protocol used end to end has overlay nodes only at the ends: one overlay link spans
+            // the whole path, modelled as one link with the path's delay and the middle link's loss.
+            int links = protocol == Protocol.LINK_END_TO_END ? 1 : hops;
+            String[] names = new String[links + 1];
+            for (int i = 0; i <= links; i++) {
+                names[i] = String.valueOf((char) ('A' + (i == links ? hops : i)));
                 if (protocol.tcp != null) {
                     net.plainNode(names[i]);
                 } else {
                     net.node(names[i]);
                 }
             }
-            LinkSpec plain = LinkSpec.builder().delay(Duration.ofNanos(Math.round(totalDelayMillis * MS / hops)))
+            LinkSpec plain = LinkSpec.builder().delay(Duration.ofNanos(Math.round(totalDelayMillis * MS / links)))
                     .bandwidthBitsPerSecond(LINK_BITS_PER_SECOND).queue(QueueDiscipline.dropTail()).build();
-            for (int i = 0; i < hops; i++) {
-                if (i == lossyLink() && loss > 0) {
+            int lossyLink = links == 1 ? 0 : lossyLink();
+            for (int i = 0; i < links; i++) {
+                if (i == lossyLink && loss > 0) {
                     LinkSpec lossy = plain.withLoss(new LossModel.Bernoulli(loss));
                     net.link(names[i], names[i + 1], lossy, lossBothWays ? lossy : plain);
                 } else {
@@ -89,6 +94,13 @@ record ChainScenario(int hops, double totalDelayMillis, double loss, boolean los
                 runTo(net, stop + Math.round(SETTLE_SECONDS * 1e9), everyHundredSeconds);
                 generated = flow.generated();
                 delivered = flow.receiver().delivered();
+            } else if (protocol == Protocol.HOP_BY_HOP || protocol == Protocol.LINK_END_TO_END) {
+                OverlaySessionFlow flow = new OverlaySessionFlow(net, 1, names[0], names[links], 7, messageBytes,
+                        RoutingMetric.HOPS, delays);
+                flow.start(start, interval, stop);
+                runTo(net, stop + Math.round(SETTLE_SECONDS * 1e9), everyHundredSeconds);
+                generated = flow.generated();
+                delivered = flow.delivered();
             } else {
                 OverlayCbrFlow flow = new OverlayCbrFlow(net, 1, names[0], names[hops], 7, messageBytes,
                         RoutingMetric.HOPS, delays);

@@ -13,7 +13,8 @@ final class Options {
     Path root = checkoutTop();
     List<Double> losses = new ArrayList<>(List.of(0.0, 0.005, 0.01, 0.02, 0.03, 0.04, 0.05, 0.06, 0.08, 0.10));
     List<Integer> rates = new ArrayList<>(List.of(500, 1000));
-    List<Protocol> protocols = new ArrayList<>(List.of(Protocol.TCP_RENO, Protocol.TCP_NEW_RENO, Protocol.TCP_SACK));
+    List<Protocol> protocols = new ArrayList<>(List.of(Protocol.TCP_RENO, Protocol.TCP_NEW_RENO, Protocol.TCP_SACK,
+            Protocol.HOP_BY_HOP));
     int nodes = 1000;
     String command;
 

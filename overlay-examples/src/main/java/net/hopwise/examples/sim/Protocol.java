@@ -10,7 +10,11 @@ enum Protocol {
     TCP_NEW_RENO(TcpVariant.NEW_RENO, "TCP NewReno e2e"),
     TCP_SACK(TcpVariant.SACK, "TCP SACK e2e"),
     /** Hopwise nodes on every hop, best-effort links: no recovery at all, the floor of delay. */
-    OVERLAY_BEST_EFFORT(null, "overlay best-effort");
+    OVERLAY_BEST_EFFORT(null, "overlay best-effort"),
+    /** Hopwise nodes on every hop: reliable links recover each loss on its hop, a session orders end to end. */
+    HOP_BY_HOP(null, "Hopwise hop-by-hop"),
+    /** Hopwise nodes only at the two ends: one reliable overlay link spans the whole path (Table 1's "link protocol e2e"). */
+    LINK_END_TO_END(null, "Hopwise link protocol e2e");
 
     final TcpVariant tcp;
     final String label;
@@ -28,8 +32,10 @@ enum Protocol {
             case "newreno" -> TCP_NEW_RENO;
             case "sack" -> TCP_SACK;
             case "besteffort", "overlay" -> OVERLAY_BEST_EFFORT;
+            case "hopbyhop", "hop" -> HOP_BY_HOP;
+            case "linke2e", "link" -> LINK_END_TO_END;
             default -> throw new IllegalArgumentException("unknown protocol '" + text
-                    + "': expected tahoe, reno, newreno, sack or besteffort");
+                    + "': expected tahoe, reno, newreno, sack, besteffort, hopbyhop or linke2e");
         };
     }
 }

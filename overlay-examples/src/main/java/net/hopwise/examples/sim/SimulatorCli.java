@@ -26,7 +26,7 @@ public final class SimulatorCli {
               --threads T        runs in parallel (default 2)
               --losses a,b,...   loss rates in percent (chain)
               --rates a,b,...    stream rates in Kbps (chain)
-              --protocols a,...  tahoe, reno, newreno, sack, besteffort
+              --protocols a,...  tahoe, reno, newreno, sack, besteffort, hopbyhop, linke2e
               --nodes N          nodes of the scale experiment (default 1000)
               --write-docs       write docs/benchmarks.md and docs/sim/ (under --root, default .)
             """;
@@ -59,7 +59,7 @@ public final class SimulatorCli {
             }
             case "hops" -> {
                 if (!List.of(args).contains("--protocols")) {
-                    o.protocols = new java.util.ArrayList<>(List.of(Protocol.TCP_SACK));
+                    o.protocols = new java.util.ArrayList<>(List.of(Protocol.TCP_SACK, Protocol.HOP_BY_HOP));
                 }
                 HopCountExperiment.run(o);
             }
@@ -68,7 +68,8 @@ public final class SimulatorCli {
             case "scale" -> ScaleExperiment.run(o);
             case "speed" -> {
                 if (!List.of(args).contains("--protocols")) {
-                    o.protocols = new java.util.ArrayList<>(List.of(Protocol.TCP_SACK, Protocol.OVERLAY_BEST_EFFORT));
+                    o.protocols = new java.util.ArrayList<>(List.of(Protocol.TCP_SACK, Protocol.HOP_BY_HOP,
+                            Protocol.OVERLAY_BEST_EFFORT));
                 }
                 SpeedExperiment.run(o);
             }
