@@ -13,7 +13,7 @@ final class Table1Experiment {
             Protocol.TCP_RENO, "217.52",
             Protocol.TCP_NEW_RENO, "155.76",
             Protocol.TCP_SACK, "144.70",
-            Protocol.LINK_END_TO_END, "117.55 (Emulab)",
+            Protocol.LINK_END_TO_END, "117.55 ms (Emulab)",
             Protocol.HOP_BY_HOP, "not given as a number");
 
     private Table1Experiment() {
@@ -37,7 +37,7 @@ final class Table1Experiment {
             t.add(p.label, PAPER.getOrDefault(p, "-"), r.mean().format(1), r.jitter().format(1),
                     r.above60().format(1), r.above100().format(1));
             repro.add("| Table 1, " + p.label + " avg delay (Chain-5, 1%, 500 Kbps) | " + PAPER.get(p)
-                    + (p.tcp != null ? " ms (ns-2)" : p == Protocol.LINK_END_TO_END ? " ms" : "") + " | "
+                    + (p.tcp != null ? " ms (ns-2)" : "") + " | "
                     + r.mean().format(1) + " ms | `SimulatorCli " + o.command + "` |");
         }
         t.add("Fack (ns-2)", "84.66", "not simulated", "", "", "");
