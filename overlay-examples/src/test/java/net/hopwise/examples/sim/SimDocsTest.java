@@ -1,0 +1,33 @@
+package net.hopwise.examples.sim;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** Writing one experiment's block keeps the other blocks and the other sections of the file. */
+class SimDocsTest {
+    @TempDir
+    Path root;
+
+    @Test
+    void blocksAreReplacedInPlaceAndOtherSectionsKept() throws Exception {
+        Path file = root.resolve("docs/benchmarks.md");
+        Files.createDirectories(file.getParent());
+        Files.writeString(file, "# Hopwise benchmarks\n\n## Foundation\n\nround trips\n\n## Later\n\nkeep me\n");
+        SimDocs docs = new SimDocs(root);
+        docs.writeBlock("table1", "### Table 1\n\nfirst", List.of("| Table 1 | 1 | 2 | cmd |"));
+        docs.writeBlock("chain", "### Chain\n\nsweep", List.of("| Fig. 6 | 27% | 26% | cmd |"));
+        docs.writeBlock("table1", "### Table 1\n\nsecond", List.of("| Table 1 | 1 | 3 | cmd |"));
+        String text = Files.readString(file);
+        assertThat(text).contains("## Foundation\n\nround trips").contains("## Later\n\nkeep me");
+        assertThat(text).contains("second").doesNotContain("first").contains("sweep");
+        assertThat(text.indexOf("### Reproducing the papers")).isLessThan(text.indexOf("### Chain"));
+        assertThat(text.indexOf("### Chain")).isLessThan(text.indexOf("### Table 1"));
+        assertThat(text).contains("| Fig. 6 | 27% | 26% | cmd |\n| Table 1 | 1 | 3 | cmd |");
+        assertThat(text.split("## Simulator \\(issue 4\\)", -1)).hasSize(2);
+    }
+}
