@@ -46,7 +46,6 @@ import net.hopwise.overlay.routing.RoutingMetric;
 import net.hopwise.overlay.session.SessionEndpoint;
 import net.hopwise.overlay.wire.DataHeader;
 import net.hopwise.overlay.wire.DropReason;
-import net.hopwise.overlay.wire.WireHeader;
 
 /**
  * A running overlay node: one UDP socket on Netty, the {@link NodeEngine} protocol machine on one
@@ -760,9 +759,5 @@ public final class OverlayNode implements AutoCloseable {
             // down is normal, and the hello protocol notices it; never let it escape the pipeline.
             LOG.log(System.Logger.Level.DEBUG, "socket error on node " + config.name(), cause);
         }
-    }
-
-    static int maxDatagram() {
-        return WireHeader.MAX_DATAGRAM;
     }
 }

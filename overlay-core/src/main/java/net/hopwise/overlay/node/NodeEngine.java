@@ -278,8 +278,7 @@ public final class NodeEngine {
             deliver(selfId, sourcePort, destinationPort, payload);
             return SendResult.ACCEPTED;
         }
-        NodeId next = router.nextHop(destination, metric);
-        Neighbour via = next == null ? null : neighbours.get(next.value());
+        Neighbour via = firstHop(destination, metric);
         if (via == null) {
             return SendResult.NO_ROUTE;
         }
@@ -330,8 +329,7 @@ public final class NodeEngine {
             }
             return SendResult.ACCEPTED;
         }
-        NodeId next = router.nextHop(destination, metric);
-        Neighbour via = next == null ? null : neighbours.get(next.value());
+        Neighbour via = firstHop(destination, metric);
         if (via == null) {
             packet.release();
             return SendResult.NO_ROUTE;
@@ -443,14 +441,8 @@ public final class NodeEngine {
             return;
         }
         int hops = DataHeader.hopLimit(body);
-        if (hops <= 1) {
-            counters.drop(DropReason.HOP_LIMIT);
-            return;
-        }
-        NodeId next = router.nextHop(new NodeId(destination), METRICS[DataHeader.metric(body)]);
-        Neighbour via = next == null ? null : neighbours.get(next.value());
+        Neighbour via = forwardingHop(destination, hops, DataHeader.metric(body));
         if (via == null) {
-            counters.drop(DropReason.NO_ROUTE);
             return;
         }
         DataHeader.setHopLimit(body, hops - 1);
@@ -533,8 +525,7 @@ public final class NodeEngine {
             deliverRealTime(selfId, sourcePort, destinationPort, flowSequence, now, payload);
             return SendResult.ACCEPTED;
         }
-        NodeId next = router.nextHop(destination, metric);
-        Neighbour via = next == null ? null : neighbours.get(next.value());
+        Neighbour via = firstHop(destination, metric);
         if (via == null) {
             return SendResult.NO_ROUTE;
         }
@@ -663,14 +654,8 @@ public final class NodeEngine {
             return;
         }
         int hops = RealTimeCodec.hopLimit(body);
-        if (hops <= 1) {
-            counters.drop(DropReason.HOP_LIMIT);
-            return;
-        }
-        NodeId next = router.nextHop(new NodeId(destination), METRICS[RealTimeCodec.metric(body)]);
-        Neighbour via = next == null ? null : neighbours.get(next.value());
+        Neighbour via = forwardingHop(destination, hops, RealTimeCodec.metric(body));
         if (via == null) {
-            counters.drop(DropReason.NO_ROUTE);
             return;
         }
         RealTimeCodec.setHopLimit(body, hops - 1);
@@ -901,17 +886,10 @@ public final class NodeEngine {
 
     private void forwardReliable(ReliableLinkReceiver rx, ByteBuf packet) {
         int hops = DataHeader.hopLimit(packet);
-        if (hops <= 1) {
-            rx.accept();
-            counters.drop(DropReason.HOP_LIMIT);
-            return;
-        }
-        NodeId next = router.nextHop(new NodeId(DataHeader.destination(packet)), METRICS[DataHeader.metric(packet)]);
-        Neighbour via = next == null ? null : neighbours.get(next.value());
+        Neighbour via = forwardingHop(DataHeader.destination(packet), hops, DataHeader.metric(packet));
         if (via == null) {
             // Lost to the overlay: the sending edge resends it end to end once its timer runs out.
             rx.accept();
-            counters.drop(DropReason.NO_ROUTE);
             return;
         }
         if (!via.reliableSender.hasRoom()) {
@@ -1165,9 +1143,26 @@ public final class NodeEngine {
         }
     }
 
+    /** The neighbour a packet to {@code destination} leaves by under a metric, or null when unreachable. */
     private Neighbour firstHop(NodeId destination, RoutingMetric metric) {
         NodeId next = router.nextHop(destination, metric);
         return next == null ? null : neighbours.get(next.value());
+    }
+
+    /**
+     * Where a packet passing through goes next, for every kind of routed packet: null, with the drop
+     * counted, when its hop limit has run out or its destination is unreachable.
+     */
+    private Neighbour forwardingHop(long destination, int hopLimit, int metric) {
+        if (hopLimit <= 1) {
+            counters.drop(DropReason.HOP_LIMIT);
+            return null;
+        }
+        Neighbour via = firstHop(new NodeId(destination), METRICS[metric]);
+        if (via == null) {
+            counters.drop(DropReason.NO_ROUTE);
+        }
+        return via;
     }
 
     /** A routed packet of a session, with the acknowledgement of the other direction when there is one. */
