@@ -10,10 +10,17 @@ import java.util.ArrayDeque;
  * <p>Packets wait in a bounded FIFO queue in front of the window; the window holds what was sent and
  * not yet acknowledged, at most {@link ReliableLinkConfig#sendWindow()} packets. Loss is detected the
  * way RACK does in packets: a packet still missing when one sent {@code reorderThreshold}
- * transmissions after it has been acknowledged is lost and is sent again, at once and ahead of new
- * packets; this also catches lost retransmissions. The congestion controller hears of at most one
- * congestion event per window of data (NewReno's recovery), and of every timeout, after which every
- * packet not yet acknowledged is sent again as the window allows.
+ * transmissions later has been acknowledged is lost and is sent again, at once and ahead of new
+ * packets; this also catches lost retransmissions. Acknowledgements cannot reveal the loss of one of
+ * the last {@code reorderThreshold} transmissions (too few packets follow it), which on a lightly
+ * loaded link is nearly every loss; such a tail packet is lost once it has gone unacknowledged for a
+ * retransmission timeout counted from its own transmission, while acknowledgements still flow
+ * (a tail-loss timer, as RACK-TLP has). Counting from the last acknowledgement instead, as RFC 6298's
+ * single timer does, would add up to one packet interval to every recovery, and in-order delivery
+ * at the far edge would hold the following messages for it too. The congestion controller hears of at
+ * most one congestion event per window of data (NewReno's recovery), and of every timeout, after which
+ * every packet not yet acknowledged is sent again as the window allows. A timeout is no
+ * acknowledgement of anything new for a whole retransmission timeout.
  *
  * <p>Sans-IO and single-threaded: it takes acknowledgements and the time, and emits packets through
  * its {@link ReliableLinkOutput}.
@@ -31,6 +38,8 @@ public final class ReliableLinkSender {
     private final long[] sentAt;
     /** Bits per slot: acknowledged selectively, known lost (to send again), sent more than once. */
     private final byte[] state;
+    /** Sequence numbers of the last few transmissions, by transmission order modulo its length. */
+    private final long[] recentSequence;
     private static final byte SACKED = 1;
     private static final byte LOST = 2;
     private static final byte RESENT = 4;
@@ -48,11 +57,14 @@ public final class ReliableLinkSender {
     /** Known lost, waiting to be sent again. */
     private int lost;
     private long deadline = Long.MAX_VALUE;
+    /** When something new was last acknowledged, or the flight began: RFC 6298's timer runs from it. */
+    private long lastProgress;
 
     private long packetsSent;
     private long retransmissions;
     private long lossEvents;
     private long timeouts;
+    private long tailLosses;
     private long abandoned;
 
     public ReliableLinkSender(ReliableLinkConfig config, long epoch, ReliableLinkOutput output) {
@@ -65,6 +77,7 @@ public final class ReliableLinkSender {
         this.transmitOrder = new long[window];
         this.sentAt = new long[window];
         this.state = new byte[window];
+        this.recentSequence = new long[config.reorderThreshold()];
         this.controller = config.congestionControl().create(window);
         this.timer = new RetransmissionTimer(config.initialTimeout().toNanos(), config.minTimeout().toNanos(),
                 config.maxTimeout().toNanos());
@@ -150,14 +163,52 @@ public final class ReliableLinkSender {
             return;
         }
         highestDelivered = delivered;
+        lastProgress = nowNanos;
         timer.onSample(sample);
         timer.resetBackoff();
         detectLoss(nowNanos);
         if (highestDelivered > recoveryPoint) {
             controller.onAcknowledged(newly, sample, windowLimited, nowNanos);
         }
-        deadline = inFlight + lost > 0 ? nowNanos + timer.timeoutNanos() : Long.MAX_VALUE;
         pump(nowNanos);
+        rearm();
+    }
+
+    /**
+     * The earlier of RFC 6298's timer (a timeout after the last progress) and the tail-loss timer of
+     * the oldest tail packet still in flight.
+     */
+    private void rearm() {
+        if (inFlight + lost == 0) {
+            deadline = Long.MAX_VALUE;
+            return;
+        }
+        long timeout = timer.timeoutNanos();
+        long d = lastProgress + timeout;
+        for (int k = 0; k < recentSequence.length; k++) {
+            int i = tailSlot(nextTransmitOrder - 1 - k);
+            if (i >= 0) {
+                d = Math.min(d, sentAt[i] + timeout);
+            }
+        }
+        deadline = d;
+    }
+
+    /**
+     * The slot whose packet went out as transmission {@code order}, if that was one of the last
+     * few transmissions and the packet is still in flight (neither acknowledged nor known lost);
+     * otherwise -1.
+     */
+    private int tailSlot(long order) {
+        if (order < 1 || order <= nextTransmitOrder - 1 - recentSequence.length) {
+            return -1;
+        }
+        long seq = recentSequence[(int) (order % recentSequence.length)];
+        if (seq < base || seq >= next) {
+            return -1;
+        }
+        int i = (int) (seq & mask);
+        return transmitOrder[i] == order && (state[i] & (SACKED | LOST)) == 0 ? i : -1;
     }
 
     /** A slot leaves the pipe (acknowledged): it was either in flight or waiting as lost. */
@@ -204,6 +255,11 @@ public final class ReliableLinkSender {
             deadline = Long.MAX_VALUE;
             return;
         }
+        long timeout = timer.timeoutNanos();
+        if (nowNanos - lastProgress < timeout) {
+            tailLoss(nowNanos, timeout);
+            return;
+        }
         timeouts++;
         controller.onTimeout(nowNanos);
         timer.backOff();
@@ -216,8 +272,34 @@ public final class ReliableLinkSender {
                 lost++;
             }
         }
-        deadline = nowNanos + timer.timeoutNanos();
+        lastProgress = nowNanos;
         pump(nowNanos);
+        rearm();
+    }
+
+    /** Acknowledgements still flow, but tail packets have waited a whole timeout: they are lost. */
+    private void tailLoss(long nowNanos, long timeout) {
+        long oldest = nextTransmitOrder - recentSequence.length;
+        for (long order = Math.max(1, oldest); order < nextTransmitOrder; order++) {
+            int i = tailSlot(order);
+            if (i < 0 || sentAt[i] + timeout > nowNanos) {
+                continue;
+            }
+            // RFC 6298 restarts its timer with a retransmission: the resent packet gets a whole
+            // timeout, and if that passes in silence too, the link is in a real timeout.
+            lastProgress = nowNanos;
+            state[i] |= LOST;
+            inFlight--;
+            lost++;
+            tailLosses++;
+            if (order > recoveryPoint) {
+                lossEvents++;
+                controller.onLoss(nowNanos);
+                recoveryPoint = nextTransmitOrder - 1;
+            }
+        }
+        pump(nowNanos);
+        rearm();
     }
 
     public long nextDeadlineNanos() {
@@ -280,13 +362,16 @@ public final class ReliableLinkSender {
     }
 
     private void send(int i, long seq, long nowNanos, boolean retransmission) {
-        transmitOrder[i] = nextTransmitOrder++;
+        if (deadline == Long.MAX_VALUE) {
+            lastProgress = nowNanos; // a flight begins: nothing was waiting for an acknowledgement
+            deadline = nowNanos + timer.timeoutNanos();
+        }
+        long order = nextTransmitOrder++;
+        transmitOrder[i] = order;
+        recentSequence[(int) (order % recentSequence.length)] = seq;
         sentAt[i] = nowNanos;
         inFlight++;
         packetsSent++;
-        if (deadline == Long.MAX_VALUE) {
-            deadline = nowNanos + timer.timeoutNanos();
-        }
         output.transmit(epoch, (int) seq, (int) base, packets[i], retransmission);
     }
 
@@ -370,6 +455,11 @@ public final class ReliableLinkSender {
 
     public long timeouts() {
         return timeouts;
+    }
+
+    /** Tail packets found lost by their own timer while acknowledgements still flowed. */
+    public long tailLosses() {
+        return tailLosses;
     }
 
     /** Packets given up on (only without hop-by-hop recovery). */
