@@ -11,8 +11,9 @@
  * and no packets, because a new packet is forwarded or delivered the moment it arrives, out of order:
  * intermediate nodes keep no per-flow state and order is restored only at the edges. The sender
  * resends what acknowledgements show missing (RACK-style: a packet is lost once a packet sent three
- * transmissions later has arrived) and, on its RFC 6298 timer with exponential backoff, everything
- * outstanding. Its window is a pluggable {@link net.hopwise.overlay.reliable.CongestionController};
+ * transmissions later has arrived), a packet near the end of the flight once it has waited one
+ * timeout from its own transmission (a tail-loss timer), and, when nothing new has been acknowledged
+ * for a whole RFC 6298 timeout, everything outstanding, with exponential backoff. Its window is a pluggable {@link net.hopwise.overlay.reliable.CongestionController};
  * the default {@link net.hopwise.overlay.reliable.RenoCongestionController} follows RFC 5681 in
  * packets so that a link takes one fair share beside TCP.
  *

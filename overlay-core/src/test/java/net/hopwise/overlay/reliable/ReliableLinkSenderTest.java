@@ -71,7 +71,7 @@ class ReliableLinkSenderTest {
             ack(seq + 1);
         }
         assertThat(sender.srttNanos()).isEqualTo(RTT);
-        assertThat(sender.timeoutNanos()).isEqualTo(RTT + MS); // srtt + RFC 6298's granularity
+        assertThat(sender.timeoutNanos()).isEqualTo(RTT + 2 * MS); // srtt + the granularity term G
         return seq;
     }
 
