@@ -48,8 +48,8 @@ public final class RealTimeFlowMonitor {
             window.accept(seq);
             first = seq;
         }
-        if (first < 0) {
-            first = seq;
+        if (first < 0 || seq < first) {
+            first = seq; // a packet overtaken by its successors (or resent) still counts as expected
         }
         received++;
         long delay = nowNanos - sendTimeNanos;

@@ -208,4 +208,16 @@ class RealTimeLinkTest {
         }
         assertThat(s.jitterNanos()).isCloseTo(j, org.assertj.core.data.Offset.offset(1.0));
     }
+
+    @Test
+    void aFlowsFirstPacketOvertakenByLaterOnesIsNotCountedLost() {
+        RealTimeFlowMonitor m = new RealTimeFlowMonitor(RealTimeConfig.defaults());
+        assertThat(m.onPacket(5, 0, 10 * MS)).isTrue();
+        assertThat(m.onPacket(6, 0, 11 * MS)).isTrue();
+        assertThat(m.onPacket(4, 0, 40 * MS)).as("resent, arrives after its successors").isTrue();
+        RealTimeFlowStatistics s = m.snapshot("a", 1, 2);
+        assertThat(s.expected()).isEqualTo(3);
+        assertThat(s.received()).isEqualTo(3);
+        assertThat(s.lost()).isZero();
+    }
 }
