@@ -38,7 +38,8 @@ import net.hopwise.examples.reliable.BenchmarkSection;
  * Options: {@code --rates 20,50} (Mbit/s), {@code --buffer-ms 50} (the queue, as time at the
  * rate), {@code --burst-bytes 15140}, {@code --seconds 30} (measured), {@code --warmup 5},
  * {@code --tcp-cc bbr,reno} (default: the namespaces' default, then reno), {@code --queue-at
- * router|sender}, {@code --message 1000}, {@code --docs FILE}.
+ * router|sender}, {@code --repeat 1} (runs of each scenario with both flows, whose share swings
+ * from run to run), {@code --message 1000}, {@code --docs FILE} (relative to the top of the build).
  */
 public final class FairnessBenchmark {
     private static final String DOCS_ID = "fairness-tcp";
@@ -78,9 +79,10 @@ public final class FairnessBenchmark {
         QueueAt queueAt = QueueAt.valueOf(BenchmarkSection.argument(args, "--queue-at", "router")
                 .toUpperCase(Locale.ROOT));
         String ccOption = BenchmarkSection.argument(args, "--tcp-cc", null);
+        int repeat = Integer.parseInt(BenchmarkSection.argument(args, "--repeat", "1"));
         String docs = BenchmarkSection.argument(args, "--docs", null);
-        if (seconds < 2 || warmup < 0 || message < 8) {
-            throw new IllegalArgumentException("need --seconds >= 2, --warmup >= 0 and --message >= 8");
+        if (seconds < 2 || warmup < 0 || message < 8 || repeat < 1) {
+            throw new IllegalArgumentException("need --seconds >= 2, --warmup >= 0, --message >= 8 and --repeat >= 1");
         }
         List<Bottleneck> bottlenecks = rates.stream().map(r -> Bottleneck.of(r, bufferMillis, burst)).toList();
 
@@ -103,11 +105,13 @@ public final class FairnessBenchmark {
                 dumbbell.limit(b);
                 lastQdisc = dumbbell.qdiscDescription();
                 System.out.println("bottleneck: " + b + " (" + lastQdisc + ")");
-                results.add(bench.scenario(b, null, Flows.OVERLAY));
+                results.add(bench.scenario(b, null, Flows.OVERLAY, 0));
                 for (String cc : ccs) {
                     Dumbbell.tcpCongestionControl(Dumbbell.LEFT, cc.strip());
-                    results.add(bench.scenario(b, cc.strip(), Flows.TCP));
-                    results.add(bench.scenario(b, cc.strip(), Flows.BOTH));
+                    results.add(bench.scenario(b, cc.strip(), Flows.TCP, 0));
+                    for (int run = 1; run <= repeat; run++) {
+                        results.add(bench.scenario(b, cc.strip(), Flows.BOTH, repeat == 1 ? 0 : run));
+                    }
                 }
             }
             qdisc = lastQdisc;
@@ -136,6 +140,9 @@ public final class FairnessBenchmark {
             if (burst != Bottleneck.DEFAULT_BURST_BYTES) {
                 command.append(" --burst-bytes ").append(burst);
             }
+            if (repeat != 1) {
+                command.append(" --repeat ").append(repeat);
+            }
             if (message != 1000) {
                 command.append(" --message ").append(message);
             }
@@ -144,9 +151,24 @@ public final class FairnessBenchmark {
                     + BenchmarkSection.provenance(command.toString())
                     + "\n" + setup(results, bottlenecks, queueAt, defaultCc, qdisc, warmup) + "\n\n" + goodput + "\n" + details
                     + "\n" + notes(results);
-            BenchmarkSection.write(Path.of(docs), DOCS_ID, body);
-            System.out.println("wrote " + docs);
+            Path file = topOfBuild().resolve(docs);
+            BenchmarkSection.write(file, DOCS_ID, body);
+            System.out.println("wrote " + file);
         }
+    }
+
+    /**
+     * Where a relative --docs path resolves: the top of the build (the nearest folder up that holds
+     * overlay-core and a pom.xml), since exec:exec runs in the module's folder.
+     */
+    private static Path topOfBuild() {
+        Path cwd = Path.of(System.getProperty("user.dir")).toAbsolutePath();
+        for (Path p = cwd; p != null; p = p.getParent()) {
+            if (Files.isRegularFile(p.resolve("pom.xml")) && Files.isDirectory(p.resolve("overlay-core"))) {
+                return p;
+            }
+        }
+        return cwd;
     }
 
     private static boolean isRoot() {
@@ -163,9 +185,9 @@ public final class FairnessBenchmark {
     }
 
     /** Runs one scenario with fresh peers and returns what it measured. */
-    private ScenarioResult scenario(Bottleneck b, String cc, Flows flows) throws IOException {
-        String title = String.format(Locale.ROOT, "%s Mbit/s, %s%s", Bottleneck.plain(b.rateMbit()), flows.label,
-                cc == null ? "" : " (TCP " + cc + ")");
+    private ScenarioResult scenario(Bottleneck b, String cc, Flows flows, int run) throws IOException {
+        String title = String.format(Locale.ROOT, "%s Mbit/s, %s%s%s", Bottleneck.plain(b.rateMbit()), flows.label,
+                cc == null ? "" : " (TCP " + cc + ")", run == 0 ? "" : ", run " + run);
         System.out.println("scenario: " + title);
         List<String> common = List.of("--tcp-port", Integer.toString(TCP_PORT), "--message", Integer.toString(message));
         PeerProcess receiver = start(Dumbbell.RIGHT, "receiver", Dumbbell.RIGHT_ADDRESS, Dumbbell.LEFT_ADDRESS, common);
@@ -202,7 +224,7 @@ public final class FairnessBenchmark {
                     }
                 }
             }
-            ScenarioResult r = new ScenarioResult(b, cc, flows, idle, received, sent, queue, tcpInfo,
+            ScenarioResult r = new ScenarioResult(b, cc, flows, run, idle, received, sent, queue, tcpInfo,
                     minus(sender.cpuSeconds(), cpuSender0), minus(receiver.cpuSeconds(), cpuReceiver0));
             System.out.printf(Locale.ROOT, "  overlay %.2f Mbit/s, TCP %.2f Mbit/s, utilisation %.0f%%, J %s%n",
                     orZero(r.overlayGoodput().meanMbit()), orZero(r.tcpGoodput().meanMbit()), 100 * r.utilisation(),
@@ -274,7 +296,7 @@ public final class FairnessBenchmark {
 
     private static String rowStart(ScenarioResult r) {
         return String.format(Locale.ROOT, "| %s Mbit/s | %s | %s ", Bottleneck.plain(r.bottleneck().rateMbit()),
-                r.tcpCongestionControl() == null ? "—" : r.tcpCongestionControl(), r.flows().label);
+                r.tcpCongestionControl() == null ? "—" : r.tcpCongestionControl(), r.label());
     }
 
     static String goodputTable(List<ScenarioResult> results) {
@@ -375,17 +397,42 @@ public final class FairnessBenchmark {
 
     private static String notes(List<ScenarioResult> results) {
         StringBuilder n = new StringBuilder();
+        Map<String, List<ScenarioResult>> repeated = new java.util.LinkedHashMap<>();
+        for (ScenarioResult r : results) {
+            if (r.run() > 0) {
+                repeated.computeIfAbsent(Bottleneck.plain(r.bottleneck().rateMbit()) + " Mbit/s against TCP "
+                        + r.tcpCongestionControl(), k -> new ArrayList<>()).add(r);
+            }
+        }
+        if (!repeated.isEmpty()) {
+            n.append("\nThe runs with both flows, as the overlay's share of the two goodputs and J:\n\n");
+            repeated.forEach((key, runs) -> {
+                List<String> each = runs.stream().map(r -> String.format(Locale.ROOT, "%.0f%% (J %.3f)",
+                        100 * overlayShare(r), r.jain())).toList();
+                n.append(String.format(Locale.ROOT, "- %s: %s; mean share %.0f%%, mean J %.3f%n", key,
+                        String.join(", ", each), 100 * runs.stream().mapToDouble(FairnessBenchmark::overlayShare)
+                                .average().orElse(Double.NaN),
+                        runs.stream().mapToDouble(ScenarioResult::jain).average().orElse(Double.NaN)));
+            });
+        }
+        List<String> problems = new ArrayList<>();
         for (ScenarioResult r : results) {
             if (r.flows().overlay && (r.outOfOrder() > 0 || r.linkWentDown())) {
-                n.append(String.format(Locale.ROOT, "- %s Mbit/s, %s: %d messages out of order, link went down: %s%n",
-                        Bottleneck.plain(r.bottleneck().rateMbit()), r.flows().label, r.outOfOrder(),
+                problems.add(String.format(Locale.ROOT, "- %s Mbit/s, %s: %d messages out of order, link went down:"
+                        + " %s", Bottleneck.plain(r.bottleneck().rateMbit()), r.label(), r.outOfOrder(),
                         r.linkWentDown()));
             }
         }
         long delivered = results.stream().filter(r -> r.flows().overlay).mapToLong(ScenarioResult::overlayMessages)
                 .sum();
-        n.append(String.format(Locale.ROOT, "%nEvery overlay message in the windows (%d) arrived in order%s.%n",
-                delivered, n.length() == 0 ? " and the overlay link stayed up" : " except as listed above"));
+        n.append(String.format(Locale.ROOT, "%nThe overlay delivered %d messages in the measured windows, in order,"
+                + " and its link stayed up%s%n", delivered, problems.isEmpty() ? "." : ", except:\n\n"
+                        + String.join("\n", problems)));
         return n.toString();
+    }
+
+    private static double overlayShare(ScenarioResult r) {
+        double o = r.overlayGoodput().meanMbit();
+        return o / (o + r.tcpGoodput().meanMbit());
     }
 }

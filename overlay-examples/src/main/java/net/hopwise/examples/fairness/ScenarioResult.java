@@ -13,6 +13,7 @@ import net.hopwise.examples.fairness.Dumbbell.QueueCounters;
  * @param bottleneck the token bucket the flows shared
  * @param tcpCongestionControl the TCP flow's algorithm; null when no TCP flow ran
  * @param flows which flows ran
+ * @param run which repetition of the same scenario this is, from 1; 0 when it ran once
  * @param idle the sender's statistics before any flow started
  * @param received the receiver's samples ({@code @sample} fields), first at the window's start
  * @param sent the sender's statistics ({@code @stats} fields), taken with each receiver sample
@@ -22,7 +23,7 @@ import net.hopwise.examples.fairness.Dumbbell.QueueCounters;
  * @param cpuSender CPU seconds the sending peer used over the window, user and system
  * @param cpuReceiver CPU seconds the receiving peer used over the window, user and system
  */
-record ScenarioResult(Bottleneck bottleneck, String tcpCongestionControl, Flows flows, Map<String, String> idle,
+record ScenarioResult(Bottleneck bottleneck, String tcpCongestionControl, Flows flows, int run, Map<String, String> idle,
         List<Map<String, String>> received, List<Map<String, String>> sent, List<QueueCounters> queue,
         List<double[]> tcpInfo, double[] cpuSender, double[] cpuReceiver) {
 
@@ -48,6 +49,11 @@ record ScenarioResult(Bottleneck bottleneck, String tcpCongestionControl, Flows 
             throw new IllegalArgumentException("need at least two samples of each kind, taken together; got "
                     + received.size() + " received, " + sent.size() + " sent, " + queue.size() + " queue");
         }
+    }
+
+    /** The flows, and the repetition when there were several. */
+    String label() {
+        return run == 0 ? flows.label : flows.label + " #" + run;
     }
 
     RateSeries overlayGoodput() {
