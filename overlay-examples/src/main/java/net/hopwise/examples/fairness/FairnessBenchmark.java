@@ -39,7 +39,8 @@ import net.hopwise.examples.reliable.BenchmarkSection;
  * rate), {@code --burst-bytes 15140}, {@code --seconds 30} (measured), {@code --warmup 5},
  * {@code --tcp-cc bbr,reno} (default: the namespaces' default, then reno), {@code --queue-at
  * router|sender}, {@code --repeat 1} (runs of each scenario with both flows, whose share swings
- * from run to run), {@code --message 1000}, {@code --docs FILE} (relative to the top of the build).
+ * from run to run), {@code --message 1000}, {@code --docs FILE} (relative to the top of the build),
+ * {@code --samples FILE} (every one-second sample as CSV).
  */
 public final class FairnessBenchmark {
     private static final String DOCS_ID = "fairness-tcp";
@@ -81,6 +82,7 @@ public final class FairnessBenchmark {
         String ccOption = BenchmarkSection.argument(args, "--tcp-cc", null);
         int repeat = Integer.parseInt(BenchmarkSection.argument(args, "--repeat", "1"));
         String docs = BenchmarkSection.argument(args, "--docs", null);
+        String samples = BenchmarkSection.argument(args, "--samples", null);
         if (seconds < 2 || warmup < 0 || message < 8 || repeat < 1) {
             throw new IllegalArgumentException("need --seconds >= 2, --warmup >= 0, --message >= 8 and --repeat >= 1");
         }
@@ -120,6 +122,13 @@ public final class FairnessBenchmark {
             Runtime.getRuntime().removeShutdownHook(cleanup);
         }
 
+        if (samples != null) {
+            List<String> lines = new ArrayList<>(List.of(ScenarioResult.CSV_HEADER));
+            results.forEach(r -> lines.addAll(r.csvRows()));
+            Path file = topOfBuild().resolve(samples);
+            Files.write(file, lines);
+            System.out.println("wrote " + file);
+        }
         String goodput = goodputTable(results);
         String details = detailsTable(results);
         System.out.println();
@@ -219,9 +228,7 @@ public final class FairnessBenchmark {
                 queue.add(dumbbell.counters());
                 if (flows.tcp) {
                     double[] info = tcpInfo(Dumbbell.tcpInfo(Dumbbell.LEFT, TCP_PORT));
-                    if (info != null) {
-                        tcpInfo.add(info);
-                    }
+                    tcpInfo.add(info != null ? info : new double[] {Double.NaN, Double.NaN, Double.NaN});
                 }
             }
             ScenarioResult r = new ScenarioResult(b, cc, flows, run, idle, received, sent, queue, tcpInfo,
@@ -317,8 +324,9 @@ public final class FairnessBenchmark {
     static String detailsTable(List<ScenarioResult> results) {
         StringBuilder t = new StringBuilder();
         t.append("| bottleneck | TCP CC | flows | wire Mbit/s overlay / TCP (J) | drops | mean queue"
-                + " | overlay link RTT ms, cwnd, session cwnd | overlay resent, loss events, timeouts, session reactions"
-                + " | TCP RTT ms, cwnd | TCP resent | CPU % sender / receiver (user+system) |\n");
+                + " | overlay link RTT ms, cwnd, in flight, waiting; session cwnd"
+                + " | overlay link resent, loss events, timeouts; session reactions"
+                + " | TCP RTT ms, cwnd | TCP resent, recoveries, timeouts | CPU % sender / receiver (user+system) |\n");
         t.append("|---|---|---|---|---|---|---|---|---|---|---|\n");
         for (ScenarioResult r : results) {
             boolean o = r.flows().overlay;
@@ -326,13 +334,16 @@ public final class FairnessBenchmark {
             String wire = (o ? String.format(Locale.ROOT, "%.2f", r.overlayWireMbit()) : "—") + " / "
                     + (p ? String.format(Locale.ROOT, "%.2f", r.tcpWireMbit()) : "—")
                     + (Double.isNaN(r.jainOnWire()) ? "" : String.format(Locale.ROOT, " (%.3f)", r.jainOnWire()));
-            String overlayLink = o ? String.format(Locale.ROOT, "%.1f, %.0f, %.0f", r.meanOf("linkSrttNanos") / 1e6,
-                    r.meanOf("linkCwnd"), r.meanOf("sessionCwnd")) : "—";
-            String overlayLoss = o ? String.format(Locale.ROOT, "%.2f%%, %d, %d, %d", r.overlayResendPercent(),
+            String overlayLink = o ? String.format(Locale.ROOT, "%.1f, %.0f, %.0f, %.0f; %.0f",
+                    r.meanOf("linkSrttNanos") / 1e6, r.meanOf("linkCwnd"), r.meanOf("linkUnacked"),
+                    r.meanOf("linkQueue"), r.meanOf("sessionCwnd")) : "—";
+            String overlayLoss = o ? String.format(Locale.ROOT, "%.2f%%, %d, %d; %d", r.overlayResendPercent(),
                     r.senderDelta("linkLossEvents"), r.senderDelta("linkTimeouts"),
                     r.senderDelta("sessionReactions")) : "—";
             String tcp = p ? String.format(Locale.ROOT, "%.1f, %.0f", r.tcpRttMillis(), r.tcpCwnd()) : "—";
-            String tcpLoss = p ? String.format(Locale.ROOT, "%.2f%%", r.tcpRetransmitPercent()) : "—";
+            String tcpLoss = p ? String.format(Locale.ROOT, "%.2f%%, %d, %d", r.tcpRetransmitPercent(),
+                    r.senderDelta("tcpTCPSackRecovery") + r.senderDelta("tcpTCPRenoRecovery"),
+                    r.senderDelta("tcpTCPTimeouts")) : "—";
             t.append(rowStart(r)).append(String.format(Locale.ROOT,
                     "| %s | %d (%.2f%%) | %.0f KB, %.1f ms | %s | %s | %s | %s | %s / %s |%n", wire, r.drops(),
                     r.dropPercent(), r.meanBacklogBytes() / 1000, r.meanQueueDelayMillis(), overlayLink, overlayLoss,
@@ -382,8 +393,11 @@ public final class FairnessBenchmark {
                 + " overlay's datagrams as the receiving node counted them plus %d bytes of UDP/IP/Ethernet each"
                 + " (%.0f bytes per 1000-byte message alone), TCP = everything tbf sent minus that. Drops and the"
                 + " mean queue are tbf's counters (queue sampled once a second). Overlay figures are the link's"
-                + " reliable channel (RTT of its acknowledgements, congestion window in packets) and the session's"
-                + " window; TCP's are `ss -tin` once a second.", FairnessPeer.UDP_FRAMING_BYTES, bytesPerMessage));
+                + " reliable channel (RTT of its acknowledgements; congestion window, packets in flight and packets"
+                + " waiting in front of the window, means of the one-second samples; loss events are window"
+                + " halvings) and the session's window and congestion-mark reactions; TCP's RTT and window are"
+                + " `ss -tin` once a second, its retransmissions, recoveries (fast recovery episodes) and timeouts"
+                + " the namespace's kernel counters.", FairnessPeer.UDP_FRAMING_BYTES, bytesPerMessage));
         return s.toString();
     }
 

@@ -339,23 +339,34 @@ public final class FairnessPeer {
             return f;
         }
 
-        /** This namespace's TCP counters: segments sent and sent again (the flow is the only one here). */
+        /**
+         * This namespace's TCP counters (the flow is the only one here): segments sent and sent
+         * again, loss recoveries entered and retransmission timeouts.
+         */
         private static Map<String, Long> kernelTcpCounters() throws IOException {
-            List<String> lines = Files.readAllLines(Path.of("/proc/net/snmp"));
             Map<String, Long> out = new LinkedHashMap<>();
+            pick(Path.of("/proc/net/snmp"), "Tcp:", List.of("OutSegs", "RetransSegs"), out);
+            pick(Path.of("/proc/net/netstat"), "TcpExt:", List.of("TCPSackRecovery", "TCPRenoRecovery", "TCPTimeouts"),
+                    out);
+            return out;
+        }
+
+        /** Reads the named counters of a /proc/net table: a line of names, then one of values. */
+        private static void pick(Path table, String prefix, List<String> wanted, Map<String, Long> out)
+                throws IOException {
+            List<String> lines = Files.readAllLines(table);
             for (int i = 0; i + 1 < lines.size(); i++) {
-                if (lines.get(i).startsWith("Tcp:") && lines.get(i + 1).startsWith("Tcp:")) {
+                if (lines.get(i).startsWith(prefix) && lines.get(i + 1).startsWith(prefix)) {
                     String[] names = lines.get(i).split("\\s+");
                     String[] values = lines.get(i + 1).split("\\s+");
                     for (int k = 1; k < names.length && k < values.length; k++) {
-                        if (names[k].equals("OutSegs") || names[k].equals("RetransSegs")) {
+                        if (wanted.contains(names[k])) {
                             out.put("tcp" + names[k], Long.parseLong(values[k]));
                         }
                     }
-                    break;
+                    return;
                 }
             }
-            return out;
         }
     }
 }

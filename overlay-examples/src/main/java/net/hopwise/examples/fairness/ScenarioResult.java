@@ -19,7 +19,8 @@ import net.hopwise.examples.fairness.Dumbbell.QueueCounters;
  * @param sent the sender's statistics ({@code @stats} fields), taken with each receiver sample
  * @param queue the bottleneck's counters, taken with each receiver sample
  * @param tcpInfo the TCP flow's smoothed RTT (ms), minimum RTT (ms) and congestion window
- *     (segments) from {@code ss}, one per sample where the connection showed
+ *     (segments) from {@code ss}, one per sample (NaN where the connection did not show); empty
+ *     without a TCP flow
  * @param cpuSender CPU seconds the sending peer used over the window, user and system
  * @param cpuReceiver CPU seconds the receiving peer used over the window, user and system
  */
@@ -158,7 +159,7 @@ record ScenarioResult(Bottleneck bottleneck, String tcpCongestionControl, Flows 
     }
 
     double tcpMinRttMillis() {
-        return tcpInfo.stream().mapToDouble(i -> i[1]).min().orElse(Double.NaN);
+        return tcpInfo.stream().mapToDouble(i -> i[1]).filter(x -> !Double.isNaN(x)).min().orElse(Double.NaN);
     }
 
     double tcpCwnd() {
@@ -166,7 +167,7 @@ record ScenarioResult(Bottleneck bottleneck, String tcpCongestionControl, Flows 
     }
 
     private double meanTcp(ToDoubleFunction<double[]> f) {
-        return tcpInfo.stream().mapToDouble(f).average().orElse(Double.NaN);
+        return tcpInfo.stream().mapToDouble(f).filter(x -> !Double.isNaN(x)).average().orElse(Double.NaN);
     }
 
     /** TCP segments sent again over those sent, in percent; NaN when no TCP flow ran. */
@@ -180,6 +181,27 @@ record ScenarioResult(Bottleneck bottleneck, String tcpCongestionControl, Flows 
         double out = delta(sent, "linkPacketsSent");
         return !flows.overlay || out == 0 ? Double.NaN : 100.0 * delta(sent, "linkResent") / out;
     }
+
+    /** One CSV line per interval between samples: the rates and the windows at its end. */
+    List<String> csvRows() {
+        double[] overlay = overlayGoodput().intervalMbit();
+        double[] tcp = tcpGoodput().intervalMbit();
+        List<String> rows = new java.util.ArrayList<>();
+        for (int i = 0; i < overlay.length; i++) {
+            Map<String, String> s = sent.get(i + 1);
+            double[] info = i + 1 < tcpInfo.size() ? tcpInfo.get(i + 1) : new double[] {Double.NaN, Double.NaN,
+                    Double.NaN};
+            rows.add(String.format(java.util.Locale.ROOT, "%s,%s,%s,%d,%d,%.3f,%.3f,%d,%s,%s,%s,%s,%.0f,%.2f",
+                    Bottleneck.plain(bottleneck.rateMbit()), tcpCongestionControl == null ? "" : tcpCongestionControl,
+                    flows.name().toLowerCase(java.util.Locale.ROOT), run, i + 1, overlay[i], tcp[i],
+                    queue.get(i + 1).backlogBytes(), s.getOrDefault("linkCwnd", ""), s.getOrDefault("linkUnacked", ""),
+                    s.getOrDefault("linkQueue", ""), s.getOrDefault("sessionCwnd", ""), info[2], info[0]));
+        }
+        return rows;
+    }
+
+    static final String CSV_HEADER = "rate_mbit,tcp_cc,flows,run,second,overlay_mbit,tcp_mbit,queue_bytes,link_cwnd,"
+            + "link_in_flight,link_waiting,session_cwnd,tcp_cwnd,tcp_rtt_ms";
 
     long outOfOrder() {
         return (long) value(last(received), "outOfOrder");
