@@ -362,42 +362,45 @@ public final class FairnessBenchmark {
                 .mapToDouble(ScenarioResult::overlayWireBytesPerMessage).average().orElse(Double.NaN);
         ScenarioResult any = results.get(0);
         StringBuilder s = new StringBuilder();
-        s.append("Three network namespaces in a row, hwf-left — hwf-mid — hwf-right, joined by two veth pairs;"
-                + " hwf-mid forwards. ");
+        s.append("- Network: three network namespaces in a row, hwf-left — hwf-mid — hwf-right, joined by two veth"
+                + " pairs; hwf-mid forwards. ");
         s.append(queueAt == QueueAt.ROUTER
                 ? "The bottleneck is a `tbf` qdisc on hwf-mid's link towards hwf-right, as on a router, so neither"
-                        + " sender's own kernel holds the queue. "
+                        + " sender's own kernel holds the queue.\n"
                 : "The bottleneck is a `tbf` qdisc on hwf-left's own interface, so the senders' kernel holds the"
-                        + " queue (TCP small queues and local drops apply). ");
-        s.append("Bottlenecks: ");
-        s.append(String.join("; ", bottlenecks.stream().map(Bottleneck::toString).toList()));
-        s.append(" (tc: `").append(qdisc).append("` for the last). ");
-        s.append(String.format(Locale.ROOT, "Round trip across the idle path: %.3f ms by the overlay's hellos"
-                + " (lowest sample, through two JVMs), %.3f ms by the kernel TCP's minimum RTT; so the queue is"
-                + " the only sizeable delay. ", idleHello, tcpMin));
-        s.append("Senders in hwf-left, receivers in hwf-right, each side one JVM (`FairnessPeer`,"
-                + " -Xmx256m, serial GC) started afresh for every scenario: ");
-        s.append("an overlay node with one neighbour and default settings (reliable link with Reno congestion"
-                + " control, send window 256 packets, link queue 256) running a reliable session that is offered"
-                + " 1000-byte messages as fast as it accepts them (the sender parks when back-pressured until the"
-                + " session is writable), and a kernel TCP connection written 256 KiB at a time. ");
-        s.append("TCP congestion control: the namespaces' default is ").append(defaultCc).append(
-                " (outside the root namespace the kernel only takes `net.ipv4.tcp_allowed_congestion_control`,"
-                        + " here `").append(allowedCc()).append("`, so not cubic). ");
-        s.append(String.format(Locale.ROOT, "Each scenario starts its flows together, waits %s s, then samples the"
-                + " receivers' delivered bytes once a second for %.0f s: goodput is the mean over that window ±"
-                + " the standard deviation (lowest–highest) of its one-second rates. Utilisation = both goodputs"
-                + " over the tbf rate. J = (x1+x2)² / (2(x1²+x2²)) on goodput. ", Bottleneck.plain(warmup),
+                        + " queue (TCP small queues and local drops apply).\n");
+        s.append("- Bottlenecks: ").append(String.join("; ", bottlenecks.stream().map(Bottleneck::toString).toList()))
+                .append(" (tc shows `").append(qdisc).append("` for the last).\n");
+        s.append(String.format(Locale.ROOT, "- Idle round trip: %.3f ms by the kernel TCP's minimum RTT, %.3f ms by"
+                + " the overlay's hellos (lowest sample, through both JVMs): the queue is the only sizeable delay, so"
+                + " \"1–2 BDP\" of buffer would be a few packets; the queue is sized in time instead.%n", tcpMin,
+                idleHello));
+        s.append("- Flows: senders in hwf-left, receivers in hwf-right, each side one JVM (`FairnessPeer`, -Xmx256m,"
+                + " serial GC) started afresh for every scenario. Overlay: a node with one neighbour and default"
+                + " settings (reliable link with Reno congestion control counted in packets, send window 256, link"
+                + " queue 256) and a reliable session offered 1000-byte messages as fast as it accepts them (the"
+                + " sender parks when back-pressured until the session is writable). TCP: one connection written"
+                + " 256 KiB at a time, kernel defaults.\n");
+        s.append("- TCP congestion control: the machine's default, ").append(defaultCc).append(", and reno."
+                + " Outside the root namespace the kernel only takes one of"
+                + " `net.ipv4.tcp_allowed_congestion_control`, here `").append(allowedCc())
+                .append("`, so cubic could not be run.\n");
+        s.append(String.format(Locale.ROOT, "- Measurement: each scenario starts its flows together, waits %s s,"
+                + " then samples the receivers' delivered bytes once a second for %.0f s. Goodput: the mean over"
+                + " that window ± the standard deviation (lowest–highest) of its one-second rates. Utilisation: both"
+                + " goodputs over the tbf rate. J = (x1+x2)² / (2(x1²+x2²)) on goodput.%n", Bottleneck.plain(warmup),
                 any.seconds()));
-        s.append(String.format(Locale.ROOT, "Wire rates count what crossed the bottleneck with headers: the"
-                + " overlay's datagrams as the receiving node counted them plus %d bytes of UDP/IP/Ethernet each"
-                + " (%.0f bytes per 1000-byte message alone), TCP = everything tbf sent minus that. Drops and the"
-                + " mean queue are tbf's counters (queue sampled once a second). Overlay figures are the link's"
-                + " reliable channel (RTT of its acknowledgements; congestion window, packets in flight and packets"
-                + " waiting in front of the window, means of the one-second samples; loss events are window"
-                + " halvings) and the session's window and congestion-mark reactions; TCP's RTT and window are"
-                + " `ss -tin` once a second, its retransmissions, recoveries (fast recovery episodes) and timeouts"
-                + " the namespace's kernel counters.", FairnessPeer.UDP_FRAMING_BYTES, bytesPerMessage));
+        s.append(String.format(Locale.ROOT, "- Second table: wire rates count what crossed the bottleneck with"
+                + " headers: the overlay's datagrams as the receiving node counted them plus %d bytes of"
+                + " UDP/IP/Ethernet each (%.0f bytes per 1000-byte message when alone), TCP = everything tbf sent"
+                + " minus that. Drops and the mean queue are tbf's counters (queue sampled once a second). Overlay:"
+                + " the link's reliable channel (RTT of its acknowledgements; congestion window, packets in flight"
+                + " and packets waiting in front of the window as means of the one-second samples; loss events are"
+                + " window halvings) and the session's window and reactions to congestion marks. TCP: RTT and"
+                + " window from `ss -tin` once a second; retransmitted segments, fast-recovery episodes and"
+                + " timeouts from the namespace's kernel counters. CPU: each peer JVM's user and system time over"
+                + " the window, in % of one core (kernel forwarding through the namespaces is partly charged to"
+                + " the sender).", FairnessPeer.UDP_FRAMING_BYTES, bytesPerMessage));
         return s.toString();
     }
 
