@@ -110,6 +110,38 @@ final class Dumbbell implements AutoCloseable {
                 bottleneckDevice()));
     }
 
+    private static final Pattern DROPPED = Pattern.compile("\"dropped\":(\\d+)");
+
+    /**
+     * Packets dropped anywhere but the bottleneck's queue: by the four veth ends (a full receive
+     * backlog on the other side shows here) and by the machine's per-CPU input backlogs
+     * (/proc/net/softnet_stat, machine-wide, so other work can add to it).
+     *
+     * @return veth drops and backlog drops
+     */
+    long[] dropsOutsideBottleneck() {
+        long veth = 0;
+        for (String[] end : List.of(new String[] {LEFT, "hwf-l0"}, new String[] {MIDDLE, "hwf-m0"},
+                new String[] {MIDDLE, "hwf-m1"}, new String[] {RIGHT, "hwf-r0"})) {
+            Matcher m = DROPPED.matcher(run("ip", "-n", end[0], "-s", "-j", "link", "show", "dev", end[1]));
+            while (m.find()) {
+                veth += Long.parseLong(m.group(1));
+            }
+        }
+        long backlog = 0;
+        try {
+            for (String line : java.nio.file.Files.readAllLines(java.nio.file.Path.of("/proc/net/softnet_stat"))) {
+                String[] f = line.strip().split("\\s+");
+                if (f.length > 1) {
+                    backlog += Long.parseLong(f[1], 16);
+                }
+            }
+        } catch (IOException | RuntimeException e) {
+            backlog = -1;
+        }
+        return new long[] {veth, backlog};
+    }
+
     /** The congestion control new TCP connections of {@code namespace} use. */
     static String tcpCongestionControl(String namespace) {
         return run("ip", "netns", "exec", namespace, "cat", "/proc/sys/net/ipv4/tcp_congestion_control").strip();

@@ -158,7 +158,7 @@ public final class FairnessBenchmark {
             command.append(" --docs ").append(docs).append('"');
             String body = "### Fairness against kernel TCP on a rate-limited bottleneck\n\n"
                     + BenchmarkSection.provenance(command.toString())
-                    + "\n" + setup(results, bottlenecks, queueAt, defaultCc, qdisc, warmup) + "\n\n" + goodput + "\n" + details
+                    + "\n" + setup(results, bottlenecks, queueAt, defaultCc, qdisc, warmup, ccs) + "\n\n" + goodput + "\n" + details
                     + "\n" + notes(results);
             Path file = topOfBuild().resolve(docs);
             BenchmarkSection.write(file, DOCS_ID, body);
@@ -215,6 +215,7 @@ public final class FairnessBenchmark {
             List<Map<String, String>> sent = new ArrayList<>();
             List<QueueCounters> queue = new ArrayList<>();
             List<double[]> tcpInfo = new ArrayList<>();
+            long[] elsewhere0 = dumbbell.dropsOutsideBottleneck();
             double[] cpuSender0 = sender.cpuSeconds();
             double[] cpuReceiver0 = receiver.cpuSeconds();
             long start = System.nanoTime();
@@ -231,7 +232,9 @@ public final class FairnessBenchmark {
                     tcpInfo.add(info != null ? info : new double[] {Double.NaN, Double.NaN, Double.NaN});
                 }
             }
+            long[] elsewhere1 = dumbbell.dropsOutsideBottleneck();
             ScenarioResult r = new ScenarioResult(b, cc, flows, run, idle, received, sent, queue, tcpInfo,
+                    new long[] {elsewhere1[0] - elsewhere0[0], elsewhere1[1] - elsewhere0[1]},
                     minus(sender.cpuSeconds(), cpuSender0), minus(receiver.cpuSeconds(), cpuReceiver0));
             System.out.printf(Locale.ROOT, "  overlay %.2f Mbit/s, TCP %.2f Mbit/s, utilisation %.0f%%, J %s%n",
                     orZero(r.overlayGoodput().meanMbit()), orZero(r.tcpGoodput().meanMbit()), 100 * r.utilisation(),
@@ -326,8 +329,9 @@ public final class FairnessBenchmark {
         t.append("| bottleneck | TCP CC | flows | wire Mbit/s overlay / TCP (J) | drops | mean queue"
                 + " | overlay link RTT ms, cwnd, in flight, waiting; session cwnd"
                 + " | overlay link resent, loss events, timeouts; session reactions"
+                + " | drops outside tbf: veths, input backlogs; overlay: UDP receive buffer, nodes"
                 + " | TCP RTT ms, cwnd | TCP resent, recoveries, timeouts | CPU % sender / receiver (user+system) |\n");
-        t.append("|---|---|---|---|---|---|---|---|---|---|---|\n");
+        t.append("|---|---|---|---|---|---|---|---|---|---|---|---|\n");
         for (ScenarioResult r : results) {
             boolean o = r.flows().overlay;
             boolean p = r.flows().tcp;
@@ -337,23 +341,27 @@ public final class FairnessBenchmark {
             String overlayLink = o ? String.format(Locale.ROOT, "%.1f, %.0f, %.0f, %.0f; %.0f",
                     r.meanOf("linkSrttNanos") / 1e6, r.meanOf("linkCwnd"), r.meanOf("linkUnacked"),
                     r.meanOf("linkQueue"), r.meanOf("sessionCwnd")) : "—";
-            String overlayLoss = o ? String.format(Locale.ROOT, "%.2f%%, %d, %d; %d", r.overlayResendPercent(),
+            String overlayLoss = o ? String.format(Locale.ROOT, "%d (%.2f%%), %d, %d; %d", r.senderDelta("linkResent"),
+                    r.overlayResendPercent(),
                     r.senderDelta("linkLossEvents"), r.senderDelta("linkTimeouts"),
                     r.senderDelta("sessionReactions")) : "—";
+            String elsewhere = String.format(Locale.ROOT, "%d, %d", r.dropsElsewhere()[0], r.dropsElsewhere()[1])
+                    + (o ? String.format(Locale.ROOT, "; %d, %d", r.receiverDelta("udpRcvbufErrors"),
+                            r.receiverDelta("nodeDrops") + r.senderDelta("nodeDrops")) : "");
             String tcp = p ? String.format(Locale.ROOT, "%.1f, %.0f", r.tcpRttMillis(), r.tcpCwnd()) : "—";
             String tcpLoss = p ? String.format(Locale.ROOT, "%.2f%%, %d, %d", r.tcpRetransmitPercent(),
-                    r.senderDelta("tcpTCPSackRecovery") + r.senderDelta("tcpTCPRenoRecovery"),
-                    r.senderDelta("tcpTCPTimeouts")) : "—";
+                    r.senderDelta("tcpextTCPSackRecovery") + r.senderDelta("tcpextTCPRenoRecovery"),
+                    r.senderDelta("tcpextTCPTimeouts")) : "—";
             t.append(rowStart(r)).append(String.format(Locale.ROOT,
-                    "| %s | %d (%.2f%%) | %.0f KB, %.1f ms | %s | %s | %s | %s | %s / %s |%n", wire, r.drops(),
+                    "| %s | %d (%.2f%%) | %.0f KB, %.1f ms | %s | %s | %s | %s | %s | %s / %s |%n", wire, r.drops(),
                     r.dropPercent(), r.meanBacklogBytes() / 1000, r.meanQueueDelayMillis(), overlayLink, overlayLoss,
-                    tcp, tcpLoss, r.cpuPercent(r.cpuSender()), r.cpuPercent(r.cpuReceiver())));
+                    elsewhere, tcp, tcpLoss, r.cpuPercent(r.cpuSender()), r.cpuPercent(r.cpuReceiver())));
         }
         return t.toString();
     }
 
     private static String setup(List<ScenarioResult> results, List<Bottleneck> bottlenecks, QueueAt queueAt,
-            String defaultCc, String qdisc, double warmup) {
+            String defaultCc, String qdisc, double warmup, List<String> ccs) {
         double idleHello = results.stream().mapToDouble(ScenarioResult::idleHelloRttMillis).filter(x -> !Double.isNaN(x))
                 .min().orElse(Double.NaN);
         double tcpMin = results.stream().mapToDouble(ScenarioResult::tcpMinRttMillis).filter(x -> !Double.isNaN(x))
@@ -381,8 +389,8 @@ public final class FairnessBenchmark {
                 + " queue 256) and a reliable session offered 1000-byte messages as fast as it accepts them (the"
                 + " sender parks when back-pressured until the session is writable). TCP: one connection written"
                 + " 256 KiB at a time, kernel defaults.\n");
-        s.append("- TCP congestion control: the machine's default, ").append(defaultCc).append(", and reno."
-                + " Outside the root namespace the kernel only takes one of"
+        s.append("- TCP congestion control: ").append(String.join(" and ", ccs)).append(" (the machine's default is ")
+                .append(defaultCc).append("). Outside the root namespace the kernel only takes one of"
                 + " `net.ipv4.tcp_allowed_congestion_control`, here `").append(allowedCc())
                 .append("`, so cubic could not be run.\n");
         s.append(String.format(Locale.ROOT, "- Measurement: each scenario starts its flows together, waits %s s,"
@@ -398,8 +406,11 @@ public final class FairnessBenchmark {
                 + " and packets waiting in front of the window as means of the one-second samples; loss events are"
                 + " window halvings) and the session's window and reactions to congestion marks. TCP: RTT and"
                 + " window from `ss -tin` once a second; retransmitted segments, fast-recovery episodes and"
-                + " timeouts from the namespace's kernel counters. CPU: each peer JVM's user and system time over"
-                + " the window, in % of one core (kernel forwarding through the namespaces is partly charged to"
+                + " timeouts from the namespace's kernel counters. Overlay packets lost outside the bottleneck:"
+                + " the receiving namespace's UDP receive-buffer overflows and both nodes' own drops; for all"
+                + " traffic, drops counted by the four veth ends and by the machine's input backlogs"
+                + " (softnet_stat, machine-wide). CPU: each peer"
+                + " JVM's user and system time over the window, in %% of one core (kernel forwarding through the namespaces is partly charged to"
                 + " the sender).", FairnessPeer.UDP_FRAMING_BYTES, bytesPerMessage));
         return s.toString();
     }

@@ -156,9 +156,10 @@ public final class FairnessPeer {
         }
 
         @Override
-        public boolean handle(String command) {
+        public boolean handle(String command) throws IOException {
             switch (command) {
                 case "sample" -> {
+                    // Read where a packet can be lost besides the bottleneck: the socket's buffer, the node.
                     long t = System.nanoTime();
                     Map<String, Object> f = new LinkedHashMap<>();
                     f.put("t", t);
@@ -172,6 +173,8 @@ public final class FairnessPeer {
                     });
                     f.put("linkPacketsReceived", link[0]);
                     f.put("linkBytesReceived", link[1]);
+                    f.put("nodeDrops", node.counters().totalDrops());
+                    f.putAll(kernelCounters(Map.of("Udp:", List.of("RcvbufErrors", "InErrors"))));
                     reply("sample", f);
                     return true;
                 }
@@ -335,38 +338,38 @@ public final class FairnessPeer {
             f.put("overlayAccepted", accepted.get());
             f.put("overlayBackPressured", backPressured.get());
             f.put("tcpWritten", tcpWritten.get());
-            f.putAll(kernelTcpCounters());
+            f.put("nodeDrops", node.counters().totalDrops());
+            f.putAll(kernelCounters(Map.of("Tcp:", List.of("OutSegs", "RetransSegs"), "TcpExt:",
+                    List.of("TCPSackRecovery", "TCPRenoRecovery", "TCPTimeouts"), "Udp:", List.of("SndbufErrors"))));
             return f;
         }
+    }
 
-        /**
-         * This namespace's TCP counters (the flow is the only one here): segments sent and sent
-         * again, loss recoveries entered and retransmission timeouts.
-         */
-        private static Map<String, Long> kernelTcpCounters() throws IOException {
-            Map<String, Long> out = new LinkedHashMap<>();
-            pick(Path.of("/proc/net/snmp"), "Tcp:", List.of("OutSegs", "RetransSegs"), out);
-            pick(Path.of("/proc/net/netstat"), "TcpExt:", List.of("TCPSackRecovery", "TCPRenoRecovery", "TCPTimeouts"),
-                    out);
-            return out;
-        }
-
-        /** Reads the named counters of a /proc/net table: a line of names, then one of values. */
-        private static void pick(Path table, String prefix, List<String> wanted, Map<String, Long> out)
-                throws IOException {
+    /**
+     * Counters of this network namespace's kernel (the flows are the only traffic here), from
+     * /proc/net/snmp and /proc/net/netstat, named by their table: {@code Udp:RcvbufErrors} becomes
+     * {@code udpRcvbufErrors}.
+     */
+    static Map<String, Long> kernelCounters(Map<String, List<String>> wanted) throws IOException {
+        Map<String, Long> out = new LinkedHashMap<>();
+        for (Path table : List.of(Path.of("/proc/net/snmp"), Path.of("/proc/net/netstat"))) {
             List<String> lines = Files.readAllLines(table);
             for (int i = 0; i + 1 < lines.size(); i++) {
-                if (lines.get(i).startsWith(prefix) && lines.get(i + 1).startsWith(prefix)) {
-                    String[] names = lines.get(i).split("\\s+");
-                    String[] values = lines.get(i + 1).split("\\s+");
-                    for (int k = 1; k < names.length && k < values.length; k++) {
-                        if (wanted.contains(names[k])) {
-                            out.put("tcp" + names[k], Long.parseLong(values[k]));
+                String prefix = lines.get(i).substring(0, Math.max(0, lines.get(i).indexOf(':') + 1));
+                List<String> names = wanted.get(prefix);
+                if (names != null && lines.get(i + 1).startsWith(prefix)) {
+                    String[] n = lines.get(i).split("\\s+");
+                    String[] v = lines.get(i + 1).split("\\s+");
+                    String stem = prefix.substring(0, prefix.length() - 1).toLowerCase(java.util.Locale.ROOT);
+                    for (int k = 1; k < n.length && k < v.length; k++) {
+                        if (names.contains(n[k])) {
+                            out.put(stem + n[k], Long.parseLong(v[k]));
                         }
                     }
-                    return;
+                    i++;
                 }
             }
         }
+        return out;
     }
 }

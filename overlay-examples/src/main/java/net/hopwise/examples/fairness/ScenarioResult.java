@@ -21,12 +21,14 @@ import net.hopwise.examples.fairness.Dumbbell.QueueCounters;
  * @param tcpInfo the TCP flow's smoothed RTT (ms), minimum RTT (ms) and congestion window
  *     (segments) from {@code ss}, one per sample (NaN where the connection did not show); empty
  *     without a TCP flow
+ * @param dropsElsewhere packets dropped outside the bottleneck over the window: by the veths, and
+ *     by the machine's input backlogs (see {@link Dumbbell#dropsOutsideBottleneck()})
  * @param cpuSender CPU seconds the sending peer used over the window, user and system
  * @param cpuReceiver CPU seconds the receiving peer used over the window, user and system
  */
 record ScenarioResult(Bottleneck bottleneck, String tcpCongestionControl, Flows flows, int run, Map<String, String> idle,
         List<Map<String, String>> received, List<Map<String, String>> sent, List<QueueCounters> queue,
-        List<double[]> tcpInfo, double[] cpuSender, double[] cpuReceiver) {
+        List<double[]> tcpInfo, long[] dropsElsewhere, double[] cpuSender, double[] cpuReceiver) {
 
     /** The flows a scenario runs. */
     enum Flows {
@@ -143,6 +145,10 @@ record ScenarioResult(Bottleneck bottleneck, String tcpCongestionControl, Flows 
     double meanOf(String field) {
         return sent.stream().filter(s -> s.containsKey(field)).mapToDouble(s -> value(s, field)).average()
                 .orElse(Double.NaN);
+    }
+
+    long receiverDelta(String field) {
+        return (long) delta(received, field);
     }
 
     long senderDelta(String field) {
