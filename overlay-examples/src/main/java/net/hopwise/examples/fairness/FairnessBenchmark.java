@@ -433,7 +433,7 @@ public final class FairnessBenchmark {
             }
         }
         if (!repeated.isEmpty()) {
-            n.append("\nThe runs with both flows, as the overlay's share of the two goodputs and J:\n\n");
+            n.append("The runs with both flows, as the overlay's share of the two goodputs and J:\n\n");
             repeated.forEach((key, runs) -> {
                 List<String> each = runs.stream().map(r -> String.format(Locale.ROOT, "%.0f%% (J %.3f)",
                         100 * overlayShare(r), r.jain())).toList();
@@ -453,8 +453,11 @@ public final class FairnessBenchmark {
         }
         long delivered = results.stream().filter(r -> r.flows().overlay).mapToLong(ScenarioResult::overlayMessages)
                 .sum();
-        n.append(String.format(Locale.ROOT, "%nThe overlay delivered %d messages in the measured windows, in order,"
-                + " and its link stayed up%s%n", delivered, problems.isEmpty() ? "." : ", except:\n\n"
+        if (n.length() > 0) {
+            n.append('\n');
+        }
+        n.append(String.format(Locale.ROOT, "The overlay delivered %d messages in the measured windows, in order, and"
+                + " its link stayed up%s%n", delivered, problems.isEmpty() ? "." : ", except:\n\n"
                         + String.join("\n", problems)));
         return n.toString();
     }
