@@ -12,11 +12,11 @@ import java.time.format.DateTimeFormatter;
  * Writes one benchmark's section into a markdown file, between markers of its own, leaving the
  * rest of the file alone so that scenarios can be re-run one at a time.
  */
-final class BenchmarkSection {
+public final class BenchmarkSection {
     private BenchmarkSection() {}
 
     /** Date, machine and JVM: what a figure needs beside it to mean anything. */
-    static String provenance(String command) {
+    public static String provenance(String command) {
         String cpu = "unknown CPU";
         try {
             for (String line : Files.readAllLines(Path.of("/proc/cpuinfo"))) {
@@ -35,7 +35,7 @@ final class BenchmarkSection {
                 + System.getProperty("java.version") + " (" + ManagementFactory.getRuntimeMXBean().getVmName() + ")\n";
     }
 
-    static void write(Path file, String id, String body) throws IOException {
+    public static void write(Path file, String id, String body) throws IOException {
         String start = "<!-- " + id + ":start -->";
         String end = "<!-- " + id + ":end -->";
         String block = start + "\n" + body.strip() + "\n" + end;
@@ -50,7 +50,7 @@ final class BenchmarkSection {
         Files.writeString(file, text, StandardCharsets.UTF_8);
     }
 
-    static String argument(String[] args, String name, String fallback) {
+    public static String argument(String[] args, String name, String fallback) {
         for (int i = 0; i + 1 < args.length; i++) {
             if (args[i].equals(name)) {
                 return args[i + 1];
