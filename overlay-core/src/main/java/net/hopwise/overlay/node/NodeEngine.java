@@ -106,6 +106,14 @@ public final class NodeEngine {
     private final IntObjectHashMap<SessionAcceptor> sessionAcceptors = new IntObjectHashMap<>();
     private final SessionPackets sessionPackets = new SessionPackets();
     private final int sessionPayload;
+    /**
+     * Bytes kept free in front of every routed reliable packet the node builds, for the link header
+     * (wire header, reliable prefix, the largest acknowledgement): the first transmission writes it
+     * there and sends the packet's own buffer instead of copying it into a datagram.
+     */
+    private final int linkHeadroom;
+    /** Bytes a session keeps free in front of each payload: the link headroom plus data and session headers. */
+    private final int sessionHeadroom;
     private long incarnations;
     private int nextSessionPort = FIRST_EPHEMERAL_PORT;
 
@@ -131,6 +139,8 @@ public final class NodeEngine {
                 config.reassemblyTimeout().toNanos(), DataHeader.MAX_FRAGMENT_PAYLOAD);
         this.sessionPayload = WireHeader.MAX_BODY - ReliableLinkCodec.maxHeaderLength(config.reliableLink().sackBlocks())
                 - SessionHeader.PAYLOAD_OFFSET;
+        this.linkHeadroom = WireHeader.LENGTH + ReliableLinkCodec.maxHeaderLength(config.reliableLink().sackBlocks());
+        this.sessionHeadroom = linkHeadroom + SessionHeader.PAYLOAD_OFFSET;
         for (NeighbourConfig n : config.neighbours()) {
             addNeighbour(n, nowNanos);
         }
@@ -940,13 +950,32 @@ public final class NodeEngine {
             ReliableLinkReceiver rx = neighbour.reliableReceiver;
             int fixed = WireHeader.LENGTH + ReliableLinkCodec.DATA_FIXED + packet.readableBytes();
             int room = (WireHeader.MAX_DATAGRAM - fixed - ReliableLinkCodec.ACK_FIXED) / ReliableLinkCodec.BLOCK_BYTES;
-            ByteBuf datagram = allocator.ioBuffer(fixed + rx.ackLength());
+            int header = WireHeader.LENGTH + ReliableLinkCodec.DATA_FIXED + rx.ackLength(room);
+            ByteBuf datagram;
+            int start;
+            boolean inPlace = !retransmission && packet.readerIndex() >= header;
+            if (inPlace) {
+                // The node built this packet with the link headroom in front and sends it for the
+                // first time: the header goes there, and the datagram is the packet's own buffer.
+                start = packet.readerIndex() - header;
+                datagram = packet.retainedDuplicate();
+                datagram.setIndex(start, start);
+            } else {
+                // A forwarded packet (a view of a received datagram) or a resend, which must not touch
+                // bytes an earlier transmission may still be sending: a copy.
+                start = 0;
+                datagram = allocator.ioBuffer(header + packet.readableBytes());
+            }
             WireHeader.write(datagram, PacketType.RELIABLE_DATA, 0, selfId, neighbour.id().value(),
                     neighbour.takeLinkSequence());
             ReliableLinkCodec.writeDataPrefix(datagram, epoch, sequence, base);
             rx.writeAck(datagram, room);
-            datagram.writeBytes(packet, packet.readerIndex(), packet.readableBytes());
-            WireHeader.finish(datagram, 0);
+            if (inPlace) {
+                datagram.writerIndex(packet.writerIndex());
+            } else {
+                datagram.writeBytes(packet, packet.readerIndex(), packet.readableBytes());
+            }
+            WireHeader.finish(datagram, start);
             NodeEngine.this.transmit(neighbour, datagram);
         }
     }
@@ -1041,7 +1070,7 @@ public final class NodeEngine {
             throw new IllegalArgumentException("message of " + length + " bytes needs " + packets
                     + " packets, more than the session buffers take at once");
         }
-        if (!session.sender().offer(payload, sessionPayload, allocator, now)) {
+        if (!session.sender().offer(payload, sessionPayload, sessionHeadroom, allocator, now)) {
             return SendResult.BACK_PRESSURED;
         }
         counters.messagesSent++;
@@ -1165,11 +1194,39 @@ public final class NodeEngine {
         return via;
     }
 
-    /** A routed packet of a session, with the acknowledgement of the other direction when there is one. */
+    /**
+     * A routed packet of a session in a buffer of its own, with the acknowledgement of the other
+     * direction when there is one, and the link headroom in front of it.
+     */
     private ByteBuf sessionPacket(SessionEndpoint s, int kind, int flags, int ackInterval, long incarnation,
             int sequence, ByteBuf payload) {
         int length = payload == null ? 0 : payload.readableBytes();
-        ByteBuf p = allocator.ioBuffer(SessionHeader.PAYLOAD_OFFSET + length);
+        ByteBuf p = allocator.ioBuffer(linkHeadroom + SessionHeader.PAYLOAD_OFFSET + length);
+        p.setIndex(linkHeadroom, linkHeadroom);
+        writeSessionHeaders(p, s, kind, flags, ackInterval, incarnation, sequence);
+        if (length > 0) {
+            p.writeBytes(payload, payload.readerIndex(), length);
+        }
+        return p;
+    }
+
+    /**
+     * A session data packet built around its payload where the session keeps it: the headers go into
+     * the headroom in front of the payload, and the packet is a view of the same buffer with a
+     * reference of its own. Only for a first transmission: nothing else has used that headroom yet.
+     */
+    private ByteBuf sessionPacketInPlace(SessionEndpoint s, int flags, int ackInterval, long incarnation,
+            int sequence, ByteBuf payload) {
+        int start = payload.readerIndex() - SessionHeader.PAYLOAD_OFFSET;
+        ByteBuf p = payload.retainedDuplicate();
+        p.setIndex(start, start);
+        writeSessionHeaders(p, s, SessionHeader.KIND_DATA, flags, ackInterval, incarnation, sequence);
+        p.writerIndex(payload.writerIndex());
+        return p;
+    }
+
+    private void writeSessionHeaders(ByteBuf p, SessionEndpoint s, int kind, int flags, int ackInterval,
+            long incarnation, int sequence) {
         DataHeader.write(p, selfId, s.remote().value(), s.localPort(), s.remotePort(), config.hopLimit(),
                 s.metric().ordinal(), 0, 1, 0);
         ReliableSessionReceiver rx = s.receiver();
@@ -1186,10 +1243,6 @@ public final class NodeEngine {
         }
         SessionHeader.write(p, kind, flags, ackInterval, incarnation, sequence, ackIncarnation, cumulative, window,
                 echo);
-        if (length > 0) {
-            p.writeBytes(payload, payload.readerIndex(), length);
-        }
-        return p;
     }
 
     /** Hands a session packet to its first link, or straight to the local end when both are here. */
@@ -1236,8 +1289,11 @@ public final class NodeEngine {
                 return false; // no route, or the first link is busy: Spines blocks its clients here too
             }
             int flags = endOfMessage ? SessionHeader.FLAG_END_OF_MESSAGE : 0;
-            return routeSessionPacket(s, via, sessionPacket(s, SessionHeader.KIND_DATA, flags, ackInterval, incarnation,
-                    sequence, payload));
+            // A resend gets a buffer of its own: the first transmission may still hold the headroom.
+            ByteBuf p = !retransmission && payload.readerIndex() >= sessionHeadroom
+                    ? sessionPacketInPlace(s, flags, ackInterval, incarnation, sequence, payload)
+                    : sessionPacket(s, SessionHeader.KIND_DATA, flags, ackInterval, incarnation, sequence, payload);
+            return routeSessionPacket(s, via, p);
         }
 
         @Override
