@@ -1078,6 +1078,43 @@ public final class NodeEngine {
         return SendResult.ACCEPTED;
     }
 
+    /**
+     * Bytes a caller leaves free in front of a one-packet message it hands to
+     * {@link #sessionSendPrepared}: the headers of its packet and datagram are written there.
+     */
+    public int sessionHeadroom() {
+        return sessionHeadroom;
+    }
+
+    /**
+     * Sends a one-packet message whose payload the caller already wrote behind
+     * {@link #sessionHeadroom()} free bytes (its reader index): the session keeps the very buffer, and
+     * its packet and datagram are built around the payload, so a message handed over from another
+     * thread is copied once, on that thread. Takes ownership of {@code message} whatever the result.
+     *
+     * @return ACCEPTED, BACK_PRESSURED when the session's send buffer is full, or CLOSED
+     * @throws IllegalArgumentException when the buffer lacks the headroom or the payload exceeds one packet
+     */
+    public SendResult sessionSendPrepared(SessionEndpoint session, ByteBuf message, long nowNanos) {
+        advance(nowNanos);
+        if (message.readerIndex() < sessionHeadroom || message.readableBytes() > sessionPayload) {
+            message.release();
+            throw new IllegalArgumentException("a prepared session message holds " + sessionHeadroom
+                    + " bytes of headroom and at most " + sessionPayload + " bytes of payload");
+        }
+        if (session.isClosed()) {
+            message.release();
+            return SendResult.CLOSED;
+        }
+        if (!session.sender().offerPrepared(message, now)) {
+            message.release();
+            return SendResult.BACK_PRESSURED;
+        }
+        counters.messagesSent++;
+        noteBlocked(session);
+        return SendResult.ACCEPTED;
+    }
+
     /** Stops (or resumes) handing a session's messages to the application: its window closes meanwhile. */
     public void suspendDelivery(SessionEndpoint session, boolean suspend, long nowNanos) {
         advance(nowNanos);
@@ -1218,10 +1255,14 @@ public final class NodeEngine {
     private ByteBuf sessionPacketInPlace(SessionEndpoint s, int flags, int ackInterval, long incarnation,
             int sequence, ByteBuf payload) {
         int start = payload.readerIndex() - SessionHeader.PAYLOAD_OFFSET;
+        int end = payload.writerIndex();
+        int payloadStart = payload.readerIndex();
+        // Written through the buffer itself (cheaper than through a view), its indices put back after.
+        payload.setIndex(start, start);
+        writeSessionHeaders(payload, s, SessionHeader.KIND_DATA, flags, ackInterval, incarnation, sequence);
+        payload.setIndex(payloadStart, end);
         ByteBuf p = payload.retainedDuplicate();
-        p.setIndex(start, start);
-        writeSessionHeaders(p, s, SessionHeader.KIND_DATA, flags, ackInterval, incarnation, sequence);
-        p.writerIndex(payload.writerIndex());
+        p.readerIndex(start);
         return p;
     }
 
@@ -1317,6 +1358,26 @@ public final class NodeEngine {
     }
 
     // ---------------------------------------------------------------- reliable timers (issue 3)
+
+    /**
+     * The IO adapter handed over a batch of datagrams read together and reads no more for now: the
+     * acknowledgements they call for go out at once, a session's first (it carries the link's too),
+     * then one link acknowledgement per neighbour for the whole batch. Without this call they go out
+     * at the next {@link #onTimer}, which {@link #nextDeadlineNanos()} asks for at once.
+     */
+    public void onReadBatchEnd(long nowNanos) {
+        advance(nowNanos);
+        for (SessionEndpoint s : sessionList) {
+            if (s.receiver().ackDue(now)) {
+                sendSessionAck(s);
+            }
+        }
+        for (Neighbour n : neighbourList) {
+            if (n.reliableReceiver.ackPending()) {
+                sendLinkAck(n);
+            }
+        }
+    }
 
     private void onReliableTimer() {
         for (Neighbour n : neighbourList) {

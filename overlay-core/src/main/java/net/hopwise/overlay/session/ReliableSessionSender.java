@@ -135,6 +135,25 @@ public final class ReliableSessionSender {
         return true;
     }
 
+    /**
+     * Takes a one-packet message already in a buffer of its own, with the output's headroom in front
+     * of its reader index, and sends what the window allows. On success the sender owns
+     * {@code packet}; on false (the buffer is full) the caller keeps it.
+     */
+    public boolean offerPrepared(ByteBuf packet, long nowNanos) {
+        if (room() < 1) {
+            return false;
+        }
+        int i = (int) (next & mask);
+        payloads[i] = packet;
+        endOfMessage[i] = true;
+        resent[i] = false;
+        next++;
+        messagesAccepted++;
+        pump(nowNanos);
+        return true;
+    }
+
     private int usableWindow() {
         return Math.max(1, (int) window);
     }

@@ -126,9 +126,14 @@ public final class GoodputBenchmark {
             labels.put(a.inspect(e -> Thread.currentThread().getId()), "loop a");
             labels.put(b.inspect(e -> Thread.currentThread().getId()), "loop b");
             labels.put(Thread.currentThread().getId(), "sender");
+            // Each overlay path once, unmeasured, before any measured row: the JIT then compiles the
+            // code they share (socket writes, buffers) seeing both, so neither row runs on code
+            // specialised for it alone and the order of the rows does not favour the first.
+            bestEffort(a, b, 6, true, 0, warmup, labels);
+            reliable(a, b, 5, 0, warmup, labels);
             rows.add(bestEffort(a, b, 7, false, warmup, seconds, labels));
             rows.add(bestEffort(a, b, 9, true, warmup, seconds, labels));
-            rows.add(reliable(a, b, warmup, seconds, labels));
+            rows.add(reliable(a, b, 8, warmup, seconds, labels));
         } finally {
             a.stop();
             b.stop();
@@ -160,7 +165,8 @@ public final class GoodputBenchmark {
                     + " drops. \"vs best effort\" is against the better best-effort row. CPU µs/msg: CPU time of the"
                     + " whole process (all threads, kernel time included) in the measured window per message"
                     + " received. Busy threads: CPU per thread in the window (one core = 100%). Target: reliable at least 70% of best effort,"
-                    + " with no loss and in order.\n\n" + t;
+                    + " with no loss and in order. Before the measured rows each overlay path runs once unmeasured,"
+                    + " so that the JIT has seen both when either is measured.\n\n" + t;
             BenchmarkSection.write(Path.of(docs), "reliable-goodput", body);
         }
     }
@@ -247,11 +253,12 @@ public final class GoodputBenchmark {
                 "receive buffer overflows " + w.receiveBufferErrors + "; " + datagrams(w));
     }
 
-    static Row reliable(OverlayNode a, OverlayNode b, double warmup, double seconds, Map<Long, String> labels) {
+    static Row reliable(OverlayNode a, OverlayNode b, int port, double warmup, double seconds,
+            Map<Long, String> labels) {
         AtomicLong received = new AtomicLong();
         AtomicLong expected = new AtomicLong();
         AtomicBoolean inOrder = new AtomicBoolean(true);
-        ReliableSession in = b.openSession(8, "a", 8, m -> {
+        ReliableSession in = b.openSession(port, "a", port, m -> {
             long i = m.payload().getLong(m.payload().readerIndex());
             if (i != expected.get()) {
                 inOrder.set(false);
@@ -259,7 +266,9 @@ public final class GoodputBenchmark {
             expected.lazySet(i + 1);
             received.lazySet(received.get() + 1);
         });
-        ReliableSession out = a.openSession(8, "b", 8, m -> {});
+        ReliableSession out = a.openSession(port, "b", port, m -> {});
+        // The link carries every reliable phase: its counters are told as differences.
+        ReliableLinkStatistics s0 = a.inspect(e -> e.neighbours().get(0).reliableStatistics());
         byte[] message = new byte[MESSAGE];
         Window w = measure(i -> {
             ByteBuffer.wrap(message).putLong(0, i);
@@ -272,7 +281,8 @@ public final class GoodputBenchmark {
         ReliableLinkStatistics s = a.inspect(e -> e.neighbours().get(0).reliableStatistics());
         SessionStatistics ss = out.statistics();
         String extra = "all " + w.offered + " delivered after draining: " + (received.get() == w.offered)
-                + "; link resends " + s.retransmissions() + ", timeouts " + s.timeouts() + "; session resends "
+                + "; link resends " + (s.retransmissions() - s0.retransmissions()) + ", timeouts "
+                + (s.timeouts() - s0.timeouts()) + "; session resends "
                 + ss.retransmissions() + ", congestion marks heeded " + ss.congestionReactions() + "; "
                 + datagrams(w);
         in.close();
