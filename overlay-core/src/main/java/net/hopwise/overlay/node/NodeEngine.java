@@ -1029,6 +1029,11 @@ public final class NodeEngine {
             IntConsumer acknowledged) {
         SessionEndpoint s = new SessionEndpoint(key, metric, config.session(), nextIncarnation(), allocator, handler,
                 acknowledged, sessionPackets);
+        // The same for every packet of the session: written once here, copied whole per packet.
+        ByteBuf header = io.netty.buffer.Unpooled.buffer(DataHeader.LENGTH);
+        DataHeader.write(header, selfId, key.remote(), key.localPort(), key.remotePort(), config.hopLimit(),
+                metric.ordinal(), 0, 1, 0);
+        s.routeHeader(io.netty.buffer.ByteBufUtil.getBytes(header));
         sessions.put(key, s);
         sessionList = List.copyOf(sessions.values());
         return s;
@@ -1268,8 +1273,7 @@ public final class NodeEngine {
 
     private void writeSessionHeaders(ByteBuf p, SessionEndpoint s, int kind, int flags, int ackInterval,
             long incarnation, int sequence) {
-        DataHeader.write(p, selfId, s.remote().value(), s.localPort(), s.remotePort(), config.hopLimit(),
-                s.metric().ordinal(), 0, 1, 0);
+        p.writeBytes(s.routeHeader());
         ReliableSessionReceiver rx = s.receiver();
         long ackIncarnation = 0;
         int cumulative = 0;
