@@ -110,9 +110,12 @@ public final class GoodputBenchmark {
         double seconds = Double.parseDouble(BenchmarkSection.argument(args, "--seconds", "5"));
         double warmup = Double.parseDouble(BenchmarkSection.argument(args, "--warmup", "1"));
         String docs = BenchmarkSection.argument(args, "--docs", null);
+        // 2: one loop per node, as two processes would run; 1: both nodes on one loop, which makes the
+        // rate a plain measure of the nodes' CPU cost per message.
+        int threads = Integer.parseInt(BenchmarkSection.argument(args, "--threads", "2"));
         List<Row> rows = new ArrayList<>();
         rows.add(rawUdp(warmup, seconds));
-        NodeRuntime runtime = NodeRuntime.create(2);
+        NodeRuntime runtime = NodeRuntime.create(threads);
         OverlayNode a = OverlayNode.start(NodeConfig.builder("a").loopback(0).build(), runtime);
         OverlayNode b = OverlayNode.start(NodeConfig.builder("b").loopback(0).build(), runtime);
         try {
@@ -123,8 +126,10 @@ public final class GoodputBenchmark {
                 LockSupport.parkNanos(10_000_000);
             }
             Map<Long, String> labels = new HashMap<>();
-            labels.put(a.inspect(e -> Thread.currentThread().getId()), "loop a");
-            labels.put(b.inspect(e -> Thread.currentThread().getId()), "loop b");
+            long loopA = a.inspect(e -> Thread.currentThread().getId());
+            long loopB = b.inspect(e -> Thread.currentThread().getId());
+            labels.put(loopA, loopA == loopB ? "loop a+b" : "loop a");
+            labels.put(loopB, loopA == loopB ? "loop a+b" : "loop b");
             labels.put(Thread.currentThread().getId(), "sender");
             // Each overlay path once, unmeasured, before any measured row: the JIT then compiles the
             // code they share (socket writes, buffers) seeing both, so neither row runs on code
@@ -145,7 +150,8 @@ public final class GoodputBenchmark {
                 + " | CPU µs/msg | busy threads | notes |\n");
         t.append("|---|---|---|---|---|---|---|---|---|---|---|\n");
         for (Row r : rows) {
-            t.append(String.format(Locale.ROOT, "| %s | %d | %d | %.0f | %.1f | %.2f%% | %s | %.0f%% | %.2f | %s | %s |%n",
+            t.append(String.format(Locale.ROOT,
+                    "| %s | %d | %d | %.0f | %.1f | %.2f%% | %s | %.0f%% | %.2f | %s | %s |%n",
                     r.path, r.offered, r.received, r.messagesPerSecond(), r.megabits(), r.lossPercent(), r.order,
                     100.0 * r.messagesPerSecond() / baseline, r.cpuMicrosPerMessage(), r.cpu, r.extra));
         }
@@ -154,8 +160,10 @@ public final class GoodputBenchmark {
             String body = "### Reliable goodput on loopback beside best effort and raw UDP\n\n"
                     + BenchmarkSection.provenance("mvn-locked -q -pl overlay-examples -am test-compile exec:java"
                             + " -Dexec.mainClass=net.hopwise.examples.reliable.GoodputBenchmark"
-                            + " -Dexec.args=\"--seconds " + fmt(seconds) + " --docs docs/benchmarks.md\"")
-                    + "\nTwo nodes in one JVM on one shared 2-thread event-loop group (one loop each), one link, "
+                            + " -Dexec.args=\"--seconds " + fmt(seconds) + (threads == 2 ? "" : " --threads " + threads)
+                            + " --docs docs/benchmarks.md\"")
+                    + "\nTwo nodes in one JVM on one shared " + threads + "-thread event-loop group ("
+                    + (threads == 1 ? "both on one loop" : "one loop each") + "), one link, "
                     + MESSAGE + "-byte messages offered by one thread as fast as each path takes them (" + fmt(warmup)
                     + " s warm-up, then " + fmt(seconds) + " s measured); rates count what arrived in the measured"
                     + " window, loss is over the whole phase after draining. Raw UDP is two plain sockets (no"
@@ -164,8 +172,9 @@ public final class GoodputBenchmark {
                     + " so that its sender does not take CPU from the receiver for datagrams the receiver's socket"
                     + " drops. \"vs best effort\" is against the better best-effort row. CPU µs/msg: CPU time of the"
                     + " whole process (all threads, kernel time included) in the measured window per message"
-                    + " received. Busy threads: CPU per thread in the window (one core = 100%). Target: reliable at least 70% of best effort,"
-                    + " with no loss and in order. Before the measured rows each overlay path runs once unmeasured,"
+                    + " received. Busy threads: CPU per thread in the window (one core = 100%). Target: reliable"
+                    + " at least 70% of best effort, with no loss and in order. Before the measured rows each"
+                    + " overlay path runs once unmeasured,"
                     + " so that the JIT has seen both when either is measured.\n\n" + t;
             BenchmarkSection.write(Path.of(docs), "reliable-goodput", body);
         }
