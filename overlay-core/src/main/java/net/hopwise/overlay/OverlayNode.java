@@ -90,6 +90,8 @@ public final class OverlayNode implements AutoCloseable {
     private NodeMeters meters;
     private RealTimeMeters realTimeMeters;
     private final AtomicInteger realTimePending = new AtomicInteger();
+    /** Sessions whose messages not yet handed to the engine are released when the node stops. */
+    private final Set<ReliableSession> openSessions = java.util.concurrent.ConcurrentHashMap.newKeySet();
     private ScheduledFuture<?> timer;
     private long timerDeadline = Long.MAX_VALUE;
     private boolean flushNeeded;
@@ -402,12 +404,14 @@ public final class OverlayNode implements AutoCloseable {
 
     private ReliableSession wrapSession(SessionEndpoint endpoint, String remoteName) {
         ReliableSession session = new ReliableSession(this, endpoint, remoteName, config.session().sendBuffer(),
-                engine.sessionPayloadBytes());
+                engine.sessionPayloadBytes(), engine.sessionHeadroom(), channel.alloc());
+        openSessions.add(session);
         meters.addSession(endpoint, remoteName);
         return session;
     }
 
     void closeSession(ReliableSession session) {
+        openSessions.remove(session);
         executeOnLoop(() -> {
             if (engine != null) {
                 meters.removeSession(session.endpoint());
@@ -581,6 +585,9 @@ public final class OverlayNode implements AutoCloseable {
                 for (PendingSend p; (p = pending.poll()) != null; ) {
                     p.message.release();
                 }
+                for (ReliableSession s : openSessions) {
+                    s.discardQueued();
+                }
                 return null;
             });
             channel.close().syncUninterruptibly();
@@ -742,6 +749,10 @@ public final class OverlayNode implements AutoCloseable {
 
         @Override
         public void channelReadComplete(ChannelHandlerContext ctx) {
+            if (engine != null) {
+                // One acknowledgement for the whole batch, now rather than from a timer.
+                engine.onReadBatchEnd(System.nanoTime());
+            }
             afterWork();
         }
 

@@ -1,5 +1,7 @@
 package net.hopwise.overlay;
 
+import io.netty.buffer.ByteBuf;
+import io.netty.buffer.ByteBufAllocator;
 import io.netty.buffer.Unpooled;
 import java.io.IOException;
 import java.io.InputStream;
@@ -43,21 +45,31 @@ public final class ReliableSession implements AutoCloseable {
     private final String remoteName;
     private final int limit;
     private final int payloadPerPacket;
+    private final int headroom;
+    private final ByteBufAllocator allocator;
     private final AtomicInteger outstanding = new AtomicInteger();
     private final AtomicBoolean drainScheduled = new AtomicBoolean();
-    private final Queue<byte[]> handoff = new ConcurrentLinkedQueue<>();
+    /**
+     * Messages accepted and not yet handed to the engine. A one-packet message is copied here, on the
+     * caller's thread, into the buffer its packets will be sent from (behind the engine's headroom);
+     * a longer one is a heap copy the engine splits.
+     */
+    private final Queue<ByteBuf> handoff = new ConcurrentLinkedQueue<>();
     private final Object writableSignal = new Object();
     private volatile boolean wantWritable;
     private volatile Runnable writabilityListener;
     private volatile boolean open = true;
     private volatile StreamInbox inbox;
 
-    ReliableSession(OverlayNode node, SessionEndpoint endpoint, String remoteName, int limit, int payloadPerPacket) {
+    ReliableSession(OverlayNode node, SessionEndpoint endpoint, String remoteName, int limit, int payloadPerPacket,
+            int headroom, ByteBufAllocator allocator) {
         this.node = node;
         this.endpoint = endpoint;
         this.remoteName = remoteName;
         this.limit = limit;
         this.payloadPerPacket = payloadPerPacket;
+        this.headroom = headroom;
+        this.allocator = allocator;
         endpoint.onAcknowledged(this::acknowledged);
     }
 
@@ -119,7 +131,21 @@ public final class ReliableSession implements AutoCloseable {
                 break;
             }
         }
-        handoff.add(payload.clone());
+        ByteBuf message;
+        if (packets == 1) {
+            message = allocator.ioBuffer(headroom + payload.length);
+            message.setIndex(headroom, headroom);
+            message.writeBytes(payload);
+        } else {
+            message = Unpooled.wrappedBuffer(payload.clone());
+        }
+        handoff.add(message);
+        if (!open || !node.isRunning()) {
+            // Closed or stopped meanwhile: nothing will hand this over, so release it here.
+            outstanding.addAndGet(-packets);
+            discardQueued();
+            return SendResult.CLOSED;
+        }
         if (drainScheduled.compareAndSet(false, true)) {
             node.executeOnLoop(this::drain);
         }
@@ -130,16 +156,35 @@ public final class ReliableSession implements AutoCloseable {
     private void drain() {
         drainScheduled.set(false);
         NodeEngine engineRef = node.engineOnLoop();
-        byte[] m;
+        ByteBuf m;
         while ((m = handoff.poll()) != null) {
             if (engineRef == null || endpoint.isClosed()) {
+                m.release();
                 continue;
             }
-            SendResult r = engineRef.sessionSend(endpoint, Unpooled.wrappedBuffer(m), System.nanoTime());
+            int packets = ReliableSessionSender.packetsFor(m.readableBytes(), payloadPerPacket);
+            SendResult r;
+            if (m.readerIndex() == headroom && packets == 1) {
+                r = engineRef.sessionSendPrepared(endpoint, m, System.nanoTime());
+            } else {
+                try {
+                    r = engineRef.sessionSend(endpoint, m, System.nanoTime());
+                } finally {
+                    m.release();
+                }
+            }
             if (r != SendResult.ACCEPTED) {
                 // Cannot happen while the accounting above holds; give the room back rather than wedge.
-                acknowledged(ReliableSessionSender.packetsFor(m.length, payloadPerPacket));
+                acknowledged(packets);
             }
+        }
+    }
+
+    /** Releases the messages not yet handed to the engine (the session closed or the node stopped). */
+    void discardQueued() {
+        ByteBuf m;
+        while ((m = handoff.poll()) != null) {
+            m.release();
         }
     }
 
@@ -270,6 +315,7 @@ public final class ReliableSession implements AutoCloseable {
                 in.closed = true;
                 in.queue.offer(new byte[0]);
             }
+            discardQueued();
             node.closeSession(this);
         }
     }

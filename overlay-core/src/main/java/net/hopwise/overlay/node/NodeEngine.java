@@ -106,6 +106,14 @@ public final class NodeEngine {
     private final IntObjectHashMap<SessionAcceptor> sessionAcceptors = new IntObjectHashMap<>();
     private final SessionPackets sessionPackets = new SessionPackets();
     private final int sessionPayload;
+    /**
+     * Bytes kept free in front of every routed reliable packet the node builds, for the link header
+     * (wire header, reliable prefix, the largest acknowledgement): the first transmission writes it
+     * there and sends the packet's own buffer instead of copying it into a datagram.
+     */
+    private final int linkHeadroom;
+    /** Bytes a session keeps free in front of each payload: the link headroom plus data and session headers. */
+    private final int sessionHeadroom;
     private long incarnations;
     private int nextSessionPort = FIRST_EPHEMERAL_PORT;
 
@@ -131,6 +139,8 @@ public final class NodeEngine {
                 config.reassemblyTimeout().toNanos(), DataHeader.MAX_FRAGMENT_PAYLOAD);
         this.sessionPayload = WireHeader.MAX_BODY - ReliableLinkCodec.maxHeaderLength(config.reliableLink().sackBlocks())
                 - SessionHeader.PAYLOAD_OFFSET;
+        this.linkHeadroom = WireHeader.LENGTH + ReliableLinkCodec.maxHeaderLength(config.reliableLink().sackBlocks());
+        this.sessionHeadroom = linkHeadroom + SessionHeader.PAYLOAD_OFFSET;
         for (NeighbourConfig n : config.neighbours()) {
             addNeighbour(n, nowNanos);
         }
@@ -940,13 +950,32 @@ public final class NodeEngine {
             ReliableLinkReceiver rx = neighbour.reliableReceiver;
             int fixed = WireHeader.LENGTH + ReliableLinkCodec.DATA_FIXED + packet.readableBytes();
             int room = (WireHeader.MAX_DATAGRAM - fixed - ReliableLinkCodec.ACK_FIXED) / ReliableLinkCodec.BLOCK_BYTES;
-            ByteBuf datagram = allocator.ioBuffer(fixed + rx.ackLength());
+            int header = WireHeader.LENGTH + ReliableLinkCodec.DATA_FIXED + rx.ackLength(room);
+            ByteBuf datagram;
+            int start;
+            boolean inPlace = !retransmission && packet.readerIndex() >= header;
+            if (inPlace) {
+                // The node built this packet with the link headroom in front and sends it for the
+                // first time: the header goes there, and the datagram is the packet's own buffer.
+                start = packet.readerIndex() - header;
+                datagram = packet.retainedDuplicate();
+                datagram.setIndex(start, start);
+            } else {
+                // A forwarded packet (a view of a received datagram) or a resend, which must not touch
+                // bytes an earlier transmission may still be sending: a copy.
+                start = 0;
+                datagram = allocator.ioBuffer(header + packet.readableBytes());
+            }
             WireHeader.write(datagram, PacketType.RELIABLE_DATA, 0, selfId, neighbour.id().value(),
                     neighbour.takeLinkSequence());
             ReliableLinkCodec.writeDataPrefix(datagram, epoch, sequence, base);
             rx.writeAck(datagram, room);
-            datagram.writeBytes(packet, packet.readerIndex(), packet.readableBytes());
-            WireHeader.finish(datagram, 0);
+            if (inPlace) {
+                datagram.writerIndex(packet.writerIndex());
+            } else {
+                datagram.writeBytes(packet, packet.readerIndex(), packet.readableBytes());
+            }
+            WireHeader.finish(datagram, start);
             NodeEngine.this.transmit(neighbour, datagram);
         }
     }
@@ -1000,6 +1029,11 @@ public final class NodeEngine {
             IntConsumer acknowledged) {
         SessionEndpoint s = new SessionEndpoint(key, metric, config.session(), nextIncarnation(), allocator, handler,
                 acknowledged, sessionPackets);
+        // The same for every packet of the session: written once here, copied whole per packet.
+        ByteBuf header = io.netty.buffer.Unpooled.buffer(DataHeader.LENGTH);
+        DataHeader.write(header, selfId, key.remote(), key.localPort(), key.remotePort(), config.hopLimit(),
+                metric.ordinal(), 0, 1, 0);
+        s.routeHeader(io.netty.buffer.ByteBufUtil.getBytes(header));
         sessions.put(key, s);
         sessionList = List.copyOf(sessions.values());
         return s;
@@ -1041,7 +1075,44 @@ public final class NodeEngine {
             throw new IllegalArgumentException("message of " + length + " bytes needs " + packets
                     + " packets, more than the session buffers take at once");
         }
-        if (!session.sender().offer(payload, sessionPayload, allocator, now)) {
+        if (!session.sender().offer(payload, sessionPayload, sessionHeadroom, allocator, now)) {
+            return SendResult.BACK_PRESSURED;
+        }
+        counters.messagesSent++;
+        noteBlocked(session);
+        return SendResult.ACCEPTED;
+    }
+
+    /**
+     * Bytes a caller leaves free in front of a one-packet message it hands to
+     * {@link #sessionSendPrepared}: the headers of its packet and datagram are written there.
+     */
+    public int sessionHeadroom() {
+        return sessionHeadroom;
+    }
+
+    /**
+     * Sends a one-packet message whose payload the caller already wrote behind
+     * {@link #sessionHeadroom()} free bytes (its reader index): the session keeps the very buffer, and
+     * its packet and datagram are built around the payload, so a message handed over from another
+     * thread is copied once, on that thread. Takes ownership of {@code message} whatever the result.
+     *
+     * @return ACCEPTED, BACK_PRESSURED when the session's send buffer is full, or CLOSED
+     * @throws IllegalArgumentException when the buffer lacks the headroom or the payload exceeds one packet
+     */
+    public SendResult sessionSendPrepared(SessionEndpoint session, ByteBuf message, long nowNanos) {
+        advance(nowNanos);
+        if (message.readerIndex() < sessionHeadroom || message.readableBytes() > sessionPayload) {
+            message.release();
+            throw new IllegalArgumentException("a prepared session message holds " + sessionHeadroom
+                    + " bytes of headroom and at most " + sessionPayload + " bytes of payload");
+        }
+        if (session.isClosed()) {
+            message.release();
+            return SendResult.CLOSED;
+        }
+        if (!session.sender().offerPrepared(message, now)) {
+            message.release();
             return SendResult.BACK_PRESSURED;
         }
         counters.messagesSent++;
@@ -1165,13 +1236,44 @@ public final class NodeEngine {
         return via;
     }
 
-    /** A routed packet of a session, with the acknowledgement of the other direction when there is one. */
+    /**
+     * A routed packet of a session in a buffer of its own, with the acknowledgement of the other
+     * direction when there is one, and the link headroom in front of it.
+     */
     private ByteBuf sessionPacket(SessionEndpoint s, int kind, int flags, int ackInterval, long incarnation,
             int sequence, ByteBuf payload) {
         int length = payload == null ? 0 : payload.readableBytes();
-        ByteBuf p = allocator.ioBuffer(SessionHeader.PAYLOAD_OFFSET + length);
-        DataHeader.write(p, selfId, s.remote().value(), s.localPort(), s.remotePort(), config.hopLimit(),
-                s.metric().ordinal(), 0, 1, 0);
+        ByteBuf p = allocator.ioBuffer(linkHeadroom + SessionHeader.PAYLOAD_OFFSET + length);
+        p.setIndex(linkHeadroom, linkHeadroom);
+        writeSessionHeaders(p, s, kind, flags, ackInterval, incarnation, sequence);
+        if (length > 0) {
+            p.writeBytes(payload, payload.readerIndex(), length);
+        }
+        return p;
+    }
+
+    /**
+     * A session data packet built around its payload where the session keeps it: the headers go into
+     * the headroom in front of the payload, and the packet is a view of the same buffer with a
+     * reference of its own. Only for a first transmission: nothing else has used that headroom yet.
+     */
+    private ByteBuf sessionPacketInPlace(SessionEndpoint s, int flags, int ackInterval, long incarnation,
+            int sequence, ByteBuf payload) {
+        int start = payload.readerIndex() - SessionHeader.PAYLOAD_OFFSET;
+        int end = payload.writerIndex();
+        int payloadStart = payload.readerIndex();
+        // Written through the buffer itself (cheaper than through a view), its indices put back after.
+        payload.setIndex(start, start);
+        writeSessionHeaders(payload, s, SessionHeader.KIND_DATA, flags, ackInterval, incarnation, sequence);
+        payload.setIndex(payloadStart, end);
+        ByteBuf p = payload.retainedDuplicate();
+        p.readerIndex(start);
+        return p;
+    }
+
+    private void writeSessionHeaders(ByteBuf p, SessionEndpoint s, int kind, int flags, int ackInterval,
+            long incarnation, int sequence) {
+        p.writeBytes(s.routeHeader());
         ReliableSessionReceiver rx = s.receiver();
         long ackIncarnation = 0;
         int cumulative = 0;
@@ -1186,10 +1288,6 @@ public final class NodeEngine {
         }
         SessionHeader.write(p, kind, flags, ackInterval, incarnation, sequence, ackIncarnation, cumulative, window,
                 echo);
-        if (length > 0) {
-            p.writeBytes(payload, payload.readerIndex(), length);
-        }
-        return p;
     }
 
     /** Hands a session packet to its first link, or straight to the local end when both are here. */
@@ -1236,8 +1334,11 @@ public final class NodeEngine {
                 return false; // no route, or the first link is busy: Spines blocks its clients here too
             }
             int flags = endOfMessage ? SessionHeader.FLAG_END_OF_MESSAGE : 0;
-            return routeSessionPacket(s, via, sessionPacket(s, SessionHeader.KIND_DATA, flags, ackInterval, incarnation,
-                    sequence, payload));
+            // A resend gets a buffer of its own: the first transmission may still hold the headroom.
+            ByteBuf p = !retransmission && payload.readerIndex() >= sessionHeadroom
+                    ? sessionPacketInPlace(s, flags, ackInterval, incarnation, sequence, payload)
+                    : sessionPacket(s, SessionHeader.KIND_DATA, flags, ackInterval, incarnation, sequence, payload);
+            return routeSessionPacket(s, via, p);
         }
 
         @Override
@@ -1261,6 +1362,26 @@ public final class NodeEngine {
     }
 
     // ---------------------------------------------------------------- reliable timers (issue 3)
+
+    /**
+     * The IO adapter handed over a batch of datagrams read together and reads no more for now: the
+     * acknowledgements they call for go out at once, a session's first (it carries the link's too),
+     * then one link acknowledgement per neighbour for the whole batch. Without this call they go out
+     * at the next {@link #onTimer}, which {@link #nextDeadlineNanos()} asks for at once.
+     */
+    public void onReadBatchEnd(long nowNanos) {
+        advance(nowNanos);
+        for (SessionEndpoint s : sessionList) {
+            if (s.receiver().ackDue(now)) {
+                sendSessionAck(s);
+            }
+        }
+        for (Neighbour n : neighbourList) {
+            if (n.reliableReceiver.ackPending()) {
+                sendLinkAck(n);
+            }
+        }
+    }
 
     private void onReliableTimer() {
         for (Neighbour n : neighbourList) {

@@ -8,7 +8,8 @@ public interface ReliableLinkOutput {
     /**
      * Sends one routed packet on the link with the given link-reliable sequence number and the
      * sender's lowest unacknowledged one (see {@link ReliableLinkCodec}). The sender
-     * keeps ownership of {@code packet} (it may have to send it again): copy what you send.
+     * keeps ownership of {@code packet} (it may have to send it again): never change its readable
+     * bytes; send a copy, or a view of it with a reference of its own.
      */
     void transmit(long epoch, int sequence, int base, ByteBuf packet, boolean retransmission);
 }

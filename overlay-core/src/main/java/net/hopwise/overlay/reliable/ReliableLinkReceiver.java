@@ -122,6 +122,21 @@ public final class ReliableLinkReceiver {
 
     /** As {@link #writeAck(ByteBuf)} with at most {@code limit} blocks, to fit a full datagram. */
     public void writeAck(ByteBuf out, int limit) {
+        int n = collectBlocks(limit);
+        ReliableLinkCodec.writeAck(out, epoch, (int) cumulative, blocks, n);
+        ackPending = false;
+    }
+
+    /**
+     * Bytes {@link #writeAck(ByteBuf, int)} would write now with at most {@code limit} blocks: lets
+     * the node put the acknowledgement right in front of a packet already in its buffer.
+     */
+    public int ackLength(int limit) {
+        return ReliableLinkCodec.ackLength(collectBlocks(limit));
+    }
+
+    /** Fills {@link #blocks} with the runs received beyond the cumulative point; returns how many. */
+    private int collectBlocks(int limit) {
         int n = 0;
         long s = cumulative + 1;
         int most = Math.max(0, Math.min(limit, maxBlocks));
@@ -140,8 +155,7 @@ public final class ReliableLinkReceiver {
             blocks[2 * n + 1] = (int) s;
             n++;
         }
-        ReliableLinkCodec.writeAck(out, epoch, (int) cumulative, blocks, n);
-        ackPending = false;
+        return n;
     }
 
     /** Most bytes {@link #writeAck} writes. */

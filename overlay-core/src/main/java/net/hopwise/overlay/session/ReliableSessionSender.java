@@ -23,7 +23,12 @@ public final class ReliableSessionSender {
     /** Where the sender's packets go; implemented by the node engine. */
     public interface Output {
         /**
-         * Sends one packet of the session. The sender keeps {@code payload}: copy what you send.
+         * Sends one packet of the session. The sender keeps {@code payload} and never changes its
+         * readable bytes. On a first transmission ({@code retransmission} false) the headroom in front
+         * of them (see {@link ReliableSessionSender#offer}) is the output's to write the packet's
+         * headers into, and it may send views of the buffer with references of their own; a
+         * retransmission must leave the headroom alone (an earlier view may still be on its way) and
+         * copy.
          *
          * @return false when the first link cannot take it now (its queue is long, or there is no
          *     route): the sender keeps it and tries again when {@link #pump} is next called
@@ -101,11 +106,13 @@ public final class ReliableSessionSender {
 
     /**
      * Takes a message (its readable bytes are copied), split in packets of at most {@code maxPayload}
-     * bytes, and sends what the window allows.
+     * bytes, and sends what the window allows. Each packet's payload is stored behind
+     * {@code headroom} free bytes, where the output builds the packet around it on its first
+     * transmission instead of copying it again.
      *
      * @return false, taking nothing, when the buffer has no room for the whole message
      */
-    public boolean offer(ByteBuf message, int maxPayload, ByteBufAllocator allocator, long nowNanos) {
+    public boolean offer(ByteBuf message, int maxPayload, int headroom, ByteBufAllocator allocator, long nowNanos) {
         int length = message.readableBytes();
         int count = packetsFor(length, maxPayload);
         if (count > room()) {
@@ -114,7 +121,8 @@ public final class ReliableSessionSender {
         int offset = message.readerIndex();
         for (int k = 0; k < count; k++) {
             int chunk = Math.min(maxPayload, length - k * maxPayload);
-            ByteBuf copy = allocator.buffer(chunk);
+            ByteBuf copy = allocator.ioBuffer(headroom + chunk);
+            copy.setIndex(headroom, headroom);
             copy.writeBytes(message, offset + k * maxPayload, chunk);
             int i = (int) (next & mask);
             payloads[i] = copy;
@@ -122,6 +130,25 @@ public final class ReliableSessionSender {
             resent[i] = false;
             next++;
         }
+        messagesAccepted++;
+        pump(nowNanos);
+        return true;
+    }
+
+    /**
+     * Takes a one-packet message already in a buffer of its own, with the output's headroom in front
+     * of its reader index, and sends what the window allows. On success the sender owns
+     * {@code packet}; on false (the buffer is full) the caller keeps it.
+     */
+    public boolean offerPrepared(ByteBuf packet, long nowNanos) {
+        if (room() < 1) {
+            return false;
+        }
+        int i = (int) (next & mask);
+        payloads[i] = packet;
+        endOfMessage[i] = true;
+        resent[i] = false;
+        next++;
         messagesAccepted++;
         pump(nowNanos);
         return true;

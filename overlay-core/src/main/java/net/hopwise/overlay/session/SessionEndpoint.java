@@ -33,6 +33,7 @@ public final class SessionEndpoint {
     private volatile MessageHandler handler;
     private volatile IntConsumer acknowledged;
     private boolean closed;
+    private byte[] routeHeader;
 
     public SessionEndpoint(Key key, RoutingMetric metric, SessionConfig config, long incarnation,
             ByteBufAllocator allocator, MessageHandler handler, IntConsumer acknowledged, Output output) {
@@ -96,6 +97,15 @@ public final class SessionEndpoint {
 
     public void onAcknowledged(IntConsumer listener) {
         this.acknowledged = listener;
+    }
+
+    /** The routing header every packet of this session starts with, built once by the node; null before. */
+    public byte[] routeHeader() {
+        return routeHeader;
+    }
+
+    public void routeHeader(byte[] header) {
+        this.routeHeader = header;
     }
 
     public boolean isClosed() {

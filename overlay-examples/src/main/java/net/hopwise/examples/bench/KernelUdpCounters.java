@@ -11,7 +11,7 @@ import java.util.Map;
  * The kernel's UDP counters from {@code /proc/net/snmp} (Linux): receive-buffer overflows there are
  * datagrams a receiver was too slow to take. Empty on other systems.
  */
-final class KernelUdpCounters {
+public final class KernelUdpCounters {
     private static final Path SNMP = Path.of("/proc/net/snmp");
 
     private final Map<String, Long> values;
@@ -20,7 +20,7 @@ final class KernelUdpCounters {
         this.values = values;
     }
 
-    static KernelUdpCounters read() {
+    public static KernelUdpCounters read() {
         Map<String, Long> values = new HashMap<>();
         try {
             List<String> lines = Files.readAllLines(SNMP);
@@ -40,12 +40,12 @@ final class KernelUdpCounters {
         return new KernelUdpCounters(values);
     }
 
-    boolean available() {
+    public boolean available() {
         return !values.isEmpty();
     }
 
     /** How much a counter grew since {@code earlier}; 0 when unknown. */
-    long since(KernelUdpCounters earlier, String name) {
+    public long since(KernelUdpCounters earlier, String name) {
         return values.getOrDefault(name, 0L) - earlier.values.getOrDefault(name, 0L);
     }
 }

@@ -13,7 +13,7 @@ import java.util.Map;
  * CPU time of every live thread at one instant; the difference of two snapshots shows which threads
  * were busy in a window, which is the first thing to know when a throughput run falls short.
  */
-final class ThreadCpu {
+public final class ThreadCpu {
     private static final ThreadMXBean THREADS = ManagementFactory.getThreadMXBean();
 
     private final long atNanos;
@@ -36,7 +36,7 @@ final class ThreadCpu {
         }
     }
 
-    static ThreadCpu snapshot() {
+    public static ThreadCpu snapshot() {
         return new ThreadCpu();
     }
 
@@ -44,12 +44,12 @@ final class ThreadCpu {
      * The threads that used at least 5% of one core between {@code earlier} and this snapshot,
      * busiest first, as {@code name 97%}.
      */
-    String busiestSince(ThreadCpu earlier) {
+    public String busiestSince(ThreadCpu earlier) {
         return busiestSince(earlier, Map.of());
     }
 
     /** As {@link #busiestSince(ThreadCpu)}, naming the threads in {@code labels} by their label. */
-    String busiestSince(ThreadCpu earlier, Map<Long, String> labels) {
+    public String busiestSince(ThreadCpu earlier, Map<Long, String> labels) {
         double window = atNanos - earlier.atNanos;
         List<Map.Entry<Long, Long>> deltas = new ArrayList<>();
         cpuNanos.forEach((id, cpu) -> {
