@@ -181,7 +181,11 @@ public final class SimNode {
                 datagram.release();
                 return;
             }
-            link.send(new OverlayDatagram(address, datagram, flowOf(datagram)), simulator.now());
+            // A wire gives the receiver bytes of its own: the engine may send a view of a packet it
+            // keeps for resending, and the receiver rewrites headers in place when it forwards.
+            ByteBuf wire = datagram.copy();
+            datagram.release();
+            link.send(new OverlayDatagram(address, wire, flowOf(wire)), simulator.now());
         }
 
         /** Fair queuing schedules data by its origin node, and control by the node sending it. */

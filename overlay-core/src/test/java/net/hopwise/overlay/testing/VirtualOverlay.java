@@ -236,7 +236,11 @@ public final class VirtualOverlay implements AutoCloseable {
             if (link.duplicate > 0 && random.nextDouble() < link.duplicate) {
                 queue.add(new Delivery(now + delay(link), order++, target, member.address, datagram.copy()));
             }
-            queue.add(new Delivery(now + delay(link), order++, target, member.address, datagram));
+            // A wire gives the receiver bytes of its own: the engine may send a view of a packet it
+            // keeps for resending, and the receiver rewrites headers in place when it forwards.
+            ByteBuf wire = datagram.copy();
+            datagram.release();
+            queue.add(new Delivery(now + delay(link), order++, target, member.address, wire));
         }
 
         private long delay(LinkSpec link) {
