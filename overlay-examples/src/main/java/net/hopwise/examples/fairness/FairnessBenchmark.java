@@ -31,7 +31,7 @@ import net.hopwise.examples.reliable.BenchmarkSection;
  * failure or Ctrl-C, and removes those of an earlier run that died at start.
  *
  * <pre>
- * mvn-locked -q -pl overlay-examples -am test-compile exec:exec -Dexec.executable=java \
+ * ./mvnw -q -pl overlay-examples -am test-compile exec:exec -Dexec.executable=java \
  *   -Dexec.args="-cp %classpath net.hopwise.examples.fairness.FairnessBenchmark --docs docs/benchmarks.md"
  * </pre>
  *
@@ -135,7 +135,7 @@ public final class FairnessBenchmark {
         System.out.println(goodput);
         System.out.println(details);
         if (docs != null) {
-            StringBuilder command = new StringBuilder("mvn-locked -q -pl overlay-examples -am test-compile exec:exec"
+            StringBuilder command = new StringBuilder("./mvnw -q -pl overlay-examples -am test-compile exec:exec"
                     + " -Dexec.executable=java -Dexec.args=\"-cp %classpath " + FairnessBenchmark.class.getName());
             command.append(" --rates ").append(String.join(",", rates.stream().map(Bottleneck::plain).toList()));
             command.append(" --buffer-ms ").append(Bottleneck.plain(bufferMillis));

@@ -37,7 +37,7 @@ import net.hopwise.overlay.routing.RoutingMetric;
  * several flows, offset in time, aggregate on each link as in the thesis' experiments. It prints a
  * table and writes the "Real-time links (issue 3)" section of docs/benchmarks.md.
  *
- * <pre>mvn-locked -q -pl overlay-examples -am compile exec:java \
+ * <pre>./mvnw -q -pl overlay-examples -am test-compile exec:java \
  *     -Dexec.mainClass=net.hopwise.examples.realtime.RealTimeBenchmark \
  *     -Dexec.args="--seconds 60 --flows 10 --loss 0.05"</pre>
  */
@@ -73,7 +73,7 @@ public final class RealTimeBenchmark {
 
         String table = table(results, loss);
         System.out.println(table);
-        String command = "mvn-locked -q -pl overlay-examples -am compile exec:java "
+        String command = "./mvnw -q -pl overlay-examples -am test-compile exec:java "
                 + "-Dexec.mainClass=net.hopwise.examples.realtime.RealTimeBenchmark "
                 + "-Dexec.args=\"--seconds " + seconds + " --flows " + flows + " --loss " + loss + "\"";
         writeSection(docs, section(command, seconds, flows, loss, table));

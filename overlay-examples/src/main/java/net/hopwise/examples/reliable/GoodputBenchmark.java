@@ -46,7 +46,7 @@ import net.hopwise.overlay.session.SessionStatistics;
  * reliable row is compared with the better of the two.
  *
  * <pre>
- * mvn-locked -q -pl overlay-examples -am test-compile exec:java \
+ * ./mvnw -q -pl overlay-examples -am test-compile exec:java \
  *   -Dexec.mainClass=net.hopwise.examples.reliable.GoodputBenchmark \
  *   -Dexec.args="--seconds 5 --docs docs/benchmarks.md"
  * </pre>
@@ -158,7 +158,7 @@ public final class GoodputBenchmark {
         System.out.println(t);
         if (docs != null) {
             String body = "### Reliable goodput on loopback beside best effort and raw UDP\n\n"
-                    + BenchmarkSection.provenance("mvn-locked -q -pl overlay-examples -am test-compile exec:java"
+                    + BenchmarkSection.provenance("./mvnw -q -pl overlay-examples -am test-compile exec:java"
                             + " -Dexec.mainClass=net.hopwise.examples.reliable.GoodputBenchmark"
                             + " -Dexec.args=\"--seconds " + fmt(seconds) + (threads == 2 ? "" : " --threads " + threads)
                             + " --docs docs/benchmarks.md\"")
