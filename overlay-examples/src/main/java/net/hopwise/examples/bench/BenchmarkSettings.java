@@ -4,6 +4,7 @@ import java.time.Duration;
 import java.util.EnumSet;
 import java.util.Objects;
 import java.util.Set;
+import net.hopwise.overlay.NodeRuntime;
 
 /**
  * How long and how big each scenario runs, and which scenarios run.
@@ -18,6 +19,8 @@ import java.util.Set;
  *     each is reported, which keeps a burst of load from elsewhere on the machine out of the ratio
  * @param overlayNodes nodes in the memory scenario's overlay
  * @param settle how long a started overlay runs idle before its heap is measured
+ * @param spinBeforeSleep the event-loop setting ({@code NodeRuntime.Builder#spinBeforeSleep}) of every
+ *     runtime in the round-trip and throughput scenarios, overlay and Netty baselines alike
  */
 public record BenchmarkSettings(
         Set<Scenario> scenarios,
@@ -27,7 +30,8 @@ public record BenchmarkSettings(
         Duration throughputDuration,
         int throughputRounds,
         int overlayNodes,
-        Duration settle) {
+        Duration settle,
+        Duration spinBeforeSleep) {
 
     /** The scenarios {@link FoundationBenchmark} knows. */
     public enum Scenario {
@@ -59,37 +63,54 @@ public record BenchmarkSettings(
             throw new IllegalArgumentException("the memory overlay needs at least 3 nodes, got " + overlayNodes);
         }
         Objects.requireNonNull(settle, "settle");
+        Objects.requireNonNull(spinBeforeSleep, "spinBeforeSleep");
     }
 
     /** The published run: N = 20000 round trips, 5 s of throughput, 50 nodes. */
     public static BenchmarkSettings full() {
         return new BenchmarkSettings(EnumSet.allOf(Scenario.class), 5_000, 20_000,
-                Duration.ofSeconds(1), Duration.ofSeconds(5), 3, 50, Duration.ofSeconds(3));
+                Duration.ofSeconds(1), Duration.ofSeconds(5), 3, 50, Duration.ofSeconds(3),
+                NodeRuntime.DEFAULT_SPIN_BEFORE_SLEEP);
     }
 
     /** A shorter run to check a change quickly; numbers are noisier. */
     public static BenchmarkSettings quick() {
         return new BenchmarkSettings(EnumSet.allOf(Scenario.class), 1_000, 5_000,
-                Duration.ofMillis(500), Duration.ofSeconds(2), 1, 50, Duration.ofSeconds(1));
+                Duration.ofMillis(500), Duration.ofSeconds(2), 1, 50, Duration.ofSeconds(1),
+                NodeRuntime.DEFAULT_SPIN_BEFORE_SLEEP);
     }
 
     public BenchmarkSettings withScenarios(Set<Scenario> only) {
         return new BenchmarkSettings(only, roundTripWarmup, roundTripCount, throughputWarmup, throughputDuration,
-                throughputRounds, overlayNodes, settle);
+                throughputRounds, overlayNodes, settle, spinBeforeSleep);
     }
 
     public BenchmarkSettings withRoundTrips(int warmup, int count) {
         return new BenchmarkSettings(scenarios, warmup, count, throughputWarmup, throughputDuration,
-                throughputRounds, overlayNodes, settle);
+                throughputRounds, overlayNodes, settle, spinBeforeSleep);
     }
 
     public BenchmarkSettings withThroughput(Duration warmup, Duration duration, int rounds) {
         return new BenchmarkSettings(scenarios, roundTripWarmup, roundTripCount, warmup, duration, rounds,
-                overlayNodes, settle);
+                overlayNodes, settle, spinBeforeSleep);
     }
 
     public BenchmarkSettings withOverlay(int nodes, Duration settleTime) {
         return new BenchmarkSettings(scenarios, roundTripWarmup, roundTripCount, throughputWarmup,
-                throughputDuration, throughputRounds, nodes, settleTime);
+                throughputDuration, throughputRounds, nodes, settleTime, spinBeforeSleep);
+    }
+
+    public BenchmarkSettings withSpinBeforeSleep(Duration spin) {
+        return new BenchmarkSettings(scenarios, roundTripWarmup, roundTripCount, throughputWarmup,
+                throughputDuration, throughputRounds, overlayNodes, settle, spin);
+    }
+
+    /** A single-thread runtime with this run's event-loop setting. */
+    NodeRuntime runtime() {
+        return runtime(1);
+    }
+
+    NodeRuntime runtime(int threads) {
+        return NodeRuntime.builder().threads(threads).spinBeforeSleep(spinBeforeSleep).build();
     }
 }

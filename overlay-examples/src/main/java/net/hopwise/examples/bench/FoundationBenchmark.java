@@ -33,7 +33,8 @@ import net.hopwise.examples.bench.ResultTable.Target;
  *
  * Options: {@code --quick} (shorter, noisier), {@code --only rtt,throughput,memory},
  * {@code --round-trips N}, {@code --warmup N}, {@code --duration SECONDS} and {@code --rounds N} (throughput),
- * {@code --nodes N},
+ * {@code --spin MICROS} (event loops poll this long after activity before sleeping, in every runtime of
+ * the round-trip and throughput scenarios, overlay and Netty baselines alike), {@code --nodes N},
  * {@code --write [FILE]} (default {@code docs/benchmarks.md}, relative to the top of the build).
  */
 public final class FoundationBenchmark {
@@ -79,6 +80,8 @@ public final class FoundationBenchmark {
                         settings.throughputRounds());
                 case "--rounds" -> settings = settings.withThroughput(settings.throughputWarmup(),
                         settings.throughputDuration(), Integer.parseInt(value(args, ++i, a)));
+                case "--spin" -> settings = settings.withSpinBeforeSleep(
+                        Duration.ofNanos(Math.round(Double.parseDouble(value(args, ++i, a)) * 1000)));
                 case "--nodes" -> settings = settings.withOverlay(Integer.parseInt(value(args, ++i, a)),
                         settings.settle());
                 case "--write" -> {
@@ -125,15 +128,15 @@ public final class FoundationBenchmark {
         int w = s.roundTripWarmup();
         int n = s.roundTripCount();
         progress.printf("round trip: direct UDP (Netty), %d + %d warm-up%n", n, w);
-        LatencySamples direct = RoundTripScenario.directNetty(w, n);
+        LatencySamples direct = RoundTripScenario.directNetty(w, n, s);
         progress.printf("round trip: 1 overlay hop%n");
-        LatencySamples oneHop = RoundTripScenario.overlay(1, w, n);
+        LatencySamples oneHop = RoundTripScenario.overlay(1, w, n, s);
         progress.printf("round trip: 3 overlay hops%n");
-        LatencySamples threeHops = RoundTripScenario.overlay(3, w, n);
+        LatencySamples threeHops = RoundTripScenario.overlay(3, w, n, s);
         progress.printf("round trip: 3-hop UDP relay chain (Netty)%n");
-        LatencySamples relay = RoundTripScenario.relayChain(3, w, n);
+        LatencySamples relay = RoundTripScenario.relayChain(3, w, n, s);
         progress.printf("round trip: 3 overlay hops, all nodes on one thread%n");
-        LatencySamples oneThread = RoundTripScenario.overlay(3, w, n, true);
+        LatencySamples oneThread = RoundTripScenario.overlay(3, w, n, true, s);
         progress.printf("round trip: direct UDP (blocking java.nio)%n");
         LatencySamples blocking = RoundTripScenario.directBlocking(w, n);
         for (int hops : new int[] {1, 3}) {
@@ -178,7 +181,7 @@ public final class FoundationBenchmark {
             progress.printf("throughput round %d/%d: raw UDP, %s + %s warm-up%n", round, s.throughputRounds(), d, w);
             raws.add(ThroughputScenario.rawUdp(w, d));
             progress.printf("throughput round %d/%d: overlay link%n", round, s.throughputRounds());
-            overlays.add(ThroughputScenario.overlay(w, d));
+            overlays.add(ThroughputScenario.overlay(w, d, s));
         }
         ThroughputScenario.Result raw = median(raws);
         ThroughputScenario.Result overlay = median(overlays);
@@ -285,6 +288,6 @@ public final class FoundationBenchmark {
 
     static String usage() {
         return "usage: FoundationBenchmark [--quick] [--only rtt,throughput,memory] [--round-trips N] [--warmup N]"
-                + " [--duration SECONDS] [--rounds N] [--nodes N] [--write [FILE]]";
+                + " [--duration SECONDS] [--rounds N] [--spin MICROS] [--nodes N] [--write [FILE]]";
     }
 }

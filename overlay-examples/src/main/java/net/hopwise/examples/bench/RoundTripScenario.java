@@ -49,8 +49,8 @@ final class RoundTripScenario {
     private RoundTripScenario() {}
 
     /** Ping-pong between the two ends of a chain of {@code hops + 1} nodes, each on its own thread. */
-    static LatencySamples overlay(int hops, int warmup, int count) {
-        return overlay(hops, warmup, count, false);
+    static LatencySamples overlay(int hops, int warmup, int count, BenchmarkSettings settings) {
+        return overlay(hops, warmup, count, false, settings);
     }
 
     /**
@@ -58,14 +58,14 @@ final class RoundTripScenario {
      * nodes share one event-loop thread, which removes the thread wake-ups and leaves the nodes' own
      * processing and the socket calls.
      */
-    static LatencySamples overlay(int hops, int warmup, int count, boolean oneThread) {
+    static LatencySamples overlay(int hops, int warmup, int count, boolean oneThread, BenchmarkSettings settings) {
         List<String> names = new ArrayList<>();
         for (int i = 0; i <= hops; i++) {
             names.add("rtt" + hops + (oneThread ? "s" : "") + "-" + (char) ('a' + i));
         }
         try (LoopbackOverlay overlay = oneThread
-                ? LoopbackOverlay.sharedRuntime(names, NodeRuntime.create(1))
-                : LoopbackOverlay.ownRuntimes(names)) {
+                ? LoopbackOverlay.sharedRuntime(names, settings.runtime())
+                : LoopbackOverlay.ownRuntimes(names, settings::runtime)) {
             for (int i = 0; i < hops; i++) {
                 overlay.link(names.get(i), names.get(i + 1));
             }
@@ -133,9 +133,9 @@ final class RoundTripScenario {
      * the transport the nodes use, with the nodes' socket buffers and receive allocator; each side
      * writes in its read callback and flushes when the read batch completes, as a node does.
      */
-    static LatencySamples directNetty(int warmup, int count) {
-        NodeRuntime clientRuntime = NodeRuntime.create(1);
-        NodeRuntime serverRuntime = NodeRuntime.create(1);
+    static LatencySamples directNetty(int warmup, int count, BenchmarkSettings settings) {
+        NodeRuntime clientRuntime = settings.runtime();
+        NodeRuntime serverRuntime = settings.runtime();
         Channel server = null;
         Channel client = null;
         try {
@@ -221,12 +221,12 @@ final class RoundTripScenario {
      * every datagram to the next channel along. It has the overlay chain's sockets, threads and
      * wake-ups without any overlay protocol, so the overlay's own cost per hop is the difference.
      */
-    static LatencySamples relayChain(int hops, int warmup, int count) {
+    static LatencySamples relayChain(int hops, int warmup, int count, BenchmarkSettings settings) {
         List<NodeRuntime> runtimes = new ArrayList<>();
         List<Channel> channels = new ArrayList<>();
         try {
             for (int i = 0; i <= hops; i++) {
-                runtimes.add(NodeRuntime.create(1));
+                runtimes.add(settings.runtime());
             }
             Relay[] relays = new Relay[hops + 1];
             channels.add(bind(runtimes.get(hops), new NettyEcho()));

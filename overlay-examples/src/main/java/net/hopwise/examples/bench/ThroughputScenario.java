@@ -52,8 +52,8 @@ final class ThroughputScenario {
 
     // ------------------------------------------------------------------ overlay
 
-    static Result overlay(Duration warmup, Duration duration) {
-        try (LoopbackOverlay overlay = LoopbackOverlay.ownRuntimes(List.of("tput-a", "tput-b"))) {
+    static Result overlay(Duration warmup, Duration duration, BenchmarkSettings settings) {
+        try (LoopbackOverlay overlay = LoopbackOverlay.ownRuntimes(List.of("tput-a", "tput-b"), settings::runtime)) {
             overlay.link("tput-a", "tput-b");
             overlay.awaitConvergence(Duration.ofSeconds(30));
             OverlayNode a = overlay.node("tput-a");
