@@ -24,7 +24,7 @@ import java.util.concurrent.TimeUnit;
  * protocol code needs no locks.
  *
  * <pre>{@code
- * NodeRuntime runtime = NodeRuntime.builder().threads(2).spinBeforeSleep(Duration.ofMicros(50)).build();
+ * NodeRuntime runtime = NodeRuntime.builder().threads(2).spinBeforeSleep(Duration.ofNanos(50_000)).build();
  * }</pre>
  */
 public final class NodeRuntime implements AutoCloseable {
@@ -36,6 +36,13 @@ public final class NodeRuntime implements AutoCloseable {
      * {@link Builder#spinBeforeSleep}) at the price of CPU after every burst of activity.
      */
     public static final Duration DEFAULT_SPIN_BEFORE_SLEEP = Duration.ZERO;
+    /**
+     * Use UDP segmentation and receive offload where the kernel has them (Linux 5.0+, epoll): a run of
+     * equal-size datagrams to one neighbour leaves in one send and arrives in one read. Measured on
+     * loopback: several times the best-effort message rate at less CPU per message, and the datagrams
+     * on the wire are unchanged. Off only to compare, or where a kernel or device misbehaves with it.
+     */
+    public static final boolean DEFAULT_UDP_OFFLOAD = true;
     /** Longest spin accepted: beyond a millisecond an overlay node is a busy-polling appliance. */
     public static final Duration MAX_SPIN_BEFORE_SLEEP = Duration.ofMillis(1);
 
@@ -44,14 +51,16 @@ public final class NodeRuntime implements AutoCloseable {
     private final TransportKind kind;
     private final int threads;
     private final Duration spinBeforeSleep;
+    private final boolean udpOffload;
 
     private NodeRuntime(EventLoopGroup group, Class<? extends DatagramChannel> channelType, TransportKind kind,
-            int threads, Duration spinBeforeSleep) {
+            Builder settings) {
         this.group = group;
         this.channelType = channelType;
         this.kind = kind;
-        this.threads = threads;
-        this.spinBeforeSleep = spinBeforeSleep;
+        this.threads = settings.threads;
+        this.spinBeforeSleep = settings.spinBeforeSleep;
+        this.udpOffload = settings.udpOffload;
     }
 
     /** A runtime with {@code threads} event loops on the best transport the platform has. */
@@ -90,6 +99,14 @@ public final class NodeRuntime implements AutoCloseable {
         return spinBeforeSleep;
     }
 
+    /**
+     * Whether nodes on this runtime send runs of datagrams with UDP GSO and read with UDP GRO where
+     * the transport and kernel allow (only the epoll transport does).
+     */
+    public boolean udpOffload() {
+        return udpOffload;
+    }
+
     /** Stops the event loops; nodes still running on them stop with them. */
     @Override
     public void close() {
@@ -99,7 +116,8 @@ public final class NodeRuntime implements AutoCloseable {
     @Override
     public String toString() {
         return "NodeRuntime[" + threads + " thread(s), " + kind
-                + (spinBeforeSleep.isZero() ? "" : ", spin " + spinBeforeSleep.toNanos() / 1000 + " µs") + "]";
+                + (spinBeforeSleep.isZero() ? "" : ", spin " + spinBeforeSleep.toNanos() / 1000 + " µs")
+                + (udpOffload ? "" : ", no UDP offload") + "]";
     }
 
     /** Settings of a runtime; every one has a default. */
@@ -107,6 +125,7 @@ public final class NodeRuntime implements AutoCloseable {
         private int threads = DEFAULT_THREADS;
         private TransportKind transport = TransportKind.AUTO;
         private Duration spinBeforeSleep = DEFAULT_SPIN_BEFORE_SLEEP;
+        private boolean udpOffload = DEFAULT_UDP_OFFLOAD;
 
         private Builder() {}
 
@@ -142,6 +161,15 @@ public final class NodeRuntime implements AutoCloseable {
         }
 
         /**
+         * Whether to use UDP GSO for runs of equal-size datagrams to one neighbour and UDP GRO on
+         * reads, where the epoll transport and the kernel have them; see {@link #DEFAULT_UDP_OFFLOAD}.
+         */
+        public Builder udpOffload(boolean on) {
+            this.udpOffload = on;
+            return this;
+        }
+
+        /**
          * Starts the threads.
          *
          * @throws IllegalStateException when {@link TransportKind#EPOLL} is asked for where it is not available
@@ -167,7 +195,7 @@ public final class NodeRuntime implements AutoCloseable {
                     : NioIoHandler.newFactory(SelectorProvider.provider(), strategy);
             EventLoopGroup group = new MultiThreadIoEventLoopGroup(threads, new HopwiseThreadFactory(), factory);
             return new NodeRuntime(group, epoll ? EpollDatagramChannel.class : NioDatagramChannel.class,
-                    epoll ? TransportKind.EPOLL : TransportKind.NIO, threads, spinBeforeSleep);
+                    epoll ? TransportKind.EPOLL : TransportKind.NIO, this);
         }
     }
 

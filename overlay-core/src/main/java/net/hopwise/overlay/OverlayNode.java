@@ -1,5 +1,7 @@
 package net.hopwise.overlay;
 
+import io.micrometer.core.instrument.FunctionCounter;
+import io.micrometer.core.instrument.Meter;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.netty.bootstrap.Bootstrap;
@@ -115,6 +117,7 @@ public final class OverlayNode implements AutoCloseable {
     private boolean flushNeeded;
     private DatagramRuns runs;
     private volatile boolean groReads;
+    private List<Meter> offloadMeters = List.of();
 
     private OverlayNode(NodeConfig config, NodeRuntime runtime, boolean ownsRuntime) {
         this.config = config;
@@ -158,7 +161,7 @@ public final class OverlayNode implements AutoCloseable {
                     @Override
                     protected void initChannel(DatagramChannel ch) {
                         if (ch instanceof EpollDatagramChannel epoll) {
-                            configureReads(epoll.config());
+                            configureReads(epoll.config(), runtime.udpOffload());
                         }
                         ch.pipeline().addLast("impairment", impairment);
                         ch.pipeline().addLast("node", new InboundHandler());
@@ -172,7 +175,7 @@ public final class OverlayNode implements AutoCloseable {
                     + ": " + e.getMessage(), e);
         }
         channel = ch;
-        runs = new DatagramRuns(ch, DatagramRuns.supported(ch) && !Boolean.getBoolean("hopwise.nogso"),
+        runs = new DatagramRuns(ch, runtime.udpOffload() && DatagramRuns.supported(ch),
                 to -> !impairment.get(to, Direction.OUTBOUND).isNone());
         loop = ch.eventLoop();
         localAddress = (InetSocketAddress) ch.localAddress();
@@ -181,6 +184,14 @@ public final class OverlayNode implements AutoCloseable {
             long now = System.nanoTime();
             engine = new NodeEngine(config, ch.alloc(), new Output(), System.currentTimeMillis(), now);
             meters = new NodeMeters(engine, registry, () -> impairment.dropped());
+            offloadMeters = List.of(
+                    FunctionCounter.builder("hopwise.node.udp.segmented.sends", runs, DatagramRuns::segmentedSends)
+                            .description("Sends that carried several datagrams at once (UDP GSO)")
+                            .tag("node", config.name()).register(registry),
+                    FunctionCounter.builder("hopwise.node.udp.segmented.datagrams", runs,
+                                    DatagramRuns::segmentedDatagrams)
+                            .description("Datagrams sent in sends that carried several (UDP GSO)")
+                            .tag("node", config.name()).register(registry));
             realTimeMeters = new RealTimeMeters(engine, registry);
             for (Neighbour n : engine.neighbours()) {
                 meters.addLink(n);
@@ -197,12 +208,14 @@ public final class OverlayNode implements AutoCloseable {
      * datagrams), else up to {@link #DATAGRAMS_PER_READ} datagrams per recvmmsg. The socket is not
      * registered yet, so no datagram is read with settings half changed.
      */
-    private void configureReads(EpollDatagramChannelConfig c) {
-        boolean gro;
-        try {
-            gro = !Boolean.getBoolean("hopwise.nogro") && c.setOption(EpollChannelOption.UDP_GRO, true) && c.isUdpGro();
-        } catch (RuntimeException e) {
-            gro = false; // a kernel before 5.0: no UDP_GRO
+    private void configureReads(EpollDatagramChannelConfig c, boolean offload) {
+        boolean gro = false;
+        if (offload) {
+            try {
+                gro = c.setOption(EpollChannelOption.UDP_GRO, true) && c.isUdpGro();
+            } catch (RuntimeException e) {
+                gro = false; // a kernel before 5.0: no UDP_GRO
+            }
         }
         if (gro) {
             // recvmsg into one buffer that holds a whole run; recvmmsg's fixed slots would cut it.
@@ -238,6 +251,11 @@ public final class OverlayNode implements AutoCloseable {
 
     public boolean isRunning() {
         return running.get();
+    }
+
+    /** Whether the socket reads with UDP GRO (runs of datagrams sent with GSO arrive in one read). */
+    boolean readsWithGro() {
+        return groReads;
     }
 
     /** The transport carrying the socket: EPOLL or NIO. */
@@ -376,6 +394,14 @@ public final class OverlayNode implements AutoCloseable {
     private void drain() {
         drainScheduled.set(false);
         if (engine == null) {
+            return;
+        }
+        if (!running.get()) {
+            // Stopped: a send that raced with stop() may have queued after it emptied the queue.
+            for (PendingSend p; (p = pending.poll()) != null; ) {
+                pendingCount.decrementAndGet();
+                p.message.release();
+            }
             return;
         }
         long now = System.nanoTime();
@@ -647,6 +673,7 @@ public final class OverlayNode implements AutoCloseable {
                 if (realTimeMeters != null) {
                     realTimeMeters.close();
                 }
+                offloadMeters.forEach(registry::remove);
                 engine.close();
                 runs.discard();
                 for (PendingSend p; (p = pending.poll()) != null; ) {
@@ -811,10 +838,14 @@ public final class OverlayNode implements AutoCloseable {
                 return;
             }
             ByteBuf content = packet.content();
+            // The epoll transport hands out slices of the buffer it read into, whose writer index ends
+            // where the read did (leak-detection wrappers may sit in between).
             ByteBuf read = content.unwrap();
-            if (read != null && read.capacity() >= COMPACT_RATIO * DATAGRAM_SLOT && read.writerIndex() <= DATAGRAM_SLOT) {
-                // The only datagram of its read (the epoll transport hands out slices of the read
-                // buffer, whose writer index ends where the read did).
+            while (read != null && read.capacity() < COMPACT_RATIO * DATAGRAM_SLOT) {
+                read = read.unwrap();
+            }
+            if (read != null && read.writerIndex() <= DATAGRAM_SLOT) {
+                // The only datagram of its read.
                 ByteBuf own = ctx.alloc().ioBuffer(content.readableBytes());
                 try {
                     own.writeBytes(content, content.readerIndex(), content.readableBytes());

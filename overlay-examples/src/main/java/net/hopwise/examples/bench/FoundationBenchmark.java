@@ -139,6 +139,16 @@ public final class FoundationBenchmark {
         LatencySamples oneThread = RoundTripScenario.overlay(3, w, n, true, s);
         progress.printf("round trip: direct UDP (blocking java.nio)%n");
         LatencySamples blocking = RoundTripScenario.directBlocking(w, n);
+        boolean spinning = !s.spinBeforeSleep().isZero();
+        LatencySamples directAsleep = null;
+        LatencySamples threeHopsAsleep = null;
+        if (spinning) {
+            BenchmarkSettings asleep = s.withSpinBeforeSleep(Duration.ZERO);
+            progress.printf("round trip: direct UDP (Netty), loops that sleep at once%n");
+            directAsleep = RoundTripScenario.directNetty(w, n, asleep);
+            progress.printf("round trip: 3 overlay hops, loops that sleep at once%n");
+            threeHopsAsleep = RoundTripScenario.overlay(3, w, n, asleep);
+        }
         for (int hops : new int[] {1, 3}) {
             LatencySamples o = hops == 1 ? oneHop : threeHops;
             String scenario = "round trip 64 B, " + hops + " overlay hop" + (hops == 1 ? "" : "s") + " vs direct UDP";
@@ -154,6 +164,12 @@ public final class FoundationBenchmark {
         String shared = "round trip 64 B, 3 overlay hops on one thread vs direct UDP (informational)";
         table.add(shared, "p50 (µs)", oneThread.percentileMicros(50), direct.percentileMicros(50));
         table.add(shared, "p99 (µs)", oneThread.percentileMicros(99), direct.percentileMicros(99));
+        if (spinning) {
+            String asleep = "round trip 64 B, 3 overlay hops vs direct UDP, loops that sleep at once (library"
+                    + " default, informational)";
+            table.add(asleep, "p50 (µs)", threeHopsAsleep.percentileMicros(50), directAsleep.percentileMicros(50));
+            table.add(asleep, "p99 (µs)", threeHopsAsleep.percentileMicros(99), directAsleep.percentileMicros(99));
+        }
         table.note(String.format(Locale.ROOT, "Round trip: N = %d measured after %d warm-up, one 64-byte message"
                 + " outstanding, routed by hop count. Every node, and each direct-UDP endpoint, runs on a"
                 + " single-thread Netty runtime of its own (as in its own process), so every hop pays a real"
@@ -164,6 +180,14 @@ public final class FoundationBenchmark {
                 + " plain Netty channels copying datagrams along (no overlay protocol): it shows what the"
                 + " thread wake-ups alone cost here. 'On one thread' runs the 4 nodes on one shared 1-thread"
                 + " runtime: no wake-ups, only the nodes' processing and socket calls.", n, w));
+        table.note(spinning
+                ? String.format(Locale.ROOT, "Event loops: every runtime above, overlay and Netty baselines alike,"
+                        + " is built with NodeRuntime.builder().spinBeforeSleep(%d µs): after handling anything a"
+                        + " loop keeps polling its socket (yielding its CPU on every turn) for up to that long before"
+                        + " it sleeps, so a reply that comes back within that time finds its thread awake. The"
+                        + " library's default is to sleep at once; the last two rows are that setting, for overlay"
+                        + " and direct UDP alike.", s.spinBeforeSleep().toNanos() / 1000)
+                : "Event loops: every runtime sleeps as soon as it has nothing to do (the library's default).");
         table.note(String.format(Locale.ROOT, "For reference, direct UDP between two blocking java.nio channels"
                 + " served by plain threads: p50 %s µs, p99 %s µs, mean %s µs. Max round trip: direct %s µs,"
                 + " 1 hop %s µs, 3 hops %s µs.",
@@ -177,11 +201,17 @@ public final class FoundationBenchmark {
         Duration d = s.throughputDuration();
         List<ThroughputScenario.Result> raws = new ArrayList<>();
         List<ThroughputScenario.Result> overlays = new ArrayList<>();
+        List<ThroughputScenario.Result> offloads = new ArrayList<>();
+        boolean offload = io.netty.channel.epoll.SegmentedDatagramPacket.isSupported();
         for (int round = 1; round <= s.throughputRounds(); round++) {
             progress.printf("throughput round %d/%d: raw UDP, %s + %s warm-up%n", round, s.throughputRounds(), d, w);
             raws.add(ThroughputScenario.rawUdp(w, d));
             progress.printf("throughput round %d/%d: overlay link%n", round, s.throughputRounds());
             overlays.add(ThroughputScenario.overlay(w, d, s));
+            if (offload) {
+                progress.printf("throughput round %d/%d: raw UDP with GSO and GRO%n", round, s.throughputRounds());
+                offloads.add(ThroughputScenario.rawUdpOffload(w, d, s));
+            }
         }
         ThroughputScenario.Result raw = median(raws);
         ThroughputScenario.Result overlay = median(overlays);
@@ -192,6 +222,12 @@ public final class FoundationBenchmark {
         table.add(scenario, "received payload (Mbit/s)", overlay.receivedMbitPerSecond(),
                 raw.receivedMbitPerSecond());
         table.addSideBySide(scenario, "loss (%)", overlay.lossPercent(), raw.lossPercent());
+        ThroughputScenario.Result rawOffload = offload ? median(offloads) : null;
+        if (offload) {
+            String vsOffload = "best-effort 1000 B, 1 overlay link vs raw UDP with GSO and GRO (informational)";
+            table.add(vsOffload, "received (msg/s)", overlay.receivedPerSecond(), rawOffload.receivedPerSecond());
+            table.addSideBySide(vsOffload, "loss (%)", overlay.lossPercent(), rawOffload.lossPercent());
+        }
         table.note(String.format(Locale.ROOT, "Throughput: %d round(s) of raw then overlay, each %.1f s measured"
                 + " after %.1f s warm-up, all in this process, same 1000-byte payload and %d-byte socket buffers"
                 + " requested; the table shows each side's median round by received rate. Overlay: nodes a and b"
@@ -201,11 +237,24 @@ public final class FoundationBenchmark {
                 + " count the measured window; loss is over the whole run after the receiver drained.",
                 s.throughputRounds(), d.toMillis() / 1000.0, w.toMillis() / 1000.0,
                 net.hopwise.overlay.NodeConfig.DEFAULT_SOCKET_BUFFER_BYTES));
+        table.note(String.format(Locale.ROOT, "UDP offload: on the epoll transport a node sends each run of"
+                + " equal-size datagrams to one neighbour (here up to %d datagrams of 1058 bytes) as one UDP GSO"
+                + " send and reads with UDP GRO, so a run crosses the kernel once each way and arrives in one read;"
+                + " the datagrams themselves are unchanged. The raw UDP baseline of the target is plain sockets, one"
+                + " datagram per system call, as an application without offload sends. The raw UDP with GSO and"
+                + " GRO row is what the kernel does for one sender and one receiver with the same offloads (Netty"
+                + " epoll channels, one prepared %d-datagram run sent again and again without copying, same loop"
+                + " settings), the ceiling of this machine, for comparison.",
+                65_000 / 1058, ThroughputScenario.SEGMENTS));
         if (s.throughputRounds() > 1) {
-            table.note("Received msg/s by round: raw " + rates(raws) + "; overlay " + rates(overlays) + ".");
+            table.note("Received msg/s by round: raw " + rates(raws) + "; overlay " + rates(overlays)
+                    + (offload ? "; raw with GSO and GRO " + rates(offloads) : "") + ".");
         }
         table.note("Median raw round: " + raw.detail());
         table.note("Median overlay round: " + overlay.detail());
+        if (offload) {
+            table.note("Median raw round with GSO and GRO: " + rawOffload.detail());
+        }
     }
 
     private static ThroughputScenario.Result median(List<ThroughputScenario.Result> results) {
