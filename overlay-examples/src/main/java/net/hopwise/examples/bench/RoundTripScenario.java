@@ -36,12 +36,14 @@ import net.hopwise.overlay.TransportKind;
  * direct UDP between two Netty channels.
  *
  * <p>Thread structure, the same on both sides: every endpoint (overlay node, or direct channel) has
- * a single-thread runtime of its own, as it would in its own process, so each hop pays one real
- * thread wake-up, as on separate machines. The ping-pong is driven from the event loops: the
+ * a single-thread runtime of its own, as it would in its own process, so each hop hands over to
+ * another thread, as on separate machines. The ping-pong is driven from the event loops: the
  * client's reply callback stamps and sends the next ping, the server's callback echoes. With one
- * message outstanding only one thread is busy at a time, so even the 4-node chain does not compete
- * for the 2 cores. (One shared runtime would hide the wake-ups: the same thread would read the next
- * hop's socket in the same loop turn, which no real deployment does.)
+ * message outstanding only one thread has work at a time; loops that spin before sleeping still poll
+ * while idle, so the 4 loops of the chain take turns on 2 cores. All runtimes come from the run's
+ * {@link BenchmarkSettings}, so overlay and baselines have the same loop settings. (One shared
+ * runtime would hide the hand-overs: the same thread would read the next hop's socket in the same
+ * loop turn, which no real deployment does.)
  */
 final class RoundTripScenario {
     static final int PORT = 7;
