@@ -12,7 +12,10 @@ import net.hopwise.overlay.NodeRuntime;
  * @param scenarios the scenarios to run
  * @param roundTripWarmup round trips done and discarded before measuring, so the JIT has compiled
  *     the path
- * @param roundTripCount round trips measured per configuration
+ * @param roundTripCount round trips measured per configuration and round
+ * @param roundTripRounds how many times the round-trip scenarios run one after the other; each
+ *     configuration's samples of all rounds are pooled, so that one round where the scheduler placed
+ *     the threads well or badly does not decide a ratio
  * @param throughputWarmup how long the senders run before the measured window opens
  * @param throughputDuration the measured window of each throughput run
  * @param throughputRounds how many times the raw and the overlay run alternate; the median run of
@@ -26,6 +29,7 @@ public record BenchmarkSettings(
         Set<Scenario> scenarios,
         int roundTripWarmup,
         int roundTripCount,
+        int roundTripRounds,
         Duration throughputWarmup,
         Duration throughputDuration,
         int throughputRounds,
@@ -58,8 +62,8 @@ public record BenchmarkSettings(
         if (scenarios.isEmpty()) {
             throw new IllegalArgumentException("choose at least one scenario");
         }
-        if (roundTripWarmup < 0 || roundTripCount < 1) {
-            throw new IllegalArgumentException("round trips: warm-up must be >= 0 and count >= 1");
+        if (roundTripWarmup < 0 || roundTripCount < 1 || roundTripRounds < 1) {
+            throw new IllegalArgumentException("round trips: warm-up must be >= 0, count and rounds >= 1");
         }
         if (throughputWarmup.isNegative() || throughputDuration.isZero() || throughputDuration.isNegative()) {
             throw new IllegalArgumentException("throughput: warm-up must be >= 0 and duration > 0");
@@ -74,42 +78,47 @@ public record BenchmarkSettings(
         Objects.requireNonNull(spinBeforeSleep, "spinBeforeSleep");
     }
 
-    /** The published run: N = 20000 round trips, 5 s of throughput, 50 nodes. */
+    /** The published run: 3 rounds of N = 20000 round trips, 3 rounds of 5 s of throughput, 50 nodes. */
     public static BenchmarkSettings full() {
-        return new BenchmarkSettings(EnumSet.allOf(Scenario.class), 5_000, 20_000,
+        return new BenchmarkSettings(EnumSet.allOf(Scenario.class), 5_000, 20_000, 3,
                 Duration.ofSeconds(1), Duration.ofSeconds(5), 3, 50, Duration.ofSeconds(3),
                 PUBLISHED_SPIN);
     }
 
     /** A shorter run to check a change quickly; numbers are noisier. */
     public static BenchmarkSettings quick() {
-        return new BenchmarkSettings(EnumSet.allOf(Scenario.class), 1_000, 5_000,
+        return new BenchmarkSettings(EnumSet.allOf(Scenario.class), 1_000, 5_000, 1,
                 Duration.ofMillis(500), Duration.ofSeconds(2), 1, 50, Duration.ofSeconds(1),
                 PUBLISHED_SPIN);
     }
 
     public BenchmarkSettings withScenarios(Set<Scenario> only) {
-        return new BenchmarkSettings(only, roundTripWarmup, roundTripCount, throughputWarmup, throughputDuration,
-                throughputRounds, overlayNodes, settle, spinBeforeSleep);
+        return new BenchmarkSettings(only, roundTripWarmup, roundTripCount, roundTripRounds, throughputWarmup,
+                throughputDuration, throughputRounds, overlayNodes, settle, spinBeforeSleep);
     }
 
     public BenchmarkSettings withRoundTrips(int warmup, int count) {
-        return new BenchmarkSettings(scenarios, warmup, count, throughputWarmup, throughputDuration,
-                throughputRounds, overlayNodes, settle, spinBeforeSleep);
+        return new BenchmarkSettings(scenarios, warmup, count, roundTripRounds, throughputWarmup,
+                throughputDuration, throughputRounds, overlayNodes, settle, spinBeforeSleep);
+    }
+
+    public BenchmarkSettings withRoundTripRounds(int rounds) {
+        return new BenchmarkSettings(scenarios, roundTripWarmup, roundTripCount, rounds, throughputWarmup,
+                throughputDuration, throughputRounds, overlayNodes, settle, spinBeforeSleep);
     }
 
     public BenchmarkSettings withThroughput(Duration warmup, Duration duration, int rounds) {
-        return new BenchmarkSettings(scenarios, roundTripWarmup, roundTripCount, warmup, duration, rounds,
-                overlayNodes, settle, spinBeforeSleep);
+        return new BenchmarkSettings(scenarios, roundTripWarmup, roundTripCount, roundTripRounds, warmup, duration,
+                rounds, overlayNodes, settle, spinBeforeSleep);
     }
 
     public BenchmarkSettings withOverlay(int nodes, Duration settleTime) {
-        return new BenchmarkSettings(scenarios, roundTripWarmup, roundTripCount, throughputWarmup,
+        return new BenchmarkSettings(scenarios, roundTripWarmup, roundTripCount, roundTripRounds, throughputWarmup,
                 throughputDuration, throughputRounds, nodes, settleTime, spinBeforeSleep);
     }
 
     public BenchmarkSettings withSpinBeforeSleep(Duration spin) {
-        return new BenchmarkSettings(scenarios, roundTripWarmup, roundTripCount, throughputWarmup,
+        return new BenchmarkSettings(scenarios, roundTripWarmup, roundTripCount, roundTripRounds, throughputWarmup,
                 throughputDuration, throughputRounds, overlayNodes, settle, spin);
     }
 

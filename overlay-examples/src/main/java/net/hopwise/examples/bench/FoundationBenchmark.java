@@ -32,7 +32,8 @@ import net.hopwise.examples.bench.ResultTable.Target;
  * and the module's exec:java configuration names the demo's main class.)
  *
  * Options: {@code --quick} (shorter, noisier), {@code --only rtt,throughput,memory},
- * {@code --round-trips N}, {@code --warmup N}, {@code --duration SECONDS} and {@code --rounds N} (throughput),
+ * {@code --round-trips N}, {@code --warmup N}, {@code --rtt-rounds N},
+ * {@code --duration SECONDS} and {@code --rounds N} (throughput),
  * {@code --spin MICROS} (event loops poll this long after activity before sleeping, in every runtime of
  * the round-trip and throughput scenarios, overlay and Netty baselines alike), {@code --nodes N},
  * {@code --write [FILE]} (default {@code docs/benchmarks.md}, relative to the top of the build).
@@ -78,6 +79,7 @@ public final class FoundationBenchmark {
                 case "--duration" -> settings = settings.withThroughput(settings.throughputWarmup(),
                         Duration.ofMillis(Math.round(Double.parseDouble(value(args, ++i, a)) * 1000)),
                         settings.throughputRounds());
+                case "--rtt-rounds" -> settings = settings.withRoundTripRounds(Integer.parseInt(value(args, ++i, a)));
                 case "--rounds" -> settings = settings.withThroughput(settings.throughputWarmup(),
                         settings.throughputDuration(), Integer.parseInt(value(args, ++i, a)));
                 case "--spin" -> settings = settings.withSpinBeforeSleep(
@@ -132,16 +134,29 @@ public final class FoundationBenchmark {
         progress.printf("round trip: throw-away pass (direct UDP, 3 overlay hops) to warm the JVM%n");
         RoundTripScenario.directNetty(w, n, s);
         RoundTripScenario.overlay(3, w, n, s);
-        progress.printf("round trip: direct UDP (Netty), %d + %d warm-up%n", n, w);
-        LatencySamples direct = RoundTripScenario.directNetty(w, n, s);
-        progress.printf("round trip: 1 overlay hop%n");
-        LatencySamples oneHop = RoundTripScenario.overlay(1, w, n, s);
-        progress.printf("round trip: 3 overlay hops%n");
-        LatencySamples threeHops = RoundTripScenario.overlay(3, w, n, s);
-        progress.printf("round trip: 3-hop UDP relay chain (Netty)%n");
-        LatencySamples relay = RoundTripScenario.relayChain(3, w, n, s);
-        progress.printf("round trip: 3 overlay hops, all nodes on one thread%n");
-        LatencySamples oneThread = RoundTripScenario.overlay(3, w, n, true, s);
+        List<LatencySamples> directs = new ArrayList<>();
+        List<LatencySamples> oneHops = new ArrayList<>();
+        List<LatencySamples> threeHopsByRound = new ArrayList<>();
+        List<LatencySamples> relays = new ArrayList<>();
+        List<LatencySamples> oneThreads = new ArrayList<>();
+        int rounds = s.roundTripRounds();
+        for (int round = 1; round <= rounds; round++) {
+            progress.printf("round trip %d/%d: direct UDP (Netty), %d + %d warm-up%n", round, rounds, n, w);
+            directs.add(RoundTripScenario.directNetty(w, n, s));
+            progress.printf("round trip %d/%d: 1 overlay hop%n", round, rounds);
+            oneHops.add(RoundTripScenario.overlay(1, w, n, s));
+            progress.printf("round trip %d/%d: 3 overlay hops%n", round, rounds);
+            threeHopsByRound.add(RoundTripScenario.overlay(3, w, n, s));
+            progress.printf("round trip %d/%d: 3-hop UDP relay chain (Netty)%n", round, rounds);
+            relays.add(RoundTripScenario.relayChain(3, w, n, s));
+            progress.printf("round trip %d/%d: 3 overlay hops, all nodes on one thread%n", round, rounds);
+            oneThreads.add(RoundTripScenario.overlay(3, w, n, true, s));
+        }
+        LatencySamples direct = LatencySamples.pooled(directs);
+        LatencySamples oneHop = LatencySamples.pooled(oneHops);
+        LatencySamples threeHops = LatencySamples.pooled(threeHopsByRound);
+        LatencySamples relay = LatencySamples.pooled(relays);
+        LatencySamples oneThread = LatencySamples.pooled(oneThreads);
         progress.printf("round trip: direct UDP (blocking java.nio)%n");
         LatencySamples blocking = RoundTripScenario.directBlocking(w, n);
         boolean spinning = !s.spinBeforeSleep().isZero();
@@ -175,8 +190,19 @@ public final class FoundationBenchmark {
             table.add(asleep, "p50 (µs)", threeHopsAsleep.percentileMicros(50), directAsleep.percentileMicros(50));
             table.add(asleep, "p99 (µs)", threeHopsAsleep.percentileMicros(99), directAsleep.percentileMicros(99));
         }
-        table.note(String.format(Locale.ROOT, "Round trip: N = %d measured after %d warm-up, one 64-byte message"
-                + " outstanding, routed by hop count. Every node, and each direct-UDP endpoint, runs on a"
+        if (rounds > 1) {
+            List<String> byRound = new ArrayList<>();
+            for (int i = 0; i < rounds; i++) {
+                byRound.add(String.format(Locale.ROOT, "%s/%s µs (%.2fx)",
+                        ResultTable.number(threeHopsByRound.get(i).percentileMicros(50)),
+                        ResultTable.number(directs.get(i).percentileMicros(50)),
+                        threeHopsByRound.get(i).percentileMicros(50) / directs.get(i).percentileMicros(50)));
+            }
+            table.note("3-hop / direct UDP p50 by round: " + String.join(", ", byRound) + ".");
+        }
+        table.note(String.format(Locale.ROOT, "Round trip: %d round(s) of N = %d measured after %d warm-up each,"
+                + " pooled per configuration; one 64-byte message outstanding, routed by hop count. Every node, and"
+                + " each direct-UDP endpoint, runs on a"
                 + " single-thread Netty runtime of its own (as in its own process), so every hop hands over to"
                 + " another thread; the ping-pong is driven from the event-loop callbacks on both sides. With one"
                 + " message outstanding only one thread has work at a time, but loops that spin keep polling"
@@ -185,11 +211,11 @@ public final class FoundationBenchmark {
                 + " Direct UDP = two Netty datagram channels on the same transport, socket buffers and receive"
                 + " allocator as the nodes. The 3-hop UDP relay is the same chain of 4 threads and sockets with"
                 + " plain Netty channels copying datagrams along (no overlay protocol): it shows what the"
-                + " thread wake-ups alone cost here. 'On one thread' runs the 4 nodes on one shared 1-thread"
-                + " runtime: no wake-ups, only the nodes' processing and socket calls. Before anything is measured"
-                + " one throw-away pass of the direct and the 3-hop ping-pong warms the JVM: the first scenario"
-                + " of a JVM is measured slower than the same one later (direct UDP about 19 µs against 12 µs"
-                + " with spinning loops), which would flatter whichever side runs first.", n, w));
+                + " hand-overs between threads alone cost here. 'On one thread' runs the 4 nodes on one shared"
+                + " 1-thread runtime: no hand-overs, only the nodes' processing and socket calls. Before anything"
+                + " is measured one throw-away pass of the direct and the 3-hop ping-pong warms the JVM: the first"
+                + " scenario of a JVM is measured slower than the same one later (direct UDP about 19 µs against"
+                + " 12 µs with spinning loops), which would flatter whichever side runs first.", rounds, n, w));
         table.note(spinning
                 ? String.format(Locale.ROOT, "Event loops: every runtime above, overlay and Netty baselines alike,"
                         + " is built with NodeRuntime.builder().spinBeforeSleep(%d µs): after handling anything a"
@@ -348,6 +374,7 @@ public final class FoundationBenchmark {
 
     static String usage() {
         return "usage: FoundationBenchmark [--quick] [--only rtt,throughput,memory] [--round-trips N] [--warmup N]"
+                + " [--rtt-rounds N]"
                 + " [--duration SECONDS] [--rounds N] [--spin MICROS] [--nodes N] [--write [FILE]]";
     }
 }

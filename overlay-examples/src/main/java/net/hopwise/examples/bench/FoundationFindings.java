@@ -18,7 +18,8 @@ final class FoundationFindings {
             **Round trip** (target: 3-hop p50 at most 4x direct UDP). On this Firecracker VM an idle vCPU
             halts (guest halt-polling is off), so every time a loop sleeps in epoll_wait and is woken by the
             next datagram the hop costs tens of microseconds. A plain 3-hop Netty relay on the same four
-            threads was 5.8x direct UDP; the overlay adds little to that (1.06-1.13x the relay).
+            threads was 5.8x direct UDP in the previous run of record; the overlay adds little to such a
+            relay (1-19% here).
 
             - Loops that spin before they sleep (`NodeRuntime.builder().spinBeforeSleep(d)`, as Aeron's idle
               strategies): after handling anything a loop polls with a non-blocking epoll_wait, yielding its
@@ -36,12 +37,15 @@ final class FoundationFindings {
             - Reads with UDP GRO go through recvmsg, where Netty 4.2.7's recvmmsg path made a
               getsockopt(IP_RECVORIGDSTADDR) call per read: 3-hop p50 (spin 100 µs) 52-58 µs against 65-69.
             - The first scenario of a JVM is measured slower than the same one later: direct UDP with
-              spinning loops about 19 µs cold and 11-12 µs warm. The 3.2x above compared a warm overlay with
-              a cold baseline. The benchmark now warms the JVM with a throw-away pass first; then the 3-hop
-              ratio is 4.3-4.4x (spin 100 µs), above the target, and the plain 3-hop relay is itself 3.8-4.0x:
-              a chain of four loops sharing two cores pays a context switch per hop that two loops with a
-              core each do not, before any overlay work. On one shared thread (no hand-overs) the overlay's
-              3 hops are 2.1-3.9x direct UDP.
+              spinning loops about 19 µs cold and 11-12 µs warm, so the 3.2x above compared a warm overlay
+              with a cold baseline. The benchmark now warms the JVM with a throw-away pass and pools three
+              rounds per configuration. Single rounds then range from 3.6x to 5.5x (direct UDP 11-16 µs,
+              3 hops 51-65 µs), pooled runs give 4.5-4.9x: **the target is not met**. The plain 3-hop relay
+              on the same four spinning loops is itself about 4x: a chain of four loops sharing two cores
+              pays a context switch per hop that two loops with a core each do not, before any overlay
+              work, and the overlay adds 1-19% to it. On one shared thread (no hand-overs) the overlay's
+              3 hops are 2.1-3.9x direct UDP. Spinning still cut the 3-hop round trip from about 150 µs to
+              about 55-60 µs; only the ratio to an equally spinning direct UDP stays above 4x.
             - Without spinning, direct UDP's own round trip depends on where the scheduler placed its two
               threads: 20-24 µs in a fresh JVM, 67-91 µs after any 4-thread chain has run (then every hop
               wakes a halted vCPU); the library-default rows are measured last and show the latter.

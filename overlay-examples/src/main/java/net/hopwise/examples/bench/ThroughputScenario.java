@@ -1,5 +1,8 @@
 package net.hopwise.examples.bench;
 
+import io.netty.channel.ChannelHandlerContext;
+import io.netty.channel.SimpleChannelInboundHandler;
+import io.netty.channel.socket.DatagramPacket;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.InetAddress;
@@ -195,10 +198,9 @@ final class ThroughputScenario {
                     .option(io.netty.channel.epoll.EpollChannelOption.UDP_GRO, true)
                     .option(io.netty.channel.ChannelOption.RCVBUF_ALLOCATOR,
                             new io.netty.channel.FixedRecvByteBufAllocator(65536))
-                    .handler(new io.netty.channel.SimpleChannelInboundHandler<io.netty.channel.socket.DatagramPacket>() {
+                    .handler(new SimpleChannelInboundHandler<DatagramPacket>() {
                         @Override
-                        protected void channelRead0(io.netty.channel.ChannelHandlerContext ctx,
-                                io.netty.channel.socket.DatagramPacket p) {
+                        protected void channelRead0(ChannelHandlerContext ctx, DatagramPacket p) {
                             received.lazySet(received.get() + 1);
                         }
                     })
