@@ -66,8 +66,8 @@ final class FoundationFindings {
               receiver the kernel splits the runs again and the receiver reads one datagram at a time: sent
               2.6x raw, received 1.61x, 38.5% lost in receive-buffer overflows.
             - UDP GRO on every node's socket: a run arrives in one read of up to 64 KiB, which Netty splits
-              into its datagrams. With GSO: 1.07-1.42 million msg/s received (4.6-6.2x raw) with node a's loop
-              at 66-80% and b's at 40%. A datagram read alone into such a buffer is copied into one of its own,
+              into its datagrams. With GSO: 1.07-1.42 million msg/s received (4.5-6.2x raw) with node a's loop
+              at 66-82% and b's at 40-50%. A datagram read alone into such a buffer is copied into one of its own,
               so that what the engine keeps (a real-time history, a reliable link's queue) does not pin a
               64 KiB read buffer and its allocator chunk per datagram.
             - What remains is loss of a few percent, varying between runs: the overlay's send path is now
