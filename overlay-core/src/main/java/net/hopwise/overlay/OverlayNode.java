@@ -1,5 +1,7 @@
 package net.hopwise.overlay;
 
+import io.micrometer.core.instrument.FunctionCounter;
+import io.micrometer.core.instrument.Meter;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.netty.bootstrap.Bootstrap;
@@ -13,6 +15,9 @@ import io.netty.channel.EventLoop;
 import io.netty.channel.FixedRecvByteBufAllocator;
 import io.netty.channel.SimpleChannelInboundHandler;
 import io.netty.channel.WriteBufferWaterMark;
+import io.netty.channel.epoll.EpollChannelOption;
+import io.netty.channel.epoll.EpollDatagramChannel;
+import io.netty.channel.epoll.EpollDatagramChannelConfig;
 import io.netty.channel.socket.DatagramChannel;
 import io.netty.channel.socket.DatagramPacket;
 import io.netty.util.concurrent.ScheduledFuture;
@@ -70,6 +75,22 @@ public final class OverlayNode implements AutoCloseable {
      * shared buffer, so anything kept beyond the read copies or is bounded elsewhere.
      */
     private static final int DATAGRAMS_PER_READ = 8;
+    /**
+     * Messages handed over from other threads that one loop turn sends at most: about 1 MB of full
+     * datagrams, the write buffer's high-water mark, so a turn ends about when the socket would push
+     * back anyway; then the loop reads and runs its timers before the next batch.
+     */
+    private static final int DRAIN_BATCH = 1024;
+    /** One read with UDP GRO: the largest UDP datagram, which is what a coalesced run can reach. */
+    private static final int GRO_READ_BYTES = 65536;
+    /**
+     * A datagram that was alone in a read buffer at least this many datagram slots large is copied
+     * into a buffer of its own before the engine sees it, so that whatever the engine keeps (a
+     * real-time history, a reliable link's queue) does not pin a whole read buffer (16 KiB, or 64 KiB
+     * with GRO, and with it the allocator's chunk) per datagram. Datagrams that share a read share
+     * its buffer, which they then fill.
+     */
+    private static final int COMPACT_RATIO = 4;
 
     private final NodeConfig config;
     private final NodeRuntime runtime;
@@ -79,6 +100,7 @@ public final class OverlayNode implements AutoCloseable {
     private final Queue<PendingSend> pending = new ConcurrentLinkedQueue<>();
     private final AtomicInteger pendingCount = new AtomicInteger();
     private final AtomicBoolean drainScheduled = new AtomicBoolean();
+    private final Runnable drainTask = this::drain;
     private final AtomicBoolean running = new AtomicBoolean();
     private final ImpairmentHandler impairment;
 
@@ -95,6 +117,9 @@ public final class OverlayNode implements AutoCloseable {
     private ScheduledFuture<?> timer;
     private long timerDeadline = Long.MAX_VALUE;
     private boolean flushNeeded;
+    private DatagramRuns runs;
+    private volatile boolean groReads;
+    private List<Meter> offloadMeters = List.of();
 
     private OverlayNode(NodeConfig config, NodeRuntime runtime, boolean ownsRuntime) {
         this.config = config;
@@ -132,19 +157,18 @@ public final class OverlayNode implements AutoCloseable {
                 .channel(runtime.channelType())
                 .option(ChannelOption.SO_RCVBUF, config.socketBufferBytes())
                 .option(ChannelOption.SO_SNDBUF, config.socketBufferBytes())
-                .option(ChannelOption.RCVBUF_ALLOCATOR, new FixedRecvByteBufAllocator(
-                        runtime.transport() == TransportKind.EPOLL ? DATAGRAM_SLOT * DATAGRAMS_PER_READ : DATAGRAM_SLOT))
+                .option(ChannelOption.RCVBUF_ALLOCATOR, new FixedRecvByteBufAllocator(DATAGRAM_SLOT))
                 .option(ChannelOption.WRITE_BUFFER_WATER_MARK, new WriteBufferWaterMark(256 * 1024, 1024 * 1024))
                 .handler(new ChannelInitializer<DatagramChannel>() {
                     @Override
                     protected void initChannel(DatagramChannel ch) {
+                        if (ch instanceof EpollDatagramChannel epoll) {
+                            configureReads(epoll.config(), runtime.udpOffload());
+                        }
                         ch.pipeline().addLast("impairment", impairment);
                         ch.pipeline().addLast("node", new InboundHandler());
                     }
                 });
-        if (runtime.transport() == TransportKind.EPOLL) {
-            bootstrap.option(io.netty.channel.epoll.EpollChannelOption.MAX_DATAGRAM_PAYLOAD_SIZE, DATAGRAM_SLOT);
-        }
         Channel ch;
         try {
             ch = bootstrap.bind(config.bindAddress()).sync().channel();
@@ -153,6 +177,8 @@ public final class OverlayNode implements AutoCloseable {
                     + ": " + e.getMessage(), e);
         }
         channel = ch;
+        runs = new DatagramRuns(ch, runtime.udpOffload() && DatagramRuns.supported(ch),
+                to -> !impairment.get(to, Direction.OUTBOUND).isNone());
         loop = ch.eventLoop();
         localAddress = (InetSocketAddress) ch.localAddress();
         running.set(true);
@@ -160,6 +186,14 @@ public final class OverlayNode implements AutoCloseable {
             long now = System.nanoTime();
             engine = new NodeEngine(config, ch.alloc(), new Output(), System.currentTimeMillis(), now);
             meters = new NodeMeters(engine, registry, () -> impairment.dropped());
+            offloadMeters = List.of(
+                    FunctionCounter.builder("hopwise.node.udp.segmented.sends", runs, DatagramRuns::segmentedSends)
+                            .description("Sends that carried several datagrams at once (UDP GSO)")
+                            .tag("node", config.name()).register(registry),
+                    FunctionCounter.builder("hopwise.node.udp.segmented.datagrams", runs,
+                                    DatagramRuns::segmentedDatagrams)
+                            .description("Datagrams sent in sends that carried several (UDP GSO)")
+                            .tag("node", config.name()).register(registry));
             realTimeMeters = new RealTimeMeters(engine, registry);
             for (Neighbour n : engine.neighbours()) {
                 meters.addLink(n);
@@ -168,6 +202,32 @@ public final class OverlayNode implements AutoCloseable {
             afterWork();
             return null;
         });
+    }
+
+    /**
+     * Chooses how an epoll socket reads: with UDP GRO where the kernel has it (a run of datagrams a
+     * neighbour sent with GSO arrives in one read of up to 64 KiB, which Netty splits into the
+     * datagrams), else up to {@link #DATAGRAMS_PER_READ} datagrams per recvmmsg. The socket is not
+     * registered yet, so no datagram is read with settings half changed.
+     */
+    private void configureReads(EpollDatagramChannelConfig c, boolean offload) {
+        boolean gro = false;
+        if (offload) {
+            try {
+                gro = c.setOption(EpollChannelOption.UDP_GRO, true) && c.isUdpGro();
+            } catch (RuntimeException e) {
+                gro = false; // a kernel before 5.0: no UDP_GRO
+            }
+        }
+        if (gro) {
+            // recvmsg into one buffer that holds a whole run; recvmmsg's fixed slots would cut it.
+            c.setMaxDatagramPayloadSize(0);
+            c.setRecvByteBufAllocator(new FixedRecvByteBufAllocator(GRO_READ_BYTES));
+        } else {
+            c.setMaxDatagramPayloadSize(DATAGRAM_SLOT);
+            c.setRecvByteBufAllocator(new FixedRecvByteBufAllocator(DATAGRAM_SLOT * DATAGRAMS_PER_READ));
+        }
+        groReads = gro;
     }
 
     public NodeConfig config() {
@@ -193,6 +253,11 @@ public final class OverlayNode implements AutoCloseable {
 
     public boolean isRunning() {
         return running.get();
+    }
+
+    /** Whether the socket reads with UDP GRO (runs of datagrams sent with GSO arrive in one read). */
+    boolean readsWithGro() {
+        return groReads;
     }
 
     /** The transport carrying the socket: EPOLL or NIO. */
@@ -265,7 +330,7 @@ public final class OverlayNode implements AutoCloseable {
         }
         pending.add(new PendingSend(sourcePort, destination, destinationPort, message, prepared, metric));
         if (drainScheduled.compareAndSet(false, true)) {
-            loop.execute(this::drain);
+            loop.execute(drainTask);
         }
         return SendResult.ACCEPTED;
     }
@@ -321,15 +386,32 @@ public final class OverlayNode implements AutoCloseable {
         return running.get() && ch != null && ch.isWritable() && pendingCount.get() < config.sendQueueLimit();
     }
 
+    /**
+     * Sends what other threads handed over, at most {@link #DRAIN_BATCH} messages and as long as the
+     * socket takes them, then flushes once (so the transport writes the batch with as few system
+     * calls as it can). What is left waits for the next loop turn (or for the socket to drain), so
+     * that the loop reads its socket and runs its timers between batches however fast the
+     * application sends: a node that only sends must still hear its neighbours' hellos.
+     */
     private void drain() {
         drainScheduled.set(false);
         if (engine == null) {
             return;
         }
+        if (!running.get()) {
+            // Stopped: a send that raced with stop() may have queued after it emptied the queue.
+            for (PendingSend p; (p = pending.poll()) != null; ) {
+                pendingCount.decrementAndGet();
+                p.message.release();
+            }
+            return;
+        }
         long now = System.nanoTime();
         PendingSend p;
-        while (channel.isWritable() && (p = pending.poll()) != null) {
+        int sent = 0;
+        while (sent < DRAIN_BATCH && channel.isWritable() && (p = pending.poll()) != null) {
             pendingCount.decrementAndGet();
+            sent++;
             SendResult r;
             if (p.prepared) {
                 r = engine.sendPrepared(p.sourcePort, p.destination, p.destinationPort, p.message, p.metric, now);
@@ -346,6 +428,20 @@ public final class OverlayNode implements AutoCloseable {
             flushNeeded = true;
         }
         afterWork();
+        if (channel.isWritable()) {
+            drainNextTurn();
+        }
+    }
+
+    /**
+     * Drains again after the loop's next look at its sockets when messages are waiting: a task
+     * scheduled with no delay runs in the next turn, whereas one executed now would run before any
+     * I/O (Netty runs tasks for up to a second before it reads again).
+     */
+    private void drainNextTurn() {
+        if (!pending.isEmpty() && running.get() && drainScheduled.compareAndSet(false, true)) {
+            loop.schedule(drainTask, 0, TimeUnit.NANOSECONDS);
+        }
     }
 
     // ---------------------------------------------------------------- reliable sessions (issue 3)
@@ -581,7 +677,9 @@ public final class OverlayNode implements AutoCloseable {
                 if (realTimeMeters != null) {
                     realTimeMeters.close();
                 }
+                offloadMeters.forEach(registry::remove);
                 engine.close();
+                runs.discard();
                 for (PendingSend p; (p = pending.poll()) != null; ) {
                     p.message.release();
                 }
@@ -665,6 +763,7 @@ public final class OverlayNode implements AutoCloseable {
     private void afterWork() {
         if (flushNeeded) {
             flushNeeded = false;
+            runs.writeOut();
             channel.flush();
         }
         NodeEngine e = engine;
@@ -715,7 +814,7 @@ public final class OverlayNode implements AutoCloseable {
     private final class Output implements NodeOutput {
         @Override
         public void transmit(InetSocketAddress to, ByteBuf datagram) {
-            channel.write(new DatagramPacket(datagram, to), channel.voidPromise());
+            runs.write(to, datagram);
             flushNeeded = true;
         }
 
@@ -742,9 +841,28 @@ public final class OverlayNode implements AutoCloseable {
     private final class InboundHandler extends SimpleChannelInboundHandler<DatagramPacket> {
         @Override
         protected void channelRead0(ChannelHandlerContext ctx, DatagramPacket packet) {
-            if (engine != null) {
-                engine.onDatagram(packet.sender(), packet.content(), System.nanoTime());
+            if (engine == null) {
+                return;
             }
+            ByteBuf content = packet.content();
+            // The epoll transport hands out slices of the buffer it read into, whose writer index ends
+            // where the read did (leak-detection wrappers may sit in between).
+            ByteBuf read = content.unwrap();
+            while (read != null && read.capacity() < COMPACT_RATIO * DATAGRAM_SLOT) {
+                read = read.unwrap();
+            }
+            if (read != null && read.writerIndex() <= DATAGRAM_SLOT) {
+                // The only datagram of its read.
+                ByteBuf own = ctx.alloc().ioBuffer(content.readableBytes());
+                try {
+                    own.writeBytes(content, content.readerIndex(), content.readableBytes());
+                    engine.onDatagram(packet.sender(), own, System.nanoTime());
+                } finally {
+                    own.release();
+                }
+                return;
+            }
+            engine.onDatagram(packet.sender(), content, System.nanoTime());
         }
 
         @Override
@@ -758,8 +876,10 @@ public final class OverlayNode implements AutoCloseable {
 
         @Override
         public void channelWritabilityChanged(ChannelHandlerContext ctx) {
-            if (ctx.channel().isWritable() && !pending.isEmpty()) {
-                drain();
+            if (ctx.channel().isWritable()) {
+                // Not drained here: this may run inside a flush, and draining from it would keep the
+                // loop writing without ever reading.
+                drainNextTurn();
             }
             ctx.fireChannelWritabilityChanged();
         }

@@ -32,8 +32,10 @@ import net.hopwise.examples.bench.ResultTable.Target;
  * and the module's exec:java configuration names the demo's main class.)
  *
  * Options: {@code --quick} (shorter, noisier), {@code --only rtt,throughput,memory},
- * {@code --round-trips N}, {@code --warmup N}, {@code --duration SECONDS} and {@code --rounds N} (throughput),
- * {@code --nodes N},
+ * {@code --round-trips N}, {@code --warmup N}, {@code --rtt-rounds N},
+ * {@code --duration SECONDS} and {@code --rounds N} (throughput),
+ * {@code --spin MICROS} (event loops poll this long after activity before sleeping, in every runtime of
+ * the round-trip and throughput scenarios, overlay and Netty baselines alike), {@code --nodes N},
  * {@code --write [FILE]} (default {@code docs/benchmarks.md}, relative to the top of the build).
  */
 public final class FoundationBenchmark {
@@ -58,7 +60,7 @@ public final class FoundationBenchmark {
                     + "- Date: " + date + "\n"
                     + "- Machine: " + machine + "\n"
                     + "- JVM options: `" + jvmOptions + "`\n\n"
-                    + table.toMarkdown();
+                    + table.toMarkdown() + "\n" + FoundationFindings.MARKDOWN;
         }
     }
 
@@ -77,8 +79,11 @@ public final class FoundationBenchmark {
                 case "--duration" -> settings = settings.withThroughput(settings.throughputWarmup(),
                         Duration.ofMillis(Math.round(Double.parseDouble(value(args, ++i, a)) * 1000)),
                         settings.throughputRounds());
+                case "--rtt-rounds" -> settings = settings.withRoundTripRounds(Integer.parseInt(value(args, ++i, a)));
                 case "--rounds" -> settings = settings.withThroughput(settings.throughputWarmup(),
                         settings.throughputDuration(), Integer.parseInt(value(args, ++i, a)));
+                case "--spin" -> settings = settings.withSpinBeforeSleep(
+                        Duration.ofNanos(Math.round(Double.parseDouble(value(args, ++i, a)) * 1000)));
                 case "--nodes" -> settings = settings.withOverlay(Integer.parseInt(value(args, ++i, a)),
                         settings.settle());
                 case "--write" -> {
@@ -124,18 +129,46 @@ public final class FoundationBenchmark {
     private static void roundTrips(BenchmarkSettings s, ResultTable table, PrintStream progress) {
         int w = s.roundTripWarmup();
         int n = s.roundTripCount();
-        progress.printf("round trip: direct UDP (Netty), %d + %d warm-up%n", n, w);
-        LatencySamples direct = RoundTripScenario.directNetty(w, n);
-        progress.printf("round trip: 1 overlay hop%n");
-        LatencySamples oneHop = RoundTripScenario.overlay(1, w, n);
-        progress.printf("round trip: 3 overlay hops%n");
-        LatencySamples threeHops = RoundTripScenario.overlay(3, w, n);
-        progress.printf("round trip: 3-hop UDP relay chain (Netty)%n");
-        LatencySamples relay = RoundTripScenario.relayChain(3, w, n);
-        progress.printf("round trip: 3 overlay hops, all nodes on one thread%n");
-        LatencySamples oneThread = RoundTripScenario.overlay(3, w, n, true);
+        // The first scenarios of a JVM run slower than the same ones later (the JIT is still at work):
+        // one throw-away pass over both kinds of path first, so that no side is measured cold.
+        progress.printf("round trip: throw-away pass (direct UDP, 3 overlay hops) to warm the JVM%n");
+        RoundTripScenario.directNetty(w, n, s);
+        RoundTripScenario.overlay(3, w, n, s);
+        List<LatencySamples> directs = new ArrayList<>();
+        List<LatencySamples> oneHops = new ArrayList<>();
+        List<LatencySamples> threeHopsByRound = new ArrayList<>();
+        List<LatencySamples> relays = new ArrayList<>();
+        List<LatencySamples> oneThreads = new ArrayList<>();
+        int rounds = s.roundTripRounds();
+        for (int round = 1; round <= rounds; round++) {
+            progress.printf("round trip %d/%d: direct UDP (Netty), %d + %d warm-up%n", round, rounds, n, w);
+            directs.add(RoundTripScenario.directNetty(w, n, s));
+            progress.printf("round trip %d/%d: 1 overlay hop%n", round, rounds);
+            oneHops.add(RoundTripScenario.overlay(1, w, n, s));
+            progress.printf("round trip %d/%d: 3 overlay hops%n", round, rounds);
+            threeHopsByRound.add(RoundTripScenario.overlay(3, w, n, s));
+            progress.printf("round trip %d/%d: 3-hop UDP relay chain (Netty)%n", round, rounds);
+            relays.add(RoundTripScenario.relayChain(3, w, n, s));
+            progress.printf("round trip %d/%d: 3 overlay hops, all nodes on one thread%n", round, rounds);
+            oneThreads.add(RoundTripScenario.overlay(3, w, n, true, s));
+        }
+        LatencySamples direct = LatencySamples.pooled(directs);
+        LatencySamples oneHop = LatencySamples.pooled(oneHops);
+        LatencySamples threeHops = LatencySamples.pooled(threeHopsByRound);
+        LatencySamples relay = LatencySamples.pooled(relays);
+        LatencySamples oneThread = LatencySamples.pooled(oneThreads);
         progress.printf("round trip: direct UDP (blocking java.nio)%n");
         LatencySamples blocking = RoundTripScenario.directBlocking(w, n);
+        boolean spinning = !s.spinBeforeSleep().isZero();
+        LatencySamples directAsleep = null;
+        LatencySamples threeHopsAsleep = null;
+        if (spinning) {
+            BenchmarkSettings asleep = s.withSpinBeforeSleep(Duration.ZERO);
+            progress.printf("round trip: direct UDP (Netty), loops that sleep at once%n");
+            directAsleep = RoundTripScenario.directNetty(w, n, asleep);
+            progress.printf("round trip: 3 overlay hops, loops that sleep at once%n");
+            threeHopsAsleep = RoundTripScenario.overlay(3, w, n, asleep);
+        }
         for (int hops : new int[] {1, 3}) {
             LatencySamples o = hops == 1 ? oneHop : threeHops;
             String scenario = "round trip 64 B, " + hops + " overlay hop" + (hops == 1 ? "" : "s") + " vs direct UDP";
@@ -151,16 +184,46 @@ public final class FoundationBenchmark {
         String shared = "round trip 64 B, 3 overlay hops on one thread vs direct UDP (informational)";
         table.add(shared, "p50 (µs)", oneThread.percentileMicros(50), direct.percentileMicros(50));
         table.add(shared, "p99 (µs)", oneThread.percentileMicros(99), direct.percentileMicros(99));
-        table.note(String.format(Locale.ROOT, "Round trip: N = %d measured after %d warm-up, one 64-byte message"
-                + " outstanding, routed by hop count. Every node, and each direct-UDP endpoint, runs on a"
-                + " single-thread Netty runtime of its own (as in its own process), so every hop pays a real"
-                + " thread wake-up; the ping-pong is driven from the event-loop callbacks on both sides. With one"
-                + " message outstanding only one thread is busy at a time, so 4 nodes on 2 cores do not compete."
+        if (spinning) {
+            String asleep = "round trip 64 B, 3 overlay hops vs direct UDP, loops that sleep at once (library"
+                    + " default, informational)";
+            table.add(asleep, "p50 (µs)", threeHopsAsleep.percentileMicros(50), directAsleep.percentileMicros(50));
+            table.add(asleep, "p99 (µs)", threeHopsAsleep.percentileMicros(99), directAsleep.percentileMicros(99));
+        }
+        if (rounds > 1) {
+            List<String> byRound = new ArrayList<>();
+            for (int i = 0; i < rounds; i++) {
+                byRound.add(String.format(Locale.ROOT, "%s/%s µs (%.2fx)",
+                        ResultTable.number(threeHopsByRound.get(i).percentileMicros(50)),
+                        ResultTable.number(directs.get(i).percentileMicros(50)),
+                        threeHopsByRound.get(i).percentileMicros(50) / directs.get(i).percentileMicros(50)));
+            }
+            table.note("3-hop / direct UDP p50 by round: " + String.join(", ", byRound) + ".");
+        }
+        table.note(String.format(Locale.ROOT, "Round trip: %d round(s) of N = %d measured after %d warm-up each,"
+                + " pooled per configuration; one 64-byte message outstanding, routed by hop count. Every node, and"
+                + " each direct-UDP endpoint, runs on a"
+                + " single-thread Netty runtime of its own (as in its own process), so every hop hands over to"
+                + " another thread; the ping-pong is driven from the event-loop callbacks on both sides. With one"
+                + " message outstanding only one thread has work at a time, but loops that spin keep polling"
+                + " (yielding) while idle, so the 4 loops of a chain take turns on the 2 cores, where direct"
+                + " UDP's 2 loops have a core each."
                 + " Direct UDP = two Netty datagram channels on the same transport, socket buffers and receive"
                 + " allocator as the nodes. The 3-hop UDP relay is the same chain of 4 threads and sockets with"
                 + " plain Netty channels copying datagrams along (no overlay protocol): it shows what the"
-                + " thread wake-ups alone cost here. 'On one thread' runs the 4 nodes on one shared 1-thread"
-                + " runtime: no wake-ups, only the nodes' processing and socket calls.", n, w));
+                + " hand-overs between threads alone cost here. 'On one thread' runs the 4 nodes on one shared"
+                + " 1-thread runtime: no hand-overs, only the nodes' processing and socket calls. Before anything"
+                + " is measured one throw-away pass of the direct and the 3-hop ping-pong warms the JVM: the first"
+                + " scenario of a JVM is measured slower than the same one later (direct UDP about 19 µs against"
+                + " 12 µs with spinning loops), which would flatter whichever side runs first.", rounds, n, w));
+        table.note(spinning
+                ? String.format(Locale.ROOT, "Event loops: every runtime above, overlay and Netty baselines alike,"
+                        + " is built with NodeRuntime.builder().spinBeforeSleep(%d µs): after handling anything a"
+                        + " loop keeps polling its socket (yielding its CPU on every turn) for up to that long before"
+                        + " it sleeps, so a reply that comes back within that time finds its thread awake. The"
+                        + " library's default is to sleep at once; the last two rows are that setting, for overlay"
+                        + " and direct UDP alike.", s.spinBeforeSleep().toNanos() / 1000)
+                : "Event loops: every runtime sleeps as soon as it has nothing to do (the library's default).");
         table.note(String.format(Locale.ROOT, "For reference, direct UDP between two blocking java.nio channels"
                 + " served by plain threads: p50 %s µs, p99 %s µs, mean %s µs. Max round trip: direct %s µs,"
                 + " 1 hop %s µs, 3 hops %s µs.",
@@ -174,11 +237,17 @@ public final class FoundationBenchmark {
         Duration d = s.throughputDuration();
         List<ThroughputScenario.Result> raws = new ArrayList<>();
         List<ThroughputScenario.Result> overlays = new ArrayList<>();
+        List<ThroughputScenario.Result> offloads = new ArrayList<>();
+        boolean offload = io.netty.channel.epoll.SegmentedDatagramPacket.isSupported();
         for (int round = 1; round <= s.throughputRounds(); round++) {
             progress.printf("throughput round %d/%d: raw UDP, %s + %s warm-up%n", round, s.throughputRounds(), d, w);
             raws.add(ThroughputScenario.rawUdp(w, d));
             progress.printf("throughput round %d/%d: overlay link%n", round, s.throughputRounds());
-            overlays.add(ThroughputScenario.overlay(w, d));
+            overlays.add(ThroughputScenario.overlay(w, d, s));
+            if (offload) {
+                progress.printf("throughput round %d/%d: raw UDP with GSO and GRO%n", round, s.throughputRounds());
+                offloads.add(ThroughputScenario.rawUdpOffload(w, d, s));
+            }
         }
         ThroughputScenario.Result raw = median(raws);
         ThroughputScenario.Result overlay = median(overlays);
@@ -189,20 +258,40 @@ public final class FoundationBenchmark {
         table.add(scenario, "received payload (Mbit/s)", overlay.receivedMbitPerSecond(),
                 raw.receivedMbitPerSecond());
         table.addSideBySide(scenario, "loss (%)", overlay.lossPercent(), raw.lossPercent());
-        table.note(String.format(Locale.ROOT, "Throughput: %d round(s) of raw then overlay, each %.1f s measured"
+        ThroughputScenario.Result rawOffload = offload ? median(offloads) : null;
+        if (offload) {
+            String vsOffload = "best-effort 1000 B, 1 overlay link vs raw UDP with GSO and GRO (informational)";
+            table.add(vsOffload, "received (msg/s)", overlay.receivedPerSecond(), rawOffload.receivedPerSecond());
+            table.addSideBySide(vsOffload, "loss (%)", overlay.lossPercent(), rawOffload.lossPercent());
+        }
+        table.note(String.format(Locale.ROOT, "Throughput: %d round(s) of raw, overlay%s, each %.1f s measured"
                 + " after %.1f s warm-up, all in this process, same 1000-byte payload and %d-byte socket buffers"
                 + " requested; the table shows each side's median round by received rate. Overlay: nodes a and b"
-                + " each on a single-thread runtime of its own, one application thread calling"
-                + " OverlayPort.send(NodeId, ...) in a loop and yielding when back-pressured. Raw: one thread"
-                + " writing to a connected blocking java.nio DatagramChannel, one thread reading another. Rates"
-                + " count the measured window; loss is over the whole run after the receiver drained.",
-                s.throughputRounds(), d.toMillis() / 1000.0, w.toMillis() / 1000.0,
-                net.hopwise.overlay.NodeConfig.DEFAULT_SOCKET_BUFFER_BYTES));
+                + " each on a single-thread runtime of its own (loop settings as for the round trips), one"
+                + " application thread calling OverlayPort.send(NodeId, ...) in a loop and yielding when"
+                + " back-pressured. Raw: one thread writing to a connected blocking java.nio DatagramChannel, one"
+                + " thread reading another. Rates count the measured window; loss is over the whole run after the"
+                + " receiver drained.",
+                s.throughputRounds(), offload ? ", raw with GSO and GRO" : "", d.toMillis() / 1000.0,
+                w.toMillis() / 1000.0, net.hopwise.overlay.NodeConfig.DEFAULT_SOCKET_BUFFER_BYTES));
+        table.note(String.format(Locale.ROOT, "UDP offload: on the epoll transport a node sends each run of"
+                + " equal-size datagrams to one neighbour (here up to %d datagrams of 1058 bytes) as one UDP GSO"
+                + " send and reads with UDP GRO, so a run crosses the kernel once each way and arrives in one read;"
+                + " the datagrams themselves are unchanged. The raw UDP baseline of the target is plain sockets, one"
+                + " datagram per system call, as an application without offload sends. The raw UDP with GSO and"
+                + " GRO row is what the kernel does for one sender and one receiver with the same offloads (Netty"
+                + " epoll channels, one prepared %d-datagram run sent again and again without copying, same loop"
+                + " settings), the ceiling of this machine, for comparison.",
+                65_000 / 1058, ThroughputScenario.SEGMENTS));
         if (s.throughputRounds() > 1) {
-            table.note("Received msg/s by round: raw " + rates(raws) + "; overlay " + rates(overlays) + ".");
+            table.note("Received msg/s by round: raw " + rates(raws) + "; overlay " + rates(overlays)
+                    + (offload ? "; raw with GSO and GRO " + rates(offloads) : "") + ".");
         }
         table.note("Median raw round: " + raw.detail());
         table.note("Median overlay round: " + overlay.detail());
+        if (offload) {
+            table.note("Median raw round with GSO and GRO: " + rawOffload.detail());
+        }
     }
 
     private static ThroughputScenario.Result median(List<ThroughputScenario.Result> results) {
@@ -285,6 +374,7 @@ public final class FoundationBenchmark {
 
     static String usage() {
         return "usage: FoundationBenchmark [--quick] [--only rtt,throughput,memory] [--round-trips N] [--warmup N]"
-                + " [--duration SECONDS] [--rounds N] [--nodes N] [--write [FILE]]";
+                + " [--rtt-rounds N]"
+                + " [--duration SECONDS] [--rounds N] [--spin MICROS] [--nodes N] [--write [FILE]]";
     }
 }

@@ -14,6 +14,21 @@ final class LatencySamples {
         Arrays.sort(sorted);
     }
 
+    /** All samples of several runs of one configuration together. */
+    static LatencySamples pooled(java.util.List<LatencySamples> runs) {
+        int total = 0;
+        for (LatencySamples r : runs) {
+            total += r.sorted.length;
+        }
+        long[] all = new long[total];
+        int at = 0;
+        for (LatencySamples r : runs) {
+            System.arraycopy(r.sorted, 0, all, at, r.sorted.length);
+            at += r.sorted.length;
+        }
+        return new LatencySamples(all);
+    }
+
     int count() {
         return sorted.length;
     }

@@ -7,6 +7,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.locks.LockSupport;
+import java.util.function.Supplier;
 import net.hopwise.overlay.NeighbourConfig;
 import net.hopwise.overlay.NodeConfig;
 import net.hopwise.overlay.NodeRuntime;
@@ -23,22 +24,27 @@ final class LoopbackOverlay implements AutoCloseable {
     static final RoutingMetric METRIC = RoutingMetric.HOPS;
 
     private final Map<String, OverlayNode> nodes = new LinkedHashMap<>();
-    private final NodeRuntime shared;
+    private final List<NodeRuntime> runtimes = new ArrayList<>();
+    private final Supplier<NodeRuntime> runtimeOfNode;
 
-    private LoopbackOverlay(NodeRuntime shared) {
-        this.shared = shared;
+    private LoopbackOverlay(Supplier<NodeRuntime> runtimeOfNode) {
+        this.runtimeOfNode = runtimeOfNode;
     }
 
-    /** Nodes each on a single-thread runtime of its own (the runtime stops with the node). */
-    static LoopbackOverlay ownRuntimes(List<String> names) {
-        LoopbackOverlay overlay = new LoopbackOverlay(null);
+    /**
+     * Nodes each on a runtime of its own from {@code newRuntime} (single-thread, as a process of its
+     * own would have); the runtimes stop with the overlay.
+     */
+    static LoopbackOverlay ownRuntimes(List<String> names, Supplier<NodeRuntime> newRuntime) {
+        LoopbackOverlay overlay = new LoopbackOverlay(newRuntime);
         overlay.startAll(names);
         return overlay;
     }
 
     /** Nodes all on one shared runtime, which this overlay closes with them. */
     static LoopbackOverlay sharedRuntime(List<String> names, NodeRuntime runtime) {
-        LoopbackOverlay overlay = new LoopbackOverlay(runtime);
+        LoopbackOverlay overlay = new LoopbackOverlay(() -> runtime);
+        overlay.runtimes.add(runtime);
         overlay.startAll(names);
         return overlay;
     }
@@ -47,7 +53,11 @@ final class LoopbackOverlay implements AutoCloseable {
         try {
             for (String name : names) {
                 NodeConfig config = NodeConfig.builder(name).loopback(0).defaultMetric(METRIC).build();
-                nodes.put(name, shared == null ? OverlayNode.start(config) : OverlayNode.start(config, shared));
+                NodeRuntime runtime = runtimeOfNode.get();
+                if (!runtimes.contains(runtime)) {
+                    runtimes.add(runtime);
+                }
+                nodes.put(name, OverlayNode.start(config, runtime));
             }
         } catch (RuntimeException e) {
             close();
@@ -119,8 +129,7 @@ final class LoopbackOverlay implements AutoCloseable {
             n.stop();
         }
         nodes.clear();
-        if (shared != null) {
-            shared.close();
-        }
+        runtimes.forEach(NodeRuntime::close);
+        runtimes.clear();
     }
 }

@@ -36,12 +36,14 @@ import net.hopwise.overlay.TransportKind;
  * direct UDP between two Netty channels.
  *
  * <p>Thread structure, the same on both sides: every endpoint (overlay node, or direct channel) has
- * a single-thread runtime of its own, as it would in its own process, so each hop pays one real
- * thread wake-up, as on separate machines. The ping-pong is driven from the event loops: the
+ * a single-thread runtime of its own, as it would in its own process, so each hop hands over to
+ * another thread, as on separate machines. The ping-pong is driven from the event loops: the
  * client's reply callback stamps and sends the next ping, the server's callback echoes. With one
- * message outstanding only one thread is busy at a time, so even the 4-node chain does not compete
- * for the 2 cores. (One shared runtime would hide the wake-ups: the same thread would read the next
- * hop's socket in the same loop turn, which no real deployment does.)
+ * message outstanding only one thread has work at a time; loops that spin before sleeping still poll
+ * while idle, so the 4 loops of the chain take turns on 2 cores. All runtimes come from the run's
+ * {@link BenchmarkSettings}, so overlay and baselines have the same loop settings. (One shared
+ * runtime would hide the hand-overs: the same thread would read the next hop's socket in the same
+ * loop turn, which no real deployment does.)
  */
 final class RoundTripScenario {
     static final int PORT = 7;
@@ -49,8 +51,8 @@ final class RoundTripScenario {
     private RoundTripScenario() {}
 
     /** Ping-pong between the two ends of a chain of {@code hops + 1} nodes, each on its own thread. */
-    static LatencySamples overlay(int hops, int warmup, int count) {
-        return overlay(hops, warmup, count, false);
+    static LatencySamples overlay(int hops, int warmup, int count, BenchmarkSettings settings) {
+        return overlay(hops, warmup, count, false, settings);
     }
 
     /**
@@ -58,14 +60,14 @@ final class RoundTripScenario {
      * nodes share one event-loop thread, which removes the thread wake-ups and leaves the nodes' own
      * processing and the socket calls.
      */
-    static LatencySamples overlay(int hops, int warmup, int count, boolean oneThread) {
+    static LatencySamples overlay(int hops, int warmup, int count, boolean oneThread, BenchmarkSettings settings) {
         List<String> names = new ArrayList<>();
         for (int i = 0; i <= hops; i++) {
             names.add("rtt" + hops + (oneThread ? "s" : "") + "-" + (char) ('a' + i));
         }
         try (LoopbackOverlay overlay = oneThread
-                ? LoopbackOverlay.sharedRuntime(names, NodeRuntime.create(1))
-                : LoopbackOverlay.ownRuntimes(names)) {
+                ? LoopbackOverlay.sharedRuntime(names, settings.runtime())
+                : LoopbackOverlay.ownRuntimes(names, settings::runtime)) {
             for (int i = 0; i < hops; i++) {
                 overlay.link(names.get(i), names.get(i + 1));
             }
@@ -133,9 +135,9 @@ final class RoundTripScenario {
      * the transport the nodes use, with the nodes' socket buffers and receive allocator; each side
      * writes in its read callback and flushes when the read batch completes, as a node does.
      */
-    static LatencySamples directNetty(int warmup, int count) {
-        NodeRuntime clientRuntime = NodeRuntime.create(1);
-        NodeRuntime serverRuntime = NodeRuntime.create(1);
+    static LatencySamples directNetty(int warmup, int count, BenchmarkSettings settings) {
+        NodeRuntime clientRuntime = settings.runtime();
+        NodeRuntime serverRuntime = settings.runtime();
         Channel server = null;
         Channel client = null;
         try {
@@ -221,12 +223,12 @@ final class RoundTripScenario {
      * every datagram to the next channel along. It has the overlay chain's sockets, threads and
      * wake-ups without any overlay protocol, so the overlay's own cost per hop is the difference.
      */
-    static LatencySamples relayChain(int hops, int warmup, int count) {
+    static LatencySamples relayChain(int hops, int warmup, int count, BenchmarkSettings settings) {
         List<NodeRuntime> runtimes = new ArrayList<>();
         List<Channel> channels = new ArrayList<>();
         try {
             for (int i = 0; i <= hops; i++) {
-                runtimes.add(NodeRuntime.create(1));
+                runtimes.add(settings.runtime());
             }
             Relay[] relays = new Relay[hops + 1];
             channels.add(bind(runtimes.get(hops), new NettyEcho()));

@@ -1,5 +1,8 @@
 package net.hopwise.examples.bench;
 
+import io.netty.channel.ChannelHandlerContext;
+import io.netty.channel.SimpleChannelInboundHandler;
+import io.netty.channel.socket.DatagramPacket;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.InetAddress;
@@ -16,6 +19,7 @@ import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.locks.LockSupport;
 import net.hopwise.overlay.NodeConfig;
 import net.hopwise.overlay.NodeId;
+import net.hopwise.overlay.NodeRuntime;
 import net.hopwise.overlay.OverlayNode;
 import net.hopwise.overlay.OverlayPort;
 import net.hopwise.overlay.SendResult;
@@ -52,8 +56,8 @@ final class ThroughputScenario {
 
     // ------------------------------------------------------------------ overlay
 
-    static Result overlay(Duration warmup, Duration duration) {
-        try (LoopbackOverlay overlay = LoopbackOverlay.ownRuntimes(List.of("tput-a", "tput-b"))) {
+    static Result overlay(Duration warmup, Duration duration, BenchmarkSettings settings) {
+        try (LoopbackOverlay overlay = LoopbackOverlay.ownRuntimes(List.of("tput-a", "tput-b"), settings::runtime)) {
             overlay.link("tput-a", "tput-b");
             overlay.awaitConvergence(Duration.ofSeconds(30));
             OverlayNode a = overlay.node("tput-a");
@@ -85,6 +89,8 @@ final class ThroughputScenario {
             Window w = Window.measure(sender, accepted, received, warmup, duration, labels);
             NodeCounters ca = a.counters();
             NodeCounters cb = b.counters();
+            double segmentedSends = counter(a, "hopwise.node.udp.segmented.sends");
+            double segmentedDatagrams = counter(a, "hopwise.node.udp.segmented.datagrams");
             StringBuilder drops = new StringBuilder();
             for (OverlayNode n : List.of(a, b)) {
                 for (DropReason reason : DropReason.values()) {
@@ -95,13 +101,20 @@ final class ThroughputScenario {
                 }
             }
             String detail = String.format(Locale.ROOT,
-                    "overlay: %d accepted, %d back-pressured sends, a sent %d packets, b received %d packets,"
-                            + " b delivered %d messages; node drops:%s; kernel: %s; busy threads: %s",
-                    accepted.get(), backPressured.get(), ca.packetsSent(), cb.packetsReceived(),
+                    "overlay: %d accepted, %d back-pressured sends, a sent %d packets (%.0f of them in %.0f"
+                            + " segmented sends, %.1f per send), b received %d packets, b delivered %d messages;"
+                            + " node drops:%s; kernel: %s; busy threads: %s",
+                    accepted.get(), backPressured.get(), ca.packetsSent(), segmentedDatagrams, segmentedSends,
+                    segmentedSends == 0 ? 0 : segmentedDatagrams / segmentedSends, cb.packetsReceived(),
                     cb.messagesDelivered(), drops.length() == 0 ? " none" : drops, w.kernel, w.busyThreads);
             return new Result(w.sentPerSecond, w.receivedPerSecond, accepted.get(), received.get(),
                     backPressured.get(), detail);
         }
+    }
+
+    private static double counter(OverlayNode node, String name) {
+        var c = node.meterRegistry().find(name).tag("node", node.name()).functionCounter();
+        return c == null ? 0 : c.count();
     }
 
     // ------------------------------------------------------------------ raw UDP
@@ -161,6 +174,109 @@ final class ThroughputScenario {
         }
     }
 
+    // ------------------------------------------------------------------ raw UDP with GSO and GRO
+
+    /**
+     * The most the kernel does for one sender and one receiver with the offloads the overlay uses: a
+     * Netty epoll channel writes runs of {@link #SEGMENTS} datagrams of 1000 bytes as UDP
+     * GSO sends (one prepared buffer, sent again and again without copying), driven from its own
+     * event loop; another reads them with UDP GRO and counts the datagrams Netty splits out. Both on
+     * single-thread runtimes of their own with this run's loop settings. Informational: no
+     * application copies a message or waits for a queue here.
+     */
+    static Result rawUdpOffload(Duration warmup, Duration duration, BenchmarkSettings settings) {
+        NodeRuntime rxRuntime = settings.runtime();
+        NodeRuntime txRuntime = settings.runtime();
+        io.netty.channel.Channel rx = null;
+        io.netty.channel.Channel tx = null;
+        io.netty.buffer.ByteBuf run = null;
+        try {
+            AtomicLong received = new AtomicLong();
+            rx = new io.netty.bootstrap.Bootstrap().group(rxRuntime.group())
+                    .channel(io.netty.channel.epoll.EpollDatagramChannel.class)
+                    .option(io.netty.channel.ChannelOption.SO_RCVBUF, NodeConfig.DEFAULT_SOCKET_BUFFER_BYTES)
+                    .option(io.netty.channel.epoll.EpollChannelOption.UDP_GRO, true)
+                    .option(io.netty.channel.ChannelOption.RCVBUF_ALLOCATOR,
+                            new io.netty.channel.FixedRecvByteBufAllocator(65536))
+                    .handler(new SimpleChannelInboundHandler<DatagramPacket>() {
+                        @Override
+                        protected void channelRead0(ChannelHandlerContext ctx, DatagramPacket p) {
+                            received.lazySet(received.get() + 1);
+                        }
+                    })
+                    .bind(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0)).syncUninterruptibly().channel();
+            tx = new io.netty.bootstrap.Bootstrap().group(txRuntime.group())
+                    .channel(io.netty.channel.epoll.EpollDatagramChannel.class)
+                    .option(io.netty.channel.ChannelOption.SO_SNDBUF, NodeConfig.DEFAULT_SOCKET_BUFFER_BYTES)
+                    .handler(new io.netty.channel.ChannelInboundHandlerAdapter())
+                    .bind(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0)).syncUninterruptibly().channel();
+            run = io.netty.buffer.Unpooled.directBuffer(SEGMENTS * PAYLOAD).writeZero(SEGMENTS * PAYLOAD);
+            AtomicLong sent = new AtomicLong();
+            OffloadSender sender = new OffloadSender(tx, run, (InetSocketAddress) rx.localAddress(), sent);
+            Window w = Window.measure(sender.asSender(), sent, received, warmup, duration,
+                    Map.of(rxRuntime.group().submit(() -> Thread.currentThread().getId()).syncUninterruptibly()
+                            .getNow(), "receiver loop"));
+            String detail = String.format(Locale.ROOT,
+                    "raw with offload: %d sent in runs of %d, %d received; kernel: %s; busy threads: %s",
+                    sent.get(), SEGMENTS, received.get(), w.kernel, w.busyThreads);
+            return new Result(w.sentPerSecond, w.receivedPerSecond, sent.get(), received.get(), 0, detail);
+        } finally {
+            if (tx != null) {
+                tx.close().syncUninterruptibly();
+            }
+            if (rx != null) {
+                rx.close().syncUninterruptibly();
+            }
+            if (run != null) {
+                run.release();
+            }
+            txRuntime.close();
+            rxRuntime.close();
+        }
+    }
+
+    /** Datagrams per GSO send of the raw offload baseline: as many as the overlay puts in one. */
+    static final int SEGMENTS = 61;
+
+    /** Writes GSO runs from the sending channel's own event loop, a batch per loop turn. */
+    private static final class OffloadSender {
+        private final io.netty.channel.Channel channel;
+        private final io.netty.buffer.ByteBuf run;
+        private final InetSocketAddress to;
+        private final AtomicLong sent;
+        private volatile boolean stop;
+        private final java.util.concurrent.CountDownLatch stopped = new java.util.concurrent.CountDownLatch(1);
+
+        OffloadSender(io.netty.channel.Channel channel, io.netty.buffer.ByteBuf run, InetSocketAddress to,
+                AtomicLong sent) {
+            this.channel = channel;
+            this.run = run;
+            this.to = to;
+            this.sent = sent;
+        }
+
+        private void turn() {
+            if (stop) {
+                stopped.countDown();
+                return;
+            }
+            for (int i = 0; i < 16 && channel.isWritable(); i++) {
+                channel.write(new io.netty.channel.epoll.SegmentedDatagramPacket(run.retainedDuplicate(), PAYLOAD, to),
+                        channel.voidPromise());
+                sent.lazySet(sent.get() + SEGMENTS);
+            }
+            channel.flush();
+            channel.eventLoop().schedule(this::turn, 0, java.util.concurrent.TimeUnit.NANOSECONDS);
+        }
+
+        Sender asSender() {
+            return new Sender(() -> channel.eventLoop().execute(this::turn), () -> {
+                stop = true;
+                stopped.await(10, java.util.concurrent.TimeUnit.SECONDS);
+            });
+        }
+    }
+
     // ------------------------------------------------------------------ plumbing
 
     /** One step of a sending loop; returns false to stop early. */
@@ -169,14 +285,21 @@ final class ThroughputScenario {
         boolean sendOne();
     }
 
-    /** A thread calling a send step in a loop until stopped. */
+    /** Stops something that sends. */
+    @FunctionalInterface
+    private interface Stopping {
+        void stop() throws InterruptedException;
+    }
+
+    /** Something sending until stopped: a thread calling a send step in a loop, or an event-loop task. */
     private static final class Sender {
-        private final Thread thread;
+        private final Runnable start;
+        private final Stopping stopping;
         private volatile boolean stop;
         private volatile RuntimeException failure;
 
         Sender(String name, SendStep step) {
-            thread = new Thread(() -> {
+            Thread thread = new Thread(() -> {
                 try {
                     while (!stop && step.sendOne()) {
                         // keep sending
@@ -186,18 +309,27 @@ final class ThroughputScenario {
                 }
             }, name);
             thread.setDaemon(true);
+            this.start = thread::start;
+            this.stopping = () -> {
+                stop = true;
+                thread.join(10_000);
+                if (failure != null) {
+                    throw new IllegalStateException(thread.getName() + " failed", failure);
+                }
+            };
+        }
+
+        Sender(Runnable start, Stopping stopping) {
+            this.start = start;
+            this.stopping = stopping;
         }
 
         void start() {
-            thread.start();
+            start.run();
         }
 
         void stopAndJoin() throws InterruptedException {
-            stop = true;
-            thread.join(10_000);
-            if (failure != null) {
-                throw new IllegalStateException(thread.getName() + " failed", failure);
-            }
+            stopping.stop();
         }
     }
 
