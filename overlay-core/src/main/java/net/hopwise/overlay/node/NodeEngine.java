@@ -373,6 +373,9 @@ public final class NodeEngine {
      * retains what it keeps or forwards.
      */
     public void onDatagram(InetSocketAddress from, ByteBuf datagram, long nowNanos) {
+        if (closed) {
+            return; // a read that raced with stop: whatever it would create could never be released
+        }
         advance(nowNanos);
         counters.packetsReceived++;
         counters.bytesReceived += datagram.readableBytes();
@@ -774,6 +777,9 @@ public final class NodeEngine {
 
     /** Runs everything that is due at {@code nowNanos}. */
     public void onTimer(long nowNanos) {
+        if (closed) {
+            return;
+        }
         advance(nowNanos);
         for (Neighbour n : neighbourList) {
             if (n.monitor.nextDeadlineNanos() <= now) {
@@ -803,10 +809,14 @@ public final class NodeEngine {
 
     /** Releases what the engine holds; the engine must not be used afterwards. */
     public void close() {
+        closed = true;
         reassembler.close();
         closeRealTime();
         closeReliable();
     }
+
+    /** Set by {@link #close}: datagrams arriving afterwards are ignored. */
+    private boolean closed;
 
     private void advance(long nowNanos) {
         if (nowNanos > now) {
