@@ -310,13 +310,10 @@ public final class OverlayNode implements AutoCloseable {
             afterWork();
             return result;
         }
-        if (!destination.equals(config.id()) && !reachable.getOrDefault(metric, Set.of()).contains(destination)) {
-            return SendResult.NO_ROUTE;
+        SendResult refused = admitOffLoop(destination, metric, pendingCount);
+        if (refused != null) {
+            return refused;
         }
-        if (pendingCount.get() >= config.sendQueueLimit()) {
-            return SendResult.BACK_PRESSURED;
-        }
-        pendingCount.incrementAndGet();
         ByteBuf message;
         boolean prepared = payload.length <= DataHeader.MAX_FRAGMENT_PAYLOAD;
         if (prepared) {
@@ -335,6 +332,21 @@ public final class OverlayNode implements AutoCloseable {
         return SendResult.ACCEPTED;
     }
 
+    /**
+     * Answers a send from outside the loop from the routes the loop last published and the number of
+     * sends already handed over: null when the send is admitted (and counted in {@code pending}).
+     */
+    private SendResult admitOffLoop(NodeId destination, RoutingMetric metric, AtomicInteger pending) {
+        if (!destination.equals(config.id()) && !reachable.getOrDefault(metric, Set.of()).contains(destination)) {
+            return SendResult.NO_ROUTE;
+        }
+        if (pending.get() >= config.sendQueueLimit()) {
+            return SendResult.BACK_PRESSURED;
+        }
+        pending.incrementAndGet();
+        return null;
+    }
+
     // ---------------------------------------------------------------- real-time
 
     /** Sends one real-time packet; the flow API ({@link RealTimeFlow}) is the way in. */
@@ -350,13 +362,10 @@ public final class OverlayNode implements AutoCloseable {
             afterWork();
             return result;
         }
-        if (!destination.equals(config.id()) && !reachable.getOrDefault(metric, Set.of()).contains(destination)) {
-            return SendResult.NO_ROUTE;
+        SendResult refused = admitOffLoop(destination, metric, realTimePending);
+        if (refused != null) {
+            return refused;
         }
-        if (realTimePending.get() >= config.sendQueueLimit()) {
-            return SendResult.BACK_PRESSURED;
-        }
-        realTimePending.incrementAndGet();
         byte[] copy = payload.clone();
         // One task per packet: real-time packets are few (tens per second per flow) and must not wait
         // behind a batch.

@@ -235,14 +235,22 @@ public final class ReliableLinkSender {
             if ((st & (SACKED | LOST)) != 0) {
                 continue;
             }
-            state[i] |= LOST;
-            inFlight--;
-            lost++;
-            if (transmitOrder[i] > recoveryPoint) {
-                lossEvents++;
-                controller.onLoss(nowNanos);
-                recoveryPoint = nextTransmitOrder - 1;
-            }
+            markLost(i, nowNanos);
+        }
+    }
+
+    /**
+     * Moves an in-flight packet to the known-lost ones; the controller hears of it unless it belongs
+     * to a window whose congestion event it already heard of.
+     */
+    private void markLost(int i, long nowNanos) {
+        state[i] |= LOST;
+        inFlight--;
+        lost++;
+        if (transmitOrder[i] > recoveryPoint) {
+            lossEvents++;
+            controller.onLoss(nowNanos);
+            recoveryPoint = nextTransmitOrder - 1;
         }
     }
 
@@ -288,15 +296,8 @@ public final class ReliableLinkSender {
             // RFC 6298 restarts its timer with a retransmission: the resent packet gets a whole
             // timeout, and if that passes in silence too, the link is in a real timeout.
             lastProgress = nowNanos;
-            state[i] |= LOST;
-            inFlight--;
-            lost++;
             tailLosses++;
-            if (order > recoveryPoint) {
-                lossEvents++;
-                controller.onLoss(nowNanos);
-                recoveryPoint = nextTransmitOrder - 1;
-            }
+            markLost(i, nowNanos);
         }
         pump(nowNanos);
         rearm();
