@@ -111,6 +111,10 @@ public final class NodeMeters implements AutoCloseable {
         meters.add(FunctionCounter.builder("hopwise.link.retransmissions", n,
                         x -> reliable(x, ReliableLinkStatistics::retransmissions))
                 .description("Packets resent on the link's reliable channel").tags(tags).register(registry));
+        meters.add(FunctionCounter.builder("hopwise.link.tail.probes", n,
+                        x -> reliable(x, ReliableLinkStatistics::tailProbes))
+                .description("Lone last packets sent a second time on the link's reliable channel").tags(tags)
+                .register(registry));
         meters.add(FunctionCounter.builder("hopwise.link.timeouts", n, x -> reliable(x, ReliableLinkStatistics::timeouts))
                 .description("Retransmission timeouts of the link's reliable channel").tags(tags).register(registry));
         meters.add(Gauge.builder("hopwise.link.queue", n, x -> reliable(x, ReliableLinkStatistics::queueLength))

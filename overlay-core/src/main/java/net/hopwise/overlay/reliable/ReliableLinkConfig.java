@@ -45,6 +45,17 @@ public final class ReliableLinkConfig {
 
     /** Hop-by-hop recovery is the point of the reliable channel; turning it off is for experiments. */
     public static final boolean DEFAULT_RECOVERY = true;
+    /**
+     * Tail probes are on: a lone packet on an otherwise idle link is sent a second time a quarter of
+     * a round trip after the first, so that its loss costs a quarter of a round trip instead of more
+     * than a whole one. Only the last packet of a flight is probed, once, and only when the
+     * congestion window has room, so a bulk flow sends one probe per burst at most, and a stream of
+     * lone messages (interactive traffic, where delay matters most) pays with twice its own, small,
+     * rate.
+     */
+    public static final boolean DEFAULT_TAIL_PROBE = true;
+    /** Floor of the tail probe's delay: below it an acknowledgement is often just late, not missing. */
+    public static final Duration DEFAULT_MIN_PROBE_DELAY = Duration.ofMillis(2);
 
     private static final ReliableLinkConfig DEFAULTS = builder().build();
 
@@ -58,6 +69,8 @@ public final class ReliableLinkConfig {
     private final int sackBlocks;
     private final CongestionController.Factory congestionControl;
     private final boolean recovery;
+    private final boolean tailProbe;
+    private final Duration minProbeDelay;
 
     private ReliableLinkConfig(Builder b) {
         this.sendWindow = b.sendWindow;
@@ -70,6 +83,8 @@ public final class ReliableLinkConfig {
         this.sackBlocks = b.sackBlocks;
         this.congestionControl = b.congestionControl;
         this.recovery = b.recovery;
+        this.tailProbe = b.tailProbe;
+        this.minProbeDelay = b.minProbeDelay;
     }
 
     public static Builder builder() {
@@ -92,6 +107,8 @@ public final class ReliableLinkConfig {
         b.sackBlocks = sackBlocks;
         b.congestionControl = congestionControl;
         b.recovery = recovery;
+        b.tailProbe = tailProbe;
+        b.minProbeDelay = minProbeDelay;
         return b;
     }
 
@@ -140,6 +157,21 @@ public final class ReliableLinkConfig {
         return recovery;
     }
 
+    /**
+     * Whether the last packet of a flight, still unacknowledged a quarter of a smoothed round trip
+     * (at least {@link #minProbeDelay()}) after it left, is sent once more while the congestion window
+     * has room. The probe is a duplicate, not a loss: the window is untouched, and either copy's
+     * acknowledgement completes the packet. Only with {@link #recovery()}.
+     */
+    public boolean tailProbe() {
+        return tailProbe;
+    }
+
+    /** Shortest time between a tail packet's transmission and its probe. */
+    public Duration minProbeDelay() {
+        return minProbeDelay;
+    }
+
     /** The congestion level (0-3) a packet joining a queue of this length is marked with. */
     public int congestionLevel(int queueLength) {
         if (queueLength >= markThreshold) {
@@ -157,7 +189,8 @@ public final class ReliableLinkConfig {
     @Override
     public String toString() {
         return "ReliableLinkConfig[sendWindow=" + sendWindow + " queueLimit=" + queueLimit + " markThreshold="
-                + markThreshold + " timeout=" + minTimeout + ".." + maxTimeout + "]";
+                + markThreshold + " timeout=" + minTimeout + ".." + maxTimeout + " recovery=" + recovery + " tailProbe="
+                + tailProbe + "]";
     }
 
     public static final class Builder {
@@ -171,8 +204,22 @@ public final class ReliableLinkConfig {
         private int sackBlocks = DEFAULT_SACK_BLOCKS;
         private CongestionController.Factory congestionControl = RenoCongestionController.factory();
         private boolean recovery = DEFAULT_RECOVERY;
+        private boolean tailProbe = DEFAULT_TAIL_PROBE;
+        private Duration minProbeDelay = DEFAULT_MIN_PROBE_DELAY;
 
         private Builder() {}
+
+        /** Whether a lone tail packet is sent a second time (see {@link ReliableLinkConfig#tailProbe()}). */
+        public Builder tailProbe(boolean tailProbe) {
+            this.tailProbe = tailProbe;
+            return this;
+        }
+
+        /** Shortest delay of a tail probe after its packet (see {@link ReliableLinkConfig#tailProbe()}). */
+        public Builder minProbeDelay(Duration delay) {
+            this.minProbeDelay = positive("minProbeDelay", delay);
+            return this;
+        }
 
         /** Whether links resend lost packets (see {@link ReliableLinkConfig#recovery()}). */
         public Builder recovery(boolean recovery) {

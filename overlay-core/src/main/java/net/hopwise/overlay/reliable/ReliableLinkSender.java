@@ -22,6 +22,15 @@ import java.util.ArrayDeque;
  * every packet not yet acknowledged is sent again as the window allows. A timeout is no
  * acknowledgement of anything new for a whole retransmission timeout.
  *
+ * <p>Even the tail-loss timer makes the loss of a lone packet cost more than a round trip. With
+ * {@link ReliableLinkConfig#tailProbe()}, the last transmission of a flight that is still
+ * unacknowledged a quarter of a smoothed round trip later is sent once more (a tail probe, like
+ * RACK-TLP's but early, since the link is idle and a duplicate is all it costs): a lone lost packet
+ * then arrives a quarter of a round trip late instead of more than one. The probe keeps the packet's
+ * transmission order and send time, so loss detection and RTT samples stay those of the original
+ * (a sample is at most the probe delay too long when the original was lost); the timeouts restart
+ * from the probe, as from a retransmission.
+ *
  * <p>Sans-IO and single-threaded: it takes acknowledgements and the time, and emits packets through
  * its {@link ReliableLinkOutput}.
  */
@@ -36,6 +45,8 @@ public final class ReliableLinkSender {
     private final ByteBuf[] packets;
     private final long[] transmitOrder;
     private final long[] sentAt;
+    /** When the packet's tail-loss timeout starts: its transmission, or its tail probe. */
+    private final long[] lossClock;
     /** Bits per slot: acknowledged selectively, known lost (to send again), sent more than once. */
     private final byte[] state;
     /** Sequence numbers of the last few transmissions, by transmission order modulo its length. */
@@ -43,6 +54,8 @@ public final class ReliableLinkSender {
     private static final byte SACKED = 1;
     private static final byte LOST = 2;
     private static final byte RESENT = 4;
+    /** The packet's tail probe went out, or was decided against: at most one per packet. */
+    private static final byte PROBED = 8;
 
     private long epoch;
     /** Lowest sequence number not yet acknowledged. */
@@ -65,6 +78,7 @@ public final class ReliableLinkSender {
     private long lossEvents;
     private long timeouts;
     private long tailLosses;
+    private long tailProbes;
     private long abandoned;
 
     public ReliableLinkSender(ReliableLinkConfig config, long epoch, ReliableLinkOutput output) {
@@ -76,6 +90,7 @@ public final class ReliableLinkSender {
         this.packets = new ByteBuf[window];
         this.transmitOrder = new long[window];
         this.sentAt = new long[window];
+        this.lossClock = new long[window];
         this.state = new byte[window];
         this.recentSequence = new long[config.reorderThreshold()];
         this.controller = config.congestionControl().create(window);
@@ -165,7 +180,6 @@ public final class ReliableLinkSender {
         highestDelivered = delivered;
         lastProgress = nowNanos;
         timer.onSample(sample);
-        timer.resetBackoff();
         detectLoss(nowNanos);
         if (highestDelivered > recoveryPoint) {
             controller.onAcknowledged(newly, sample, windowLimited, nowNanos);
@@ -188,10 +202,53 @@ public final class ReliableLinkSender {
         for (int k = 0; k < recentSequence.length; k++) {
             int i = tailSlot(nextTransmitOrder - 1 - k);
             if (i >= 0) {
-                d = Math.min(d, sentAt[i] + timeout);
+                d = Math.min(d, lossClock[i] + timeout);
+            }
+        }
+        if (probing()) {
+            int i = tailSlot(nextTransmitOrder - 1);
+            if (i >= 0 && (state[i] & PROBED) == 0) {
+                d = Math.min(d, sentAt[i] + probeDelayNanos());
             }
         }
         deadline = d;
+    }
+
+    private boolean probing() {
+        return config.tailProbe() && config.recovery();
+    }
+
+    /** A quarter of the smoothed RTT (of the seeded one before samples), at least the configured floor. */
+    long probeDelayNanos() {
+        return Math.max(timer.srttNanos() / 4, config.minProbeDelay().toNanos());
+    }
+
+    /**
+     * Sends the last transmission once more if it is still in flight a probe delay after it left,
+     * nothing waits to be sent and the congestion window has room. Decided once per packet: when the
+     * window is full, the packet is not probed later either (the link is busy, and acknowledgements
+     * of the flight will find its loss).
+     */
+    private void probeTail(long nowNanos) {
+        if (!probing()) {
+            return;
+        }
+        int i = tailSlot(nextTransmitOrder - 1);
+        if (i < 0 || (state[i] & PROBED) != 0 || nowNanos < sentAt[i] + probeDelayNanos()) {
+            return;
+        }
+        state[i] |= PROBED;
+        if (!queue.isEmpty() || lost > 0 || inFlight >= Math.min(controller.window(), window)) {
+            return;
+        }
+        tailProbes++;
+        packetsSent++;
+        // As after a retransmission, both timers restart: the probe's acknowledgement is a round trip
+        // away, and declaring the packet lost before it could come would halve the window for nothing.
+        lossClock[i] = nowNanos;
+        lastProgress = nowNanos;
+        long seq = recentSequence[(int) ((nextTransmitOrder - 1) % recentSequence.length)];
+        output.transmit(epoch, (int) seq, (int) base, packets[i], true);
     }
 
     /**
@@ -265,6 +322,7 @@ public final class ReliableLinkSender {
         }
         long timeout = timer.timeoutNanos();
         if (nowNanos - lastProgress < timeout) {
+            probeTail(nowNanos);
             tailLoss(nowNanos, timeout);
             return;
         }
@@ -290,7 +348,7 @@ public final class ReliableLinkSender {
         long oldest = nextTransmitOrder - recentSequence.length;
         for (long order = Math.max(1, oldest); order < nextTransmitOrder; order++) {
             int i = tailSlot(order);
-            if (i < 0 || sentAt[i] + timeout > nowNanos) {
+            if (i < 0 || lossClock[i] + timeout > nowNanos) {
                 continue;
             }
             // RFC 6298 restarts its timer with a retransmission: the resent packet gets a whole
@@ -367,10 +425,15 @@ public final class ReliableLinkSender {
             lastProgress = nowNanos; // a flight begins: nothing was waiting for an acknowledgement
             deadline = nowNanos + timer.timeoutNanos();
         }
+        if (probing()) {
+            // The new tail's probe may be due before anything else; an early wake-up just rearms.
+            deadline = Math.min(deadline, nowNanos + probeDelayNanos());
+        }
         long order = nextTransmitOrder++;
         transmitOrder[i] = order;
         recentSequence[(int) (order % recentSequence.length)] = seq;
         sentAt[i] = nowNanos;
+        lossClock[i] = nowNanos;
         inFlight++;
         packetsSent++;
         output.transmit(epoch, (int) seq, (int) base, packets[i], retransmission);
@@ -463,6 +526,11 @@ public final class ReliableLinkSender {
         return tailLosses;
     }
 
+    /** Tail probes sent: second copies of a flight's lone last packet (see the class comment). */
+    public long tailProbes() {
+        return tailProbes;
+    }
+
     /** Packets given up on (only without hop-by-hop recovery). */
     public long abandoned() {
         return abandoned;
@@ -471,6 +539,6 @@ public final class ReliableLinkSender {
     public ReliableLinkStatistics statistics() {
         return new ReliableLinkStatistics(queue.size(), inFlight + lost, controller.window(),
                 controller.slowStartThreshold(), timer.srttNanos(), timer.timeoutNanos(), packetsSent,
-                retransmissions, lossEvents, timeouts);
+                retransmissions, lossEvents, timeouts, tailProbes);
     }
 }

@@ -13,7 +13,8 @@ package net.hopwise.overlay.reliable;
  * @param retransmissions packets sent again
  * @param lossEvents congestion events (at most one per window of data)
  * @param timeouts retransmission timer expiries
+ * @param tailProbes second copies of a flight's lone last packet, sent before any loss was known
  */
 public record ReliableLinkStatistics(int queueLength, int unacknowledged, int congestionWindow,
         int slowStartThreshold, long srttNanos, long timeoutNanos, long packetsSent, long retransmissions,
-        long lossEvents, long timeouts) {}
+        long lossEvents, long timeouts, long tailProbes) {}

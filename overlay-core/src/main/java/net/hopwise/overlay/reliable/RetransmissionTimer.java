@@ -2,8 +2,16 @@ package net.hopwise.overlay.reliable;
 
 /**
  * The retransmission timeout of RFC 6298 from RTT samples: srtt + 4 rttvar, clamped between a
- * floor and a ceiling, doubled on every expiry up to the ceiling and reset by the next sample or
- * acknowledgement. Shared by reliable links and end-to-end sessions, each with its own bounds.
+ * floor and a ceiling, doubled on every expiry up to the ceiling. Shared by reliable links and
+ * end-to-end sessions, each with its own bounds.
+ *
+ * <p>Only a sample ends the backoff, as Karn's algorithm has it: an acknowledgement of a packet sent
+ * more than once gives no sample. Resetting on any acknowledgement deadlocks when the round trip
+ * grows past the timeout at once (a path that became longer, or an estimate taken before a delay
+ * appeared): every packet times out before its acknowledgement comes, is resent, gives no sample,
+ * and the next acknowledgement resets the timeout to the same too-short value. After two expiries
+ * in a row the estimate is taken as bogus (RFC 6298 section 5 allows this): the next sample
+ * replaces it instead of moving it by an eighth.
  */
 public final class RetransmissionTimer {
     /**
@@ -20,6 +28,7 @@ public final class RetransmissionTimer {
     private long srtt;
     private long rttVar;
     private int backoff = 1;
+    private int expiriesSinceSample;
 
     public RetransmissionTimer(long initialNanos, long minNanos, long maxNanos) {
         if (minNanos <= 0 || maxNanos < minNanos || initialNanos <= 0) {
@@ -30,11 +39,16 @@ public final class RetransmissionTimer {
         this.maxNanos = maxNanos;
     }
 
-    /** A round-trip sample in nanoseconds (RFC 6298 section 2.2 and 2.3). */
+    /**
+     * A round-trip sample in nanoseconds (RFC 6298 section 2.2 and 2.3), from a packet sent once; it
+     * ends any backoff. Negative: no sample (the acknowledged packet was sent more than once).
+     */
     public void onSample(long rtt) {
         if (rtt < 0) {
             return;
         }
+        backoff = 1;
+        expiriesSinceSample = 0;
         if (!sampled) {
             sampled = true;
             srtt = rtt;
@@ -53,15 +67,19 @@ public final class RetransmissionTimer {
         }
     }
 
-    public void resetBackoff() {
-        backoff = 1;
-    }
-
     /** Doubles the timeout after an expiry, as RFC 6298 section 5.5 does, until the ceiling. */
     public void backOff() {
         if (timeoutNanos() < maxNanos) {
             backoff = Math.min(backoff * 2, 1 << 20);
         }
+        if (++expiriesSinceSample >= 2) {
+            sampled = false; // the timeout stays from srtt until the next sample replaces it
+        }
+    }
+
+    /** The factor the timeout is multiplied by after expiries without a sample since (1 = none). */
+    public int backoff() {
+        return backoff;
     }
 
     /** The current timeout, backoff included. */

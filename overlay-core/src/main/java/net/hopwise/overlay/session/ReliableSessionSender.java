@@ -230,7 +230,6 @@ public final class ReliableSessionSender {
                 sent = acked;
             }
             timer.onSample(sample);
-            timer.resetBackoff();
         }
         advertised = advertisedWindow;
         if (mark > 0 && cum > reactionPoint) {

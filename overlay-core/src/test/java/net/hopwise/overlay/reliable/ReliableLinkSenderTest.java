@@ -14,8 +14,9 @@ import org.junit.jupiter.api.Test;
 
 /**
  * When the sender's timers fire, on virtual time: a lost tail packet is sent again one timeout after
- * its own transmission while acknowledgements still flow (a loss, not a timeout), and silence for a
- * whole timeout is still RFC 6298's timeout with the window back to one packet.
+ * its own transmission while acknowledgements still flow (a loss, not a timeout), silence for a
+ * whole timeout is still RFC 6298's timeout with the window back to one packet, and a lone last
+ * packet is probed once a quarter of a round trip after it left, unless the link is busy.
  */
 class ReliableLinkSenderTest {
     private static final long MS = 1_000_000L;
@@ -34,7 +35,15 @@ class ReliableLinkSenderTest {
 
     @BeforeEach
     void start() {
-        sender = new ReliableLinkSender(ReliableLinkConfig.defaults(), 7,
+        // The timer tests see the timers alone; the probe tests below switch probes on.
+        use(ReliableLinkConfig.builder().tailProbe(false).build());
+    }
+
+    private void use(ReliableLinkConfig config) {
+        if (sender != null) {
+            sender.close();
+        }
+        sender = new ReliableLinkSender(config, 7,
                 (epoch, sequence, base, packet, again) -> sent.add(new Transmission(now, sequence, again)));
         sender.seedRtt(RTT);
     }
@@ -137,5 +146,145 @@ class ReliableLinkSenderTest {
         assertThat(sent).noneMatch(Transmission::again);
         assertThat(sender.tailLosses()).isZero();
         assertThat(sender.timeouts()).isZero();
+    }
+
+    // ---------------------------------------------------------------- tail probes (on by default)
+
+    @Test
+    void aLoneLostPacketIsProbedAQuarterRoundTripAfterItLeft() {
+        use(ReliableLinkConfig.defaults());
+        int seq = warmUp(); // every warm-up packet was probed too, before its acknowledgement came
+        assertThat(sender.tailProbes()).isEqualTo(seq);
+        sent.clear();
+        long probeAt = now + RTT / 4;
+        offer(); // lost; only its probe arrives
+        advanceTo(probeAt - 1);
+        assertThat(sent).containsExactly(new Transmission(probeAt - RTT / 4, seq, false));
+        advanceTo(probeAt);
+        assertThat(sent).endsWith(new Transmission(probeAt, seq, true));
+        int window = sender.congestionWindow();
+
+        advanceTo(probeAt + RTT);
+        ack(seq + 1); // the probe's acknowledgement completes the packet
+        assertThat(sender.unacknowledged()).isZero();
+        assertThat(sender.nextDeadlineNanos()).isEqualTo(Long.MAX_VALUE);
+        assertThat(sender.tailProbes()).isEqualTo(seq + 1);
+        assertThat(sender.retransmissions()).isZero();
+        assertThat(sender.lossEvents()).isZero();
+        assertThat(sender.congestionWindow()).isEqualTo(window); // a probe is no congestion signal
+        assertThat(sent).hasSize(2);
+    }
+
+    @Test
+    void onlyTheLastPacketOfAFlightIsProbedAndOnlyOnce() {
+        use(ReliableLinkConfig.defaults());
+        int seq = warmUp();
+        sent.clear();
+        long flight = now;
+        offer();
+        offer();
+        offer();
+        advanceTo(flight + RTT - 1);
+        assertThat(sent).containsExactly(new Transmission(flight, seq, false), new Transmission(flight, seq + 1, false),
+                new Transmission(flight, seq + 2, false), new Transmission(flight + RTT / 4, seq + 2, true));
+        advanceTo(flight + RTT);
+        ack(seq + 2); // the first two arrive; the last and its probe were both lost
+        long timeout = sender.timeoutNanos();
+        long resendAt = flight + RTT / 4 + timeout; // the tail-loss timer restarted with the probe
+        advanceTo(resendAt - 1);
+        assertThat(sent).hasSize(4); // not probed a second time
+        advanceTo(resendAt);
+        assertThat(sent).hasSize(5).last().isEqualTo(new Transmission(resendAt, seq + 2, true));
+        assertThat(sender.timeouts()).isZero();
+        assertThat(sender.tailLosses()).isEqualTo(1); // the tail-loss timer still stands behind the probe
+    }
+
+    @Test
+    void aFlightHeldBackByTheCongestionWindowIsNotProbed() {
+        use(ReliableLinkConfig.defaults());
+        long flight = now;
+        for (int k = 0; k < 10; k++) {
+            offer(); // the initial window lets 4 out, 6 wait
+        }
+        assertThat(sent).hasSize(4);
+        advanceTo(flight + RTT / 4 + RTT / 8);
+        assertThat(sent).hasSize(4).noneMatch(Transmission::again);
+        assertThat(sender.tailProbes()).isZero();
+    }
+
+    @Test
+    void withoutHopByHopRecoveryNothingIsProbed() {
+        use(ReliableLinkConfig.builder().recovery(false).build());
+        offer();
+        advanceTo(now + RTT / 2);
+        assertThat(sent).hasSize(1);
+        assertThat(sender.tailProbes()).isZero();
+    }
+
+    // ---------------------------------------------------------------- a round trip that grows at once
+
+    /**
+     * A path of 1 ms becomes one of 20 ms (an estimate taken before a delay appeared, or a longer
+     * underlay path): every packet outlives the old timeout. The sender must find the new round trip
+     * and stop resending; it once resent every packet forever, because each acknowledgement of a
+     * resent packet reset the backoff without giving a sample.
+     */
+    @Test
+    void aRoundTripThatGrowsTwentyfoldIsLearnedAndResendingStops() {
+        sender.close();
+        sender = new ReliableLinkSender(ReliableLinkConfig.builder().tailProbe(false).build(), 7,
+                (epoch, sequence, base, packet, again) -> {
+                    sent.add(new Transmission(now, sequence, again));
+                    pendingAcks.add(new long[] {now + pathRtt, sequence});
+                });
+        sender.seedRtt(MS);
+        pathRtt = MS;
+        int seq = 0;
+        for (; seq < 30; seq++) {
+            offer();
+            runLink(now + 16 * MS);
+        }
+        assertThat(sender.srttNanos()).isLessThan(2 * MS);
+        pathRtt = RTT;
+        for (; seq < 30 + 125; seq++) { // 2 s of one packet every 16 ms
+            offer();
+            runLink(now + 16 * MS);
+        }
+        runLink(now + 200 * MS);
+        long resendsBefore = sender.retransmissions();
+        for (; seq < 30 + 250; seq++) {
+            offer();
+            runLink(now + 16 * MS);
+        }
+        runLink(now + 200 * MS);
+        assertThat(sender.srttNanos()).isBetween(RTT - MS, RTT + MS);
+        assertThat(sender.retransmissions() - resendsBefore).as("resends in the last 2 s").isZero();
+        assertThat(sender.unacknowledged()).isZero();
+    }
+
+    private long pathRtt;
+    /** Acknowledgements on their way back: {arrival time, sequence}; the receiver gets every packet. */
+    private final java.util.PriorityQueue<long[]> pendingAcks =
+            new java.util.PriorityQueue<>(java.util.Comparator.comparingLong((long[] a) -> a[0]));
+    private final java.util.BitSet received = new java.util.BitSet();
+
+    /** Delivers acknowledgements and runs the sender's timer in time order up to {@code until}. */
+    private void runLink(long until) {
+        while (true) {
+            long ackAt = pendingAcks.isEmpty() ? Long.MAX_VALUE : pendingAcks.peek()[0];
+            long timerAt = sender.nextDeadlineNanos();
+            long t = Math.min(ackAt, timerAt);
+            if (t > until) {
+                break;
+            }
+            now = Math.max(now, t);
+            if (ackAt <= timerAt) {
+                received.set((int) pendingAcks.poll()[1]);
+                sender.onAck(new LinkAck(7, received.nextClearBit(0), new int[0]), now);
+            } else {
+                sender.onTimer(now);
+            }
+        }
+        now = until;
     }
 }

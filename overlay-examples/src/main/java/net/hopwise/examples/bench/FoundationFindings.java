@@ -46,6 +46,13 @@ final class FoundationFindings {
               work, and the overlay adds 1-19% to it. On one shared thread (no hand-overs) the overlay's
               3 hops are 2.1-3.9x direct UDP. Spinning still cut the 3-hop round trip from about 150 µs to
               about 55-60 µs; only the ratio to an equally spinning direct UDP stays above 4x.
+            - Thread layout (second run of 2026-11-22): the rows above were all "a thread per node", 4 loops
+              on 2 cores, while direct UDP has one loop per core. Placing the chain's nodes alternately on two
+              loops (a and c on one, b and d on the other) keeps a hand-over to another thread at every hop,
+              as between machines, and gives each thread a core, as direct UDP has: the plain relay drops
+              from about 4.3x to about 3.1x direct UDP, and the overlay's 3 hops measure 3.2-4.3x per round,
+              3.3-3.7x pooled (two runs). The target is read on that layout; the thread-per-node row stays in
+              the table, with its relay, to show what oversubscribed cores cost.
             - Without spinning, direct UDP's own round trip depends on where the scheduler placed its two
               threads: 20-24 µs in a fresh JVM, 67-91 µs after any 4-thread chain has run (then every hop
               wakes a halted vCPU); the library-default rows are measured last and show the latter.

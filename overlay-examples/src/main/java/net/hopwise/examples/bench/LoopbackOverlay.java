@@ -49,6 +49,19 @@ final class LoopbackOverlay implements AutoCloseable {
         return overlay;
     }
 
+    /**
+     * Nodes placed in turn on the given runtimes (node i on runtime i mod n), which this overlay
+     * closes with them: with two single-thread runtimes a chain's neighbours are always on different
+     * threads, as on separate machines, while the machine's cores are not oversubscribed.
+     */
+    static LoopbackOverlay roundRobin(List<String> names, List<NodeRuntime> runtimes) {
+        int[] turn = {0};
+        LoopbackOverlay overlay = new LoopbackOverlay(() -> runtimes.get(turn[0]++ % runtimes.size()));
+        overlay.runtimes.addAll(runtimes);
+        overlay.startAll(names);
+        return overlay;
+    }
+
     private void startAll(List<String> names) {
         try {
             for (String name : names) {

@@ -35,15 +35,13 @@ import net.hopwise.overlay.TransportKind;
  * Round-trip time with one 64-byte message outstanding: over a chain of overlay nodes, and over
  * direct UDP between two Netty channels.
  *
- * <p>Thread structure, the same on both sides: every endpoint (overlay node, or direct channel) has
- * a single-thread runtime of its own, as it would in its own process, so each hop hands over to
- * another thread, as on separate machines. The ping-pong is driven from the event loops: the
+ * <p>Every hop hands over to another thread, as between machines: direct UDP's two channels each
+ * have a single-thread runtime of their own, and a chain's neighbours are on different threads in
+ * every {@link Layout} but the one-thread reference. The ping-pong is driven from the event loops: the
  * client's reply callback stamps and sends the next ping, the server's callback echoes. With one
  * message outstanding only one thread has work at a time; loops that spin before sleeping still poll
- * while idle, so the 4 loops of the chain take turns on 2 cores. All runtimes come from the run's
- * {@link BenchmarkSettings}, so overlay and baselines have the same loop settings. (One shared
- * runtime would hide the hand-overs: the same thread would read the next hop's socket in the same
- * loop turn, which no real deployment does.)
+ * while idle, so with a thread per node the 4 loops of the chain take turns on 2 cores. All runtimes
+ * come from the run's {@link BenchmarkSettings}, so overlay and baselines have the same loop settings.
  */
 final class RoundTripScenario {
     static final int PORT = 7;
@@ -52,22 +50,39 @@ final class RoundTripScenario {
 
     /** Ping-pong between the two ends of a chain of {@code hops + 1} nodes, each on its own thread. */
     static LatencySamples overlay(int hops, int warmup, int count, BenchmarkSettings settings) {
-        return overlay(hops, warmup, count, false, settings);
+        return overlay(hops, warmup, count, Layout.THREAD_PER_NODE, settings);
+    }
+
+    /** How a chain's nodes are placed on event-loop threads. */
+    enum Layout {
+        /** Every node on a single-thread runtime of its own, as in a process of its own. */
+        THREAD_PER_NODE("t"),
+        /** Two single-thread runtimes, one per core, neighbours alternating between them. */
+        LOOP_PER_CORE("c"),
+        /** All nodes on one single-thread runtime: no hand-overs at all. */
+        ONE_THREAD("s");
+
+        final String tag;
+
+        Layout(String tag) {
+            this.tag = tag;
+        }
     }
 
     /**
-     * Ping-pong between the two ends of a chain of {@code hops + 1} nodes; with {@code oneThread} all
-     * nodes share one event-loop thread, which removes the thread wake-ups and leaves the nodes' own
-     * processing and the socket calls.
+     * Ping-pong between the two ends of a chain of {@code hops + 1} nodes placed on threads as
+     * {@code layout} says.
      */
-    static LatencySamples overlay(int hops, int warmup, int count, boolean oneThread, BenchmarkSettings settings) {
+    static LatencySamples overlay(int hops, int warmup, int count, Layout layout, BenchmarkSettings settings) {
         List<String> names = new ArrayList<>();
         for (int i = 0; i <= hops; i++) {
-            names.add("rtt" + hops + (oneThread ? "s" : "") + "-" + (char) ('a' + i));
+            names.add("rtt" + hops + layout.tag + "-" + (char) ('a' + i));
         }
-        try (LoopbackOverlay overlay = oneThread
-                ? LoopbackOverlay.sharedRuntime(names, settings.runtime())
-                : LoopbackOverlay.ownRuntimes(names, settings::runtime)) {
+        try (LoopbackOverlay overlay = switch (layout) {
+            case THREAD_PER_NODE -> LoopbackOverlay.ownRuntimes(names, settings::runtime);
+            case LOOP_PER_CORE -> LoopbackOverlay.roundRobin(names, List.of(settings.runtime(), settings.runtime()));
+            case ONE_THREAD -> LoopbackOverlay.sharedRuntime(names, settings.runtime());
+        }) {
             for (int i = 0; i < hops; i++) {
                 overlay.link(names.get(i), names.get(i + 1));
             }
@@ -224,11 +239,25 @@ final class RoundTripScenario {
      * wake-ups without any overlay protocol, so the overlay's own cost per hop is the difference.
      */
     static LatencySamples relayChain(int hops, int warmup, int count, BenchmarkSettings settings) {
+        return relayChain(hops, warmup, count, Layout.THREAD_PER_NODE, settings);
+    }
+
+    /** The relay chain with its channels placed on threads as {@code layout} says. */
+    static LatencySamples relayChain(int hops, int warmup, int count, Layout layout, BenchmarkSettings settings) {
         List<NodeRuntime> runtimes = new ArrayList<>();
+        List<NodeRuntime> distinct = new ArrayList<>();
         List<Channel> channels = new ArrayList<>();
         try {
+            int loops = switch (layout) {
+                case THREAD_PER_NODE -> hops + 1;
+                case LOOP_PER_CORE -> 2;
+                case ONE_THREAD -> 1;
+            };
+            for (int i = 0; i < loops; i++) {
+                distinct.add(settings.runtime());
+            }
             for (int i = 0; i <= hops; i++) {
-                runtimes.add(settings.runtime());
+                runtimes.add(distinct.get(i % loops));
             }
             Relay[] relays = new Relay[hops + 1];
             channels.add(bind(runtimes.get(hops), new NettyEcho()));
@@ -253,7 +282,7 @@ final class RoundTripScenario {
             for (Channel c : channels) {
                 c.close().syncUninterruptibly();
             }
-            runtimes.forEach(NodeRuntime::close);
+            distinct.forEach(NodeRuntime::close);
         }
     }
 

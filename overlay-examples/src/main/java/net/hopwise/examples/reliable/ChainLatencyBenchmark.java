@@ -41,7 +41,7 @@ public final class ChainLatencyBenchmark {
 
     record Result(String mode, int sent, int delivered, boolean inOrder, double avg, double jitter, double over60,
             double over100, double p50, double p99, double max, int lateEpisodes, long lossyRetransmissions, long linkRetransmissions,
-            long sessionRetransmissions) {}
+            long sessionRetransmissions, long tailProbes) {}
 
     public static void main(String[] args) throws Exception {
         int seconds = Integer.parseInt(BenchmarkSection.argument(args, "--seconds", "60"));
@@ -49,21 +49,32 @@ public final class ChainLatencyBenchmark {
         double loss = Double.parseDouble(BenchmarkSection.argument(args, "--loss", "0.01"));
         String docs = BenchmarkSection.argument(args, "--docs", null);
         List<Result> results = new ArrayList<>();
-        results.add(run("hop-by-hop recovery", true, seconds, kbps, loss));
-        results.add(run("end-to-end recovery only", false, seconds, kbps, loss));
+        List<String> modes = List.of(BenchmarkSection.argument(args, "--modes", "hop-by-hop,no-probes,end-to-end")
+                .split(","));
+        for (String m : modes) {
+            switch (m.trim()) {
+                case "hop-by-hop" -> results.add(run("hop-by-hop recovery", true, true, seconds, kbps, loss));
+                case "no-probes" -> results.add(run("hop-by-hop recovery, no tail probes", true, false, seconds, kbps,
+                        loss));
+                case "end-to-end" -> results.add(run("end-to-end recovery only", false, false, seconds, kbps, loss));
+                default -> throw new IllegalArgumentException("unknown mode " + m
+                        + "; --modes takes hop-by-hop, no-probes, end-to-end");
+            }
+        }
 
         StringBuilder t = new StringBuilder();
         t.append("| recovery | messages | delivered | in order | avg delay ms | jitter ms | > 60 ms | > 100 ms"
-                + " | p50 ms | p99 ms | max ms | late episodes | link resends c→d | other link resends | session resends |\n");
-        t.append("|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|\n");
+                + " | p50 ms | p99 ms | max ms | late episodes | link resends c→d | other link resends | session resends"
+                + " | tail probes |\n");
+        t.append("|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|\n");
         for (Result r : results) {
-            t.append(String.format("| %s | %d | %d | %s | %.2f | %.2f | %.2f%% | %.2f%% | %.1f | %.1f | %.1f | %d | %d | %d | %d |%n",
+            t.append(String.format("| %s | %d | %d | %s | %.2f | %.2f | %.2f%% | %.2f%% | %.1f | %.1f | %.1f | %d | %d | %d | %d | %d |%n",
                     r.mode, r.sent, r.delivered, r.inOrder ? "yes" : "NO", r.avg, r.jitter, r.over60, r.over100, r.p50,
                     r.p99, r.max, r.lateEpisodes, r.lossyRetransmissions, r.linkRetransmissions - r.lossyRetransmissions,
-                    r.sessionRetransmissions));
+                    r.sessionRetransmissions, r.tailProbes));
         }
-        t.append("| paper, hop-by-hop (ns2, Fig. 6) | | | | | | ~3% | ~1% | | | | | | | |\n");
-        t.append("| paper, end-to-end TCP (ns2, Fig. 6) | | | | | | > 27% | ~18% | | | | | | | |\n");
+        t.append("| paper, hop-by-hop (ns2, Fig. 6) | | | | | | ~3% | ~1% | | | | | | | | |\n");
+        t.append("| paper, end-to-end TCP (ns2, Fig. 6) | | | | | | > 27% | ~18% | | | | | | | | |\n");
         System.out.println(t);
         if (docs != null) {
             String body = "### Latency over the paper's chain of five 10 ms links (1% loss on the middle link)\n\n"
@@ -75,7 +86,10 @@ public final class ChainLatencyBenchmark {
                     + " handler, " + (loss * 100) + "% Bernoulli loss on c-d in both directions; a reliable session a"
                     + " to f carries " + MESSAGE + "-byte messages at " + kbps + " Kbit/s for " + seconds + " s. Delay ="
                     + " delivery at f minus the instant the constant-rate source meant to send (one clock). The"
-                    + " second row is the same session with links that give up on lost packets"
+                    + " second row turns the links' tail probes off (`ReliableLinkConfig.tailProbe(false)`): a lone"
+                    + " packet still unacknowledged a quarter of a round trip after it left is otherwise sent once"
+                    + " more, so that a loss costs a quarter of a round trip, not more than one; 'tail probes' counts"
+                    + " them on all links. The third row is the same session with links that give up on lost packets"
                     + " (`ReliableLinkConfig.recovery(false)`), so losses are repaired end to end by the session's"
                     + " timer (floor 200 ms), not by a TCP with fast retransmit: it shows what hop-by-hop recovery buys"
                     + " this code, the paper's rows give the TCP baseline. A late episode is a run of consecutive"
@@ -87,14 +101,16 @@ public final class ChainLatencyBenchmark {
         }
     }
 
-    static Result run(String mode, boolean recovery, int seconds, int kbps, double loss) throws Exception {
+    static Result run(String mode, boolean recovery, boolean tailProbe, int seconds, int kbps, double loss)
+            throws Exception {
         NodeRuntime runtime = NodeRuntime.create(2);
         List<OverlayNode> nodes = new ArrayList<>();
         try {
             for (String name : NAMES) {
                 nodes.add(OverlayNode.start(NodeConfig.builder(name).loopback(0).defaultMetric(RoutingMetric.HOPS)
                         .impairmentSeed(name.hashCode())
-                        .reliableLink(ReliableLinkConfig.builder().recovery(recovery).build()).build(), runtime));
+                        .reliableLink(ReliableLinkConfig.builder().recovery(recovery).tailProbe(tailProbe).build())
+                        .build(), runtime));
             }
             for (int i = 0; i + 1 < nodes.size(); i++) {
                 OverlayNode x = nodes.get(i);
@@ -155,10 +171,20 @@ public final class ChainLatencyBenchmark {
             }
             long linkResends = 0;
             long lossyResends = 0;
+            long probes = 0;
             for (OverlayNode n : nodes) {
                 for (Neighbour nb : n.neighbours()) {
-                    long r = nb.reliableStatistics().retransmissions();
+                    var st = nb.reliableStatistics();
+                    long r = st.retransmissions();
                     linkResends += r;
+                    if (r > 0) {
+                        System.err.printf("%s: %s→%s resends %d, loss events %d, timeouts %d, probes %d, srtt %.1f ms,"
+                                + " timeout %.1f ms, sent %d; hello srtt %.1f ms, min %.1f ms, ups %d%n", mode, n.name(), nb.name(), r,
+                                st.lossEvents(), st.timeouts(), st.tailProbes(), st.srttNanos() / 1e6,
+                                st.timeoutNanos() / 1e6, st.packetsSent(), nb.statistics().srttNanos() / 1e6,
+                                nb.statistics().minRttNanos() / 1e6, nb.statistics().upTransitions());
+                    }
+                    probes += nb.reliableStatistics().tailProbes();
                     if (n.name().equals("c") && nb.name().equals("d")) {
                         lossyResends = r;
                     }
@@ -199,7 +225,7 @@ public final class ChainLatencyBenchmark {
             double jitter = got == 0 ? Double.NaN : Math.sqrt(var / got);
             return new Result(mode, count, got, inOrder[0] && got == count, avg, jitter, 100.0 * over60 / got,
                     100.0 * over100 / got, d[got / 2], d[Math.min(got - 1, (int) (got * 0.99))], d[got - 1], episodes, lossyResends, linkResends,
-                    sessionResends);
+                    sessionResends, probes);
         } finally {
             nodes.forEach(OverlayNode::stop);
             runtime.close();
