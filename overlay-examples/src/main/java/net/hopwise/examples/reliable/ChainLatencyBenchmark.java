@@ -49,6 +49,9 @@ public final class ChainLatencyBenchmark {
         double loss = Double.parseDouble(BenchmarkSection.argument(args, "--loss", "0.01"));
         String docs = BenchmarkSection.argument(args, "--docs", null);
         List<Result> results = new ArrayList<>();
+        // The first seconds of a JVM run slower (the JIT is at work): one unreported run first, so that
+        // no row is measured cold.
+        run("warm-up", true, true, 10, kbps, loss);
         List<String> modes = List.of(BenchmarkSection.argument(args, "--modes", "hop-by-hop,no-probes,end-to-end")
                 .split(","));
         for (String m : modes) {
@@ -84,7 +87,8 @@ public final class ChainLatencyBenchmark {
                             + " --docs docs/benchmarks.md\"")
                     + "\nSix nodes a-f in one JVM on loopback UDP, every link delayed 10 ms each way by the impairment"
                     + " handler, " + (loss * 100) + "% Bernoulli loss on c-d in both directions; a reliable session a"
-                    + " to f carries " + MESSAGE + "-byte messages at " + kbps + " Kbit/s for " + seconds + " s. Delay ="
+                    + " to f carries " + MESSAGE + "-byte messages at " + kbps + " Kbit/s for " + seconds + " s per row, after one unreported"
+                    + " 10 s run that warms the JVM. Delay ="
                     + " delivery at f minus the instant the constant-rate source meant to send (one clock). The"
                     + " second row turns the links' tail probes off (`ReliableLinkConfig.tailProbe(false)`): a lone"
                     + " packet still unacknowledged a quarter of a round trip after it left is otherwise sent once"
