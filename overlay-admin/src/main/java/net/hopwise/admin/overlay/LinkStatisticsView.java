@@ -78,7 +78,7 @@ public record LinkStatisticsView(
                     long reliableRetransmissions,
             @Schema(description = "Retransmission timer expiries of the reliable channel") long reliableTimeouts,
             @Schema(description = "Reliable packets sent and not yet acknowledged") int reliableInFlight,
-            @Schema(description = "Reliable channel's congestion window, packets") int reliableCongestionWindow,
+            @Schema(description = "Reliable channel's congestion window, bytes on the wire") long reliableCongestionWindow,
             @Schema(description = "Resends of the real-time channel, answering the peer's NACKs")
                     long realTimeRetransmissions,
             @Schema(description = "NACKs this end sent for real-time packets missing from the peer") long nacksSent,

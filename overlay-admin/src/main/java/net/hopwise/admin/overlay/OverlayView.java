@@ -302,7 +302,7 @@ public final class OverlayView {
                 reliableResent,
                 reliable == null ? 0 : reliable.timeouts(),
                 reliable == null ? 0 : reliable.unacknowledged(),
-                reliable == null ? 0 : reliable.congestionWindow(),
+                reliable == null ? 0 : reliable.congestionWindowBytes(),
                 realTimeResent,
                 realTime == null ? 0 : realTime.nacksSent(),
                 realTime == null ? 0 : realTime.nacksReceived());

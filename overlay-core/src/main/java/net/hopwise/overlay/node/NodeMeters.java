@@ -119,8 +119,9 @@ public final class NodeMeters implements AutoCloseable {
                 .description("Retransmission timeouts of the link's reliable channel").tags(tags).register(registry));
         meters.add(Gauge.builder("hopwise.link.queue", n, x -> reliable(x, ReliableLinkStatistics::queueLength))
                 .description("Packets waiting in front of the link's reliable window").tags(tags).register(registry));
-        meters.add(Gauge.builder("hopwise.link.cwnd", n, x -> reliable(x, ReliableLinkStatistics::congestionWindow))
-                .description("Congestion window of the link's reliable channel, in packets").tags(tags)
+        meters.add(Gauge.builder("hopwise.link.cwnd", n, x -> reliable(x, ReliableLinkStatistics::congestionWindowBytes))
+                .description("Congestion window of the link's reliable channel, in bytes on the wire").baseUnit("bytes")
+                .tags(tags)
                 .register(registry));
     }
 

@@ -54,6 +54,13 @@ public final class ReliableLinkConfig {
      * rate.
      */
     public static final boolean DEFAULT_TAIL_PROBE = true;
+    /**
+     * The segment congestion control counts in, in bytes on the wire: a full-size TCP segment on an
+     * Ethernet path (a 1500-byte IP packet). The link's window then grows by what a TCP flow's does
+     * per round trip, and halves to what it would, so that it takes one fair share of a bottleneck
+     * although its own packets are smaller.
+     */
+    public static final int DEFAULT_SEGMENT_BYTES = 1500;
     /** Floor of the tail probe's delay: below it an acknowledgement is often just late, not missing. */
     public static final Duration DEFAULT_MIN_PROBE_DELAY = Duration.ofMillis(2);
 
@@ -71,6 +78,7 @@ public final class ReliableLinkConfig {
     private final boolean recovery;
     private final boolean tailProbe;
     private final Duration minProbeDelay;
+    private final int segmentBytes;
 
     private ReliableLinkConfig(Builder b) {
         this.sendWindow = b.sendWindow;
@@ -85,6 +93,7 @@ public final class ReliableLinkConfig {
         this.recovery = b.recovery;
         this.tailProbe = b.tailProbe;
         this.minProbeDelay = b.minProbeDelay;
+        this.segmentBytes = b.segmentBytes;
     }
 
     public static Builder builder() {
@@ -109,6 +118,7 @@ public final class ReliableLinkConfig {
         b.recovery = recovery;
         b.tailProbe = tailProbe;
         b.minProbeDelay = minProbeDelay;
+        b.segmentBytes = segmentBytes;
         return b;
     }
 
@@ -167,6 +177,11 @@ public final class ReliableLinkConfig {
         return tailProbe;
     }
 
+    /** The full-size segment, in bytes on the wire, that congestion windows count in. */
+    public int segmentBytes() {
+        return segmentBytes;
+    }
+
     /** Shortest time between a tail packet's transmission and its probe. */
     public Duration minProbeDelay() {
         return minProbeDelay;
@@ -206,8 +221,18 @@ public final class ReliableLinkConfig {
         private boolean recovery = DEFAULT_RECOVERY;
         private boolean tailProbe = DEFAULT_TAIL_PROBE;
         private Duration minProbeDelay = DEFAULT_MIN_PROBE_DELAY;
+        private int segmentBytes = DEFAULT_SEGMENT_BYTES;
 
         private Builder() {}
+
+        /** The segment congestion windows count in (see {@link ReliableLinkConfig#segmentBytes()}); 576-65535. */
+        public Builder segmentBytes(int bytes) {
+            if (bytes < 576 || bytes > 65535) {
+                throw new IllegalArgumentException("segmentBytes must be 576-65535, got " + bytes);
+            }
+            this.segmentBytes = bytes;
+            return this;
+        }
 
         /** Whether a lone tail packet is sent a second time (see {@link ReliableLinkConfig#tailProbe()}). */
         public Builder tailProbe(boolean tailProbe) {

@@ -47,6 +47,8 @@ public final class ReliableLinkSender {
     private final long[] sentAt;
     /** When the packet's tail-loss timeout starts: its transmission, or its tail probe. */
     private final long[] lossClock;
+    /** Bytes each packet occupies on the wire, as congestion control counts them. */
+    private final int[] wireBytes;
     /** Bits per slot: acknowledged selectively, known lost (to send again), sent more than once. */
     private final byte[] state;
     /** Sequence numbers of the last few transmissions, by transmission order modulo its length. */
@@ -67,6 +69,8 @@ public final class ReliableLinkSender {
     private long recoveryPoint;
     /** Sent, neither acknowledged nor known lost. */
     private int inFlight;
+    /** The wire bytes of the packets in flight: what the congestion window limits. */
+    private long bytesInFlight;
     /** Known lost, waiting to be sent again. */
     private int lost;
     private long deadline = Long.MAX_VALUE;
@@ -91,9 +95,11 @@ public final class ReliableLinkSender {
         this.transmitOrder = new long[window];
         this.sentAt = new long[window];
         this.lossClock = new long[window];
+        this.wireBytes = new int[window];
         this.state = new byte[window];
         this.recentSequence = new long[config.reorderThreshold()];
-        this.controller = config.congestionControl().create(window);
+        this.controller = config.congestionControl().create((long) window * config.segmentBytes(),
+                config.segmentBytes());
         this.timer = new RetransmissionTimer(config.initialTimeout().toNanos(), config.minTimeout().toNanos(),
                 config.maxTimeout().toNanos());
     }
@@ -136,13 +142,16 @@ public final class ReliableLinkSender {
             return; // acknowledges what was never sent: stale or forged
         }
         int newly = 0;
+        long newlyBytes = 0;
         long sample = -1;
         long delivered = highestDelivered;
-        boolean windowLimited = !queue.isEmpty() || inFlight + lost >= controller.window() - 1;
+        boolean windowLimited = !queue.isEmpty() || lost > 0
+                || bytesInFlight + config.segmentBytes() > controller.window();
         while (base < cumulative) {
             int i = (int) (base & mask);
             if ((state[i] & SACKED) == 0) {
                 newly++;
+                newlyBytes += wireBytes[i];
                 release(i);
                 delivered = Math.max(delivered, transmitOrder[i]);
                 if ((state[i] & RESENT) == 0) {
@@ -165,6 +174,7 @@ public final class ReliableLinkSender {
                 int i = (int) (s & mask);
                 if ((state[i] & SACKED) == 0) {
                     newly++;
+                    newlyBytes += wireBytes[i];
                     release(i);
                     state[i] |= SACKED;
                     delivered = Math.max(delivered, transmitOrder[i]);
@@ -182,7 +192,7 @@ public final class ReliableLinkSender {
         timer.onSample(sample);
         detectLoss(nowNanos);
         if (highestDelivered > recoveryPoint) {
-            controller.onAcknowledged(newly, sample, windowLimited, nowNanos);
+            controller.onAcknowledged(newlyBytes, sample, windowLimited, nowNanos);
         }
         pump(nowNanos);
         rearm();
@@ -238,7 +248,7 @@ public final class ReliableLinkSender {
             return;
         }
         state[i] |= PROBED;
-        if (!queue.isEmpty() || lost > 0 || inFlight >= Math.min(controller.window(), window)) {
+        if (!queue.isEmpty() || lost > 0 || bytesInFlight + wireBytes[i] > controller.window()) {
             return;
         }
         tailProbes++;
@@ -275,6 +285,7 @@ public final class ReliableLinkSender {
             lost--;
         } else {
             inFlight--;
+            bytesInFlight -= wireBytes[i];
         }
     }
 
@@ -303,6 +314,7 @@ public final class ReliableLinkSender {
     private void markLost(int i, long nowNanos) {
         state[i] |= LOST;
         inFlight--;
+        bytesInFlight -= wireBytes[i];
         lost++;
         if (transmitOrder[i] > recoveryPoint) {
             lossEvents++;
@@ -335,6 +347,7 @@ public final class ReliableLinkSender {
             if ((state[i] & (SACKED | LOST)) == 0) {
                 state[i] |= LOST;
                 inFlight--;
+                bytesInFlight -= wireBytes[i];
                 lost++;
             }
         }
@@ -390,35 +403,57 @@ public final class ReliableLinkSender {
         }
     }
 
-    /** Sends lost packets again, then new ones, while the congestion window has room. */
+    /**
+     * Sends lost packets again, then new ones, while the congestion window has room for them (one
+     * packet always, when none is in flight) and the send window has a slot.
+     */
     public void pump(long nowNanos) {
         if (lost > 0 && !config.recovery()) {
             abandonLost();
         }
-        int cwnd = Math.min(controller.window(), window);
+        long cwnd = controller.window();
         long scan = base;
-        while (inFlight < cwnd) {
+        while (inFlight < window) {
             if (lost > 0) {
                 while ((state[(int) (scan & mask)] & LOST) == 0) {
                     scan++;
                 }
                 int i = (int) (scan & mask);
+                if (!roomFor(wireBytes[i], cwnd)) {
+                    break;
+                }
                 state[i] = (byte) ((state[i] & ~LOST) | RESENT);
                 lost--;
                 retransmissions++;
                 send(i, scan, nowNanos, true);
                 continue;
             }
-            if (queue.isEmpty() || next - base >= window) {
+            if (queue.isEmpty() || next - base >= window || !roomFor(wireSize(queue.peek()), cwnd)) {
                 break;
             }
             int i = (int) (next & mask);
             packets[i] = queue.poll();
             state[i] = 0;
+            wireBytes[i] = wireSize(packets[i]);
             send(i, next, nowNanos, false);
             next++;
         }
     }
+
+    private boolean roomFor(int bytes, long cwnd) {
+        return bytesInFlight == 0 || bytesInFlight + bytes <= cwnd;
+    }
+
+    /**
+     * Bytes on the wire for a packet of this link: its own bytes, the link's header in front of it
+     * (the wire header and the reliable data prefix) and an IPv4 and UDP header.
+     */
+    static int wireSize(ByteBuf packet) {
+        return packet.readableBytes() + PACKET_OVERHEAD_BYTES;
+    }
+
+    /** WireHeader (28) + reliable data prefix (16) + IPv4 (20) + UDP (8); piggybacked acknowledgements not counted. */
+    static final int PACKET_OVERHEAD_BYTES = 28 + ReliableLinkCodec.DATA_FIXED + 20 + 8;
 
     private void send(int i, long seq, long nowNanos, boolean retransmission) {
         if (deadline == Long.MAX_VALUE) {
@@ -435,6 +470,7 @@ public final class ReliableLinkSender {
         sentAt[i] = nowNanos;
         lossClock[i] = nowNanos;
         inFlight++;
+        bytesInFlight += wireBytes[i];
         packetsSent++;
         output.transmit(epoch, (int) seq, (int) base, packets[i], retransmission);
     }
@@ -464,6 +500,7 @@ public final class ReliableLinkSender {
         base = 0;
         next = 0;
         inFlight = 0;
+        bytesInFlight = 0;
         lost = 0;
         highestDelivered = 0;
         recoveryPoint = nextTransmitOrder - 1;
@@ -489,11 +526,12 @@ public final class ReliableLinkSender {
         return inFlight + lost;
     }
 
-    public int congestionWindow() {
+    /** The congestion window in bytes on the wire. */
+    public long congestionWindowBytes() {
         return controller.window();
     }
 
-    public int slowStartThreshold() {
+    public long slowStartThresholdBytes() {
         return controller.slowStartThreshold();
     }
 

@@ -5,8 +5,8 @@ package net.hopwise.overlay.reliable;
  *
  * @param queueLength packets waiting in front of the window
  * @param unacknowledged packets sent and not yet acknowledged
- * @param congestionWindow packets the congestion controller allows in flight
- * @param slowStartThreshold the controller's threshold in packets
+ * @param congestionWindowBytes bytes on the wire the congestion controller allows in flight
+ * @param slowStartThresholdBytes the controller's threshold in bytes
  * @param srttNanos smoothed RTT of the channel's own acknowledgements (0 before any)
  * @param timeoutNanos the current retransmission timeout, backoff included
  * @param packetsSent transmissions, retransmissions included
@@ -15,6 +15,6 @@ package net.hopwise.overlay.reliable;
  * @param timeouts retransmission timer expiries
  * @param tailProbes second copies of a flight's lone last packet, sent before any loss was known
  */
-public record ReliableLinkStatistics(int queueLength, int unacknowledged, int congestionWindow,
-        int slowStartThreshold, long srttNanos, long timeoutNanos, long packetsSent, long retransmissions,
+public record ReliableLinkStatistics(int queueLength, int unacknowledged, long congestionWindowBytes,
+        long slowStartThresholdBytes, long srttNanos, long timeoutNanos, long packetsSent, long retransmissions,
         long lossEvents, long timeouts, long tailProbes) {}

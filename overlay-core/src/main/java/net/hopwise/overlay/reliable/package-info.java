@@ -13,9 +13,13 @@
  * resends what acknowledgements show missing (RACK-style: a packet is lost once a packet sent three
  * transmissions later has arrived), a packet near the end of the flight once it has waited one
  * timeout from its own transmission (a tail-loss timer), and, when nothing new has been acknowledged
- * for a whole RFC 6298 timeout, everything outstanding, with exponential backoff. Its window is a pluggable {@link net.hopwise.overlay.reliable.CongestionController};
- * the default {@link net.hopwise.overlay.reliable.RenoCongestionController} follows RFC 5681 in
- * packets so that a link takes one fair share beside TCP.
+ * for a whole RFC 6298 timeout, everything outstanding, with exponential backoff (only an RTT sample
+ * ends a backoff: Karn's rule). A lone last packet still unacknowledged a quarter of a round trip
+ * after it left is sent once more (a tail probe), so that its loss costs a fraction of a round trip.
+ * Its window is a pluggable {@link net.hopwise.overlay.reliable.CongestionController} counted in
+ * bytes on the wire; the default {@link net.hopwise.overlay.reliable.RenoCongestionController}
+ * follows RFC 5681 in full-size TCP segments of 1500 bytes, so that a link takes one fair share
+ * beside TCP although its own packets are smaller.
  *
  * <p>Memory is bounded by the window and by a FIFO queue in front of it. When the queue of the link
  * a forwarded packet must leave by is full, the node refuses the packet: it does not acknowledge it,

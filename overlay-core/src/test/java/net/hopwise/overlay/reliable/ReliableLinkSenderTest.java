@@ -21,6 +21,7 @@ import org.junit.jupiter.api.Test;
 class ReliableLinkSenderTest {
     private static final long MS = 1_000_000L;
     private static final long RTT = 20 * MS;
+    private static final int SEGMENT = ReliableLinkConfig.DEFAULT_SEGMENT_BYTES;
 
     private record Transmission(long at, int sequence, boolean again) {}
 
@@ -54,7 +55,8 @@ class ReliableLinkSenderTest {
     }
 
     private void offer() {
-        ByteBuf packet = PooledByteBufAllocator.DEFAULT.buffer(8).writeLong(now);
+        // 1000 bytes, 1072 on the wire: four fit RFC 3390's initial window of 4380 bytes, one a segment.
+        ByteBuf packet = PooledByteBufAllocator.DEFAULT.buffer(1000).writeLong(now).writeZero(992);
         assertThat(sender.offer(packet, now)).isTrue();
     }
 
@@ -104,7 +106,7 @@ class ReliableLinkSenderTest {
         assertThat(sender.tailLosses()).isEqualTo(1);
         assertThat(sender.timeouts()).isZero();
         assertThat(sender.lossEvents()).isEqualTo(1);
-        assertThat(sender.congestionWindow()).isGreaterThanOrEqualTo(2); // halved, not back to one
+        assertThat(sender.congestionWindowBytes()).isGreaterThanOrEqualTo(2 * SEGMENT); // halved, not back to one
 
         advanceTo(now + RTT);
         ack(lost + 1);
@@ -125,7 +127,7 @@ class ReliableLinkSenderTest {
         advanceTo(flight + timeout);
         assertThat(sender.timeouts()).isEqualTo(1);
         assertThat(sender.tailLosses()).isZero();
-        assertThat(sender.congestionWindow()).isEqualTo(1);
+        assertThat(sender.congestionWindowBytes()).isEqualTo(SEGMENT);
         assertThat(sent).hasSize(1).allMatch(Transmission::again);
         assertThat(sender.nextDeadlineNanos()).isEqualTo(flight + 3 * timeout); // backed off: doubled
     }
@@ -162,7 +164,7 @@ class ReliableLinkSenderTest {
         assertThat(sent).containsExactly(new Transmission(probeAt - RTT / 4, seq, false));
         advanceTo(probeAt);
         assertThat(sent).endsWith(new Transmission(probeAt, seq, true));
-        int window = sender.congestionWindow();
+        long window = sender.congestionWindowBytes();
 
         advanceTo(probeAt + RTT);
         ack(seq + 1); // the probe's acknowledgement completes the packet
@@ -171,7 +173,7 @@ class ReliableLinkSenderTest {
         assertThat(sender.tailProbes()).isEqualTo(seq + 1);
         assertThat(sender.retransmissions()).isZero();
         assertThat(sender.lossEvents()).isZero();
-        assertThat(sender.congestionWindow()).isEqualTo(window); // a probe is no congestion signal
+        assertThat(sender.congestionWindowBytes()).isEqualTo(window); // a probe is no congestion signal
         assertThat(sent).hasSize(2);
     }
 

@@ -327,7 +327,7 @@ public final class FairnessBenchmark {
     static String detailsTable(List<ScenarioResult> results) {
         StringBuilder t = new StringBuilder();
         t.append("| bottleneck | TCP CC | flows | wire Mbit/s overlay / TCP (J) | drops | mean queue"
-                + " | overlay link RTT ms, cwnd, in flight, waiting; session cwnd"
+                + " | overlay link RTT ms, cwnd (1500-B segments), in flight, waiting; session cwnd"
                 + " | overlay link resent, loss events, timeouts; session reactions"
                 + " | drops outside tbf: veths, input backlogs; overlay: UDP receive buffer, nodes"
                 + " | TCP RTT ms, cwnd | TCP resent, recoveries, timeouts | CPU % sender / receiver (user+system) |\n");

@@ -25,6 +25,7 @@ import net.hopwise.overlay.ReliableSession;
 import net.hopwise.overlay.SendResult;
 import net.hopwise.overlay.link.LinkStatistics;
 import net.hopwise.overlay.node.Neighbour;
+import net.hopwise.overlay.reliable.ReliableLinkConfig;
 import net.hopwise.overlay.reliable.ReliableLinkStatistics;
 import net.hopwise.overlay.session.SessionStatistics;
 
@@ -314,8 +315,9 @@ public final class FairnessPeer {
                 f.put("helloMinRttNanos", hello.minRttNanos());
             }
             if (r != null) {
-                f.put("linkCwnd", r.congestionWindow());
-                f.put("linkSsthresh", r.slowStartThreshold());
+                // In full-size segments, as TCP's cwnd beside it counts.
+                f.put("linkCwnd", r.congestionWindowBytes() / (double) ReliableLinkConfig.DEFAULT_SEGMENT_BYTES);
+                f.put("linkSsthresh", r.slowStartThresholdBytes() / (double) ReliableLinkConfig.DEFAULT_SEGMENT_BYTES);
                 f.put("linkSrttNanos", r.srttNanos());
                 f.put("linkQueue", r.queueLength());
                 f.put("linkUnacked", r.unacknowledged());
