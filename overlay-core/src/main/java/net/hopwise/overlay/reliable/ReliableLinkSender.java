@@ -14,8 +14,10 @@ import java.util.ArrayDeque;
  * packets; this also catches lost retransmissions. Acknowledgements cannot reveal the loss of one of
  * the last {@code reorderThreshold} transmissions (too few packets follow it), which on a lightly
  * loaded link is nearly every loss; such a tail packet is lost once it has gone unacknowledged for a
- * retransmission timeout counted from its own transmission, while acknowledgements still flow
- * (a tail-loss timer, as RACK-TLP has). Counting from the last acknowledgement instead, as RFC 6298's
+ * retransmission timeout counted from its own transmission, while acknowledgements still flow (a
+ * tail-loss timer, as RACK-TLP has), unless the flight is long and packets wait behind it: those
+ * will follow and reveal the loss, and a per-packet timer there takes a growing bottleneck queue for
+ * loss. Counting from the last acknowledgement instead, as RFC 6298's
  * single timer does, would add up to one packet interval to every recovery, and in-order delivery
  * at the far edge would hold the following messages for it too. The congestion controller hears of at
  * most one congestion event per window of data (NewReno's recovery), and of every timeout, after which
@@ -24,8 +26,9 @@ import java.util.ArrayDeque;
  *
  * <p>Even the tail-loss timer makes the loss of a lone packet cost more than a round trip. With
  * {@link ReliableLinkConfig#tailProbe()}, the last transmission of a flight that is still
- * unacknowledged a quarter of a smoothed round trip later is sent once more (a tail probe, like
- * RACK-TLP's but early, since the link is idle and a duplicate is all it costs): a lone lost packet
+ * unacknowledged a quarter of a smoothed round trip later is sent once more, when the whole flight is
+ * at most {@code reorderThreshold} packets (a tail probe, like RACK-TLP's but early, since the link is idle and a duplicate is all
+ * it costs; a bulk flow is left to its acknowledgements and timers): a lone lost packet
  * then arrives a quarter of a round trip late instead of more than one. The probe keeps the packet's
  * transmission order and send time, so loss detection and RTT samples stay those of the original
  * (a sample is at most the probe delay too long when the original was lost); the timeouts restart
@@ -209,7 +212,7 @@ public final class ReliableLinkSender {
         }
         long timeout = timer.timeoutNanos();
         long d = lastProgress + timeout;
-        for (int k = 0; k < recentSequence.length; k++) {
+        for (int k = 0; tailTimers() && k < recentSequence.length; k++) {
             int i = tailSlot(nextTransmitOrder - 1 - k);
             if (i >= 0) {
                 d = Math.min(d, lossClock[i] + timeout);
@@ -235,9 +238,10 @@ public final class ReliableLinkSender {
 
     /**
      * Sends the last transmission once more if it is still in flight a probe delay after it left,
-     * nothing waits to be sent and the congestion window has room. Decided once per packet: when the
-     * window is full, the packet is not probed later either (the link is busy, and acknowledgements
-     * of the flight will find its loss).
+     * nothing waits to be sent, the whole flight is no longer than the reordering threshold (so
+     * short that acknowledgements cannot reveal a loss in it: a thin stream, or the very end of a
+     * burst) and the congestion window has room. Decided once per packet: a packet not probed then
+     * is not probed later (the link is busy, and the tail-loss timer stands behind it).
      */
     private void probeTail(long nowNanos) {
         if (!probing()) {
@@ -248,7 +252,8 @@ public final class ReliableLinkSender {
             return;
         }
         state[i] |= PROBED;
-        if (!queue.isEmpty() || lost > 0 || bytesInFlight + wireBytes[i] > controller.window()) {
+        if (!queue.isEmpty() || lost > 0 || inFlight > recentSequence.length
+                || bytesInFlight + wireBytes[i] > controller.window()) {
             return;
         }
         tailProbes++;
@@ -356,8 +361,24 @@ public final class ReliableLinkSender {
         rearm();
     }
 
+    /**
+     * Whether the last transmissions have tail-loss timers: while nothing waits to be sent, or while
+     * the flight is too short for acknowledgements ever to reveal a loss in it. A long flight with
+     * packets waiting behind it needs none: those packets go out as acknowledgements open the window,
+     * and theirs reveal any loss before them, while a timer from each packet's own transmission takes
+     * a queue that grew at the bottleneck for a loss (and halves the window for it).
+     */
+    private boolean tailTimers() {
+        return queue.isEmpty() || inFlight <= recentSequence.length;
+    }
+
     /** Acknowledgements still flow, but tail packets have waited a whole timeout: they are lost. */
     private void tailLoss(long nowNanos, long timeout) {
+        if (!tailTimers()) {
+            pump(nowNanos);
+            rearm();
+            return;
+        }
         long oldest = nextTransmitOrder - recentSequence.length;
         for (long order = Math.max(1, oldest); order < nextTransmitOrder; order++) {
             int i = tailSlot(order);
