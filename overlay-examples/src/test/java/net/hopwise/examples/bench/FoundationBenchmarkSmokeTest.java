@@ -26,10 +26,10 @@ class FoundationBenchmarkSmokeTest {
     @Test
     void roundTripRowsAreWellFormed() {
         List<String[]> rows = run(EnumSet.of(Scenario.RTT));
-        // 12 rows with the published loop spin, and 2 with loops that sleep at once.
+        // 16 rows with the published loop spin, and 2 with loops that sleep at once.
         assertThat(TINY.spinBeforeSleep()).isPositive();
-        assertThat(rows).hasSize(14);
-        assertThat(rows.get(12)[1]).contains("sleep at once");
+        assertThat(rows).hasSize(18);
+        assertThat(rows.get(16)[1]).contains("sleep at once");
         assertThat(rows).extracting(r -> r[2]).containsOnly("p50 (µs)", "p90 (µs)", "p99 (µs)", "mean (µs)");
         for (String[] r : rows) {
             assertThat(number(r[3])).as(String.join("|", r)).isPositive();
@@ -37,7 +37,8 @@ class FoundationBenchmarkSmokeTest {
             assertThat(r[5]).endsWith("x");
         }
         String[] threeHopP50 = rows.get(4);
-        assertThat(threeHopP50[1]).contains("3 overlay hops");
+        assertThat(threeHopP50[1]).contains("3 overlay hops").contains("one loop per core");
+        assertThat(rows.get(10)[1]).contains("a thread per node");
         assertThat(threeHopP50[6]).isEqualTo("≤ 4.00x");
         assertThat(threeHopP50[7]).isIn("yes", "**no**");
     }
