@@ -1310,7 +1310,12 @@ public final class NodeEngine {
             }
             return true;
         }
-        SessionHeader.raiseMark(p, via.reliableSender.congestionLevel());
+        // No mark from the first link: the session already answers its queue directly (it stops adding
+        // at the mark threshold, as Spines blocks its clients), and the link's own congestion control
+        // answers the bottleneck behind it. A mark here made the session halve its window for a queue
+        // that the link's window, halved for the same loss, was building: two reductions for one
+        // congestion event, which left a single-link session well under one fair share. Marks are for
+        // queues the edge cannot see: those of transit nodes.
         if (!via.reliableSender.offer(p, now)) {
             p.release();
             return false;
