@@ -44,16 +44,22 @@ public final class ReliableLinkSender {
     private final RetransmissionTimer timer;
     private final ArrayDeque<ByteBuf> queue = new ArrayDeque<>();
     private final int window;
-    private final int mask;
-    private final ByteBuf[] packets;
-    private final long[] transmitOrder;
-    private final long[] sentAt;
+    /**
+     * Slots held now: the arrays start small and double (up to the send window) only when a flight
+     * outgrows them, so that the many idle or thin links of an overlay cost little memory while a
+     * bulk link still gets its whole window.
+     */
+    private int capacity;
+    private int mask;
+    private ByteBuf[] packets;
+    private long[] transmitOrder;
+    private long[] sentAt;
     /** When the packet's tail-loss timeout starts: its transmission, or its tail probe. */
-    private final long[] lossClock;
+    private long[] lossClock;
     /** Bytes each packet occupies on the wire, as congestion control counts them. */
-    private final int[] wireBytes;
+    private int[] wireBytes;
     /** Bits per slot: acknowledged selectively, known lost (to send again), sent more than once. */
-    private final byte[] state;
+    private byte[] state;
     /** Sequence numbers of the last few transmissions, by transmission order modulo its length. */
     private final long[] recentSequence;
     private static final byte SACKED = 1;
@@ -93,13 +99,14 @@ public final class ReliableLinkSender {
         this.output = output;
         this.epoch = epoch;
         this.window = config.sendWindow();
-        this.mask = window - 1;
-        this.packets = new ByteBuf[window];
-        this.transmitOrder = new long[window];
-        this.sentAt = new long[window];
-        this.lossClock = new long[window];
-        this.wireBytes = new int[window];
-        this.state = new byte[window];
+        this.capacity = Math.min(window, INITIAL_SLOTS);
+        this.mask = capacity - 1;
+        this.packets = new ByteBuf[capacity];
+        this.transmitOrder = new long[capacity];
+        this.sentAt = new long[capacity];
+        this.lossClock = new long[capacity];
+        this.wireBytes = new int[capacity];
+        this.state = new byte[capacity];
         this.recentSequence = new long[config.reorderThreshold()];
         this.controller = config.congestionControl().create((long) window * config.segmentBytes(),
                 config.segmentBytes());
@@ -452,6 +459,9 @@ public final class ReliableLinkSender {
             if (queue.isEmpty() || next - base >= window || !roomFor(wireSize(queue.peek()), cwnd)) {
                 break;
             }
+            if (next - base >= capacity) {
+                grow();
+            }
             int i = (int) (next & mask);
             packets[i] = queue.poll();
             state[i] = 0;
@@ -459,6 +469,44 @@ public final class ReliableLinkSender {
             send(i, next, nowNanos, false);
             next++;
         }
+    }
+
+    /** Slots a sender starts with; a power of two. */
+    static final int INITIAL_SLOTS = 64;
+
+    /** Doubles the slot arrays, keeping every packet of the flight at its sequence number's new slot. */
+    private void grow() {
+        int bigger = Math.min(window, capacity * 2);
+        int biggerMask = bigger - 1;
+        ByteBuf[] p = new ByteBuf[bigger];
+        long[] order = new long[bigger];
+        long[] sent = new long[bigger];
+        long[] clock = new long[bigger];
+        int[] bytes = new int[bigger];
+        byte[] st = new byte[bigger];
+        for (long seq = base; seq < next; seq++) {
+            int from = (int) (seq & mask);
+            int to = (int) (seq & biggerMask);
+            p[to] = packets[from];
+            order[to] = transmitOrder[from];
+            sent[to] = sentAt[from];
+            clock[to] = lossClock[from];
+            bytes[to] = wireBytes[from];
+            st[to] = state[from];
+        }
+        packets = p;
+        transmitOrder = order;
+        sentAt = sent;
+        lossClock = clock;
+        wireBytes = bytes;
+        state = st;
+        capacity = bigger;
+        mask = biggerMask;
+    }
+
+    /** Slots held now (at most the send window). */
+    public int slots() {
+        return capacity;
     }
 
     private boolean roomFor(int bytes, long cwnd) {

@@ -289,4 +289,48 @@ class ReliableLinkSenderTest {
         }
         now = until;
     }
+
+    // ---------------------------------------------------------------- slots that grow with the flight
+
+    @Test
+    void slotsGrowWithTheFlightAndKeepEveryPacketAtItsSequenceNumber() {
+        sender.close();
+        CongestionController wide = new CongestionController() {
+            @Override
+            public long window() {
+                return Long.MAX_VALUE / 4;
+            }
+
+            @Override
+            public void onAcknowledged(long bytes, long rttNanos, boolean windowLimited, long nowNanos) {}
+
+            @Override
+            public void onLoss(long nowNanos) {}
+
+            @Override
+            public void onTimeout(long nowNanos) {}
+
+            @Override
+            public long slowStartThreshold() {
+                return Long.MAX_VALUE;
+            }
+        };
+        sender = new ReliableLinkSender(ReliableLinkConfig.builder().tailProbe(false).congestionControl((m, s) -> wide)
+                .queueLimit(1024).markThreshold(32).build(), 7,
+                (epoch, sequence, base, packet, again) -> sent.add(new Transmission(now, sequence, again)));
+        sender.seedRtt(RTT);
+        assertThat(sender.slots()).isEqualTo(ReliableLinkSender.INITIAL_SLOTS);
+        for (int k = 0; k < 300; k++) {
+            offer();
+        }
+        assertThat(sent).hasSize(300);
+        assertThat(sender.slots()).isEqualTo(512);
+        now += RTT;
+        ack(0, 1, 300); // all but the first arrived: it is lost, revealed by the later ones
+        assertThat(sent).hasSize(301).last().isEqualTo(new Transmission(now, 0, true));
+        now += RTT;
+        ack(300);
+        assertThat(sender.unacknowledged()).isZero();
+        assertThat(sender.slots()).isEqualTo(512); // kept: a link that needed them will again
+    }
 }
