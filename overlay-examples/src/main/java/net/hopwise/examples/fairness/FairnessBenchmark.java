@@ -385,8 +385,10 @@ public final class FairnessBenchmark {
                 idleHello));
         s.append("- Flows: senders in hwf-left, receivers in hwf-right, each side one JVM (`FairnessPeer`, -Xmx256m,"
                 + " serial GC) started afresh for every scenario. Overlay: a node with one neighbour and default"
-                + " settings (reliable link with Reno congestion control counted in packets, send window 256, link"
-                + " queue 256) and a reliable session offered 1000-byte messages as fast as it accepts them (the"
+                + " settings (reliable link with Reno congestion control counted in bytes of "
+                + net.hopwise.overlay.reliable.ReliableLinkConfig.DEFAULT_SEGMENT_BYTES + "-byte segments, send window "
+                + net.hopwise.overlay.reliable.ReliableLinkConfig.DEFAULT_SEND_WINDOW + ", link queue "
+                + net.hopwise.overlay.reliable.ReliableLinkConfig.DEFAULT_QUEUE_LIMIT + ") and a reliable session offered 1000-byte messages as fast as it accepts them (the"
                 + " sender parks when back-pressured until the session is writable). TCP: one connection written"
                 + " 256 KiB at a time, kernel defaults.\n");
         s.append("- TCP congestion control: ").append(String.join(" and ", ccs)).append(" (the machine's default is ")
