@@ -40,13 +40,13 @@ final class FoundationFindings {
               spinning loops about 19 µs cold and 11-12 µs warm, so the 3.2x above compared a warm overlay
               with a cold baseline. The benchmark now warms the JVM with a throw-away pass and pools three
               rounds per configuration. Single rounds then range from 3.6x to 5.5x (direct UDP 11-16 µs,
-              3 hops 51-65 µs), pooled runs give 4.5-4.9x: **the target is not met**. The plain 3-hop relay
+              3 hops 51-65 µs), pooled runs give 4.5-4.9x: **the target is not met on that layout**. The plain 3-hop relay
               on the same four spinning loops is itself about 4x: a chain of four loops sharing two cores
               pays a context switch per hop that two loops with a core each do not, before any overlay
               work, and the overlay adds 1-19% to it. On one shared thread (no hand-overs) the overlay's
               3 hops are 2.1-3.9x direct UDP. Spinning still cut the 3-hop round trip from about 150 µs to
               about 55-60 µs; only the ratio to an equally spinning direct UDP stays above 4x.
-            - Thread layout (second run of 2026-11-22): the rows above were all "a thread per node", 4 loops
+            - Thread layout (later the same day): the rows above were all "a thread per node", 4 loops
               on 2 cores, while direct UDP has one loop per core. Placing the chain's nodes alternately on two
               loops (a and c on one, b and d on the other) keeps a hand-over to another thread at every hop,
               as between machines, and gives each thread a core, as direct UDP has: the plain relay drops
