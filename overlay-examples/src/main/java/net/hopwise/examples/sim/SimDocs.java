@@ -20,9 +20,13 @@ import java.util.regex.Pattern;
  */
 final class SimDocs {
     static final String TITLE = "Simulator (issue 4)";
-    /** Block order in the section. */
-    static final List<String> BLOCKS = List.of("intro", "repro", "chain", "table1", "hops", "realtime", "scale",
-            "speed", "padhye");
+    /**
+     * Block order in the section. "notes" is written by hand (what changed since a block was
+     * measured) and, like every block, kept as it is by runs that rewrite other blocks; text outside
+     * the blocks would be lost.
+     */
+    static final List<String> BLOCKS = List.of("intro", "repro", "notes", "chain", "table1", "hops", "realtime",
+            "scale", "speed", "padhye");
     private static final Pattern BLOCK = Pattern.compile(
             "<!-- sim:([a-z0-9]+) begin -->\\n(.*?)<!-- sim:\\1 end -->", Pattern.DOTALL);
 

@@ -30,4 +30,19 @@ class SimDocsTest {
         assertThat(text).contains("| Fig. 6 | 27% | 26% | cmd |\n| Table 1 | 1 | 3 | cmd |");
         assertThat(text.split("## Simulator \\(issue 4\\)", -1)).hasSize(2);
     }
+
+    @Test
+    void aHandWrittenNotesBlockSurvivesRunsThatRewriteOthers() throws Exception {
+        SimDocs docs = new SimDocs(root);
+        docs.writeBlock("chain", "### Chain\n\nsweep", List.of("| Fig. 6 | 27% | 26% | cmd |"));
+        Path file = root.resolve("docs/benchmarks.md");
+        String text = Files.readString(file).replace("<!-- sim:chain begin -->",
+                "<!-- sim:notes begin -->\nmeasured before the change\n<!-- sim:notes end -->\n\n<!-- sim:chain begin -->");
+        Files.writeString(file, text);
+        docs.writeBlock("table1", "### Table 1\n\nfirst", List.of("| Table 1 | 1 | 2 | cmd |"));
+        String after = Files.readString(file);
+        assertThat(after).contains("measured before the change");
+        assertThat(after.indexOf("measured before the change")).isGreaterThan(after.indexOf("### Reproducing the papers"))
+                .isLessThan(after.indexOf("### Chain"));
+    }
 }
