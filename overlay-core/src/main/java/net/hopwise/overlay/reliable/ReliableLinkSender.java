@@ -2,6 +2,7 @@ package net.hopwise.overlay.reliable;
 
 import io.netty.buffer.ByteBuf;
 import java.util.ArrayDeque;
+import net.hopwise.overlay.wire.WireHeader;
 
 /**
  * The sending half of one link's reliable channel: selective repeat with cumulative and selective
@@ -456,7 +457,11 @@ public final class ReliableLinkSender {
                 send(i, scan, nowNanos, true);
                 continue;
             }
-            if (queue.isEmpty() || next - base >= window || !roomFor(wireSize(queue.peek()), cwnd)) {
+            if (queue.isEmpty() || next - base >= window) {
+                break;
+            }
+            int size = wireSize(queue.peek());
+            if (!roomFor(size, cwnd)) {
                 break;
             }
             if (next - base >= capacity) {
@@ -465,7 +470,7 @@ public final class ReliableLinkSender {
             int i = (int) (next & mask);
             packets[i] = queue.poll();
             state[i] = 0;
-            wireBytes[i] = wireSize(packets[i]);
+            wireBytes[i] = size;
             send(i, next, nowNanos, false);
             next++;
         }
@@ -522,7 +527,7 @@ public final class ReliableLinkSender {
     }
 
     /** WireHeader (28) + reliable data prefix (16) + IPv4 (20) + UDP (8); piggybacked acknowledgements not counted. */
-    static final int PACKET_OVERHEAD_BYTES = 28 + ReliableLinkCodec.DATA_FIXED + 20 + 8;
+    static final int PACKET_OVERHEAD_BYTES = WireHeader.LENGTH + ReliableLinkCodec.DATA_FIXED + 20 + 8;
 
     private void send(int i, long seq, long nowNanos, boolean retransmission) {
         if (deadline == Long.MAX_VALUE) {

@@ -67,6 +67,15 @@ final class RoundTripScenario {
         Layout(String tag) {
             this.tag = tag;
         }
+
+        /** Event-loop threads a chain of {@code nodes} takes; node i runs on thread i mod that. */
+        int loops(int nodes) {
+            return switch (this) {
+                case THREAD_PER_NODE -> nodes;
+                case LOOP_PER_CORE -> 2;
+                case ONE_THREAD -> 1;
+            };
+        }
     }
 
     /**
@@ -78,11 +87,11 @@ final class RoundTripScenario {
         for (int i = 0; i <= hops; i++) {
             names.add("rtt" + hops + layout.tag + "-" + (char) ('a' + i));
         }
-        try (LoopbackOverlay overlay = switch (layout) {
-            case THREAD_PER_NODE -> LoopbackOverlay.ownRuntimes(names, settings::runtime);
-            case LOOP_PER_CORE -> LoopbackOverlay.roundRobin(names, List.of(settings.runtime(), settings.runtime()));
-            case ONE_THREAD -> LoopbackOverlay.sharedRuntime(names, settings.runtime());
-        }) {
+        List<NodeRuntime> loops = new ArrayList<>();
+        for (int i = 0; i < layout.loops(hops + 1); i++) {
+            loops.add(settings.runtime());
+        }
+        try (LoopbackOverlay overlay = LoopbackOverlay.roundRobin(names, loops)) {
             for (int i = 0; i < hops; i++) {
                 overlay.link(names.get(i), names.get(i + 1));
             }
@@ -248,11 +257,7 @@ final class RoundTripScenario {
         List<NodeRuntime> distinct = new ArrayList<>();
         List<Channel> channels = new ArrayList<>();
         try {
-            int loops = switch (layout) {
-                case THREAD_PER_NODE -> hops + 1;
-                case LOOP_PER_CORE -> 2;
-                case ONE_THREAD -> 1;
-            };
+            int loops = layout.loops(hops + 1);
             for (int i = 0; i < loops; i++) {
                 distinct.add(settings.runtime());
             }

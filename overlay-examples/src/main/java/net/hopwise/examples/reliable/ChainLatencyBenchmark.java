@@ -188,7 +188,7 @@ public final class ChainLatencyBenchmark {
                                 st.timeoutNanos() / 1e6, st.packetsSent(), nb.statistics().srttNanos() / 1e6,
                                 nb.statistics().minRttNanos() / 1e6, nb.statistics().upTransitions());
                     }
-                    probes += nb.reliableStatistics().tailProbes();
+                    probes += st.tailProbes();
                     if (n.name().equals("c") && nb.name().equals("d")) {
                         lossyResends = r;
                     }
