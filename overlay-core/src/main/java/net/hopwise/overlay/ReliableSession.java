@@ -156,6 +156,8 @@ public final class ReliableSession implements AutoCloseable {
     private void drain() {
         drainScheduled.set(false);
         NodeEngine engineRef = node.engineOnLoop();
+        // One reading of the clock for the batch: the engine only needs it to the scale of its timers.
+        long now = System.nanoTime();
         ByteBuf m;
         while ((m = handoff.poll()) != null) {
             if (engineRef == null || endpoint.isClosed()) {
@@ -165,10 +167,10 @@ public final class ReliableSession implements AutoCloseable {
             int packets = ReliableSessionSender.packetsFor(m.readableBytes(), payloadPerPacket);
             SendResult r;
             if (m.readerIndex() == headroom && packets == 1) {
-                r = engineRef.sessionSendPrepared(endpoint, m, System.nanoTime());
+                r = engineRef.sessionSendPrepared(endpoint, m, now);
             } else {
                 try {
-                    r = engineRef.sessionSend(endpoint, m, System.nanoTime());
+                    r = engineRef.sessionSend(endpoint, m, now);
                 } finally {
                     m.release();
                 }

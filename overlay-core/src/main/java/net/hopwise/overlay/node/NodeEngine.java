@@ -114,6 +114,8 @@ public final class NodeEngine {
     private final int linkHeadroom;
     /** Bytes a session keeps free in front of each payload: the link headroom plus data and session headers. */
     private final int sessionHeadroom;
+    /** {@link net.hopwise.overlay.reliable.ReliableLinkConfig#ackDelay()} in nanoseconds. */
+    private final long linkAckDelay;
     private long incarnations;
     private int nextSessionPort = FIRST_EPHEMERAL_PORT;
 
@@ -141,6 +143,7 @@ public final class NodeEngine {
                 - SessionHeader.PAYLOAD_OFFSET;
         this.linkHeadroom = WireHeader.LENGTH + ReliableLinkCodec.maxHeaderLength(config.reliableLink().sackBlocks());
         this.sessionHeadroom = linkHeadroom + SessionHeader.PAYLOAD_OFFSET;
+        this.linkAckDelay = config.reliableLink().ackDelay().toNanos();
         for (NeighbourConfig n : config.neighbours()) {
             addNeighbour(n, nowNanos);
         }
@@ -892,11 +895,14 @@ public final class NodeEngine {
         ReliableLinkReceiver rx = from.reliableReceiver;
         ReliableLinkReceiver.Arrival arrival = rx.classify(h.epoch(), h.sequence(), h.base());
         if (arrival == ReliableLinkReceiver.Arrival.NEW) {
+            // A packet that carries only a session's acknowledgement is not waited on by anyone: its
+            // link acknowledgement may wait a little for a data packet going back to carry it.
+            long ackBy = SessionHeader.kind(packet) == SessionHeader.KIND_ACK ? now + linkAckDelay : Long.MIN_VALUE;
             if (DataHeader.destination(packet) == selfId) {
-                rx.accept();
+                rx.accept(ackBy);
                 onSessionPacket(packet);
             } else {
-                forwardReliable(rx, packet);
+                forwardReliable(rx, packet, ackBy);
             }
         } else {
             counters.drop(arrival == ReliableLinkReceiver.Arrival.DUPLICATE ? DropReason.DUPLICATE : DropReason.STALE);
@@ -904,12 +910,12 @@ public final class NodeEngine {
         pumpBlockedSessions();
     }
 
-    private void forwardReliable(ReliableLinkReceiver rx, ByteBuf packet) {
+    private void forwardReliable(ReliableLinkReceiver rx, ByteBuf packet, long ackBy) {
         int hops = DataHeader.hopLimit(packet);
         Neighbour via = forwardingHop(DataHeader.destination(packet), hops, DataHeader.metric(packet));
         if (via == null) {
             // Lost to the overlay: the sending edge resends it end to end once its timer runs out.
-            rx.accept();
+            rx.accept(ackBy);
             return;
         }
         if (!via.reliableSender.hasRoom()) {
@@ -917,7 +923,7 @@ public final class NodeEngine {
             counters.drop(DropReason.LINK_QUEUE_FULL);
             return;
         }
-        rx.accept();
+        rx.accept(ackBy);
         DataHeader.setHopLimit(packet, hops - 1);
         SessionHeader.raiseMark(packet, via.reliableSender.congestionLevel());
         counters.packetsForwarded++;
@@ -1392,7 +1398,7 @@ public final class NodeEngine {
             }
         }
         for (Neighbour n : neighbourList) {
-            if (n.reliableReceiver.ackPending()) {
+            if (n.reliableReceiver.ackDue(now)) {
                 sendLinkAck(n);
             }
         }
@@ -1416,7 +1422,7 @@ public final class NodeEngine {
         pumpBlockedSessions();
         // Last, so that acknowledgements ride on whatever reliable data went out above.
         for (Neighbour n : neighbourList) {
-            if (n.reliableReceiver.ackPending()) {
+            if (n.reliableReceiver.ackDue(now)) {
                 sendLinkAck(n);
             }
         }
@@ -1427,7 +1433,7 @@ public final class NodeEngine {
         for (Neighbour n : neighbourList) {
             next = Math.min(next, n.reliableSender.nextDeadlineNanos());
             if (n.reliableReceiver.ackPending()) {
-                next = Math.min(next, now);
+                next = Math.min(next, Math.max(now, n.reliableReceiver.ackDeadline()));
             }
         }
         for (SessionEndpoint s : sessionList) {

@@ -66,6 +66,15 @@ public final class ReliableLinkConfig {
     /** Floor of the tail probe's delay: below it an acknowledgement is often just late, not missing. */
     public static final Duration DEFAULT_MIN_PROBE_DELAY = Duration.ofMillis(2);
 
+    /**
+     * How long a link may hold the acknowledgement of packets that carry no application data (the
+     * sessions' end-to-end acknowledgements), so that it rides on the next data packet the other way.
+     * Without it every session acknowledgement drew a link acknowledgement of its own back: a second
+     * datagram, and a wake-up of the other node, for nothing the other side waits on. Half the tail
+     * probe's floor, so that the acknowledgement still arrives before a probe would resend the packet.
+     */
+    public static final Duration DEFAULT_ACK_DELAY = Duration.ofMillis(1);
+
     private static final ReliableLinkConfig DEFAULTS = builder().build();
 
     private final int sendWindow;
@@ -81,6 +90,7 @@ public final class ReliableLinkConfig {
     private final boolean tailProbe;
     private final Duration minProbeDelay;
     private final int segmentBytes;
+    private final Duration ackDelay;
 
     private ReliableLinkConfig(Builder b) {
         this.sendWindow = b.sendWindow;
@@ -96,6 +106,7 @@ public final class ReliableLinkConfig {
         this.tailProbe = b.tailProbe;
         this.minProbeDelay = b.minProbeDelay;
         this.segmentBytes = b.segmentBytes;
+        this.ackDelay = b.ackDelay;
     }
 
     public static Builder builder() {
@@ -121,6 +132,7 @@ public final class ReliableLinkConfig {
         b.tailProbe = tailProbe;
         b.minProbeDelay = minProbeDelay;
         b.segmentBytes = segmentBytes;
+        b.ackDelay = ackDelay;
         return b;
     }
 
@@ -189,6 +201,15 @@ public final class ReliableLinkConfig {
         return minProbeDelay;
     }
 
+    /**
+     * Longest wait of the acknowledgement of packets without application data (end-to-end
+     * acknowledgements of sessions) for a data packet to carry it; zero acknowledges them as data is.
+     * Data packets are acknowledged at the end of the read that brought them, always.
+     */
+    public Duration ackDelay() {
+        return ackDelay;
+    }
+
     /** The congestion level (0-3) a packet joining a queue of this length is marked with. */
     public int congestionLevel(int queueLength) {
         if (queueLength >= markThreshold) {
@@ -207,7 +228,7 @@ public final class ReliableLinkConfig {
     public String toString() {
         return "ReliableLinkConfig[sendWindow=" + sendWindow + " queueLimit=" + queueLimit + " markThreshold="
                 + markThreshold + " timeout=" + minTimeout + ".." + maxTimeout + " recovery=" + recovery + " tailProbe="
-                + tailProbe + "]";
+                + tailProbe + " ackDelay=" + ackDelay + "]";
     }
 
     public static final class Builder {
@@ -224,8 +245,19 @@ public final class ReliableLinkConfig {
         private boolean tailProbe = DEFAULT_TAIL_PROBE;
         private Duration minProbeDelay = DEFAULT_MIN_PROBE_DELAY;
         private int segmentBytes = DEFAULT_SEGMENT_BYTES;
+        private Duration ackDelay = DEFAULT_ACK_DELAY;
 
         private Builder() {}
+
+        /** How long the acknowledgement of packets without data may wait (see {@link ReliableLinkConfig#ackDelay()}). */
+        public Builder ackDelay(Duration delay) {
+            Objects.requireNonNull(delay, "ackDelay");
+            if (delay.isNegative() || delay.compareTo(Duration.ofSeconds(1)) > 0) {
+                throw new IllegalArgumentException("ackDelay must be 0-1 s, got " + delay);
+            }
+            this.ackDelay = delay;
+            return this;
+        }
 
         /** The segment congestion windows count in (see {@link ReliableLinkConfig#segmentBytes()}); 576-65535. */
         public Builder segmentBytes(int bytes) {
@@ -323,6 +355,14 @@ public final class ReliableLinkConfig {
             if (markThreshold > queueLimit) {
                 throw new IllegalArgumentException("markThreshold " + markThreshold + " exceeds queueLimit "
                         + queueLimit);
+            }
+            if (ackDelay.compareTo(minTimeout) >= 0) {
+                throw new IllegalArgumentException("ackDelay " + ackDelay + " must be below minTimeout " + minTimeout
+                        + ": the other side would time out on every acknowledgement held");
+            }
+            if (tailProbe && ackDelay.compareTo(minProbeDelay) >= 0) {
+                throw new IllegalArgumentException("ackDelay " + ackDelay + " must be below minProbeDelay "
+                        + minProbeDelay + ": the other side would probe every packet whose acknowledgement is held");
             }
             return new ReliableLinkConfig(this);
         }

@@ -35,7 +35,8 @@ public final class ReliableLinkReceiver {
     /** One past the highest sequence number received. */
     private long highest;
     private long pendingSequence = -1;
-    private boolean ackPending;
+    /** When the acknowledgement owed must leave: {@link Long#MIN_VALUE} at once, MAX_VALUE when none is owed. */
+    private long ackDeadline = Long.MAX_VALUE;
     private long duplicates;
     private final int[] blocks;
 
@@ -78,7 +79,7 @@ public final class ReliableLinkReceiver {
         long seq = cumulative + (sequence - (int) cumulative);
         if (seq < cumulative || (seq < highest && isSet(seq))) {
             duplicates++;
-            ackPending = true;
+            ackDeadline = Long.MIN_VALUE;
             return Arrival.DUPLICATE;
         }
         if (seq >= cumulative + window) {
@@ -88,14 +89,23 @@ public final class ReliableLinkReceiver {
         return Arrival.NEW;
     }
 
-    /** Marks the packet just classified {@link Arrival#NEW} as received. */
+    /** Marks the packet just classified {@link Arrival#NEW} as received; its acknowledgement is owed at once. */
     public void accept() {
+        accept(Long.MIN_VALUE);
+    }
+
+    /**
+     * Marks the packet just classified {@link Arrival#NEW} as received, with its acknowledgement owed
+     * by {@code ackByNanos} at the latest (sooner if another packet needs one, or any datagram to the
+     * sender carries it). For packets the sender does not wait on: it keeps them a little longer.
+     */
+    public void accept(long ackByNanos) {
         long seq = pendingSequence;
         if (seq < 0) {
             throw new IllegalStateException("accept without a new packet classified");
         }
         pendingSequence = -1;
-        ackPending = true;
+        ackDeadline = Math.min(ackDeadline, ackByNanos);
         set(seq);
         highest = Math.max(highest, seq + 1);
         while (cumulative < highest && isSet(cumulative)) {
@@ -107,12 +117,22 @@ public final class ReliableLinkReceiver {
     /** Forgets the packet just classified; the node refused it and the sender will send it again. */
     public void refuse() {
         pendingSequence = -1;
-        ackPending = true;
+        ackDeadline = Long.MIN_VALUE;
     }
 
-    /** Whether an acknowledgement is owed to the sender. */
+    /** Whether an acknowledgement is owed to the sender, now or later. */
     public boolean ackPending() {
-        return ackPending;
+        return ackDeadline != Long.MAX_VALUE;
+    }
+
+    /** Whether the acknowledgement owed must leave by {@code nowNanos}. */
+    public boolean ackDue(long nowNanos) {
+        return ackDeadline <= nowNanos;
+    }
+
+    /** When the acknowledgement owed must leave: MIN_VALUE at once, MAX_VALUE when none is owed. */
+    public long ackDeadline() {
+        return ackDeadline;
     }
 
     /** Writes the acknowledgement state (see {@link ReliableLinkCodec}) and clears the debt. */
@@ -124,7 +144,7 @@ public final class ReliableLinkReceiver {
     public void writeAck(ByteBuf out, int limit) {
         int n = collectBlocks(limit);
         ReliableLinkCodec.writeAck(out, epoch, (int) cumulative, blocks, n);
-        ackPending = false;
+        ackDeadline = Long.MAX_VALUE;
     }
 
     /**

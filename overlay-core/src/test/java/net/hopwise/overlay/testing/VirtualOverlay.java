@@ -17,6 +17,8 @@ import net.hopwise.overlay.NodeConfig;
 import net.hopwise.overlay.NodeEvent;
 import net.hopwise.overlay.node.NodeEngine;
 import net.hopwise.overlay.node.NodeOutput;
+import net.hopwise.overlay.wire.PacketType;
+import net.hopwise.overlay.wire.WireHeader;
 
 /**
  * Many {@link NodeEngine}s joined by virtual links on a virtual clock: the production node machine
@@ -30,6 +32,8 @@ public final class VirtualOverlay implements AutoCloseable {
     private final Map<InetSocketAddress, String> byAddress = new HashMap<>();
     private final Map<String, LinkSpec> links = new HashMap<>();
     private final List<NodeEvent> events = new ArrayList<>();
+    /** Datagrams put on each directed link, by "from|to|packet type". */
+    private final Map<String, Long> sentByType = new HashMap<>();
     private final SplittableRandom random;
     private final Consumer<NodeConfig.Builder> customise;
     private long now = 1_000_000_000L;
@@ -57,6 +61,11 @@ public final class VirtualOverlay implements AutoCloseable {
 
     public List<NodeEvent> events() {
         return events;
+    }
+
+    /** Datagrams of {@code type} that {@code from} has put on its link to {@code to} (lost ones too). */
+    public long datagrams(String from, String to, PacketType type) {
+        return sentByType.getOrDefault(from + "|" + to + "|" + type.code(), 0L);
     }
 
     /** Declares a node; call {@link #link} for its links, then {@link #startAll}. */
@@ -228,6 +237,8 @@ public final class VirtualOverlay implements AutoCloseable {
         @Override
         public void transmit(InetSocketAddress to, ByteBuf datagram) {
             String target = byAddress.get(to);
+            int type = datagram.getUnsignedByte(datagram.readerIndex() + WireHeader.OFFSET_TYPE);
+            sentByType.merge(member.name + "|" + target + "|" + type, 1L, Long::sum);
             LinkSpec link = target == null ? null : links.get(member.name + "|" + target);
             if (!member.alive || link == null || (link.loss > 0 && random.nextDouble() < link.loss)) {
                 datagram.release();
