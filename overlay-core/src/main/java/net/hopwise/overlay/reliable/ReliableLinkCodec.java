@@ -53,8 +53,7 @@ public final class ReliableLinkCodec {
 
     public static void writeDataPrefix(ByteBuf out, long epoch, int sequence, int base) {
         out.writeLong(epoch);
-        out.writeInt(sequence);
-        out.writeInt(base);
+        out.writeLong((long) sequence << 32 | (base & 0xFFFF_FFFFL));
     }
 
     /** Decodes an acknowledgement at {@code offset} of {@code body}; null when malformed. */

@@ -47,11 +47,9 @@ public final class WireHeader {
 
     /** Writes a header at the writer index; the body length is patched by {@link #finish}. */
     public static void write(ByteBuf out, PacketType type, int flags, long sender, long receiver, long linkSequence) {
-        out.writeShort(MAGIC);
-        out.writeByte(VERSION);
-        out.writeByte(type.code());
-        out.writeShort(flags);
-        out.writeShort(0);
+        // Four writes instead of eight: this runs for every datagram, and each write through a
+        // buffer view pays its own bounds and liveness checks.
+        out.writeLong((long) MAGIC << 48 | (long) VERSION << 40 | (long) type.code() << 32 | (flags & 0xFFFFL) << 16);
         out.writeLong(sender);
         out.writeLong(receiver);
         out.writeInt((int) linkSequence);
