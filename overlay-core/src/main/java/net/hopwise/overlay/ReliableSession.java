@@ -12,7 +12,6 @@ import java.util.Queue;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.atomic.AtomicBoolean;
-import java.util.concurrent.atomic.AtomicInteger;
 import net.hopwise.overlay.node.NodeEngine;
 import net.hopwise.overlay.session.ReliableSessionSender;
 import net.hopwise.overlay.session.SessionEndpoint;
@@ -47,7 +46,7 @@ public final class ReliableSession implements AutoCloseable {
     private final int payloadPerPacket;
     private final int headroom;
     private final ByteBufAllocator allocator;
-    private final AtomicInteger outstanding = new AtomicInteger();
+    private final SendCredit credit;
     private final AtomicBoolean drainScheduled = new AtomicBoolean();
     /**
      * Messages accepted and not yet handed to the engine. A one-packet message is copied here, on the
@@ -56,7 +55,6 @@ public final class ReliableSession implements AutoCloseable {
      */
     private final Queue<ByteBuf> handoff = new ConcurrentLinkedQueue<>();
     private final Object writableSignal = new Object();
-    private volatile boolean wantWritable;
     private volatile Runnable writabilityListener;
     private volatile boolean open = true;
     private volatile StreamInbox inbox;
@@ -67,6 +65,7 @@ public final class ReliableSession implements AutoCloseable {
         this.endpoint = endpoint;
         this.remoteName = remoteName;
         this.limit = limit;
+        this.credit = new SendCredit(limit);
         this.payloadPerPacket = payloadPerPacket;
         this.headroom = headroom;
         this.allocator = allocator;
@@ -118,18 +117,8 @@ public final class ReliableSession implements AutoCloseable {
             throw new IllegalArgumentException("message of " + payload.length + " bytes needs " + packets
                     + " packets, more than the session buffers take at once");
         }
-        while (true) {
-            int now = outstanding.get();
-            if (now + packets > limit) {
-                wantWritable = true;
-                if (outstanding.get() + packets > limit) {
-                    return SendResult.BACK_PRESSURED;
-                }
-                continue;
-            }
-            if (outstanding.compareAndSet(now, now + packets)) {
-                break;
-            }
+        if (!credit.tryTake(packets)) {
+            return SendResult.BACK_PRESSURED;
         }
         ByteBuf message;
         if (packets == 1) {
@@ -142,7 +131,7 @@ public final class ReliableSession implements AutoCloseable {
         handoff.add(message);
         if (!open || !node.isRunning()) {
             // Closed or stopped meanwhile: nothing will hand this over, so release it here.
-            outstanding.addAndGet(-packets);
+            credit.giveBack(packets);
             discardQueued();
             return SendResult.CLOSED;
         }
@@ -192,9 +181,7 @@ public final class ReliableSession implements AutoCloseable {
 
     /** On the loop: the remote end acknowledged packets, freeing room. */
     private void acknowledged(int packets) {
-        int left = outstanding.addAndGet(-packets);
-        if (wantWritable && left <= limit / 2) {
-            wantWritable = false;
+        if (credit.giveBack(packets)) {
             synchronized (writableSignal) {
                 writableSignal.notifyAll();
             }
@@ -210,9 +197,12 @@ public final class ReliableSession implements AutoCloseable {
         }
     }
 
-    /** False while a send would be back-pressured. */
+    /**
+     * False while a send would be back-pressured: from the moment a send found the session's buffer
+     * full until half of it is free again.
+     */
     public boolean isWritable() {
-        return open && node.isRunning() && outstanding.get() < limit;
+        return open && node.isRunning() && credit.isWritable();
     }
 
     /**
@@ -267,7 +257,7 @@ public final class ReliableSession implements AutoCloseable {
 
     private void awaitWritable() throws InterruptedIOException {
         synchronized (writableSignal) {
-            while (wantWritable && open && node.isRunning()) {
+            while (credit.waiting() && open && node.isRunning()) {
                 try {
                     writableSignal.wait(100);
                 } catch (InterruptedException e) {

@@ -30,10 +30,13 @@ public final class ReliableSessionReceiver {
         void deliver(ByteBuf message);
     }
 
+    /** Packets the receiver may hold (the configured receive window). */
     private final int capacity;
-    private final int mask;
-    private final ByteBuf[] slots;
-    private final boolean[] endOfMessage;
+    /** Slots allocated: they start small and double when packets arrive further ahead. */
+    private int slotCount;
+    private int mask;
+    private ByteBuf[] slots;
+    private boolean[] endOfMessage;
     private final long ackDelay;
     private final ByteBufAllocator allocator;
     private final Output output;
@@ -59,9 +62,10 @@ public final class ReliableSessionReceiver {
 
     public ReliableSessionReceiver(SessionConfig config, ByteBufAllocator allocator, Output output) {
         this.capacity = config.receiveWindow();
-        this.mask = capacity - 1;
-        this.slots = new ByteBuf[capacity];
-        this.endOfMessage = new boolean[capacity];
+        this.slotCount = Math.min(capacity, ReliableSessionSender.INITIAL_SLOTS);
+        this.mask = slotCount - 1;
+        this.slots = new ByteBuf[slotCount];
+        this.endOfMessage = new boolean[slotCount];
         this.ackDelay = config.ackDelay().toNanos();
         this.allocator = allocator;
         this.output = output;
@@ -86,7 +90,7 @@ public final class ReliableSessionReceiver {
         }
         long seq = expected + (sequence - (int) expected);
         ackInterval = Math.max(1, requestedInterval);
-        if (seq < expected || (seq < base + capacity && slots[(int) (seq & mask)] != null)) {
+        if (seq < expected || (seq < base + slotCount && slots[(int) (seq & mask)] != null)) {
             duplicates++;
             ackDeadline = nowNanos;
             return Arrival.DUPLICATE;
@@ -97,12 +101,15 @@ public final class ReliableSessionReceiver {
             return Arrival.OUT_OF_WINDOW;
         }
         packetsReceived++;
+        while (seq >= base + slotCount) {
+            grow();
+        }
         int i = (int) (seq & mask);
         slots[i] = payload.retain();
         endOfMessage[i] = last;
         held++;
         maxHeld = Math.max(maxHeld, held);
-        while (expected < base + capacity && slots[(int) (expected & mask)] != null) {
+        while (expected < base + slotCount && slots[(int) (expected & mask)] != null) {
             expected++;
         }
         mark = Math.max(mark, packetMark);
@@ -152,6 +159,32 @@ public final class ReliableSessionReceiver {
         if (advertisedWindow() >= lastAdvertised + capacity / 4 || lastAdvertised == 0 && advertisedWindow() > 0) {
             ackDeadline = Math.min(ackDeadline, nowNanos);
         }
+    }
+
+    /**
+     * Doubles the slot arrays, keeping every held packet at its sequence number's new slot: a
+     * session that never receives much ahead of what it delivered (most of them) keeps small arrays.
+     */
+    private void grow() {
+        int bigger = Math.min(capacity, slotCount * 2);
+        int biggerMask = bigger - 1;
+        ByteBuf[] s = new ByteBuf[bigger];
+        boolean[] end = new boolean[bigger];
+        for (long seq = base; seq < base + slotCount; seq++) {
+            int from = (int) (seq & mask);
+            int to = (int) (seq & biggerMask);
+            s[to] = slots[from];
+            end[to] = endOfMessage[from];
+        }
+        slots = s;
+        endOfMessage = end;
+        slotCount = bigger;
+        mask = biggerMask;
+    }
+
+    /** Slot arrays allocated now (at most the receive window). */
+    public int slots() {
+        return slotCount;
     }
 
     /** Stops handing messages to the application; they stay here and the window closes. */
@@ -241,7 +274,7 @@ public final class ReliableSessionReceiver {
     }
 
     private void releaseAll() {
-        for (int i = 0; i < capacity; i++) {
+        for (int i = 0; i < slotCount; i++) {
             if (slots[i] != null) {
                 slots[i].release();
                 slots[i] = null;

@@ -43,12 +43,15 @@ public final class ReliableSessionSender {
     private final SessionConfig config;
     private final Output output;
     private final long incarnation;
+    /** Packets the buffer may hold (the configured send buffer). */
     private final int capacity;
-    private final int mask;
-    private final ByteBuf[] payloads;
-    private final boolean[] endOfMessage;
-    private final long[] sentAt;
-    private final boolean[] resent;
+    /** Slots allocated: they start at {@link #INITIAL_SLOTS} and double when the buffer needs them. */
+    private int slots;
+    private int mask;
+    private ByteBuf[] payloads;
+    private boolean[] endOfMessage;
+    private long[] sentAt;
+    private boolean[] resent;
     private final RetransmissionTimer timer;
 
     /** Lowest sequence number not acknowledged. */
@@ -77,11 +80,12 @@ public final class ReliableSessionSender {
         this.output = output;
         this.incarnation = incarnation;
         this.capacity = config.sendBuffer();
-        this.mask = capacity - 1;
-        this.payloads = new ByteBuf[capacity];
-        this.endOfMessage = new boolean[capacity];
-        this.sentAt = new long[capacity];
-        this.resent = new boolean[capacity];
+        this.slots = Math.min(capacity, INITIAL_SLOTS);
+        this.mask = slots - 1;
+        this.payloads = new ByteBuf[slots];
+        this.endOfMessage = new boolean[slots];
+        this.sentAt = new long[slots];
+        this.resent = new boolean[slots];
         this.window = config.initialWindow();
         this.threshold = capacity;
         // Until the receiving edge speaks, assume it can take what the initial window sends.
@@ -124,6 +128,9 @@ public final class ReliableSessionSender {
             ByteBuf copy = allocator.ioBuffer(headroom + chunk);
             copy.setIndex(headroom, headroom);
             copy.writeBytes(message, offset + k * maxPayload, chunk);
+            if (next - acked >= slots) {
+                grow();
+            }
             int i = (int) (next & mask);
             payloads[i] = copy;
             endOfMessage[i] = k == count - 1;
@@ -144,6 +151,9 @@ public final class ReliableSessionSender {
         if (room() < 1) {
             return false;
         }
+        if (next - acked >= slots) {
+            grow();
+        }
         int i = (int) (next & mask);
         payloads[i] = packet;
         endOfMessage[i] = true;
@@ -152,6 +162,41 @@ public final class ReliableSessionSender {
         messagesAccepted++;
         pump(nowNanos);
         return true;
+    }
+
+    /** Slots a sender starts with; a power of two. */
+    static final int INITIAL_SLOTS = 64;
+
+    /**
+     * Doubles the slot arrays, keeping every buffered packet at its sequence number's new slot: a
+     * session that never has much outstanding (most of them) keeps small arrays.
+     */
+    private void grow() {
+        int bigger = Math.min(capacity, slots * 2);
+        int biggerMask = bigger - 1;
+        ByteBuf[] p = new ByteBuf[bigger];
+        boolean[] end = new boolean[bigger];
+        long[] at = new long[bigger];
+        boolean[] again = new boolean[bigger];
+        for (long seq = acked; seq < next; seq++) {
+            int from = (int) (seq & mask);
+            int to = (int) (seq & biggerMask);
+            p[to] = payloads[from];
+            end[to] = endOfMessage[from];
+            at[to] = sentAt[from];
+            again[to] = resent[from];
+        }
+        payloads = p;
+        endOfMessage = end;
+        sentAt = at;
+        resent = again;
+        slots = bigger;
+        mask = biggerMask;
+    }
+
+    /** Slot arrays allocated now (at most the send buffer). */
+    public int slots() {
+        return slots;
     }
 
     private int usableWindow() {
