@@ -351,8 +351,10 @@ public final class GoodputBenchmark {
     private static String datagrams(Window w) {
         long forward = w.linkPackets[0];
         long back = w.linkPackets[1];
-        return String.format(Locale.ROOT, "datagrams in the window a→b %d, b→a %d (%.3f per a→b)", forward, back,
-                forward == 0 ? 0.0 : (double) back / forward);
+        long runs = w.linkPackets[2];
+        return String.format(Locale.ROOT, "datagrams in the window a→b %d, b→a %d (%.3f per a→b); a's segmented"
+                        + " sends %d, %.1f datagrams each", forward, back, forward == 0 ? 0.0 : (double) back / forward,
+                runs, runs == 0 ? 0.0 : (double) w.linkPackets[3] / runs);
     }
 
     /**
@@ -418,17 +420,27 @@ public final class GoodputBenchmark {
         long[] link1 = linkPackets(a, b);
         long process1 = PROCESS.getProcessCpuTime();
         return new Window(offered, received1 - received0, (t1 - t0) / 1e9, cpu1.busiestSince(cpu0, labels),
-                k1.since(k0, "RcvbufErrors"), new long[] {link1[0] - link0[0], link1[1] - link0[1]},
+                k1.since(k0, "RcvbufErrors"), new long[] {link1[0] - link0[0], link1[1] - link0[1],
+                        link1[2] - link0[2], link1[3] - link0[3]},
                 process1 - process0);
     }
 
-    /** Datagrams a sent to b and b sent to a so far (zeros without nodes). */
+    /**
+     * Datagrams a sent to b and b sent to a so far, then a's segmented (UDP GSO) sends and the
+     * datagrams they carried (zeros without nodes).
+     */
     private static long[] linkPackets(OverlayNode a, OverlayNode b) {
         if (a == null) {
-            return new long[2];
+            return new long[4];
         }
         Neighbour ab = a.neighbours().get(0);
         Neighbour ba = b.neighbours().get(0);
-        return new long[] {ab.packetsSent(), ba.packetsSent()};
+        return new long[] {ab.packetsSent(), ba.packetsSent(), counter(a, "hopwise.node.udp.segmented.sends"),
+                counter(a, "hopwise.node.udp.segmented.datagrams")};
+    }
+
+    private static long counter(OverlayNode n, String name) {
+        io.micrometer.core.instrument.FunctionCounter c = n.meterRegistry().find(name).functionCounter();
+        return c == null ? 0 : (long) c.count();
     }
 }
