@@ -16,6 +16,7 @@ import java.util.Locale;
 import java.util.Set;
 import net.hopwise.examples.bench.BenchmarkSettings.Scenario;
 import net.hopwise.examples.bench.ResultTable.Target;
+import net.hopwise.examples.reliable.BenchmarkSection;
 
 /**
  * The foundation benchmarks (issue 2): round trip over 1 and 3 overlay hops against direct UDP,
@@ -88,7 +89,7 @@ public final class FoundationBenchmark {
                         settings.settle());
                 case "--write" -> {
                     String file = i + 1 < args.length && !args[i + 1].startsWith("--") ? args[++i] : DEFAULT_FILE;
-                    write = topOfBuild().resolve(file);
+                    write = BenchmarkSection.topOfBuild().resolve(file);
                 }
                 case "--help", "-h" -> {
                     System.out.println(usage());
@@ -382,20 +383,6 @@ public final class FoundationBenchmark {
         return "mvn-locked -q -pl overlay-examples -am test-compile exec:exec -Dexec.executable=java"
                 + " -Dexec.args=\"-cp %classpath " + FoundationBenchmark.class.getName()
                 + (args.length == 0 ? "" : " " + String.join(" ", args)) + "\"";
-    }
-
-    /**
-     * Where relative paths resolve: the top of the build (the nearest folder up from the working
-     * directory that holds overlay-core and a pom.xml), since exec:exec runs in the module's folder.
-     */
-    static Path topOfBuild() {
-        Path cwd = Path.of(System.getProperty("user.dir")).toAbsolutePath();
-        for (Path p = cwd; p != null; p = p.getParent()) {
-            if (Files.isRegularFile(p.resolve("pom.xml")) && Files.isDirectory(p.resolve("overlay-core"))) {
-                return p;
-            }
-        }
-        return cwd;
     }
 
     static String usage() {

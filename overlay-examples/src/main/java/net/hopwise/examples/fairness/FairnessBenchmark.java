@@ -125,7 +125,7 @@ public final class FairnessBenchmark {
         if (samples != null) {
             List<String> lines = new ArrayList<>(List.of(ScenarioResult.CSV_HEADER));
             results.forEach(r -> lines.addAll(r.csvRows()));
-            Path file = topOfBuild().resolve(samples);
+            Path file = BenchmarkSection.topOfBuild().resolve(samples);
             Files.write(file, lines);
             System.out.println("wrote " + file);
         }
@@ -160,24 +160,10 @@ public final class FairnessBenchmark {
                     + BenchmarkSection.provenance(command.toString())
                     + "\n" + setup(results, bottlenecks, queueAt, defaultCc, qdisc, warmup, ccs) + "\n\n" + goodput + "\n" + details
                     + "\n" + notes(results);
-            Path file = topOfBuild().resolve(docs);
+            Path file = BenchmarkSection.topOfBuild().resolve(docs);
             BenchmarkSection.write(file, DOCS_ID, body);
             System.out.println("wrote " + file);
         }
-    }
-
-    /**
-     * Where a relative --docs path resolves: the top of the build (the nearest folder up that holds
-     * overlay-core and a pom.xml), since exec:exec runs in the module's folder.
-     */
-    private static Path topOfBuild() {
-        Path cwd = Path.of(System.getProperty("user.dir")).toAbsolutePath();
-        for (Path p = cwd; p != null; p = p.getParent()) {
-            if (Files.isRegularFile(p.resolve("pom.xml")) && Files.isDirectory(p.resolve("overlay-core"))) {
-                return p;
-            }
-        }
-        return cwd;
     }
 
     private static boolean isRoot() {

@@ -15,6 +15,21 @@ import java.time.format.DateTimeFormatter;
 public final class BenchmarkSection {
     private BenchmarkSection() {}
 
+    /**
+     * Where a relative path given to a benchmark resolves: the top of the build (the nearest folder
+     * up from the working directory that holds overlay-core and a pom.xml), since exec:exec runs in
+     * the module's folder.
+     */
+    public static Path topOfBuild() {
+        Path cwd = Path.of(System.getProperty("user.dir")).toAbsolutePath();
+        for (Path p = cwd; p != null; p = p.getParent()) {
+            if (Files.isRegularFile(p.resolve("pom.xml")) && Files.isDirectory(p.resolve("overlay-core"))) {
+                return p;
+            }
+        }
+        return cwd;
+    }
+
     /** Date, machine and JVM: what a figure needs beside it to mean anything. */
     public static String provenance(String command) {
         String cpu = "unknown CPU";

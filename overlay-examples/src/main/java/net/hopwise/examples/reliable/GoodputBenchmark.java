@@ -50,10 +50,12 @@ import net.hopwise.overlay.session.SessionStatistics;
  * {@code --jit-warmup} seconds, and then the three overlay rows are measured in {@code --rounds}
  * rounds, one after another, each round compared within itself; the median round is the result.
  *
+ * <p>It runs in a JVM of its own ({@code exec:exec}), not inside Maven's ({@code exec:java}), whose
+ * threads and heap share the two cores and made every row slower and noisier.
+ *
  * <pre>
- * ./mvnw -q -pl overlay-examples -am test-compile exec:java \
- *   -Dexec.mainClass=net.hopwise.examples.reliable.GoodputBenchmark \
- *   -Dexec.args="--seconds 5 --docs docs/benchmarks.md"
+ * ./mvnw -q -pl overlay-examples -am test-compile exec:exec -Dexec.executable=java \
+ *   -Dexec.args="-cp %classpath net.hopwise.examples.reliable.GoodputBenchmark --seconds 5 --docs docs/benchmarks.md"
  * </pre>
  */
 public final class GoodputBenchmark {
@@ -201,9 +203,9 @@ public final class GoodputBenchmark {
         System.out.println(summary);
         if (docs != null) {
             String body = "### Reliable goodput on loopback beside best effort and raw UDP\n\n"
-                    + BenchmarkSection.provenance("./mvnw -q -pl overlay-examples -am test-compile exec:java"
-                            + " -Dexec.mainClass=net.hopwise.examples.reliable.GoodputBenchmark"
-                            + " -Dexec.args=\"--seconds " + fmt(seconds) + (threads == 2 ? "" : " --threads " + threads)
+                    + BenchmarkSection.provenance("./mvnw -q -pl overlay-examples -am test-compile exec:exec"
+                            + " -Dexec.executable=java -Dexec.args=\"-cp %classpath"
+                            + " net.hopwise.examples.reliable.GoodputBenchmark --seconds " + fmt(seconds) + (threads == 2 ? "" : " --threads " + threads)
                             + (rounds == 3 ? "" : " --rounds " + rounds)
                             + " --docs docs/benchmarks.md\"")
                     + "\nTwo nodes in one JVM on one shared " + threads + "-thread event-loop group ("
@@ -224,7 +226,7 @@ public final class GoodputBenchmark {
                     + " best-effort row (rates on two shared cores drift by tens of percent over seconds), and the"
                     + " median round is the result. Raw UDP is compared with the median round's best effort.\n\n"
                     + summary + "\n" + t;
-            BenchmarkSection.write(Path.of(docs), "reliable-goodput", body);
+            BenchmarkSection.write(BenchmarkSection.topOfBuild().resolve(docs), "reliable-goodput", body);
         }
     }
 
