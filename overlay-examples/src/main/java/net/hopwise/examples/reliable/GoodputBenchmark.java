@@ -1,5 +1,6 @@
 package net.hopwise.examples.reliable;
 
+import io.netty.buffer.ByteBuf;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.lang.management.ManagementFactory;
@@ -332,8 +333,11 @@ public final class GoodputBenchmark {
         AtomicLong expected = new AtomicLong();
         AtomicBoolean inOrder = new AtomicBoolean(true);
         ReliableSession in = b.openSession(port, "a", port, m -> {
-            long i = m.payload().getLong(m.payload().readerIndex());
-            if (i != expected.get()) {
+            ByteBuf p = m.payload();
+            long i = p.getLong(p.readerIndex());
+            // The number is written at both ends of the message, so that a message whose bytes were
+            // mixed with another's fails the check as well as one out of place.
+            if (i != expected.get() || p.readableBytes() != MESSAGE || p.getLong(p.readerIndex() + MESSAGE - 8) != i) {
                 inOrder.set(false);
             }
             expected.lazySet(i + 1);
@@ -348,7 +352,7 @@ public final class GoodputBenchmark {
         Window w = measure(new Offer() {
             @Override
             public SendResult offer(long i) {
-                ByteBuffer.wrap(message).putLong(0, i);
+                ByteBuffer.wrap(message).putLong(0, i).putLong(MESSAGE - 8, i);
                 return out.send(message);
             }
 
