@@ -489,16 +489,12 @@ public final class ReliableLinkSender {
         long[] clock = new long[bigger];
         int[] bytes = new int[bigger];
         byte[] st = new byte[bigger];
-        for (long seq = base; seq < next; seq++) {
-            int from = (int) (seq & mask);
-            int to = (int) (seq & biggerMask);
-            p[to] = packets[from];
-            order[to] = transmitOrder[from];
-            sent[to] = sentAt[from];
-            clock[to] = lossClock[from];
-            bytes[to] = wireBytes[from];
-            st[to] = state[from];
-        }
+        Rings.copy(packets, mask, p, biggerMask, base, next);
+        Rings.copy(transmitOrder, mask, order, biggerMask, base, next);
+        Rings.copy(sentAt, mask, sent, biggerMask, base, next);
+        Rings.copy(lossClock, mask, clock, biggerMask, base, next);
+        Rings.copy(wireBytes, mask, bytes, biggerMask, base, next);
+        Rings.copy(state, mask, st, biggerMask, base, next);
         packets = p;
         transmitOrder = order;
         sentAt = sent;

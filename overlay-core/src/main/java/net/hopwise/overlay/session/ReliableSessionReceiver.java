@@ -3,6 +3,7 @@ package net.hopwise.overlay.session;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.CompositeByteBuf;
 import io.netty.buffer.ByteBufAllocator;
+import net.hopwise.overlay.reliable.Rings;
 
 /**
  * The receiving edge of one reliable session: puts packets back in order, drops duplicates,
@@ -170,12 +171,8 @@ public final class ReliableSessionReceiver {
         int biggerMask = bigger - 1;
         ByteBuf[] s = new ByteBuf[bigger];
         boolean[] end = new boolean[bigger];
-        for (long seq = base; seq < base + slotCount; seq++) {
-            int from = (int) (seq & mask);
-            int to = (int) (seq & biggerMask);
-            s[to] = slots[from];
-            end[to] = endOfMessage[from];
-        }
+        Rings.copy(slots, mask, s, biggerMask, base, base + slotCount);
+        Rings.copy(endOfMessage, mask, end, biggerMask, base, base + slotCount);
         slots = s;
         endOfMessage = end;
         slotCount = bigger;

@@ -3,6 +3,7 @@ package net.hopwise.overlay.session;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.ByteBufAllocator;
 import net.hopwise.overlay.reliable.RetransmissionTimer;
+import net.hopwise.overlay.reliable.Rings;
 
 /**
  * The sending edge of one reliable session: end-to-end sequence numbers, a bounded buffer of what
@@ -178,14 +179,10 @@ public final class ReliableSessionSender {
         boolean[] end = new boolean[bigger];
         long[] at = new long[bigger];
         boolean[] again = new boolean[bigger];
-        for (long seq = acked; seq < next; seq++) {
-            int from = (int) (seq & mask);
-            int to = (int) (seq & biggerMask);
-            p[to] = payloads[from];
-            end[to] = endOfMessage[from];
-            at[to] = sentAt[from];
-            again[to] = resent[from];
-        }
+        Rings.copy(payloads, mask, p, biggerMask, acked, next);
+        Rings.copy(endOfMessage, mask, end, biggerMask, acked, next);
+        Rings.copy(sentAt, mask, at, biggerMask, acked, next);
+        Rings.copy(resent, mask, again, biggerMask, acked, next);
         payloads = p;
         endOfMessage = end;
         sentAt = at;
