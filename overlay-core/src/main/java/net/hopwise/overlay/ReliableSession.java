@@ -100,7 +100,8 @@ public final class ReliableSession implements AutoCloseable {
      * Sends a message (copied; the array may be reused at once).
      *
      * @return ACCEPTED (it will arrive, in order, unless a node of the edges fails), BACK_PRESSURED
-     *     (the session holds as much as it may: wait for {@link #onWritable}), or CLOSED
+     *     (the session holds as much as it may, or did and half its buffer is not yet free: wait for
+     *     {@link #onWritable}), or CLOSED
      * @throws IllegalArgumentException when the message exceeds the node's maxMessageBytes
      */
     public SendResult send(byte[] payload) {
