@@ -81,8 +81,4 @@ final class SendCredit {
     int outstanding() {
         return outstanding.get();
     }
-
-    int limit() {
-        return limit;
-    }
 }

@@ -100,7 +100,7 @@ public final class ReliableLinkSender {
         this.output = output;
         this.epoch = epoch;
         this.window = config.sendWindow();
-        this.capacity = Math.min(window, INITIAL_SLOTS);
+        this.capacity = Math.min(window, Rings.INITIAL_SLOTS);
         this.mask = capacity - 1;
         this.packets = new ByteBuf[capacity];
         this.transmitOrder = new long[capacity];
@@ -476,33 +476,17 @@ public final class ReliableLinkSender {
         }
     }
 
-    /** Slots a sender starts with; a power of two. */
-    static final int INITIAL_SLOTS = 64;
-
     /** Doubles the slot arrays, keeping every packet of the flight at its sequence number's new slot. */
     private void grow() {
         int bigger = Math.min(window, capacity * 2);
-        int biggerMask = bigger - 1;
-        ByteBuf[] p = new ByteBuf[bigger];
-        long[] order = new long[bigger];
-        long[] sent = new long[bigger];
-        long[] clock = new long[bigger];
-        int[] bytes = new int[bigger];
-        byte[] st = new byte[bigger];
-        Rings.copy(packets, mask, p, biggerMask, base, next);
-        Rings.copy(transmitOrder, mask, order, biggerMask, base, next);
-        Rings.copy(sentAt, mask, sent, biggerMask, base, next);
-        Rings.copy(lossClock, mask, clock, biggerMask, base, next);
-        Rings.copy(wireBytes, mask, bytes, biggerMask, base, next);
-        Rings.copy(state, mask, st, biggerMask, base, next);
-        packets = p;
-        transmitOrder = order;
-        sentAt = sent;
-        lossClock = clock;
-        wireBytes = bytes;
-        state = st;
+        packets = Rings.grown(packets, mask, bigger, base, next);
+        transmitOrder = Rings.grown(transmitOrder, mask, bigger, base, next);
+        sentAt = Rings.grown(sentAt, mask, bigger, base, next);
+        lossClock = Rings.grown(lossClock, mask, bigger, base, next);
+        wireBytes = Rings.grown(wireBytes, mask, bigger, base, next);
+        state = Rings.grown(state, mask, bigger, base, next);
         capacity = bigger;
-        mask = biggerMask;
+        mask = bigger - 1;
     }
 
     /** Slots held now (at most the send window). */

@@ -63,7 +63,7 @@ public final class ReliableSessionReceiver {
 
     public ReliableSessionReceiver(SessionConfig config, ByteBufAllocator allocator, Output output) {
         this.capacity = config.receiveWindow();
-        this.slotCount = Math.min(capacity, ReliableSessionSender.INITIAL_SLOTS);
+        this.slotCount = Math.min(capacity, Rings.INITIAL_SLOTS);
         this.mask = slotCount - 1;
         this.slots = new ByteBuf[slotCount];
         this.endOfMessage = new boolean[slotCount];
@@ -168,15 +168,10 @@ public final class ReliableSessionReceiver {
      */
     private void grow() {
         int bigger = Math.min(capacity, slotCount * 2);
-        int biggerMask = bigger - 1;
-        ByteBuf[] s = new ByteBuf[bigger];
-        boolean[] end = new boolean[bigger];
-        Rings.copy(slots, mask, s, biggerMask, base, base + slotCount);
-        Rings.copy(endOfMessage, mask, end, biggerMask, base, base + slotCount);
-        slots = s;
-        endOfMessage = end;
+        slots = Rings.grown(slots, mask, bigger, base, base + slotCount);
+        endOfMessage = Rings.grown(endOfMessage, mask, bigger, base, base + slotCount);
         slotCount = bigger;
-        mask = biggerMask;
+        mask = bigger - 1;
     }
 
     /** Slot arrays allocated now (at most the receive window). */

@@ -46,7 +46,7 @@ public final class ReliableSessionSender {
     private final long incarnation;
     /** Packets the buffer may hold (the configured send buffer). */
     private final int capacity;
-    /** Slots allocated: they start at {@link #INITIAL_SLOTS} and double when the buffer needs them. */
+    /** Slots allocated: they start at {@link Rings#INITIAL_SLOTS} and double when the buffer needs them. */
     private int slots;
     private int mask;
     private ByteBuf[] payloads;
@@ -81,7 +81,7 @@ public final class ReliableSessionSender {
         this.output = output;
         this.incarnation = incarnation;
         this.capacity = config.sendBuffer();
-        this.slots = Math.min(capacity, INITIAL_SLOTS);
+        this.slots = Math.min(capacity, Rings.INITIAL_SLOTS);
         this.mask = slots - 1;
         this.payloads = new ByteBuf[slots];
         this.endOfMessage = new boolean[slots];
@@ -165,30 +165,18 @@ public final class ReliableSessionSender {
         return true;
     }
 
-    /** Slots a sender starts with; a power of two. */
-    static final int INITIAL_SLOTS = 64;
-
     /**
      * Doubles the slot arrays, keeping every buffered packet at its sequence number's new slot: a
      * session that never has much outstanding (most of them) keeps small arrays.
      */
     private void grow() {
         int bigger = Math.min(capacity, slots * 2);
-        int biggerMask = bigger - 1;
-        ByteBuf[] p = new ByteBuf[bigger];
-        boolean[] end = new boolean[bigger];
-        long[] at = new long[bigger];
-        boolean[] again = new boolean[bigger];
-        Rings.copy(payloads, mask, p, biggerMask, acked, next);
-        Rings.copy(endOfMessage, mask, end, biggerMask, acked, next);
-        Rings.copy(sentAt, mask, at, biggerMask, acked, next);
-        Rings.copy(resent, mask, again, biggerMask, acked, next);
-        payloads = p;
-        endOfMessage = end;
-        sentAt = at;
-        resent = again;
+        payloads = Rings.grown(payloads, mask, bigger, acked, next);
+        endOfMessage = Rings.grown(endOfMessage, mask, bigger, acked, next);
+        sentAt = Rings.grown(sentAt, mask, bigger, acked, next);
+        resent = Rings.grown(resent, mask, bigger, acked, next);
         slots = bigger;
-        mask = biggerMask;
+        mask = bigger - 1;
     }
 
     /** Slot arrays allocated now (at most the send buffer). */

@@ -319,7 +319,7 @@ class ReliableLinkSenderTest {
                 .queueLimit(1024).markThreshold(32).build(), 7,
                 (epoch, sequence, base, packet, again) -> sent.add(new Transmission(now, sequence, again)));
         sender.seedRtt(RTT);
-        assertThat(sender.slots()).isEqualTo(ReliableLinkSender.INITIAL_SLOTS);
+        assertThat(sender.slots()).isEqualTo(Rings.INITIAL_SLOTS);
         for (int k = 0; k < 300; k++) {
             offer();
         }
