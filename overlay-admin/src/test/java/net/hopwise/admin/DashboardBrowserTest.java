@@ -85,8 +85,14 @@ class DashboardBrowserTest {
 
         String rttCell = "#links-table tr[data-link='" + LINK + "'] td.rtt";
         String lossCell = "#links-table tr[data-link='" + LINK + "'] td.loss";
-        double rttBefore = wait.until(b -> number(b, rttCell));
-        assertThat(rttBefore).isLessThan(100);
+        // The first probes of a freshly started service can meet a loaded machine (Spring and Chromium
+        // start on the same cores), and the smoothed RTT then needs a few probes to settle. The 6 ms link
+        // must come below 100 ms; the test fails if it never does.
+        wait.withMessage("the RTT of the 6 ms link " + LINK + " to settle below 100 ms")
+                .until(b -> {
+                    Double rtt = number(b, rttCell);
+                    return rtt != null && rtt < 100 ? rtt : null;
+                });
         assertThat(number(browser, lossCell)).isLessThan(5);
 
         try {
