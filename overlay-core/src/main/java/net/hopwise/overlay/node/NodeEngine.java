@@ -52,6 +52,7 @@ import net.hopwise.overlay.session.SessionEndpoint;
 import net.hopwise.overlay.session.SessionHeader;
 import net.hopwise.overlay.wire.DataHeader;
 import net.hopwise.overlay.wire.DropReason;
+import net.hopwise.overlay.wire.HeaderBytes;
 import net.hopwise.overlay.wire.PacketType;
 import net.hopwise.overlay.wire.WireHeader;
 
@@ -77,6 +78,8 @@ public final class NodeEngine {
     private final NodeId self;
     private final long selfId;
     private final ByteBufAllocator allocator;
+    /** Where the headers of each reliable packet are assembled before one copy into its buffer. */
+    private final HeaderBytes headers = new HeaderBytes(256);
     private final NodeOutput output;
     private final Router router;
     private final Reassembler reassembler;
@@ -964,34 +967,31 @@ public final class NodeEngine {
                 return;
             }
             ReliableLinkReceiver rx = neighbour.reliableReceiver;
-            int fixed = WireHeader.LENGTH + ReliableLinkCodec.DATA_FIXED + packet.readableBytes();
-            int room = (WireHeader.MAX_DATAGRAM - fixed - ReliableLinkCodec.ACK_FIXED) / ReliableLinkCodec.BLOCK_BYTES;
-            int header = WireHeader.LENGTH + ReliableLinkCodec.DATA_FIXED + rx.ackLength(room);
+            int payloadBytes = packet.readableBytes();
+            int room = (WireHeader.MAX_DATAGRAM - WireHeader.LENGTH - ReliableLinkCodec.DATA_FIXED - payloadBytes
+                    - ReliableLinkCodec.ACK_FIXED) / ReliableLinkCodec.BLOCK_BYTES;
+            HeaderBytes h = headers.clear();
+            WireHeader.write(h, PacketType.RELIABLE_DATA, 0, 0, selfId, neighbour.id().value(),
+                    neighbour.takeLinkSequence());
+            ReliableLinkCodec.writeDataPrefix(h, epoch, sequence, base);
+            rx.writeAck(h, room);
+            int header = h.length();
+            h.setShort(WireHeader.OFFSET_BODY_LENGTH, header - WireHeader.LENGTH + payloadBytes);
             ByteBuf datagram;
-            int start;
-            boolean inPlace = !retransmission && packet.readerIndex() >= header;
-            if (inPlace) {
+            if (!retransmission && packet.readerIndex() >= header) {
                 // The node built this packet with the link headroom in front and sends it for the
                 // first time: the header goes there, and the datagram is the packet's own buffer.
-                start = packet.readerIndex() - header;
+                int start = packet.readerIndex() - header;
+                h.copyTo(packet, start);
                 datagram = packet.retainedDuplicate();
-                datagram.setIndex(start, start);
+                datagram.readerIndex(start);
             } else {
                 // A forwarded packet (a view of a received datagram) or a resend, which must not touch
                 // bytes an earlier transmission may still be sending: a copy.
-                start = 0;
-                datagram = allocator.ioBuffer(header + packet.readableBytes());
+                datagram = allocator.ioBuffer(header + payloadBytes);
+                h.appendTo(datagram);
+                datagram.writeBytes(packet, packet.readerIndex(), payloadBytes);
             }
-            WireHeader.write(datagram, PacketType.RELIABLE_DATA, 0, selfId, neighbour.id().value(),
-                    neighbour.takeLinkSequence());
-            ReliableLinkCodec.writeDataPrefix(datagram, epoch, sequence, base);
-            rx.writeAck(datagram, room);
-            if (inPlace) {
-                datagram.writerIndex(packet.writerIndex());
-            } else {
-                datagram.writeBytes(packet, packet.readerIndex(), packet.readableBytes());
-            }
-            WireHeader.finish(datagram, start);
             NodeEngine.this.transmit(neighbour, datagram);
         }
     }
@@ -1261,7 +1261,8 @@ public final class NodeEngine {
         int length = payload == null ? 0 : payload.readableBytes();
         ByteBuf p = allocator.ioBuffer(linkHeadroom + SessionHeader.PAYLOAD_OFFSET + length);
         p.setIndex(linkHeadroom, linkHeadroom);
-        writeSessionHeaders(p, s, kind, flags, ackInterval, incarnation, sequence);
+        writeSessionHeaders(headers.clear(), s, kind, flags, ackInterval, incarnation, sequence);
+        headers.appendTo(p);
         if (length > 0) {
             p.writeBytes(payload, payload.readerIndex(), length);
         }
@@ -1276,20 +1277,16 @@ public final class NodeEngine {
     private ByteBuf sessionPacketInPlace(SessionEndpoint s, int flags, int ackInterval, long incarnation,
             int sequence, ByteBuf payload) {
         int start = payload.readerIndex() - SessionHeader.PAYLOAD_OFFSET;
-        int end = payload.writerIndex();
-        int payloadStart = payload.readerIndex();
-        // Written through the buffer itself (cheaper than through a view), its indices put back after.
-        payload.setIndex(start, start);
-        writeSessionHeaders(payload, s, SessionHeader.KIND_DATA, flags, ackInterval, incarnation, sequence);
-        payload.setIndex(payloadStart, end);
+        writeSessionHeaders(headers.clear(), s, SessionHeader.KIND_DATA, flags, ackInterval, incarnation, sequence);
+        headers.copyTo(payload, start);
         ByteBuf p = payload.retainedDuplicate();
         p.readerIndex(start);
         return p;
     }
 
-    private void writeSessionHeaders(ByteBuf p, SessionEndpoint s, int kind, int flags, int ackInterval,
+    private void writeSessionHeaders(HeaderBytes h, SessionEndpoint s, int kind, int flags, int ackInterval,
             long incarnation, int sequence) {
-        p.writeBytes(s.routeHeader());
+        h.putBytes(s.routeHeader());
         ReliableSessionReceiver rx = s.receiver();
         long ackIncarnation = 0;
         int cumulative = 0;
@@ -1302,7 +1299,7 @@ public final class NodeEngine {
             window = rx.advertisedWindow();
             echo = rx.ackSent();
         }
-        SessionHeader.write(p, kind, flags, ackInterval, incarnation, sequence, ackIncarnation, cumulative, window,
+        SessionHeader.write(h, kind, flags, ackInterval, incarnation, sequence, ackIncarnation, cumulative, window,
                 echo);
     }
 

@@ -1,6 +1,7 @@
 package net.hopwise.overlay.reliable;
 
 import io.netty.buffer.ByteBuf;
+import net.hopwise.overlay.wire.HeaderBytes;
 
 /**
  * Wire form of the reliable channel, in network byte order. Decoders are total: they return null for
@@ -51,9 +52,27 @@ public final class ReliableLinkCodec {
         }
     }
 
+    public static void writeAck(HeaderBytes out, long epoch, int cumulative, int[] blocks, int blockCount) {
+        out.putLong(epoch);
+        out.putInt(cumulative);
+        out.putByte(blockCount);
+        for (int i = 0; i < blockCount * 2; i++) {
+            out.putInt(blocks[i]);
+        }
+    }
+
     public static void writeDataPrefix(ByteBuf out, long epoch, int sequence, int base) {
         out.writeLong(epoch);
-        out.writeLong((long) sequence << 32 | (base & 0xFFFF_FFFFL));
+        out.writeLong(sequenceAndBase(sequence, base));
+    }
+
+    public static void writeDataPrefix(HeaderBytes out, long epoch, int sequence, int base) {
+        out.putLong(epoch);
+        out.putLong(sequenceAndBase(sequence, base));
+    }
+
+    private static long sequenceAndBase(int sequence, int base) {
+        return (long) sequence << 32 | (base & 0xFFFF_FFFFL);
     }
 
     /** Decodes an acknowledgement at {@code offset} of {@code body}; null when malformed. */

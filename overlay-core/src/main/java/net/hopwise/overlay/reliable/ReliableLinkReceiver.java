@@ -1,6 +1,7 @@
 package net.hopwise.overlay.reliable;
 
 import io.netty.buffer.ByteBuf;
+import net.hopwise.overlay.wire.HeaderBytes;
 
 /**
  * The receiving half of one link's reliable channel: which link-reliable sequence numbers arrived,
@@ -142,6 +143,13 @@ public final class ReliableLinkReceiver {
 
     /** As {@link #writeAck(ByteBuf)} with at most {@code limit} blocks, to fit a full datagram. */
     public void writeAck(ByteBuf out, int limit) {
+        int n = collectBlocks(limit);
+        ReliableLinkCodec.writeAck(out, epoch, (int) cumulative, blocks, n);
+        ackDeadline = Long.MAX_VALUE;
+    }
+
+    /** As {@link #writeAck(ByteBuf, int)}, into the scratch where a data packet's headers are assembled. */
+    public void writeAck(HeaderBytes out, int limit) {
         int n = collectBlocks(limit);
         ReliableLinkCodec.writeAck(out, epoch, (int) cumulative, blocks, n);
         ackDeadline = Long.MAX_VALUE;

@@ -2,6 +2,7 @@ package net.hopwise.overlay.session;
 
 import io.netty.buffer.ByteBuf;
 import net.hopwise.overlay.wire.DataHeader;
+import net.hopwise.overlay.wire.HeaderBytes;
 
 /**
  * The end-to-end session header, right after the data header of a reliable routed packet, in
@@ -49,15 +50,25 @@ public final class SessionHeader {
     private SessionHeader() {}
 
     /** Writes the header after a data header already written to {@code out}. */
-    public static void write(ByteBuf out, int kind, int flags, int ackInterval, long incarnation, int sequence,
+    public static void write(HeaderBytes out, int kind, int flags, int ackInterval, long incarnation, int sequence,
             long ackIncarnation, int cumulative, int window, int echo) {
-        // The 32 bytes in four long writes: this runs once per packet sent, and each write through a
-        // buffer view pays its own bounds and liveness checks.
+        out.putLong(word0(kind, flags, ackInterval, incarnation));
+        out.putLong(word1(incarnation, sequence));
+        out.putLong(ackIncarnation);
+        out.putLong(word3(cumulative, window, echo));
+    }
+
+    private static long word0(int kind, int flags, int ackInterval, long incarnation) {
         long first = ((long) (kind & 0xFF) << 24 | (flags & 0xFF) << 8 | (ackInterval & 0xFF)) << 32;
-        out.writeLong(first | incarnation >>> 32);
-        out.writeLong(incarnation << 32 | (sequence & 0xFFFF_FFFFL));
-        out.writeLong(ackIncarnation);
-        out.writeLong((long) cumulative << 32 | (window & 0xFFFFL) << 16 | (echo & 0xFFL) << 8);
+        return first | incarnation >>> 32;
+    }
+
+    private static long word1(long incarnation, int sequence) {
+        return incarnation << 32 | (sequence & 0xFFFF_FFFFL);
+    }
+
+    private static long word3(int cumulative, int window, int echo) {
+        return (long) cumulative << 32 | (window & 0xFFFFL) << 16 | (echo & 0xFFL) << 8;
     }
 
     /** Whether a routed packet is long enough and its kind and mark make sense. */

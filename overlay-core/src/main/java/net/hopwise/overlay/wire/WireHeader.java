@@ -49,10 +49,24 @@ public final class WireHeader {
     public static void write(ByteBuf out, PacketType type, int flags, long sender, long receiver, long linkSequence) {
         // Four writes instead of eight: this runs for every datagram, and each write through a
         // buffer view pays its own bounds and liveness checks.
-        out.writeLong((long) MAGIC << 48 | (long) VERSION << 40 | (long) type.code() << 32 | (flags & 0xFFFFL) << 16);
+        out.writeLong(firstWord(type, flags, 0));
         out.writeLong(sender);
         out.writeLong(receiver);
         out.writeInt((int) linkSequence);
+    }
+
+    /** Writes a header with its body length already known, for packets whose headers are assembled apart. */
+    public static void write(HeaderBytes out, PacketType type, int flags, int bodyLength, long sender, long receiver,
+            long linkSequence) {
+        out.putLong(firstWord(type, flags, bodyLength));
+        out.putLong(sender);
+        out.putLong(receiver);
+        out.putInt((int) linkSequence);
+    }
+
+    private static long firstWord(PacketType type, int flags, int bodyLength) {
+        return (long) MAGIC << 48 | (long) VERSION << 40 | (long) type.code() << 32 | (flags & 0xFFFFL) << 16
+                | (bodyLength & 0xFFFFL);
     }
 
     /**
