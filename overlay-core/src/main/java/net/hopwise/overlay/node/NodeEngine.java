@@ -2,6 +2,7 @@ package net.hopwise.overlay.node;
 
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.ByteBufAllocator;
+import io.netty.buffer.Unpooled;
 import io.netty.util.collection.IntObjectHashMap;
 import io.netty.util.collection.LongObjectHashMap;
 import java.lang.System.Logger;
@@ -80,6 +81,14 @@ public final class NodeEngine {
     private final ByteBufAllocator allocator;
     /** Where the headers of each reliable packet are assembled before one copy into its buffer. */
     private final HeaderBytes headers = new HeaderBytes(256);
+    /**
+     * The data and session headers of each reliable packet received, copied out of the datagram once:
+     * they are read a dozen times, and reads from a plain array are far cheaper than through the
+     * slices of the receive buffer.
+     */
+    private final ByteBuf inboundHead = Unpooled.buffer(SessionHeader.PAYLOAD_OFFSET, SessionHeader.PAYLOAD_OFFSET);
+    /** The session the last packet received belonged to: a stream's packets come in runs. */
+    private SessionEndpoint lastSession;
     private final NodeOutput output;
     private final Router router;
     private final Reassembler reassembler;
@@ -889,7 +898,8 @@ public final class NodeEngine {
         ReliableLinkCodec.ReliableDataHeader h = ReliableLinkCodec.decodeData(body);
         ByteBuf packet = h == null ? null
                 : body.slice(body.readerIndex() + h.innerOffset(), body.readableBytes() - h.innerOffset());
-        if (packet == null || !DataHeader.isWellFormed(packet, METRICS.length) || !SessionHeader.isWellFormed(packet)) {
+        ByteBuf head = packet == null ? null : headOf(packet);
+        if (head == null || !DataHeader.isWellFormed(head, METRICS.length) || !SessionHeader.isWellFormed(head)) {
             counters.drop(DropReason.MALFORMED);
             return;
         }
@@ -900,10 +910,10 @@ public final class NodeEngine {
         if (arrival == ReliableLinkReceiver.Arrival.NEW) {
             // A packet that carries only a session's acknowledgement is not waited on by anyone: its
             // link acknowledgement may wait a little for a data packet going back to carry it.
-            long ackBy = SessionHeader.kind(packet) == SessionHeader.KIND_ACK ? now + linkAckDelay : Long.MIN_VALUE;
-            if (DataHeader.destination(packet) == selfId) {
+            long ackBy = SessionHeader.kind(head) == SessionHeader.KIND_ACK ? now + linkAckDelay : Long.MIN_VALUE;
+            if (DataHeader.destination(head) == selfId) {
                 rx.accept(ackBy);
-                onSessionPacket(packet);
+                onSessionPacket(packet, head);
             } else {
                 forwardReliable(rx, packet, ackBy);
             }
@@ -911,6 +921,13 @@ public final class NodeEngine {
             counters.drop(arrival == ReliableLinkReceiver.Arrival.DUPLICATE ? DropReason.DUPLICATE : DropReason.STALE);
         }
         pumpBlockedSessions();
+    }
+
+    /** The routed packet's data and session headers (as far as it has them) in {@link #inboundHead}. */
+    private ByteBuf headOf(ByteBuf packet) {
+        ByteBuf head = inboundHead.clear();
+        packet.getBytes(packet.readerIndex(), head, Math.min(packet.readableBytes(), head.capacity()));
+        return head;
     }
 
     private void forwardReliable(ReliableLinkReceiver rx, ByteBuf packet, long ackBy) {
@@ -1155,32 +1172,46 @@ public final class NodeEngine {
             sessionList = List.copyOf(sessions.values());
         }
         blockedSessions.remove(session);
+        if (lastSession == session) {
+            lastSession = null;
+        }
         session.close();
     }
 
-    private void onSessionPacket(ByteBuf packet) {
-        SessionEndpoint.Key key = new SessionEndpoint.Key(DataHeader.destinationPort(packet), DataHeader.origin(packet),
-                DataHeader.sourcePort(packet));
-        SessionEndpoint s = sessions.get(key);
-        if (s == null) {
-            s = acceptSession(key, packet);
+    /**
+     * A session packet for this node.
+     *
+     * @param head the packet's data and session headers: the packet itself, or a copy of them
+     */
+    private void onSessionPacket(ByteBuf packet, ByteBuf head) {
+        int localPort = DataHeader.destinationPort(head);
+        long origin = DataHeader.origin(head);
+        int remotePort = DataHeader.sourcePort(head);
+        SessionEndpoint s = lastSession;
+        if (s == null || s.isClosed() || !s.key().is(localPort, origin, remotePort)) {
+            SessionEndpoint.Key key = new SessionEndpoint.Key(localPort, origin, remotePort);
+            s = sessions.get(key);
             if (s == null) {
-                counters.drop(DropReason.PORT_CLOSED);
-                return;
+                s = acceptSession(key, head);
+                if (s == null) {
+                    counters.drop(DropReason.PORT_CLOSED);
+                    return;
+                }
             }
+            lastSession = s;
         }
-        int flags = SessionHeader.flags(packet);
+        int flags = SessionHeader.flags(head);
         if ((flags & SessionHeader.FLAG_ACK) != 0) {
-            s.sender().onAck(SessionHeader.ackIncarnation(packet), SessionHeader.cumulative(packet),
-                    SessionHeader.window(packet), SessionHeader.echo(packet), now);
+            s.sender().onAck(SessionHeader.ackIncarnation(head), SessionHeader.cumulative(head),
+                    SessionHeader.window(head), SessionHeader.echo(head), now);
             noteBlocked(s);
         }
-        if (SessionHeader.kind(packet) == SessionHeader.KIND_DATA && !s.isClosed()) {
+        if (SessionHeader.kind(head) == SessionHeader.KIND_DATA && !s.isClosed()) {
             ByteBuf payload = packet.slice(packet.readerIndex() + SessionHeader.PAYLOAD_OFFSET,
                     packet.readableBytes() - SessionHeader.PAYLOAD_OFFSET);
-            ReliableSessionReceiver.Arrival arrival = s.receiver().onData(SessionHeader.incarnation(packet),
-                    SessionHeader.sequence(packet), payload, (flags & SessionHeader.FLAG_END_OF_MESSAGE) != 0,
-                    SessionHeader.mark(packet), SessionHeader.ackInterval(packet), now);
+            ReliableSessionReceiver.Arrival arrival = s.receiver().onData(SessionHeader.incarnation(head),
+                    SessionHeader.sequence(head), payload, (flags & SessionHeader.FLAG_END_OF_MESSAGE) != 0,
+                    SessionHeader.mark(head), SessionHeader.ackInterval(head), now);
             if (arrival == ReliableSessionReceiver.Arrival.DUPLICATE) {
                 counters.drop(DropReason.DUPLICATE);
             } else if (arrival != ReliableSessionReceiver.Arrival.NEW) {
@@ -1307,7 +1338,7 @@ public final class NodeEngine {
     private boolean routeSessionPacket(SessionEndpoint s, Neighbour via, ByteBuf p) {
         if (via == null) {
             try {
-                onSessionPacket(p);
+                onSessionPacket(p, p);
             } finally {
                 p.release();
             }
@@ -1446,6 +1477,7 @@ public final class NodeEngine {
         sessions.clear();
         sessionList = List.of();
         blockedSessions.clear();
+        lastSession = null;
         for (Neighbour n : neighbourList) {
             n.reliableSender.close();
         }

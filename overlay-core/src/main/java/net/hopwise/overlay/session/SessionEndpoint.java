@@ -23,7 +23,12 @@ public final class SessionEndpoint {
     }
 
     /** Identifies a session at one node. */
-    public record Key(int localPort, long remote, int remotePort) {}
+    public record Key(int localPort, long remote, int remotePort) {
+        /** Whether this is the key of these fields, without building one to compare. */
+        public boolean is(int localPort, long remote, int remotePort) {
+            return this.localPort == localPort && this.remote == remote && this.remotePort == remotePort;
+        }
+    }
 
     private final Key key;
     private final NodeId remote;
