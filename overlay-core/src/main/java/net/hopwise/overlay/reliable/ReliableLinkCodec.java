@@ -44,12 +44,9 @@ public final class ReliableLinkCodec {
     }
 
     public static void writeAck(ByteBuf out, long epoch, int cumulative, int[] blocks, int blockCount) {
-        out.writeLong(epoch);
-        out.writeInt(cumulative);
-        out.writeByte(blockCount);
-        for (int i = 0; i < blockCount * 2; i++) {
-            out.writeInt(blocks[i]);
-        }
+        HeaderBytes h = new HeaderBytes(ackLength(blockCount));
+        writeAck(h, epoch, cumulative, blocks, blockCount);
+        h.appendTo(out);
     }
 
     public static void writeAck(HeaderBytes out, long epoch, int cumulative, int[] blocks, int blockCount) {
