@@ -25,7 +25,7 @@ import net.hopwise.examples.reliable.BenchmarkSection;
  * the "Foundation (issue 2)" section of {@code docs/benchmarks.md}.
  *
  * <pre>
- * mvn-locked -q -pl overlay-examples -am test-compile exec:exec -Dexec.executable=java \
+ * ./mvnw -q -pl overlay-examples -am test-compile exec:exec -Dexec.executable=java \
  *     -Dexec.args="-cp %classpath net.hopwise.examples.bench.FoundationBenchmark --write"
  * </pre>
  *
@@ -56,8 +56,7 @@ public final class FoundationBenchmark {
         /** The section body: command, date, machine, table and notes. */
         public String toMarkdown() {
             return "Command (from the top of the checkout):\n\n```\n" + command + "\n```\n\n"
-                    + "(`mvn-locked` is `./mvnw -o -B` under a machine-wide lock, so that no build shares the"
-                    + " CPU with the benchmark; elsewhere run the same with `./mvnw`.)\n\n"
+                    + "Run it with nothing else busy on the machine: a build beside it shares the CPU.\n\n"
                     + "- Date: " + date + "\n"
                     + "- Machine: " + machine + "\n"
                     + "- JVM options: `" + jvmOptions + "`\n\n"
@@ -380,7 +379,7 @@ public final class FoundationBenchmark {
         if (given != null && !given.isBlank()) {
             return given;
         }
-        return "mvn-locked -q -pl overlay-examples -am test-compile exec:exec -Dexec.executable=java"
+        return "./mvnw -q -pl overlay-examples -am test-compile exec:exec -Dexec.executable=java"
                 + " -Dexec.args=\"-cp %classpath " + FoundationBenchmark.class.getName()
                 + (args.length == 0 ? "" : " " + String.join(" ", args)) + "\"";
     }
