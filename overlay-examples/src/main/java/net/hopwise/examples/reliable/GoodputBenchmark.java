@@ -50,14 +50,15 @@ import net.hopwise.overlay.session.SessionStatistics;
  * <p>On two cores shared by three busy threads the rates drift by tens of percent over seconds, and
  * the JIT takes several seconds to settle. So every overlay path first runs unmeasured for
  * {@code --jit-warmup} seconds, and then the three overlay rows are measured in {@code --rounds}
- * rounds, one after another, each round compared within itself; the median round is the result.
+ * short rounds (7 of 2 s by default), one after another and reliable first in every other round, each
+ * round compared within itself; the median round is the result.
  *
  * <p>It runs in a JVM of its own ({@code exec:exec}), not inside Maven's ({@code exec:java}), whose
  * threads and heap share the two cores and made every row slower and noisier.
  *
  * <pre>
  * ./mvnw -q -pl overlay-examples -am test-compile exec:exec -Dexec.executable=java \
- *   -Dexec.args="-cp %classpath net.hopwise.examples.reliable.GoodputBenchmark --seconds 5 --docs docs/benchmarks.md"
+ *   -Dexec.args="-cp %classpath net.hopwise.examples.reliable.GoodputBenchmark --docs docs/benchmarks.md"
  * </pre>
  */
 public final class GoodputBenchmark {
