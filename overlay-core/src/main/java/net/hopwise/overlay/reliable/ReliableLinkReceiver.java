@@ -138,29 +138,19 @@ public final class ReliableLinkReceiver {
 
     /** Writes the acknowledgement state (see {@link ReliableLinkCodec}) and clears the debt. */
     public void writeAck(ByteBuf out) {
-        writeAck(out, maxBlocks);
+        HeaderBytes h = new HeaderBytes(ackLength());
+        writeAck(h, maxBlocks);
+        h.appendTo(out);
     }
 
-    /** As {@link #writeAck(ByteBuf)} with at most {@code limit} blocks, to fit a full datagram. */
-    public void writeAck(ByteBuf out, int limit) {
-        int n = collectBlocks(limit);
-        ReliableLinkCodec.writeAck(out, epoch, (int) cumulative, blocks, n);
-        ackDeadline = Long.MAX_VALUE;
-    }
-
-    /** As {@link #writeAck(ByteBuf, int)}, into the scratch where a data packet's headers are assembled. */
+    /**
+     * As {@link #writeAck(ByteBuf)} with at most {@code limit} blocks (to fit a full datagram), into the
+     * scratch where a data packet's headers are assembled.
+     */
     public void writeAck(HeaderBytes out, int limit) {
         int n = collectBlocks(limit);
         ReliableLinkCodec.writeAck(out, epoch, (int) cumulative, blocks, n);
         ackDeadline = Long.MAX_VALUE;
-    }
-
-    /**
-     * Bytes {@link #writeAck(ByteBuf, int)} would write now with at most {@code limit} blocks: lets
-     * the node put the acknowledgement right in front of a packet already in its buffer.
-     */
-    public int ackLength(int limit) {
-        return ReliableLinkCodec.ackLength(collectBlocks(limit));
     }
 
     /** Fills {@link #blocks} with the runs received beyond the cumulative point; returns how many. */

@@ -52,23 +52,11 @@ public final class SessionHeader {
     /** Writes the header after a data header already written to {@code out}. */
     public static void write(HeaderBytes out, int kind, int flags, int ackInterval, long incarnation, int sequence,
             long ackIncarnation, int cumulative, int window, int echo) {
-        out.putLong(word0(kind, flags, ackInterval, incarnation));
-        out.putLong(word1(incarnation, sequence));
-        out.putLong(ackIncarnation);
-        out.putLong(word3(cumulative, window, echo));
-    }
-
-    private static long word0(int kind, int flags, int ackInterval, long incarnation) {
         long first = ((long) (kind & 0xFF) << 24 | (flags & 0xFF) << 8 | (ackInterval & 0xFF)) << 32;
-        return first | incarnation >>> 32;
-    }
-
-    private static long word1(long incarnation, int sequence) {
-        return incarnation << 32 | (sequence & 0xFFFF_FFFFL);
-    }
-
-    private static long word3(int cumulative, int window, int echo) {
-        return (long) cumulative << 32 | (window & 0xFFFFL) << 16 | (echo & 0xFFL) << 8;
+        out.putLong(first | incarnation >>> 32);
+        out.putLong(incarnation << 32 | (sequence & 0xFFFF_FFFFL));
+        out.putLong(ackIncarnation);
+        out.putLong((long) cumulative << 32 | (window & 0xFFFFL) << 16 | (echo & 0xFFL) << 8);
     }
 
     /** Whether a routed packet is long enough and its kind and mark make sense. */
