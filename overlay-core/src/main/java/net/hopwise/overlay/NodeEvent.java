@@ -12,6 +12,8 @@ public record NodeEvent(Kind kind, String node, String peer, long timestampMilli
         /** A neighbour was added at runtime. */
         NEIGHBOUR_ADDED,
         /** A neighbour was removed at runtime. */
-        NEIGHBOUR_REMOVED
+        NEIGHBOUR_REMOVED,
+        /** A neighbour's packets now come from another address (it moved, or fell back to its configured one). */
+        ADDRESS_CHANGED
     }
 }

@@ -38,7 +38,20 @@ public enum DropReason {
      */
     LINK_QUEUE_FULL("link_queue_full"),
     /** Reliable packets queued on a link that went down; their sessions resend them end to end. */
-    LINK_DOWN("link_down");
+    LINK_DOWN("link_down"),
+    /**
+     * Handling the packet (or a timer) threw: a fault in protocol code reached by this input. The
+     * packet is dropped, the exception is logged at WARN (rate limited), and the node carries on.
+     */
+    HANDLER_ERROR("handler_error"),
+    /**
+     * A link-state advertisement refused by a bound on what one neighbour may make this node store
+     * and flood: too many per interval from that neighbour or for that origin, a sequence jump beyond
+     * the allowed step, or a database already at its size limit.
+     */
+    LINK_STATE_LIMIT("link_state_limit"),
+    /** A hello that is not fresh (older than one already seen from the neighbour): a replay or a very late copy. */
+    STALE_HELLO("stale_hello");
 
     private final String tag;
 
