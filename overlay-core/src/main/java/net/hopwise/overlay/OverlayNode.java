@@ -897,7 +897,17 @@ public final class OverlayNode implements AutoCloseable {
         public void exceptionCaught(ChannelHandlerContext ctx, Throwable cause) {
             // A UDP socket reports ICMP port-unreachable and the like as exceptions: a neighbour being
             // down is normal, and the hello protocol notices it; never let it escape the pipeline.
-            LOG.log(System.Logger.Level.DEBUG, "socket error on node " + config.name(), cause);
+            if (cause instanceof java.io.IOException) {
+                LOG.log(System.Logger.Level.DEBUG, "socket error on node " + config.name(), cause);
+                return;
+            }
+            // Anything else is a fault in the node's own code that the engine did not contain: as
+            // visible as the ones it does contain.
+            NodeEngine e = engine;
+            if (e != null) {
+                e.recordDrop(DropReason.HANDLER_ERROR);
+            }
+            LOG.log(System.Logger.Level.WARNING, "node " + config.name() + " dropped a datagram: its handling failed", cause);
         }
     }
 }

@@ -186,6 +186,31 @@ public final class LinkMonitor {
     }
 
     /**
+     * Whether {@code hello} proves that the peer sent it just now, in answer to us: it is newer than
+     * every hello of the peer seen so far (or from a new incarnation), and it echoes one of our own
+     * recent hellos, held for less than the dead interval, sent less than the dead interval ago. A
+     * replayed or long-delayed hello fails this, whatever address it comes from; a peer that really
+     * moved passes it with its first hello after the move. Changes nothing.
+     */
+    public boolean provesFreshness(HelloPacket hello, long nowNanos) {
+        if (order(hello) == HelloOrder.STALE || !echoesOurHello(hello)) {
+            return false;
+        }
+        long hold = hello.echoHoldNanos();
+        return hold >= 0 && hold < deadIntervalNanos && nowNanos - hello.echoSendTimeNanos() < deadIntervalNanos;
+    }
+
+    /**
+     * Sends one hello now, outside the schedule, so that an echo of it can prove freshness (see
+     * {@link #provesFreshness}); the regular schedule is left as it is.
+     */
+    public void sendProbe(long nowNanos) {
+        long next = nextHelloAt;
+        sendHello(nowNanos);
+        nextHelloAt = next;
+    }
+
+    /**
      * Any packet from the peer (hello, data, control) with its u32 link sequence number (low 32 bits
      * used). Keeps the link alive and feeds the inbound loss estimate.
      */

@@ -24,6 +24,13 @@ public final class Neighbour {
     ReliableLinkSender reliableSender;
     ReliableLinkReceiver reliableReceiver;
 
+    /** When any packet of this neighbour last arrived from its current address. */
+    long lastHeardNanos;
+    /** When an unverified hello was last answered with a probe; MIN_VALUE if never. */
+    long probedAtNanos = Long.MIN_VALUE;
+    /** Where the hello being sent goes instead of {@link #address}: set only while a probe is sent. */
+    InetSocketAddress probeTo;
+
     long packetsSent;
     long bytesSent;
     long packetsReceived;

@@ -93,6 +93,9 @@ public final class NodeEngine {
     private final Router router;
     private final Reassembler reassembler;
     private final NodeCounters counters = new NodeCounters();
+    private final ProtocolFaults faults;
+    /** The hello dead interval: how long a neighbour that moved may stay silent before it is looked for where it was configured. */
+    private final long deadIntervalNanos;
     private final LongObjectHashMap<Neighbour> neighbours = new LongObjectHashMap<>();
     private final IntObjectHashMap<MessageHandler> ports = new IntObjectHashMap<>();
     private volatile List<Neighbour> neighbourList = List.of();
@@ -147,6 +150,8 @@ public final class NodeEngine {
         this.allocator = allocator;
         this.output = output;
         this.now = nowNanos;
+        this.faults = new ProtocolFaults(config.name(), counters);
+        this.deadIntervalNanos = config.hello().deadInterval().toNanos();
         this.realTime = config.realTime();
         this.router = new Router(self, config.name(), config.routing(), new RouterEvents(), startMillis, nowNanos);
         this.reassembler = new Reassembler(allocator, config.maxMessageBytes(), config.reassemblyBufferBytes(),
@@ -405,9 +410,26 @@ public final class NodeEngine {
             counters.drop(DropReason.NOT_A_NEIGHBOUR);
             return;
         }
+        PacketType type = WireHeader.type(datagram);
+        if (type != PacketType.HELLO && from != null && !from.equals(n.address)) {
+            // Only a hello that proves it is fresh moves a neighbour; anything else from elsewhere
+            // would let a third party keep a dead link alive or feed it data.
+            counters.drop(DropReason.WRONG_ADDRESS);
+            return;
+        }
         n.packetsReceived++;
         n.bytesReceived += datagram.readableBytes();
-        PacketType type = WireHeader.type(datagram);
+        if (from == null || from.equals(n.address)) {
+            n.lastHeardNanos = now;
+        }
+        try {
+            dispatch(n, type, from, datagram);
+        } catch (RuntimeException e) {
+            faults.record("a " + type + " packet from " + n.name(), e, now);
+        }
+    }
+
+    private void dispatch(Neighbour n, PacketType type, InetSocketAddress from, ByteBuf datagram) {
         ByteBuf body = WireHeader.body(datagram);
         switch (type) {
             case HELLO -> onHello(n, from, datagram, body);
@@ -449,12 +471,54 @@ public final class NodeEngine {
             return;
         }
         if (from != null && !from.equals(n.address)) {
-            // The neighbour moved (NAT rebinding, new address): follow it, identity is the node id.
-            n.address = from;
+            // The neighbour may have moved (NAT rebinding, new address): identity is the node id, but
+            // follow it only on proof that this hello is live, or a replayed one could cut the link
+            // or put a third party in the middle. A hello that proves nothing gets a probe in answer,
+            // so that a neighbour that really moved proves it with its next hello.
+            if (!n.monitor.provesFreshness(hello, now)) {
+                counters.drop(DropReason.UNVERIFIED_HELLO);
+                probe(n, from);
+                return;
+            }
+            moveNeighbour(n, from);
         }
+        n.lastHeardNanos = now;
         n.monitor.onPacketReceived(WireHeader.linkSequence(datagram), now);
         n.monitor.onHello(hello, now);
         n.statistics = n.monitor.statistics();
+    }
+
+    /** At most one probe per hello interval and neighbour: an unverified hello must not make us a reflector. */
+    private void probe(Neighbour n, InetSocketAddress to) {
+        if (n.probedAtNanos != Long.MIN_VALUE && now - n.probedAtNanos < config.hello().interval().toNanos()) {
+            return;
+        }
+        n.probedAtNanos = now;
+        n.probeTo = to;
+        try {
+            n.monitor.sendProbe(now);
+        } finally {
+            n.probeTo = null;
+        }
+    }
+
+    private void moveNeighbour(Neighbour n, InetSocketAddress to) {
+        InetSocketAddress from = n.address;
+        n.address = to;
+        LOG.log(Level.INFO, "node " + config.name() + ": neighbour " + n.name() + " moved from " + from + " to " + to);
+        output.event(event(NodeEvent.Kind.ADDRESS_CHANGED, n.name(), from + " -> " + to));
+    }
+
+    /**
+     * A neighbour that moved and then stayed silent for the dead interval is looked for at its
+     * configured address again: the move may have been a mistake, or it may have come back.
+     */
+    private void fallBackIfSilent(Neighbour n) {
+        if (n.address != n.configuredAddress() && !n.address.equals(n.configuredAddress())
+                && n.monitor.status() != net.hopwise.overlay.link.LinkStatus.UP
+                && now - n.lastHeardNanos >= deadIntervalNanos) {
+            moveNeighbour(n, n.configuredAddress());
+        }
     }
 
     private void onData(Neighbour from, ByteBuf datagram, ByteBuf body) {
@@ -796,21 +860,43 @@ public final class NodeEngine {
             return;
         }
         advance(nowNanos);
+        // Each machine's timer on its own: a fault in one must not keep the others from running.
         for (Neighbour n : neighbourList) {
-            if (n.monitor.nextDeadlineNanos() <= now) {
-                n.monitor.onTimer(now);
-                n.statistics = n.monitor.statistics();
+            try {
+                if (n.monitor.nextDeadlineNanos() <= now) {
+                    n.monitor.onTimer(now);
+                    n.statistics = n.monitor.statistics();
+                }
+                fallBackIfSilent(n);
+            } catch (RuntimeException e) {
+                faults.record("the link timer of " + n.name(), e, now);
             }
         }
-        if (router.nextDeadlineNanos() <= now) {
-            router.onTimer(now);
+        try {
+            if (router.nextDeadlineNanos() <= now) {
+                router.onTimer(now);
+            }
+        } catch (RuntimeException e) {
+            faults.record("the routing timer", e, now);
         }
-        int expired = reassembler.expire(now);
-        if (expired > 0) {
-            counters.drop(DropReason.REASSEMBLY, expired);
+        try {
+            int expired = reassembler.expire(now);
+            if (expired > 0) {
+                counters.drop(DropReason.REASSEMBLY, expired);
+            }
+        } catch (RuntimeException e) {
+            faults.record("the reassembly timer", e, now);
         }
-        onRealTimeTimer();
-        onReliableTimer();
+        try {
+            onRealTimeTimer();
+        } catch (RuntimeException e) {
+            faults.record("the real-time timer", e, now);
+        }
+        try {
+            onReliableTimer();
+        } catch (RuntimeException e) {
+            faults.record("the reliable timer", e, now);
+        }
     }
 
     /** The next instant at which {@link #onTimer} has work, or {@link Long#MAX_VALUE}. */
@@ -850,11 +936,29 @@ public final class NodeEngine {
     }
 
     private void sendControl(Neighbour to, PacketType type, java.util.function.Consumer<ByteBuf> body) {
+        sendControl(to, to.address, type, body);
+    }
+
+    private void sendControl(Neighbour to, InetSocketAddress address, PacketType type,
+            java.util.function.Consumer<ByteBuf> body) {
         ByteBuf packet = allocator.ioBuffer(WireHeader.MAX_DATAGRAM);
-        WireHeader.write(packet, type, 0, selfId, to.id().value(), to.takeLinkSequence());
-        body.accept(packet);
-        WireHeader.finish(packet, 0);
-        transmit(to, packet);
+        try {
+            WireHeader.write(packet, type, 0, selfId, to.id().value(), to.takeLinkSequence());
+            body.accept(packet);
+            WireHeader.finish(packet, 0);
+        } catch (RuntimeException e) {
+            packet.release();
+            throw e;
+        }
+        to.packetsSent++;
+        to.bytesSent += packet.readableBytes();
+        counters.packetsSent++;
+        counters.bytesSent += packet.readableBytes();
+        output.transmit(address, packet);
+    }
+
+    private NodeEvent event(NodeEvent.Kind kind, String peer, String detail) {
+        return new NodeEvent(kind, config.name(), peer, startMillis + (now - startNanos) / 1_000_000, detail);
     }
 
     private NodeEvent event(NodeEvent.Kind kind, String peer) {
@@ -1420,15 +1524,19 @@ public final class NodeEngine {
      */
     public void onReadBatchEnd(long nowNanos) {
         advance(nowNanos);
-        for (SessionEndpoint s : sessionList) {
-            if (s.receiver().ackDue(now)) {
-                sendSessionAck(s);
+        try {
+            for (SessionEndpoint s : sessionList) {
+                if (s.receiver().ackDue(now)) {
+                    sendSessionAck(s);
+                }
             }
-        }
-        for (Neighbour n : neighbourList) {
-            if (n.reliableReceiver.ackDue(now)) {
-                sendLinkAck(n);
+            for (Neighbour n : neighbourList) {
+                if (n.reliableReceiver.ackDue(now)) {
+                    sendLinkAck(n);
+                }
             }
+        } catch (RuntimeException e) {
+            faults.record("the acknowledgements of a read batch", e, now);
         }
     }
 
@@ -1498,9 +1606,14 @@ public final class NodeEngine {
         @Override
         public void sendHello(HelloPacket hello) {
             if (current()) {
-                sendControl(neighbour, PacketType.HELLO, out -> HelloCodec.encode(hello, out));
+                InetSocketAddress to = neighbour.probeTo != null ? neighbour.probeTo : neighbour.address;
+                sendControl(neighbour, to, PacketType.HELLO, out -> HelloCodec.encode(hello, out));
             }
         }
+
+        // The monitor calls these in the middle of its own work: a fault further up (routing) is
+        // recorded here, so that the monitor always finishes its update and the link's published
+        // statistics never lag behind it.
 
         @Override
         public void linkUp(long nowNanos) {
@@ -1508,9 +1621,13 @@ public final class NodeEngine {
                 return;
             }
             neighbour.statistics = neighbour.monitor.statistics();
-            resetRealTimeReceiver(neighbour);
-            neighbour.reliableSender.seedRtt(neighbour.statistics.srttNanos());
-            router.neighbourUp(neighbour.id(), costOf(neighbour.monitor), nowNanos);
+            try {
+                resetRealTimeReceiver(neighbour);
+                neighbour.reliableSender.seedRtt(neighbour.statistics.srttNanos());
+                router.neighbourUp(neighbour.id(), costOf(neighbour.monitor), nowNanos);
+            } catch (RuntimeException e) {
+                faults.record("the link-up of " + neighbour.name(), e, nowNanos);
+            }
             output.event(event(NodeEvent.Kind.LINK_UP, neighbour.name()));
         }
 
@@ -1520,8 +1637,12 @@ public final class NodeEngine {
                 return;
             }
             neighbour.statistics = neighbour.monitor.statistics();
-            resetReliableLink(neighbour);
-            router.neighbourDown(neighbour.id(), nowNanos);
+            try {
+                resetReliableLink(neighbour);
+                router.neighbourDown(neighbour.id(), nowNanos);
+            } catch (RuntimeException e) {
+                faults.record("the link-down of " + neighbour.name(), e, nowNanos);
+            }
             output.event(event(NodeEvent.Kind.LINK_DOWN, neighbour.name()));
         }
 
@@ -1532,7 +1653,11 @@ public final class NodeEngine {
             }
             neighbour.statistics = neighbour.monitor.statistics();
             if (neighbour.monitor.status() == net.hopwise.overlay.link.LinkStatus.UP) {
-                router.neighbourCostChanged(neighbour.id(), costOf(neighbour.monitor), nowNanos);
+                try {
+                    router.neighbourCostChanged(neighbour.id(), costOf(neighbour.monitor), nowNanos);
+                } catch (RuntimeException e) {
+                    faults.record("a cost change of " + neighbour.name(), e, nowNanos);
+                }
             }
         }
     }

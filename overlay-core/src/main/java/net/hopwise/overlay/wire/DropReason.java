@@ -50,8 +50,14 @@ public enum DropReason {
      * the allowed step, or a database already at its size limit.
      */
     LINK_STATE_LIMIT("link_state_limit"),
-    /** A hello that is not fresh (older than one already seen from the neighbour): a replay or a very late copy. */
-    STALE_HELLO("stale_hello");
+    /**
+     * A hello from an address other than the neighbour's current one that does not prove it is fresh
+     * (it does not echo one of our recent hellos): possibly a replay. It is answered with a probe hello
+     * to that address instead of moving the neighbour there.
+     */
+    UNVERIFIED_HELLO("unverified_hello"),
+    /** A packet other than a hello from a configured neighbour's id but from an address other than its current one. */
+    WRONG_ADDRESS("wrong_address");
 
     private final String tag;
 
