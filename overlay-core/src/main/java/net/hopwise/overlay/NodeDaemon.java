@@ -2,91 +2,103 @@ package net.hopwise.overlay;
 
 import java.io.IOException;
 import java.io.InputStream;
-import java.net.InetSocketAddress;
+import java.io.PrintStream;
+import java.util.List;
 import java.util.concurrent.CountDownLatch;
+import net.hopwise.overlay.daemon.Daemon;
+import net.hopwise.overlay.daemon.DaemonArguments;
+import net.hopwise.overlay.daemon.DaemonLog;
+import net.hopwise.overlay.daemon.DaemonOptions;
+import net.hopwise.overlay.daemon.SetupException;
 
 /**
  * Runs one overlay node as a process, for deployments without the admin service and for tests that
- * need nodes in separate JVMs.
+ * need nodes in separate JVMs. {@code ./mvnw -q -pl overlay-core package -DskipTests} builds it into
+ * a jar with everything it needs:
  *
  * <pre>
- * java -cp overlay-core.jar:... net.hopwise.overlay.NodeDaemon --name b --bind 0.0.0.0:8100 \
- *      --neighbour a@10.0.0.1:8100 --neighbour c@[2001:db8::3]:8100 [--echo-port 7] [--until-stdin-closes]
+ * java -jar overlay-core/target/overlay-core-0.1.0-SNAPSHOT-daemon.jar --name b --bind 0.0.0.0:8100 \
+ *      --neighbour a@10.0.0.1:8100 --neighbour c@[2001:db8::3]:8100 [--metrics 0.0.0.0:9400] \
+ *      [--stats-interval 60s] [--echo-port 7] [--until-stdin-closes]
  * </pre>
  *
- * <p>It prints {@code READY <name> <port>} once its socket is bound. With {@code --echo-port} it
- * sends every message it receives on that port back to its sender, which makes it a probe target.
+ * <p>It prints {@code READY <name> <port>} on stdout once its socket is bound, and logs to stderr
+ * what happens to its links and routes, and statistics every minute. {@code --help} lists the
+ * options. A bad argument or an address in use ends it with one line on stderr and exit code 2.
  */
 public final class NodeDaemon {
+    /** One line per record, which is what an operator greps and a log collector splits on. */
+    private static final String LOG_FORMAT = "%1$tF %1$tT.%1$tL %4$s %5$s%6$s%n";
+
     private NodeDaemon() {}
 
-    public static void main(String[] args) throws InterruptedException {
-        NodeConfig.Builder builder = null;
-        String bind = null;
-        int echoPort = 0;
-        boolean untilStdinCloses = false;
-        for (int i = 0; i < args.length; i++) {
-            String arg = args[i];
-            switch (arg) {
-                case "--name" -> builder = NodeConfig.builder(value(args, ++i, arg));
-                case "--bind" -> bind = value(args, ++i, arg);
-                case "--neighbour", "--neighbor" -> {
-                    requireName(builder);
-                    builder.neighbour(NeighbourConfig.parse(value(args, ++i, arg)));
-                }
-                case "--echo-port" -> echoPort = Integer.parseInt(value(args, ++i, arg));
-                case "--until-stdin-closes" -> untilStdinCloses = true;
-                default -> usage("unknown option " + arg);
+    public static void main(String[] args) {
+        if (System.getProperty("java.util.logging.config.file") == null
+                && System.getProperty("java.util.logging.SimpleFormatter.format") == null) {
+            System.setProperty("java.util.logging.SimpleFormatter.format", LOG_FORMAT);
+        }
+        System.exit(run(args, System.out, System.err, System.in));
+    }
+
+    /**
+     * Runs a node until standard input ends (with {@code --until-stdin-closes}) or the process is
+     * stopped; returns the exit code: 0, or {@link SetupException#EXIT_CODE} when the arguments or
+     * an address were refused (then without starting anything).
+     */
+    public static int run(String[] args, PrintStream out, PrintStream err, InputStream in) {
+        DaemonOptions options;
+        try {
+            options = DaemonArguments.parse(List.of(args));
+        } catch (SetupException e) {
+            return refuse(err, e.getMessage() + " (--help lists the options)");
+        }
+        if (options == null) {
+            out.println(DaemonArguments.USAGE);
+            out.flush();
+            return 0;
+        }
+        Daemon daemon;
+        try {
+            daemon = Daemon.start(options, DaemonLog.system());
+        } catch (SetupException e) {
+            return refuse(err, e.getMessage());
+        }
+        Thread hook = new Thread(daemon::close, "hopwise-shutdown");
+        Runtime.getRuntime().addShutdownHook(hook);
+        out.println("READY " + daemon.node().name() + " " + daemon.node().localAddress().getPort());
+        out.flush();
+        try {
+            if (options.untilStdinCloses()) {
+                awaitEnd(in);
+            } else {
+                new CountDownLatch(1).await();
             }
-        }
-        requireName(builder);
-        if (bind != null) {
-            NeighbourConfig parsed = NeighbourConfig.parse("x@" + bind);
-            builder.bindAddress(bind.startsWith("0.0.0.0:") || bind.startsWith("[::]:")
-                    ? new InetSocketAddress(parsed.address().getPort())
-                    : parsed.address());
-        }
-        OverlayNode node = OverlayNode.start(builder.build());
-        Runtime.getRuntime().addShutdownHook(new Thread(node::stop, "hopwise-shutdown"));
-        if (echoPort > 0) {
-            OverlayPort[] port = new OverlayPort[1];
-            port[0] = node.openPort(echoPort, m -> port[0].send(m.source(), m.sourcePort(), m.payloadBytes(),
-                    node.config().defaultMetric()));
-        }
-        System.out.println("READY " + node.name() + " " + node.localAddress().getPort());
-        System.out.flush();
-        if (untilStdinCloses) {
-            InputStream in = System.in;
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        } finally {
+            daemon.close();
             try {
-                while (in.read() >= 0) {
-                    // Only the end of the stream matters: the parent process is gone or done.
-                }
-            } catch (IOException e) {
-                // A broken stdin means the parent is gone, same as end of stream.
+                Runtime.getRuntime().removeShutdownHook(hook);
+            } catch (IllegalStateException shuttingDown) {
+                // The hook is running or has run: the daemon is closed either way.
             }
-            node.stop();
-        } else {
-            new CountDownLatch(1).await();
         }
+        return 0;
     }
 
-    private static void requireName(NodeConfig.Builder builder) {
-        if (builder == null) {
-            usage("--name must come first");
-        }
+    private static int refuse(PrintStream err, String message) {
+        err.println("hopwise node: " + message);
+        err.flush();
+        return SetupException.EXIT_CODE;
     }
 
-    private static String value(String[] args, int i, String option) {
-        if (i >= args.length) {
-            usage(option + " needs a value");
+    private static void awaitEnd(InputStream in) {
+        try {
+            while (in.read() >= 0) {
+                // Only the end of the stream matters: the parent process is gone or done.
+            }
+        } catch (IOException e) {
+            // A broken stdin means the parent is gone, same as end of stream.
         }
-        return args[i];
-    }
-
-    private static void usage(String problem) {
-        System.err.println("hopwise node: " + problem);
-        System.err.println("usage: --name NAME [--bind HOST:PORT] [--neighbour NAME@HOST:PORT]... "
-                + "[--echo-port PORT] [--until-stdin-closes]");
-        System.exit(2);
     }
 }

@@ -1,0 +1,209 @@
+package net.hopwise.overlay.daemon;
+
+import java.net.InetSocketAddress;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import net.hopwise.overlay.NeighbourConfig;
+import net.hopwise.overlay.NodeConfig;
+import net.hopwise.overlay.NodeId;
+
+/**
+ * Parses the daemon's command line into {@link DaemonOptions}. Every mistake becomes a
+ * {@link SetupException} whose message names the option and the value at fault, in one line.
+ */
+public final class DaemonArguments {
+    /** What {@code --help} prints. */
+    public static final String USAGE = """
+            usage: java -jar overlay-core-<version>-daemon.jar --name NAME [options]
+              --name NAME                 this node's name (required): 1-64 of A-Z a-z 0-9 . _ -
+              --bind [HOST:]PORT          UDP address to listen on (default 0.0.0.0:8100; port 0 picks a free one)
+              --neighbour NAME@HOST:PORT  an overlay neighbour, repeatable; IPv6 as NAME@[ADDR]:PORT (or --neighbor)
+              --metrics [HOST:]PORT       serve Prometheus metrics at http://HOST:PORT/metrics (HOST defaults to 0.0.0.0)
+              --stats-interval DURATION   how often to log link and drop statistics: 30s, 5m, 1h, 0 for never (default 60s)
+              --echo-port PORT            send every message received on this overlay port back to its sender
+              --until-stdin-closes        stop when standard input ends (for a parent process that owns the node)
+              --help                      print this help and exit
+            Events (links up and down, reroutes, neighbour address changes) and statistics are logged to stderr;
+            stdout carries only the line READY <name> <udp port> once the node is bound.""";
+
+    private static final Pattern PORT = Pattern.compile("\\d{1,5}");
+    private static final Pattern DURATION = Pattern.compile("(\\d{1,9})(ms|s|m|h)?");
+    private static final Duration MIN_INTERVAL = Duration.ofSeconds(1);
+    private static final Duration MAX_INTERVAL = Duration.ofDays(1);
+
+    private DaemonArguments() {}
+
+    /** The options, or null when {@code --help} asked for the usage instead. */
+    public static DaemonOptions parse(List<String> args) throws SetupException {
+        String name = null;
+        InetSocketAddress bind = null;
+        InetSocketAddress metrics = null;
+        Duration interval = null;
+        Integer echoPort = null;
+        boolean untilStdinCloses = false;
+        List<NeighbourConfig> neighbours = new ArrayList<>();
+        for (int i = 0; i < args.size(); i++) {
+            String option = args.get(i);
+            switch (option) {
+                case "--help", "-h" -> {
+                    return null;
+                }
+                case "--name" -> {
+                    once(option, name);
+                    name = nodeName(option, value(args, ++i, option));
+                }
+                case "--bind" -> {
+                    once(option, bind);
+                    String v = value(args, ++i, option);
+                    bind = address(option + " '" + v + "'", v, 0);
+                }
+                case "--neighbour", "--neighbor" -> neighbours.add(neighbour(option, value(args, ++i, option)));
+                case "--metrics" -> {
+                    once(option, metrics);
+                    String v = value(args, ++i, option);
+                    metrics = address(option + " '" + v + "'", v, 0);
+                }
+                case "--stats-interval" -> {
+                    once(option, interval);
+                    interval = interval(option, value(args, ++i, option));
+                }
+                case "--echo-port" -> {
+                    once(option, echoPort);
+                    String v = value(args, ++i, option);
+                    echoPort = port(option + " '" + v + "'", v, 1);
+                }
+                case "--until-stdin-closes" -> untilStdinCloses = true;
+                default -> throw new SetupException(option.startsWith("-")
+                        ? "unknown option " + option
+                        : "unexpected argument '" + option + "' (options start with --)");
+            }
+        }
+        if (name == null) {
+            throw new SetupException("--name is required");
+        }
+        DaemonOptions options = new DaemonOptions(name,
+                bind != null ? bind : new InetSocketAddress(NodeConfig.DEFAULT_PORT), neighbours, metrics,
+                interval != null ? interval : DaemonOptions.DEFAULT_STATISTICS_INTERVAL,
+                echoPort != null ? echoPort : 0, untilStdinCloses);
+        try {
+            // The node's own checks (a neighbour named twice, the node as its own neighbour) now, not at start.
+            options.nodeConfig(null);
+        } catch (IllegalArgumentException e) {
+            throw new SetupException(e.getMessage());
+        }
+        return options;
+    }
+
+    private static void once(String option, Object previous) throws SetupException {
+        if (previous != null) {
+            throw new SetupException(option + " is given twice");
+        }
+    }
+
+    private static String value(List<String> args, int i, String option) throws SetupException {
+        if (i >= args.size() || args.get(i).startsWith("--")) {
+            throw new SetupException(option + " needs a value");
+        }
+        return args.get(i);
+    }
+
+    private static String nodeName(String option, String name) throws SetupException {
+        try {
+            return NodeId.requireValidName(name);
+        } catch (IllegalArgumentException e) {
+            throw new SetupException(option + ": " + e.getMessage());
+        }
+    }
+
+    private static NeighbourConfig neighbour(String option, String spec) throws SetupException {
+        int at = spec.indexOf('@');
+        if (at <= 0 || at == spec.length() - 1) {
+            throw new SetupException(option + " '" + spec + "' is not of the form NAME@HOST:PORT");
+        }
+        String name = spec.substring(0, at);
+        try {
+            NodeId.requireValidName(name);
+        } catch (IllegalArgumentException e) {
+            throw new SetupException(option + " '" + spec + "': " + e.getMessage());
+        }
+        String where = spec.substring(at + 1);
+        if (PORT.matcher(where).matches()) {
+            throw new SetupException(option + " '" + spec + "' has no host (NAME@HOST:PORT)");
+        }
+        return new NeighbourConfig(name, address(option + " '" + spec + "'", where, 1));
+    }
+
+    /**
+     * {@code HOST:PORT}, {@code [IPV6]:PORT} or a bare {@code PORT} (all interfaces); 0.0.0.0, [::]
+     * and * are all interfaces too, IPv4 and IPv6 alike, as the node bound them before.
+     *
+     * @param context the option and its whole value, which every message starts with
+     */
+    private static InetSocketAddress address(String context, String spec, int minPort) throws SetupException {
+        if (PORT.matcher(spec).matches()) {
+            return new InetSocketAddress(port(context, spec, minPort));
+        }
+        int colon = spec.lastIndexOf(':');
+        if (colon < 0 || colon == spec.length() - 1) {
+            throw new SetupException(context + " has no port (HOST:PORT)");
+        }
+        String host = spec.substring(0, colon);
+        String portText = spec.substring(colon + 1);
+        if (host.startsWith("[") && host.endsWith("]")) {
+            host = host.substring(1, host.length() - 1);
+        } else if (host.contains(":") || host.contains("[") || host.contains("]")) {
+            throw new SetupException(context + ": write an IPv6 address in brackets, as [::1]:8100");
+        }
+        if (host.isEmpty()) {
+            throw new SetupException(context + " has an empty host");
+        }
+        int port = port(context, portText, minPort);
+        if (host.equals("*") || host.equals("0.0.0.0") || host.equals("::")) {
+            return new InetSocketAddress(port);
+        }
+        InetSocketAddress address = new InetSocketAddress(host, port);
+        if (address.isUnresolved()) {
+            throw new SetupException(context + ": host " + host + " does not resolve");
+        }
+        return address;
+    }
+
+    private static int port(String context, String text, int min) throws SetupException {
+        if (!PORT.matcher(text).matches()) {
+            throw new SetupException(context + ": port '" + text + "' is not a number");
+        }
+        int port = Integer.parseInt(text);
+        if (port < min || port > 65535) {
+            throw new SetupException(context + ": port " + port + " is outside " + min + "-65535");
+        }
+        return port;
+    }
+
+    private static Duration interval(String option, String text) throws SetupException {
+        if (text.equals("0") || text.equals("off") || text.equals("never")) {
+            return Duration.ZERO;
+        }
+        Matcher m = DURATION.matcher(text);
+        if (!m.matches()) {
+            throw new SetupException(option + " '" + text + "' is not a duration such as 30s, 5m or 1h");
+        }
+        long n = Long.parseLong(m.group(1));
+        String unit = m.group(2) == null ? "s" : m.group(2);
+        Duration d = switch (unit) {
+            case "ms" -> Duration.ofMillis(n);
+            case "m" -> Duration.ofMinutes(n);
+            case "h" -> Duration.ofHours(n);
+            default -> Duration.ofSeconds(n);
+        };
+        if (d.isZero()) {
+            return Duration.ZERO;
+        }
+        if (d.compareTo(MIN_INTERVAL) < 0 || d.compareTo(MAX_INTERVAL) > 0) {
+            throw new SetupException(option + " '" + text + "' is outside 1s-24h (0 turns statistics off)");
+        }
+        return d;
+    }
+}
