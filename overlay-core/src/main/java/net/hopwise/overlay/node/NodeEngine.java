@@ -111,7 +111,9 @@ public final class NodeEngine {
     private final LongObjectHashMap<RealTimeChannel> realTimeChannels = new LongObjectHashMap<>();
     /** A copy of the channels for readers on other threads (meters), replaced on every change. */
     private volatile java.util.Map<Long, RealTimeChannel> realTimeChannelView = java.util.Map.of();
-    private final java.util.Map<RealTimeFlowKey, RealTimeFlowMonitor> realTimeFlows = new java.util.HashMap<>();
+    /** In order of last arrival (access order), so the flow silent longest is the eldest. */
+    private final java.util.LinkedHashMap<RealTimeFlowKey, RealTimeFlowMonitor> realTimeFlows =
+            new java.util.LinkedHashMap<>(16, 0.75f, true);
     private final RealTimeCounters realTimeCounters = new RealTimeCounters();
     private final long[] nackScratch = new long[RealTimeCodec.MAX_NACK_SEQUENCES];
     // Reliable links and end-to-end sessions (issue 3).
@@ -777,8 +779,11 @@ public final class NodeEngine {
             counters.drop(DropReason.PORT_CLOSED);
             return;
         }
-        RealTimeFlowMonitor flow = realTimeFlows.computeIfAbsent(new RealTimeFlowKey(origin, sourcePort, port),
-                k -> new RealTimeFlowMonitor(realTime));
+        RealTimeFlowMonitor flow = realTimeFlow(new RealTimeFlowKey(origin, sourcePort, port));
+        if (flow == null) {
+            counters.drop(DropReason.FLOW_LIMIT);
+            return;
+        }
         if (!flow.onPacket(flowSequence, sendTime, now)) {
             counters.drop(DropReason.DUPLICATE);
             return;
@@ -788,6 +793,29 @@ public final class NodeEngine {
             realTimeCounters.late++;
         }
         deliver(origin, sourcePort, port, payload);
+    }
+
+    /**
+     * The monitor of a flow; a new one only while there is room, or when the flow silent longest has
+     * been silent for the idle timeout and gives up its slot. Null when neither: packets for made-up
+     * flows must not grow the node without bound.
+     */
+    private RealTimeFlowMonitor realTimeFlow(RealTimeFlowKey key) {
+        RealTimeFlowMonitor flow = realTimeFlows.get(key);
+        if (flow != null) {
+            return flow;
+        }
+        if (realTimeFlows.size() >= realTime.maxFlows()) {
+            java.util.Iterator<java.util.Map.Entry<RealTimeFlowKey, RealTimeFlowMonitor>> eldest =
+                    realTimeFlows.entrySet().iterator();
+            if (now - eldest.next().getValue().lastArrivalNanos() < realTime.flowIdleTimeout().toNanos()) {
+                return null;
+            }
+            eldest.remove();
+        }
+        flow = new RealTimeFlowMonitor(realTime);
+        realTimeFlows.put(key, flow);
+        return flow;
     }
 
     private void onRealTimeTimer() {

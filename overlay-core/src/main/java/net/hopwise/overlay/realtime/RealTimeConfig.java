@@ -32,6 +32,13 @@ public final class RealTimeConfig {
     public static final RoutingMetric DEFAULT_METRIC = RoutingMetric.EXPECTED_LATENCY;
     /** Recovery is the point of the channel; turning it off gives the plain-UDP baseline. */
     public static final boolean DEFAULT_RECOVERY = true;
+    /**
+     * Flows a node keeps statistics and duplicate windows for (about 10 KiB each): four times the
+     * 1,000 concurrent calls a relay pair is built for, and a bound on what made-up flows can cost.
+     */
+    public static final int DEFAULT_MAX_FLOWS = 4096;
+    /** rtpengine's media timeout: a flow silent this long has ended, and its slot may go to a new one. */
+    public static final Duration DEFAULT_FLOW_IDLE_TIMEOUT = Duration.ofSeconds(60);
 
     private final Duration history;
     private final int historyCapacity;
@@ -41,6 +48,8 @@ public final class RealTimeConfig {
     private final Duration lateDeadline;
     private final RoutingMetric metric;
     private final boolean recovery;
+    private final int maxFlows;
+    private final Duration flowIdleTimeout;
 
     private RealTimeConfig(Builder b) {
         this.history = b.history;
@@ -51,6 +60,8 @@ public final class RealTimeConfig {
         this.lateDeadline = b.lateDeadline;
         this.metric = b.metric;
         this.recovery = b.recovery;
+        this.maxFlows = b.maxFlows;
+        this.flowIdleTimeout = b.flowIdleTimeout;
     }
 
     public static RealTimeConfig defaults() {
@@ -71,6 +82,8 @@ public final class RealTimeConfig {
         b.lateDeadline = lateDeadline;
         b.metric = metric;
         b.recovery = recovery;
+        b.maxFlows = maxFlows;
+        b.flowIdleTimeout = flowIdleTimeout;
         return b;
     }
 
@@ -112,12 +125,26 @@ public final class RealTimeConfig {
         return recovery;
     }
 
+    /**
+     * Most flows arriving at this node that it keeps state for. When all are taken, a new flow takes
+     * the slot of the one silent longest if that one has been silent for {@link #flowIdleTimeout()};
+     * otherwise the new flow's packets are dropped and counted ({@code flow_limit}).
+     */
+    public int maxFlows() {
+        return maxFlows;
+    }
+
+    /** How long a flow must have been silent before a new flow may take its slot. */
+    public Duration flowIdleTimeout() {
+        return flowIdleTimeout;
+    }
+
     @Override
     public String toString() {
         return "RealTimeConfig[history=" + history + ", historyCapacity=" + historyCapacity
                 + ", retransmissionShare=" + retransmissionShare + ", tokenBucketCapacity=" + tokenBucketCapacity
                 + ", duplicateWindow=" + duplicateWindow + ", lateDeadline=" + lateDeadline + ", metric=" + metric
-                + ", recovery=" + recovery + "]";
+                + ", recovery=" + recovery + ", maxFlows=" + maxFlows + ", flowIdleTimeout=" + flowIdleTimeout + "]";
     }
 
     /** Collects the settings; {@link #build()} checks them and names each bad value. */
@@ -130,6 +157,8 @@ public final class RealTimeConfig {
         private Duration lateDeadline = DEFAULT_LATE_DEADLINE;
         private RoutingMetric metric = DEFAULT_METRIC;
         private boolean recovery = DEFAULT_RECOVERY;
+        private int maxFlows = DEFAULT_MAX_FLOWS;
+        private Duration flowIdleTimeout = DEFAULT_FLOW_IDLE_TIMEOUT;
 
         private Builder() {}
 
@@ -173,6 +202,16 @@ public final class RealTimeConfig {
             return this;
         }
 
+        public Builder maxFlows(int flows) {
+            this.maxFlows = flows;
+            return this;
+        }
+
+        public Builder flowIdleTimeout(Duration timeout) {
+            this.flowIdleTimeout = Objects.requireNonNull(timeout, "flowIdleTimeout");
+            return this;
+        }
+
         public RealTimeConfig build() {
             if (history.isNegative() || history.isZero()) {
                 throw new IllegalArgumentException("history must be positive, got " + history);
@@ -192,6 +231,12 @@ public final class RealTimeConfig {
             }
             if (lateDeadline.isNegative() || lateDeadline.isZero()) {
                 throw new IllegalArgumentException("lateDeadline must be positive, got " + lateDeadline);
+            }
+            if (maxFlows < 1) {
+                throw new IllegalArgumentException("maxFlows must be at least 1, got " + maxFlows);
+            }
+            if (flowIdleTimeout.isNegative() || flowIdleTimeout.isZero()) {
+                throw new IllegalArgumentException("flowIdleTimeout must be positive, got " + flowIdleTimeout);
             }
             return new RealTimeConfig(this);
         }

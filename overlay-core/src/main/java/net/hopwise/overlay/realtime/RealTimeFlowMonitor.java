@@ -22,6 +22,7 @@ public final class RealTimeFlowMonitor {
     private long lastTransit;
     private boolean hasTransit;
     private double jitter;
+    private long lastArrivalNanos = Long.MIN_VALUE;
 
     public RealTimeFlowMonitor(RealTimeConfig config) {
         this.lateDeadlineNanos = config.lateDeadline().toNanos();
@@ -36,6 +37,7 @@ public final class RealTimeFlowMonitor {
      * @return false for a copy already seen, which should not be delivered again
      */
     public boolean onPacket(long wireSequence, long sendTimeNanos, long nowNanos) {
+        lastArrivalNanos = nowNanos;
         long seq = window.unwrap(wireSequence);
         long r = window.accept(seq);
         if (r == SequenceWindow.DUPLICATE) {
@@ -67,6 +69,11 @@ public final class RealTimeFlowMonitor {
         lastTransit = delay;
         hasTransit = true;
         return true;
+    }
+
+    /** When a packet of the flow (a duplicate included) last arrived; MIN_VALUE before the first. */
+    public long lastArrivalNanos() {
+        return lastArrivalNanos;
     }
 
     public long received() {

@@ -56,6 +56,11 @@ public enum DropReason {
      * to that address instead of moving the neighbour there.
      */
     UNVERIFIED_HELLO("unverified_hello"),
+    /**
+     * A real-time packet of a new flow arriving while the node keeps state for as many flows as it
+     * may and none of them has been idle long enough to give up its slot.
+     */
+    FLOW_LIMIT("flow_limit"),
     /** A packet other than a hello from a configured neighbour's id but from an address other than its current one. */
     WRONG_ADDRESS("wrong_address");
 

@@ -45,10 +45,17 @@ final class TwoNodeWire implements AutoCloseable {
     private long now = 1_000 * MS;
 
     TwoNodeWire() {
-        a = new NodeEngine(NodeConfig.builder("a").neighbour(new NeighbourConfig("b", B)).build(),
-                PooledByteBufAllocator.DEFAULT, output("a"), 0, now);
-        b = new NodeEngine(NodeConfig.builder("b").neighbour(new NeighbourConfig("a", A)).build(),
-                PooledByteBufAllocator.DEFAULT, output("b"), 0, now);
+        this(builder -> {});
+    }
+
+    /** With settings of the test's own applied to both nodes. */
+    TwoNodeWire(java.util.function.Consumer<NodeConfig.Builder> customise) {
+        NodeConfig.Builder ab = NodeConfig.builder("a").neighbour(new NeighbourConfig("b", B));
+        NodeConfig.Builder bb = NodeConfig.builder("b").neighbour(new NeighbourConfig("a", A));
+        customise.accept(ab);
+        customise.accept(bb);
+        a = new NodeEngine(ab.build(), PooledByteBufAllocator.DEFAULT, output("a"), 0, now);
+        b = new NodeEngine(bb.build(), PooledByteBufAllocator.DEFAULT, output("b"), 0, now);
     }
 
     private NodeOutput output(String node) {
