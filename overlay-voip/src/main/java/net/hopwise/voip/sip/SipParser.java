@@ -186,6 +186,10 @@ public final class SipParser {
             int p = from;
             while (true) {
                 if (p >= limit) {
+                    if (!stream && p == available && p > from) {
+                        position = p;
+                        return null;
+                    }
                     return ranOut(true);
                 }
                 int b = v.at(p);
@@ -238,7 +242,8 @@ public final class SipParser {
                     } else if (c == '\n') {
                         next = p + 1;
                     } else {
-                        if (c == 127 || (c < 32 && c != '\t')) {
+                        // A control character is only valid as a quoted-pair (RFC 3261 section 25.1).
+                        if ((c == 127 || (c < 32 && c != '\t')) && (p == 0 || v.at(p - 1) != '\\')) {
                             return SipParseResult.error(SipParseError.BAD_HEADER, -1, true);
                         }
                         if (!SipSyntax.isBlank(c)) {
@@ -252,6 +257,11 @@ public final class SipParser {
                     }
                     lineBreak = p;
                     if (next >= limit) {
+                        if (!stream && next == available) {
+                            // A datagram's end is the message's end, blank line or not.
+                            p = next;
+                            break;
+                        }
                         return ranOut(true);
                     }
                     p = next;

@@ -166,6 +166,7 @@ final class StartLine {
             return false;
         }
         String lower = scheme.toLowerCase(Locale.ROOT);
-        return !((lower.equals("sip") || lower.equals("sips")) && uri.indexOf('?') >= 0);
+        // The user part may hold '?' (RFC 4475 "intmeth"); headers start at a '?' after the host.
+        return !((lower.equals("sip") || lower.equals("sips")) && uri.indexOf('?', Math.max(0, uri.lastIndexOf('@'))) >= 0);
     }
 }
