@@ -290,11 +290,12 @@ public final class OverlayNode implements AutoCloseable {
         }
     }
 
-    SendResult send(int sourcePort, NodeId destination, int destinationPort, byte[] payload, RoutingMetric metric) {
+    SendResult send(int sourcePort, NodeId destination, int destinationPort, ByteBuf payload, RoutingMetric metric) {
         Objects.requireNonNull(payload, "payload");
         Objects.requireNonNull(metric, "metric");
-        if (payload.length > config.maxMessageBytes()) {
-            throw new IllegalArgumentException("message of " + payload.length + " bytes exceeds maxMessageBytes "
+        int length = payload.readableBytes();
+        if (length > config.maxMessageBytes()) {
+            throw new IllegalArgumentException("message of " + length + " bytes exceeds maxMessageBytes "
                     + config.maxMessageBytes());
         }
         if (destinationPort < 1 || destinationPort > 65535) {
@@ -304,8 +305,8 @@ public final class OverlayNode implements AutoCloseable {
             return SendResult.CLOSED;
         }
         if (loop.inEventLoop()) {
-            SendResult result = engine.send(sourcePort, destination, destinationPort,
-                    Unpooled.wrappedBuffer(payload), metric, System.nanoTime());
+            SendResult result = engine.send(sourcePort, destination, destinationPort, payload, metric,
+                    System.nanoTime());
             flushNeeded = true;
             afterWork();
             return result;
@@ -315,16 +316,16 @@ public final class OverlayNode implements AutoCloseable {
             return refused;
         }
         ByteBuf message;
-        boolean prepared = payload.length <= DataHeader.MAX_FRAGMENT_PAYLOAD;
+        boolean prepared = length <= DataHeader.MAX_FRAGMENT_PAYLOAD;
         if (prepared) {
             // The one copy of the payload, made here on the caller's thread, straight into the
             // datagram the loop will send: the loop only writes the headers in front of it.
-            message = channel.alloc().ioBuffer(NodeEngine.PREPARED_HEADROOM + payload.length);
+            message = channel.alloc().ioBuffer(NodeEngine.PREPARED_HEADROOM + length);
             message.writerIndex(NodeEngine.PREPARED_HEADROOM);
-            message.writeBytes(payload);
         } else {
-            message = Unpooled.wrappedBuffer(payload.clone());
+            message = Unpooled.buffer(length);
         }
+        message.writeBytes(payload, payload.readerIndex(), length);
         pending.add(new PendingSend(sourcePort, destination, destinationPort, message, prepared, metric));
         if (drainScheduled.compareAndSet(false, true)) {
             loop.execute(drainTask);
@@ -351,13 +352,13 @@ public final class OverlayNode implements AutoCloseable {
 
     /** Sends one real-time packet; the flow API ({@link RealTimeFlow}) is the way in. */
     SendResult sendRealTime(int sourcePort, NodeId destination, int destinationPort, long flowSequence,
-            byte[] payload, RoutingMetric metric) {
+            ByteBuf payload, RoutingMetric metric) {
         if (!running.get()) {
             return SendResult.CLOSED;
         }
         if (loop.inEventLoop()) {
             SendResult result = engine.sendRealTime(sourcePort, destination, destinationPort, flowSequence,
-                    Unpooled.wrappedBuffer(payload), metric, System.nanoTime());
+                    payload, metric, System.nanoTime());
             flushNeeded = true;
             afterWork();
             return result;
@@ -366,7 +367,7 @@ public final class OverlayNode implements AutoCloseable {
         if (refused != null) {
             return refused;
         }
-        byte[] copy = payload.clone();
+        byte[] copy = io.netty.buffer.ByteBufUtil.getBytes(payload);
         // One task per packet: real-time packets are few (tens per second per flow) and must not wait
         // behind a batch.
         loop.execute(() -> {

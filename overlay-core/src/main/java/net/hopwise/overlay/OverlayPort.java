@@ -45,6 +45,24 @@ public final class OverlayPort implements AutoCloseable {
      *     destination port is not 1-65535
      */
     public SendResult send(NodeId destination, int destinationPort, byte[] payload, RoutingMetric metric) {
+        java.util.Objects.requireNonNull(payload, "payload");
+        if (!open) {
+            return SendResult.CLOSED;
+        }
+        return node.send(port, destination, destinationPort, io.netty.buffer.Unpooled.wrappedBuffer(payload), metric);
+    }
+
+    /**
+     * Sends the readable bytes of {@code payload} to a port of a node. The caller keeps ownership: the
+     * bytes are copied before this returns, once, straight into the datagram the node sends (a relay
+     * hands over what it read from a socket and releases it as usual); the buffer's indices are left
+     * as they were.
+     *
+     * @throws IllegalArgumentException as {@link #send(NodeId, int, byte[], RoutingMetric)}
+     */
+    public SendResult send(NodeId destination, int destinationPort, io.netty.buffer.ByteBuf payload,
+            RoutingMetric metric) {
+        java.util.Objects.requireNonNull(payload, "payload");
         if (!open) {
             return SendResult.CLOSED;
         }

@@ -38,9 +38,22 @@ public final class RealTimeFlow {
      * @throws IllegalArgumentException when the payload exceeds {@link #MAX_PAYLOAD} bytes
      */
     public SendResult send(byte[] payload) {
-        if (payload.length > MAX_PAYLOAD) {
-            throw new IllegalArgumentException("real-time packet of " + payload.length + " bytes exceeds "
-                    + MAX_PAYLOAD);
+        return send(io.netty.buffer.Unpooled.wrappedBuffer(payload));
+    }
+
+    /**
+     * Sends the readable bytes of {@code payload} as one packet. The caller keeps ownership: the bytes
+     * are copied before this returns (an RTP relay hands over what it read and releases it as usual);
+     * the buffer's indices are left as they were. At the destination, {@link
+     * ReceivedMessage#flowSequence()} and {@link ReceivedMessage#sendTimeNanos()} carry this packet's
+     * sequence number and send time.
+     *
+     * @throws IllegalArgumentException when the payload exceeds {@link #MAX_PAYLOAD} bytes
+     */
+    public SendResult send(io.netty.buffer.ByteBuf payload) {
+        int length = payload.readableBytes();
+        if (length > MAX_PAYLOAD) {
+            throw new IllegalArgumentException("real-time packet of " + length + " bytes exceeds " + MAX_PAYLOAD);
         }
         if (!port.isOpen()) {
             return SendResult.CLOSED;

@@ -15,13 +15,55 @@ public final class ReceivedMessage {
     private final int sourcePort;
     private final int destinationPort;
     private final ByteBuf payload;
+    private final long flowSequence;
+    private final long sendTimeNanos;
 
+    /** A message that is not part of a real-time flow. */
     public ReceivedMessage(NodeId source, String sourceName, int sourcePort, int destinationPort, ByteBuf payload) {
+        this(source, sourceName, sourcePort, destinationPort, payload, NOT_REAL_TIME, NOT_REAL_TIME);
+    }
+
+    /**
+     * @param flowSequence the real-time flow's sequence number of this packet (its low 32 bits, which
+     *     travel), or {@link #NOT_REAL_TIME}
+     * @param sendTimeNanos when the origin sent it, on the origin's clock, or {@link #NOT_REAL_TIME}
+     */
+    public ReceivedMessage(NodeId source, String sourceName, int sourcePort, int destinationPort, ByteBuf payload,
+            long flowSequence, long sendTimeNanos) {
         this.source = source;
         this.sourceName = sourceName;
         this.sourcePort = sourcePort;
         this.destinationPort = destinationPort;
         this.payload = payload;
+        this.flowSequence = flowSequence;
+        this.sendTimeNanos = sendTimeNanos;
+    }
+
+    /** What {@link #flowSequence()} and {@link #sendTimeNanos()} say of a message that is not real-time. */
+    public static final long NOT_REAL_TIME = Long.MIN_VALUE;
+
+    /** Whether this packet came on a real-time flow ({@link RealTimeFlow}). */
+    public boolean isRealTime() {
+        return flowSequence != NOT_REAL_TIME;
+    }
+
+    /**
+     * The packet's sequence number in its real-time flow, 0 to 2^32 - 1 (the low 32 bits of the
+     * sender's count, which wrap): lets a relay spot gaps and reorder on its own terms. {@link
+     * #NOT_REAL_TIME} for other messages.
+     */
+    public long flowSequence() {
+        return flowSequence;
+    }
+
+    /**
+     * When the origin sent this real-time packet, in nanoseconds on the origin's monotonic clock: the
+     * one-way delay is exact between nodes of one process and shifted by the clocks' offset across
+     * machines, where differences between packets (jitter) stay exact. {@link #NOT_REAL_TIME} for other
+     * messages.
+     */
+    public long sendTimeNanos() {
+        return sendTimeNanos;
     }
 
     public NodeId source() {

@@ -106,16 +106,30 @@ public final class ReliableSession implements AutoCloseable {
      */
     public SendResult send(byte[] payload) {
         Objects.requireNonNull(payload, "payload");
-        if (payload.length > node.config().maxMessageBytes()) {
-            throw new IllegalArgumentException("message of " + payload.length + " bytes exceeds maxMessageBytes "
+        return send(Unpooled.wrappedBuffer(payload));
+    }
+
+    /**
+     * Sends the readable bytes of {@code payload} as one message. The caller keeps ownership: the bytes
+     * are copied before this returns, once, into the buffer the session keeps (a relay hands over what
+     * it read from a socket and releases it as usual); the buffer's indices are left as they were.
+     *
+     * @return as {@link #send(byte[])}
+     * @throws IllegalArgumentException as {@link #send(byte[])}
+     */
+    public SendResult send(ByteBuf payload) {
+        Objects.requireNonNull(payload, "payload");
+        int length = payload.readableBytes();
+        if (length > node.config().maxMessageBytes()) {
+            throw new IllegalArgumentException("message of " + length + " bytes exceeds maxMessageBytes "
                     + node.config().maxMessageBytes());
         }
         if (!open || !node.isRunning()) {
             return SendResult.CLOSED;
         }
-        int packets = ReliableSessionSender.packetsFor(payload.length, payloadPerPacket);
+        int packets = ReliableSessionSender.packetsFor(length, payloadPerPacket);
         if (packets > Math.min(limit, node.config().session().receiveWindow() / 2)) {
-            throw new IllegalArgumentException("message of " + payload.length + " bytes needs " + packets
+            throw new IllegalArgumentException("message of " + length + " bytes needs " + packets
                     + " packets, more than the session buffers take at once");
         }
         if (!credit.tryTake(packets)) {
@@ -123,12 +137,12 @@ public final class ReliableSession implements AutoCloseable {
         }
         ByteBuf message;
         if (packets == 1) {
-            message = allocator.ioBuffer(headroom + payload.length);
+            message = allocator.ioBuffer(headroom + length);
             message.setIndex(headroom, headroom);
-            message.writeBytes(payload);
         } else {
-            message = Unpooled.wrappedBuffer(payload.clone());
+            message = Unpooled.buffer(length);
         }
+        message.writeBytes(payload, payload.readerIndex(), length);
         handoff.add(message);
         if (!open || !node.isRunning()) {
             // Closed or stopped meanwhile: nothing will hand this over, so release it here.

@@ -574,6 +574,10 @@ public final class NodeEngine {
     }
 
     private void deliver(long origin, int sourcePort, int port, ByteBuf payload) {
+        deliver(origin, sourcePort, port, payload, ReceivedMessage.NOT_REAL_TIME, ReceivedMessage.NOT_REAL_TIME);
+    }
+
+    private void deliver(long origin, int sourcePort, int port, ByteBuf payload, long flowSequence, long sendTime) {
         MessageHandler handler = ports.get(port);
         if (handler == null) {
             counters.drop(DropReason.PORT_CLOSED);
@@ -583,7 +587,8 @@ public final class NodeEngine {
         String name = nameOf(origin);
         counters.messagesDelivered++;
         try {
-            handler.onMessage(new ReceivedMessage(source, name, sourcePort, port, payload.duplicate()));
+            handler.onMessage(new ReceivedMessage(source, name, sourcePort, port, payload.duplicate(), flowSequence,
+                    sendTime));
         } catch (RuntimeException e) {
             counters.handlerFailures++;
             LOG.log(Level.WARNING, "message handler on port " + port + " of node " + config.name() + " failed", e);
@@ -792,7 +797,7 @@ public final class NodeEngine {
         if (now - sendTime > realTime.lateDeadline().toNanos()) {
             realTimeCounters.late++;
         }
-        deliver(origin, sourcePort, port, payload);
+        deliver(origin, sourcePort, port, payload, flowSequence & 0xFFFF_FFFFL, sendTime);
     }
 
     /**
