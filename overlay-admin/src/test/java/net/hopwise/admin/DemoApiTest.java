@@ -304,7 +304,7 @@ class DemoApiTest {
     }
 
     @Test
-    void setReadAndClearAnImpairmentInEachDirection() throws Exception {
+    void setReadRestoreAndClearAnImpairmentInEachDirection() throws Exception {
         try {
             operator(put("/api/links/chicago/berlin/impairment").contentType(MediaType.APPLICATION_JSON)
                     .content("{\"direction\":\"FORWARD\",\"lossRate\":0.25,\"delayMs\":50,\"jitterMs\":5,"
@@ -324,18 +324,26 @@ class DemoApiTest {
                     // The reverse direction keeps the demo's delay.
                     .andExpect(jsonPath("$.directions[1].delayMs").value(35.0))
                     .andExpect(jsonPath("$.directions[1].lossRate").value(0.0));
-            // REVERSE of berlin/chicago is chicago to berlin: the direction set above.
+            // REVERSE of berlin/chicago is chicago to berlin: the direction set above, back to the demo's 35 ms.
             operator(delete("/api/links/berlin/chicago/impairment").param("direction", "REVERSE"))
                     .andExpect(status().isOk())
                     .andExpect(jsonPath("$.directions[0].from").value("berlin"))
                     .andExpect(jsonPath("$.directions[0].delayMs").value(35.0))
-                    .andExpect(jsonPath("$.directions[1].none").value(true));
-            operator(delete("/api/links/berlin/chicago/impairment")).andExpect(status().isOk())
+                    .andExpect(jsonPath("$.directions[1].delayMs").value(35.0))
+                    .andExpect(jsonPath("$.directions[1].lossRate").value(0.0))
+                    .andExpect(jsonPath("$.directions[1].rateKbps").value(0.0));
+            operator(put("/api/links/berlin/chicago/impairment").contentType(MediaType.APPLICATION_JSON).content("{}"))
+                    .andExpect(status().isOk())
                     .andExpect(jsonPath("$.directions[*].none").value(everyItem(org.hamcrest.Matchers.is(true))));
-            JsonNode events = read(get("/api/events/recent"));
-            assertThat(stream(events).filter(e -> e.get("type").asText().equals("IMPAIRMENT"))
-                    .map(e -> e.get("detail").asText())).anyMatch(d -> d.startsWith("berlin~chicago: set to"))
-                    .anyMatch(d -> d.startsWith("berlin~chicago: cleared"));
+            // Events are logged by the event thread: each shows up soon after its change, not with it.
+            Conditions.await("set, restored and cleared events of berlin~chicago", () -> {
+                List<String> details = stream(read(get("/api/events/recent")))
+                        .filter(e -> e.get("type").asText().equals("IMPAIRMENT"))
+                        .map(e -> e.get("detail").asText()).toList();
+                return details.stream().anyMatch(d -> d.startsWith("berlin~chicago: set to"))
+                        && details.stream().anyMatch(d -> d.startsWith("berlin~chicago: restored"))
+                        && details.stream().anyMatch(d -> d.startsWith("berlin~chicago: cleared"));
+            });
         } finally {
             restoreDemo("berlin", "chicago", 35);
         }
@@ -434,11 +442,16 @@ class DemoApiTest {
     void healthAndReadinessReflectTheNode() throws Exception {
         mvc.perform(get("/actuator/health/readiness")).andExpect(status().isOk())
                 .andExpect(jsonPath("$.status").value("UP"));
+        // Anonymous callers get the status alone; the operator gets the details.
         mvc.perform(get("/actuator/health")).andExpect(status().isOk())
+                .andExpect(jsonPath("$.status").value("UP"))
+                .andExpect(jsonPath("$.components").doesNotExist());
+        operator(get("/actuator/health")).andExpect(status().isOk())
                 .andExpect(jsonPath("$.components.overlay.status").value("UP"))
                 .andExpect(jsonPath("$.components.overlay.details.node").value("amsterdam"))
                 .andExpect(jsonPath("$.components.overlay.details.linksUp").value(3))
-                .andExpect(jsonPath("$.components.overlay.details.nodesReachable").value(4));
+                .andExpect(jsonPath("$.components.overlay.details.nodesReachable").value(4))
+                .andExpect(jsonPath("$.components.diskSpace.details.path").exists());
         mvc.perform(get("/actuator/health/liveness")).andExpect(status().isOk());
     }
 
@@ -482,8 +495,9 @@ class DemoApiTest {
 
     /** Puts a demo link back as the demo laid it, so tests sharing the overlay see the usual one. */
     private void restoreDemo(String a, String b, int delayMs) throws Exception {
-        operator(put("/api/links/" + a + "/" + b + "/impairment").contentType(MediaType.APPLICATION_JSON)
-                .content("{\"delayMs\":" + delayMs + "}")).andExpect(status().isOk());
+        operator(delete("/api/links/" + a + "/" + b + "/impairment")).andExpect(status().isOk())
+                .andExpect(jsonPath("$.directions[0].delayMs").value((double) delayMs))
+                .andExpect(jsonPath("$.directions[1].delayMs").value((double) delayMs));
     }
 
     private JsonNode read(MockHttpServletRequestBuilder request) {

@@ -4,6 +4,7 @@ import io.swagger.v3.oas.annotations.Operation;
 import io.swagger.v3.oas.annotations.Parameter;
 import io.swagger.v3.oas.annotations.security.SecurityRequirement;
 import io.swagger.v3.oas.annotations.tags.Tag;
+import jakarta.validation.Valid;
 import java.util.List;
 import net.hopwise.admin.overlay.ImpairmentRequest;
 import net.hopwise.admin.overlay.ImpairmentView;
@@ -71,22 +72,30 @@ public class LinksController {
 
     @PutMapping(path = "/{a}/{b}/impairment", consumes = "application/json")
     @Operation(summary = "Sets a link's impairment (loss, delay, jitter, rate, duplication, reordering)",
-            description = "Replaces the impairment of the chosen directions. 400 for a bad value, 404 for an"
-                    + " unknown link, 409 when neither end is local. Requires authentication.",
+            description = "Replaces the impairment of the chosen directions with exactly what the body gives:"
+                    + " fields left out impair nothing, so an empty object {} clears the directions entirely."
+                    + " A field the request does not have, a value of the wrong type (a fraction for an integer"
+                    + " field, a string for a number) or a value out of its range is refused with 400 naming it."
+                    + " 404 for an unknown node or link, 409 when neither end is local. Requires authentication.",
             security = {@SecurityRequirement(name = "basic"), @SecurityRequirement(name = "bearer")})
     public ImpairmentView setImpairment(@PathVariable String a, @PathVariable String b,
-            @RequestBody ImpairmentRequest request) {
+            @Valid @RequestBody ImpairmentRequest request) {
         known(view.snapshot(), a, b);
         return impairments.apply(view.nodes(), a, b, request);
     }
 
     @DeleteMapping("/{a}/{b}/impairment")
-    @Operation(summary = "Clears a link's impairment", description = "Requires authentication.",
+    @Operation(summary = "Restores a link's configured impairment",
+            description = "Puts back the impairment the chosen directions had when the service started: in the"
+                    + " demo its delays and losses, for a configured node none (nodes have no impairment"
+                    + " setting). It does not remove the demo's own impairments: to clear a link entirely, PUT"
+                    + " an empty object {}. Requires authentication.",
             security = {@SecurityRequirement(name = "basic"), @SecurityRequirement(name = "bearer")})
-    public ImpairmentView clearImpairment(@PathVariable String a, @PathVariable String b,
-            @RequestParam(defaultValue = "BOTH") ImpairmentRequest.Scope direction) {
+    public ImpairmentView restoreImpairment(@PathVariable String a, @PathVariable String b,
+            @Parameter(description = "Which directions: BOTH, FORWARD (a to b) or REVERSE")
+                    @RequestParam(defaultValue = "BOTH") ImpairmentRequest.Scope direction) {
         known(view.snapshot(), a, b);
-        return impairments.clear(view.nodes(), a, b, direction);
+        return impairments.restore(view.nodes(), a, b, direction);
     }
 
     private static OverlayView.LinkKey known(OverlayView.Snapshot s, String a, String b) {

@@ -1,38 +1,184 @@
 package net.hopwise.admin.api;
 
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.core.exc.InputCoercionException;
+import com.fasterxml.jackson.databind.JsonMappingException;
+import com.fasterxml.jackson.databind.exc.InvalidFormatException;
+import com.fasterxml.jackson.databind.exc.MismatchedInputException;
+import com.fasterxml.jackson.databind.exc.UnrecognizedPropertyException;
+import java.math.BigDecimal;
+import java.math.BigInteger;
+import java.util.Arrays;
+import java.util.Collection;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeSet;
+import java.util.stream.Collectors;
 import net.hopwise.admin.overlay.OverlayException;
-import org.springframework.http.HttpStatus;
+import org.springframework.beans.TypeMismatchException;
+import org.springframework.http.HttpHeaders;
+import org.springframework.http.HttpStatusCode;
 import org.springframework.http.ProblemDetail;
+import org.springframework.http.ResponseEntity;
+import org.springframework.http.converter.HttpMessageNotReadableException;
+import org.springframework.validation.FieldError;
+import org.springframework.web.bind.MethodArgumentNotValidException;
 import org.springframework.web.bind.annotation.ExceptionHandler;
 import org.springframework.web.bind.annotation.RestControllerAdvice;
+import org.springframework.web.context.request.WebRequest;
+import org.springframework.web.method.annotation.MethodArgumentTypeMismatchException;
 import org.springframework.web.servlet.mvc.method.annotation.ResponseEntityExceptionHandler;
 
 /**
- * Turns refusals into RFC 7807 problem bodies: a bad value 400, an unknown node or link 404, a link
- * this instance cannot impair 409. Spring's own (malformed JSON, wrong parameter type, unknown path)
- * come out as problems too, through {@link ResponseEntityExceptionHandler}.
+ * Turns refusals into RFC 7807 problem bodies of the kinds in {@link Problems}: an unknown node or
+ * link 404, a link this instance cannot impair 409, and for a bad request a 400 that names the field
+ * or parameter at fault and what it should have been. Spring's own refusals (no such path, method,
+ * media type) come out as problems through {@link ResponseEntityExceptionHandler}; what fails before
+ * Spring MVC is turned into problems by {@link ProblemErrorController} and {@link ProblemReportValve}.
  */
 @RestControllerAdvice
 public class ProblemHandler extends ResponseEntityExceptionHandler {
     @ExceptionHandler(OverlayException.class)
     ProblemDetail overlay(OverlayException e) {
-        HttpStatus status = switch (e.kind()) {
-            case UNKNOWN_NODE, UNKNOWN_LINK -> HttpStatus.NOT_FOUND;
-            case NOT_LOCAL -> HttpStatus.CONFLICT;
-        };
-        ProblemDetail p = ProblemDetail.forStatusAndDetail(status, e.getMessage());
-        p.setTitle(switch (e.kind()) {
-            case UNKNOWN_NODE -> "Unknown node";
-            case UNKNOWN_LINK -> "Unknown link";
-            case NOT_LOCAL -> "Link not local to this instance";
-        });
-        return p;
+        return (switch (e.kind()) {
+            case UNKNOWN_NODE -> Problems.UNKNOWN_NODE;
+            case UNKNOWN_LINK -> Problems.UNKNOWN_LINK;
+            case NOT_LOCAL -> Problems.NOT_LOCAL;
+        }).detail(e.getMessage());
     }
 
     @ExceptionHandler(IllegalArgumentException.class)
     ProblemDetail badValue(IllegalArgumentException e) {
-        ProblemDetail p = ProblemDetail.forStatusAndDetail(HttpStatus.BAD_REQUEST, e.getMessage());
-        p.setTitle("Bad request");
-        return p;
+        return Problems.INVALID_VALUE.detail(e.getMessage());
+    }
+
+    /** A body that is not JSON, not the JSON expected, or has fields the request does not. */
+    @Override
+    protected ResponseEntity<Object> handleHttpMessageNotReadable(HttpMessageNotReadableException ex,
+            HttpHeaders headers, HttpStatusCode status, WebRequest request) {
+        return problem(ex, bodyProblem(ex), headers, request);
+    }
+
+    /** Bean Validation of a request body: every bad field at once, each with its bound. */
+    @Override
+    protected ResponseEntity<Object> handleMethodArgumentNotValid(MethodArgumentNotValidException ex,
+            HttpHeaders headers, HttpStatusCode status, WebRequest request) {
+        List<FieldError> errors = ex.getBindingResult().getFieldErrors().stream()
+                .sorted(java.util.Comparator.comparing(FieldError::getField)).toList();
+        ProblemDetail p = Problems.INVALID_VALUE.detail(errors.stream()
+                .map(e -> e.getField() + ": " + e.getDefaultMessage() + ", got " + e.getRejectedValue())
+                .collect(Collectors.joining("; ")));
+        p.setProperty("errors", errors.stream().map(e -> Map.of("field", e.getField(),
+                "message", String.valueOf(e.getDefaultMessage()))).toList());
+        return problem(ex, p, headers, request);
+    }
+
+    /** A query parameter or path variable that does not convert: names it and the type it needs. */
+    @Override
+    protected ResponseEntity<Object> handleTypeMismatch(TypeMismatchException ex, HttpHeaders headers,
+            HttpStatusCode status, WebRequest request) {
+        String name = ex instanceof MethodArgumentTypeMismatchException m ? m.getName() : ex.getPropertyName();
+        ProblemDetail p = Problems.WRONG_TYPE.detail(name + ": expected " + expected(ex.getRequiredType())
+                + ", got '" + ex.getValue() + "'");
+        p.setProperty("field", name);
+        return problem(ex, p, headers, request);
+    }
+
+    private ResponseEntity<Object> problem(Exception ex, ProblemDetail p, HttpHeaders headers, WebRequest request) {
+        return handleExceptionInternal(ex, p, headers, HttpStatusCode.valueOf(p.getStatus()), request);
+    }
+
+    static ProblemDetail bodyProblem(HttpMessageNotReadableException ex) {
+        Throwable cause = ex.getCause();
+        if (cause instanceof UnrecognizedPropertyException u) {
+            String at = path(u);
+            ProblemDetail p = Problems.UNKNOWN_FIELD.detail("unknown field '" + at + "'; the fields are "
+                    + String.join(", ", new TreeSet<>(u.getKnownPropertyIds().stream().map(String::valueOf).toList())));
+            p.setProperty("field", at);
+            return p;
+        }
+        if (cause instanceof JsonMappingException m && !m.getPath().isEmpty()) {
+            String at = path(m);
+            Class<?> target = m instanceof MismatchedInputException mi ? mi.getTargetType() : null;
+            String got = "";
+            if (m.getCause() instanceof InputCoercionException range) {
+                target = range.getTargetType();
+                got = ": " + range.getOriginalMessage();
+            } else if (m instanceof InvalidFormatException f) {
+                got = ", got " + (f.getValue() instanceof String s ? "'" + s + "'" : String.valueOf(f.getValue()));
+            } else if (m instanceof MismatchedInputException mi && mi.getProcessor() != null) {
+                got = ", got " + token(m.getOriginalMessage());
+            }
+            ProblemDetail p = Problems.WRONG_TYPE.detail(at + ": expected " + expected(target) + got);
+            p.setProperty("field", at);
+            return p;
+        }
+        if (cause instanceof MismatchedInputException m) {
+            // No field: the body as a whole is of the wrong shape (an array, a number, trailing content).
+            return Problems.MALFORMED_BODY.detail("the body must be one JSON object: " + m.getOriginalMessage());
+        }
+        if (cause instanceof JsonProcessingException j) {
+            var where = j.getLocation();
+            return Problems.MALFORMED_BODY.detail("not valid JSON" + (where == null ? "" : " at line "
+                    + where.getLineNr() + ", column " + where.getColumnNr()) + ": " + j.getOriginalMessage());
+        }
+        return Problems.MALFORMED_BODY.detail(ex.getMessage() != null && ex.getMessage().startsWith("Required request body")
+                ? "a JSON body is required" : "the body could not be read");
+    }
+
+    /** The field's place in the body: {@code queuePackets}, {@code a.b[2]}. */
+    private static String path(JsonMappingException e) {
+        StringBuilder s = new StringBuilder();
+        for (JsonMappingException.Reference r : e.getPath()) {
+            if (r.getFieldName() != null) {
+                s.append(s.isEmpty() ? "" : ".").append(r.getFieldName());
+            } else if (r.getIndex() >= 0) {
+                s.append('[').append(r.getIndex()).append(']');
+            }
+        }
+        return s.toString();
+    }
+
+    /** Jackson names the offending token in its message, e.g. "Floating-point value (1.5)"; keep just that. */
+    private static String token(String message) {
+        if (message == null) {
+            return "another type";
+        }
+        int open = message.indexOf('(');
+        int close = message.indexOf(')', open + 1);
+        String kind = message.startsWith("Cannot coerce ") ? message.substring(14, Math.max(14, open)).trim() : "";
+        return open > 0 && close > open ? (kind.isEmpty() ? "" : kind.toLowerCase(java.util.Locale.ROOT) + " ")
+                + message.substring(open + 1, close) : "another type";
+    }
+
+    /** What a client must send for a Java type, in JSON's terms. */
+    static String expected(Class<?> type) {
+        if (type == null) {
+            return "another type";
+        }
+        if (type.isEnum()) {
+            return "one of " + Arrays.stream(type.getEnumConstants()).map(String::valueOf)
+                    .collect(Collectors.joining(", "));
+        }
+        if (type == Integer.class || type == int.class || type == Short.class || type == short.class) {
+            return "an integer (32-bit)";
+        }
+        if (type == Long.class || type == long.class || type == BigInteger.class) {
+            return "an integer";
+        }
+        if (Number.class.isAssignableFrom(type) || type == double.class || type == float.class
+                || type == BigDecimal.class) {
+            return "a number";
+        }
+        if (type == Boolean.class || type == boolean.class) {
+            return "true or false";
+        }
+        if (CharSequence.class.isAssignableFrom(type)) {
+            return "a string";
+        }
+        if (Collection.class.isAssignableFrom(type) || type.isArray()) {
+            return "an array";
+        }
+        return "an object";
     }
 }

@@ -8,13 +8,13 @@ import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletResponse;
 import java.io.IOException;
 import java.util.List;
+import net.hopwise.admin.api.Problems;
 import net.hopwise.admin.config.HopwiseProperties;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.http.HttpHeaders;
 import org.springframework.http.HttpMethod;
 import org.springframework.http.HttpStatus;
-import org.springframework.http.MediaType;
 import org.springframework.http.ProblemDetail;
 import org.springframework.security.authentication.UsernamePasswordAuthenticationToken;
 import org.springframework.security.config.annotation.web.builders.HttpSecurity;
@@ -23,6 +23,7 @@ import org.springframework.security.core.authority.SimpleGrantedAuthority;
 import org.springframework.security.core.context.SecurityContextHolder;
 import org.springframework.security.web.SecurityFilterChain;
 import org.springframework.security.web.authentication.www.BasicAuthenticationFilter;
+import org.springframework.security.web.firewall.RequestRejectedHandler;
 import org.springframework.web.filter.OncePerRequestFilter;
 
 /**
@@ -94,23 +95,16 @@ public class SecurityConfiguration {
      */
     private static void refuse(HttpServletRequest req, HttpServletResponse res, OperatorCredentials credentials,
             ObjectMapper json, boolean authenticated) throws IOException {
-        HttpStatus status;
         ProblemDetail p;
         if (credentials.none()) {
-            status = HttpStatus.FORBIDDEN;
-            p = ProblemDetail.forStatusAndDetail(status, "changes are disabled: this instance has no operator"
+            p = Problems.CHANGES_DISABLED.detail("changes are disabled: this instance has no operator"
                     + " credentials (set hopwise.admin.security.token or .username and .password)");
-            p.setTitle("Changes disabled");
         } else if (authenticated) {
-            status = HttpStatus.FORBIDDEN;
-            p = ProblemDetail.forStatusAndDetail(status, "these credentials may not do this");
-            p.setTitle("Forbidden");
+            p = Problems.FORBIDDEN.detail("these credentials may not do this");
         } else {
-            status = HttpStatus.UNAUTHORIZED;
             boolean sent = req.getHeader(HttpHeaders.AUTHORIZATION) != null;
-            p = ProblemDetail.forStatusAndDetail(status, sent ? "the credentials given are not valid"
+            p = Problems.AUTHENTICATION_REQUIRED.detail(sent ? "the credentials given are not valid"
                     : "this request needs the operator's credentials: a bearer token or basic authentication");
-            p.setTitle("Authentication required");
             List<String> challenges = new java.util.ArrayList<>();
             if (credentials.tokenConfigured()) {
                 challenges.add("Bearer realm=\"hopwise\"");
@@ -123,10 +117,29 @@ public class SecurityConfiguration {
             }
             res.setHeader(HttpHeaders.WWW_AUTHENTICATE, String.join(", ", challenges));
         }
-        p.setInstance(java.net.URI.create(req.getRequestURI()));
-        res.setStatus(status.value());
-        res.setContentType(MediaType.APPLICATION_PROBLEM_JSON_VALUE);
-        json.writeValue(res.getOutputStream(), p);
+        instance(p, req);
+        Problems.write(res, json, p);
+    }
+
+    /**
+     * Spring Security's firewall refuses paths that could mean two things to two parsers (a "//", an
+     * encoded dot or percent, a backslash): a 400 problem body like every other refusal, not a
+     * container error page.
+     */
+    @Bean
+    RequestRejectedHandler requestRejectedHandler(ObjectMapper json) {
+        return (req, res, e) -> {
+            ProblemDetail p = Problems.ofStatus(HttpStatus.BAD_REQUEST, e.getMessage());
+            Problems.write(res, json, p);
+        };
+    }
+
+    private static void instance(ProblemDetail p, HttpServletRequest req) {
+        try {
+            p.setInstance(java.net.URI.create(req.getRequestURI()));
+        } catch (IllegalArgumentException e) {
+            // A path java.net.URI cannot hold: the problem stands without it.
+        }
     }
 
     /** Authenticates the operator from the Authorization header; a wrong header is refused at once. */
