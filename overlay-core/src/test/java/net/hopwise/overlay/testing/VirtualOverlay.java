@@ -25,6 +25,9 @@ import net.hopwise.overlay.wire.WireHeader;
  * with no sockets, threads or sleeping. Links have a one-way delay and optional seeded loss,
  * duplication and reordering (a packet held back by an extra random delay); a node can be crashed
  * (its packets vanish) and revived (a fresh engine, as after a restart).
+ *
+ * <p>A member can also be external: no engine, its datagrams made by the test ({@link #inject}) and
+ * those sent to it handed to the test, as a neighbour running other code (or none) would be.
  */
 public final class VirtualOverlay implements AutoCloseable {
     private final PriorityQueue<Delivery> queue = new PriorityQueue<>();
@@ -36,6 +39,7 @@ public final class VirtualOverlay implements AutoCloseable {
     private final Map<String, Long> sentByType = new HashMap<>();
     private final SplittableRandom random;
     private final Consumer<NodeConfig.Builder> customise;
+    private DatagramFailure datagramFailures;
     private long now = 1_000_000_000L;
     private boolean writable = true;
     private long order;
@@ -66,6 +70,60 @@ public final class VirtualOverlay implements AutoCloseable {
     /** Datagrams of {@code type} that {@code from} has put on its link to {@code to} (lost ones too). */
     public long datagrams(String from, String to, PacketType type) {
         return sentByType.getOrDefault(from + "|" + to + "|" + type.code(), 0L);
+    }
+
+    /** What an external member gets: a datagram it must not keep (the overlay releases it afterwards). */
+    @FunctionalInterface
+    public interface ExternalReceiver {
+        void onDatagram(String from, ByteBuf datagram, long nowNanos);
+    }
+
+    /**
+     * Declares a member without an engine: its links are configured on its neighbours like any
+     * other, what they send it goes to {@code receiver}, and what it sends the test puts in with
+     * {@link #inject}.
+     */
+    public void external(String name, ExternalReceiver receiver) {
+        node(name);
+        Member m = members.get(name);
+        m.external = receiver;
+        m.alive = true;
+    }
+
+    /**
+     * Puts a datagram on the link from {@code from} to {@code to} as if {@code from} had sent it: it
+     * arrives after the link's delay (loss, duplication and reordering are not applied). Takes
+     * ownership of {@code datagram}.
+     */
+    public void inject(String from, String to, ByteBuf datagram) {
+        LinkSpec link = links.get(from + "|" + to);
+        if (link == null) {
+            datagram.release();
+            throw new IllegalArgumentException("no link " + from + " -> " + to);
+        }
+        int type = datagram.readableBytes() > WireHeader.OFFSET_TYPE
+                ? datagram.getUnsignedByte(datagram.readerIndex() + WireHeader.OFFSET_TYPE) : -1;
+        sentByType.merge(from + "|" + to + "|" + type, 1L, Long::sum);
+        queue.add(new Delivery(now + link.delay, order++, to, members.get(from).address, datagram));
+    }
+
+    /**
+     * Catches what an engine throws while it takes a datagram and hands it here instead of out of
+     * {@link #runUntil}, so a run can count and report faults and carry on. Unset, they propagate.
+     */
+    public void onDatagramFailure(DatagramFailure handler) {
+        this.datagramFailures = handler;
+    }
+
+    /** What an engine threw while it took a datagram (whose bytes it may have rewritten in part). */
+    @FunctionalInterface
+    public interface DatagramFailure {
+        void failed(String node, String from, ByteBuf datagram, RuntimeException e);
+    }
+
+    /** The address a member's datagrams come from. */
+    public InetSocketAddress address(String name) {
+        return members.get(name).address;
     }
 
     /** Declares a node; call {@link #link} for its links, then {@link #startAll}. */
@@ -107,7 +165,11 @@ public final class VirtualOverlay implements AutoCloseable {
     }
 
     public void startAll() {
-        members.keySet().forEach(this::start);
+        for (Member m : members.values()) {
+            if (m.external == null) {
+                start(m.name);
+            }
+        }
     }
 
     /** (Re)starts a node with a fresh engine, as a process restart would. */
@@ -145,7 +207,7 @@ public final class VirtualOverlay implements AutoCloseable {
             long nextTimer = Long.MAX_VALUE;
             Member timerOwner = null;
             for (Member m : members.values()) {
-                if (m.alive) {
+                if (m.alive && m.engine != null) {
                     long d = m.engine.nextDeadlineNanos();
                     if (d < nextTimer) {
                         nextTimer = d;
@@ -165,15 +227,58 @@ public final class VirtualOverlay implements AutoCloseable {
                 queue.poll();
                 Member to = members.get(head.to);
                 try {
-                    if (to.alive) {
-                        to.engine.onDatagram(head.from, head.datagram, now);
+                    if (to.external != null) {
+                        to.external.onDatagram(byAddress.get(head.from), head.datagram, now);
+                    } else if (to.alive) {
+                        deliver(to, head);
                     }
                 } finally {
                     head.datagram.release();
                 }
             } else {
                 timerOwner.engine.onTimer(now);
+                if (timerOwner.engine.nextDeadlineNanos() <= now) {
+                    if (++spinsAtNow > MAX_TIMER_SPINS) {
+                        throw new TimerLivelock(timerOwner.name, now);
+                    }
+                } else {
+                    spinsAtNow = 0;
+                }
             }
+        }
+    }
+
+    /**
+     * Timer calls in a row that leave an engine due again at the same instant before it counts as
+     * stuck: a live node would spin its event loop there, and a virtual run would never return.
+     */
+    private static final int MAX_TIMER_SPINS = 100_000;
+    private int spinsAtNow;
+
+    /** An engine asked for its timer again at once, over and over, without time passing. */
+    public static final class TimerLivelock extends IllegalStateException {
+        private final String node;
+
+        TimerLivelock(String node, long nowNanos) {
+            super("the timer of " + node + " is due again at once, " + MAX_TIMER_SPINS + " times at " + nowNanos
+                    + " ns of virtual time");
+            this.node = node;
+        }
+
+        public String node() {
+            return node;
+        }
+    }
+
+    private void deliver(Member to, Delivery d) {
+        if (datagramFailures == null) {
+            to.engine.onDatagram(d.from, d.datagram, now);
+            return;
+        }
+        try {
+            to.engine.onDatagram(d.from, d.datagram, now);
+        } catch (RuntimeException e) {
+            datagramFailures.failed(to.name, byAddress.get(d.from), d.datagram, e);
         }
     }
 
@@ -199,6 +304,7 @@ public final class VirtualOverlay implements AutoCloseable {
         final String name;
         final InetSocketAddress address;
         NodeEngine engine;
+        ExternalReceiver external;
         boolean alive;
 
         Member(String name, InetSocketAddress address) {
