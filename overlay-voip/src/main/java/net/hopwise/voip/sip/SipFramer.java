@@ -64,9 +64,9 @@ public final class SipFramer {
         }
         append(chunk);
         while (!failed && cumulation != null) {
-            skipKeepAlives(sink);
+            boolean waitingForPing = skipKeepAlives(sink);
             int readable = cumulation.readableBytes();
-            if (readable == 0 || (needed > 0 && readable < needed) || !headerMayBeComplete()) {
+            if (waitingForPing || readable == 0 || (needed > 0 && readable < needed) || !headerMayBeComplete()) {
                 break;
             }
             SipParseResult result = parser.parseStream(cumulation, cumulation.readerIndex(), readable);
@@ -113,23 +113,25 @@ public final class SipFramer {
         }
     }
 
-    private void skipKeepAlives(Sink sink) {
+    /** Skips pongs and stray line breaks, reports pings; true when the bytes left may be the start of a ping. */
+    private boolean skipKeepAlives(Sink sink) {
         ByteBuf c = cumulation;
         while (c.isReadable()) {
             int at = c.readerIndex();
             int b = c.getByte(at);
             if (b != '\r' && b != '\n') {
-                return;
+                return false;
             }
             if (c.readableBytes() >= 4 && c.getInt(at) == 0x0D0A0D0A) {
                 c.skipBytes(4);
                 sink.ping();
             } else if (b == '\r' && c.readableBytes() < 4 && isCrlfPrefix(c)) {
-                return;
+                return true;
             } else {
                 c.skipBytes(1);
             }
         }
+        return false;
     }
 
     /** Whether the buffered bytes are a prefix of CRLFCRLF that the next read may complete. */

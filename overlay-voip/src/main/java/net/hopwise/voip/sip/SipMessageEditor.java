@@ -56,7 +56,9 @@ public final class SipMessageEditor {
             lines = new ArrayList<>(2);
             before.set(index, lines);
         }
-        lines.add(utf8(name + ": " + value + "\r\n"));
+        utf8(name);
+        utf8(value);
+        lines.add((name + ": " + value + "\r\n").getBytes(StandardCharsets.UTF_8));
         return this;
     }
 
