@@ -15,6 +15,14 @@ import net.hopwise.overlay.NodeId;
  * does not, for instance because the clock went back, the first neighbour that hands it an older
  * life's advertisement with a sequence at or above its own makes it jump past that sequence and
  * re-originate (the OSPF rule for self-originated advertisements), so a restarted origin always wins.
+ * The same rule beats a forged newer copy of a live origin.
+ *
+ * <p>Because sequences are wall-clock milliseconds, a router refuses a newer copy whose sequence is
+ * more than maxSequenceLead ahead of its own clock ({@link AdvertisementAdmission}), its own origin's
+ * included. A restart, however long the previous life, starts at the clock and is inside that window;
+ * a sequence pushed far ahead by a forger is not, so no input brings any sequence near the end of the
+ * 63-bit space, and a node can always re-originate above anything it was shown. The wire format is
+ * unchanged.
  *
  * <p><b>Age.</b> {@code ageMillis} is how long ago the origin created this version, as known by the
  * node that wrote this copy. Each holder keeps ageing its copy and writes the current age when it

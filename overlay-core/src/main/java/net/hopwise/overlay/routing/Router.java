@@ -3,15 +3,12 @@ package net.hopwise.overlay.routing;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.Comparator;
-import java.util.Iterator;
-import java.util.LinkedHashMap;
-import java.util.LinkedHashSet;
 import java.util.List;
-import java.util.Map;
 import java.util.Objects;
 import java.util.Set;
 import java.util.TreeMap;
 import net.hopwise.overlay.NodeId;
+import net.hopwise.overlay.wire.DropReason;
 
 /**
  * The link-state router of one node, sans-IO: it keeps the link-state database, floods
@@ -21,20 +18,32 @@ import net.hopwise.overlay.NodeId;
  * when to call {@link #onTimer} next. Single-threaded, no locks.
  *
  * <p><b>Flooding.</b> Each advertisement received is acked to the sender. A newer one is installed
- * and sent to every other up neighbour (except its origin) and resent every floodRetransmitInterval
- * until that neighbour acks it or shows it has it by sending the same or a newer version. An older
- * one is answered with ours. A neighbour that comes up receives the whole database. Acks leave at
+ * and sent to every other up neighbour (its origin included, so that the origin learns at once of a
+ * forged copy and answers it) and resent every floodRetransmitInterval until that neighbour acks it
+ * or shows it has it by sending the same or a newer version. An older one is answered with ours. A neighbour that comes up receives the whole database. Acks leave at
  * the end of the call that produced them. Updates to a neighbour leave at the end of the call too,
  * unless one left less than floodPacingInterval ago: then they wait for the interval to end, and an
  * origin's version superseded meanwhile is never sent (the neighbour gets the current one). Both are
- * packed into as few packets as fit maxUpdateBodyBytes. Advertisements too large to re-flood within
- * that limit, and new origins beyond maxOrigins, are acked, dropped and counted. Updates and acks
- * from a node that is not an up neighbour are ignored (not acked) and counted: its retransmissions
- * get through once the link is up here too.
+ * packed into as few packets as fit maxUpdateBodyBytes.
+ *
+ * <p><b>Refusals.</b> Each refused advertisement is counted and reported to
+ * {@link RouterOutput#advertisementRejected}. Refused for good, and acked so the sender stops: one too
+ * large to re-flood within maxUpdateBodyBytes ({@link DropReason#OVERSIZED}), one already at maxAge
+ * ({@link DropReason#STALE}), a new origin beyond maxOrigins ({@link DropReason#LINK_STATE_LIMIT}).
+ * Refused for now, and not acked so an honest sender resends it after floodRetransmitInterval: a newer
+ * copy that {@link AdvertisementAdmission} does not admit (a sequence beyond the clock's window, or a
+ * neighbour or origin over its per-interval limit; {@link DropReason#LINK_STATE_LIMIT}). Updates and
+ * acks from a node that is not an up neighbour are ignored (not acked) and counted, their
+ * advertisements reported as {@link DropReason#NOT_A_NEIGHBOUR}: its retransmissions get through once
+ * the link is up here too.
  *
  * <p><b>Own advertisement.</b> Re-originated at once when a neighbour comes up or goes down, every
  * refreshInterval, and when a cost change is significant (see {@link RoutingConfig}), at most once
- * per minReadvertiseInterval. Versions: see {@link LinkStateAdvertisement}.
+ * per minReadvertiseInterval. Versions: see {@link LinkStateAdvertisement}. A neighbour's copy of it that
+ * is newer, or as new but different, is a previous life's or a forgery: the router takes its sequence
+ * and re-originates above it at once, so the real advertisement wins back everywhere. The copy is
+ * never installed, so the database always holds this node's live advertisement; and since admission
+ * keeps every sequence below 2^62, re-originating can never run out of sequences.
  *
  * <p><b>Departed nodes.</b> A node that leaves stops being routed to at once (its neighbours' links
  * to it disappear and links count only when both ends list them), and its advertisement expires
@@ -48,43 +57,6 @@ import net.hopwise.overlay.NodeId;
 public final class Router {
     private static final long NONE = Long.MAX_VALUE;
 
-    /** An advertisement sent to a neighbour and not yet acknowledged. */
-    private record Unacked(long sequence, long retransmitAtNanos) {}
-
-    /** What the router knows of one up neighbour. */
-    private static final class Neighbour {
-        final NodeId id;
-        LinkCost cost;
-        /** In order of retransmission time, because each is re-inserted when sent. */
-        final LinkedHashMap<NodeId, Unacked> unacked = new LinkedHashMap<>();
-        /** Origins whose current advertisement is to be sent when pacing allows. */
-        final LinkedHashSet<NodeId> outgoing = new LinkedHashSet<>();
-        /** Pacing: no update leaves for this neighbour before this. */
-        long sendAllowedAtNanos = Long.MIN_VALUE;
-        /** Acks to send at the end of the current call; empty between calls. */
-        final LinkedHashSet<LinkStateAck.AckEntry> acks = new LinkedHashSet<>();
-
-        Neighbour(NodeId id, LinkCost cost) {
-            this.id = id;
-            this.cost = cost;
-        }
-
-        /** The neighbour has version {@code sequence} of {@code origin}: stop sending it older ones. */
-        void acknowledged(NodeId origin, long sequence) {
-            Unacked u = unacked.get(origin);
-            if (u != null && u.sequence() <= sequence) {
-                unacked.remove(origin);
-            }
-        }
-
-        /** When this neighbour next needs the router: a paced send or a retransmission. */
-        long nextDeadlineNanos() {
-            Iterator<Unacked> first = unacked.values().iterator();
-            long retransmit = first.hasNext() ? first.next().retransmitAtNanos() : NONE;
-            return outgoing.isEmpty() ? retransmit : Math.min(retransmit, sendAllowedAtNanos);
-        }
-    }
-
     private final NodeId self;
     private final String selfName;
     private final RoutingConfig config;
@@ -96,7 +68,8 @@ public final class Router {
     private final long minRecomputeNanos;
     private final long minReadvertiseNanos;
     private final LinkStateDatabase database;
-    private final TreeMap<NodeId, Neighbour> neighbours = new TreeMap<>();
+    private final AdvertisementAdmission admission;
+    private final TreeMap<NodeId, FloodNeighbour> neighbours = new TreeMap<>();
     private final Set<NodeId> neighbourView = Collections.unmodifiableSet(neighbours.keySet());
 
     private long sequence;
@@ -108,6 +81,7 @@ public final class Router {
 
     private long recomputations;
     private long rejectedAdvertisements;
+    private long limitedAdvertisements;
     private long ignoredMessages;
     private long retransmissions;
 
@@ -117,7 +91,9 @@ public final class Router {
      * @param config flooding and routing settings
      * @param out where packets and route changes go
      * @param sequenceBase the first sequence of this node's advertisements: wall-clock milliseconds at
-     *     start, so a restart starts above the previous life (see {@link LinkStateAdvertisement})
+     *     start, so a restart starts above the previous life (see {@link LinkStateAdvertisement}); also
+     *     this node's reading of the wall clock, against which others' sequences are judged
+     *     ({@link AdvertisementAdmission})
      * @param nowNanos the current time
      */
     public Router(NodeId self, String selfName, RoutingConfig config, RouterOutput out, long sequenceBase, long nowNanos) {
@@ -125,8 +101,8 @@ public final class Router {
         this.selfName = NodeId.requireValidName(selfName);
         this.config = Objects.requireNonNull(config, "config");
         this.out = Objects.requireNonNull(out, "out");
-        if (sequenceBase < 0 || sequenceBase == Long.MAX_VALUE) {
-            throw new IllegalArgumentException("sequenceBase must be 0 to 2^63 - 2: " + sequenceBase);
+        if (sequenceBase < 0 || sequenceBase > AdvertisementAdmission.MAX_CEILING) {
+            throw new IllegalArgumentException("sequenceBase must be 0 to 2^62: " + sequenceBase);
         }
         retransmitNanos = config.floodRetransmitInterval().toNanos();
         pacingNanos = config.floodPacingInterval().toNanos();
@@ -135,6 +111,7 @@ public final class Router {
         minRecomputeNanos = config.minRecomputeInterval().toNanos();
         minReadvertiseNanos = config.minReadvertiseInterval().toNanos();
         database = new LinkStateDatabase(self, maxAgeNanos);
+        admission = new AdvertisementAdmission(config, sequenceBase, nowNanos);
         table = RoutingTable.selfOnly(self);
         lastRecomputeNanos = nowNanos - minRecomputeNanos;
         sequence = sequenceBase - 1;
@@ -146,9 +123,9 @@ public final class Router {
     public void neighbourUp(NodeId neighbour, LinkCost cost, long nowNanos) {
         requireOther(neighbour);
         Objects.requireNonNull(cost, "cost");
-        Neighbour n = neighbours.get(neighbour);
+        FloodNeighbour n = neighbours.get(neighbour);
         if (n == null) {
-            n = new Neighbour(neighbour, cost);
+            n = new FloodNeighbour(neighbour, cost);
             neighbours.put(neighbour, n);
         }
         n.cost = cost;
@@ -165,6 +142,7 @@ public final class Router {
         if (neighbours.remove(neighbour) == null) {
             return;
         }
+        admission.forgetNeighbour(neighbour);
         originate(nowNanos);
         finish(nowNanos);
     }
@@ -177,7 +155,7 @@ public final class Router {
     public void neighbourCostChanged(NodeId neighbour, LinkCost cost, long nowNanos) {
         requireOther(neighbour);
         Objects.requireNonNull(cost, "cost");
-        Neighbour n = neighbours.get(neighbour);
+        FloodNeighbour n = neighbours.get(neighbour);
         if (n == null) {
             return;
         }
@@ -195,9 +173,12 @@ public final class Router {
 
     /** An update arrived from {@code from}; ignored (and counted) unless {@code from} is an up neighbour. */
     public void onUpdate(NodeId from, LinkStateUpdate update, long nowNanos) {
-        Neighbour n = neighbours.get(from);
+        FloodNeighbour n = neighbours.get(from);
         if (n == null) {
             ignoredMessages++;
+            for (int i = update.advertisements().size(); i > 0; i--) {
+                out.advertisementRejected(from, DropReason.NOT_A_NEIGHBOUR);
+            }
             return;
         }
         for (LinkStateAdvertisement a : update.advertisements()) {
@@ -208,7 +189,7 @@ public final class Router {
 
     /** An ack arrived from {@code from}; ignored (and counted) unless {@code from} is an up neighbour. */
     public void onAck(NodeId from, LinkStateAck ack, long nowNanos) {
-        Neighbour n = neighbours.get(from);
+        FloodNeighbour n = neighbours.get(from);
         if (n == null) {
             ignoredMessages++;
             return;
@@ -226,6 +207,7 @@ public final class Router {
     /** Time passed: retransmit, refresh, age out, and run deferred re-advertisement and route computation. */
     public void onTimer(long nowNanos) {
         for (LinkStateAdvertisement gone : database.expire(nowNanos)) {
+            admission.forgetOrigin(gone.origin());
             if (!gone.links().isEmpty()) {
                 graphChanged = true;
             }
@@ -234,25 +216,15 @@ public final class Router {
             originate(nowNanos);
         } else if (nowNanos >= readvertiseAtNanos) {
             readvertiseAtNanos = NONE;
-            for (Neighbour n : neighbours.values()) {
+            for (FloodNeighbour n : neighbours.values()) {
                 if (differsSignificantly(n)) {
                     originate(nowNanos);
                     break;
                 }
             }
         }
-        for (Neighbour n : neighbours.values()) {
-            // Queued, an advertisement leaves the unacked map until it is sent, so a send held back by
-            // pacing is not also a retransmission deadline that has already passed.
-            for (Iterator<Map.Entry<NodeId, Unacked>> it = n.unacked.entrySet().iterator(); it.hasNext(); ) {
-                Map.Entry<NodeId, Unacked> e = it.next();
-                if (e.getValue().retransmitAtNanos() > nowNanos) {
-                    break;
-                }
-                it.remove();
-                n.outgoing.add(e.getKey());
-                retransmissions++;
-            }
+        for (FloodNeighbour n : neighbours.values()) {
+            retransmissions += n.requeueDue(nowNanos);
         }
         finish(nowNanos);
     }
@@ -264,7 +236,7 @@ public final class Router {
             deadline = Math.min(deadline, lastRecomputeNanos + minRecomputeNanos);
         }
         deadline = Math.min(deadline, database.nextExpiryNanos());
-        for (Neighbour n : neighbours.values()) {
+        for (FloodNeighbour n : neighbours.values()) {
             deadline = Math.min(deadline, n.nextDeadlineNanos());
         }
         return deadline;
@@ -305,9 +277,19 @@ public final class Router {
         return self;
     }
 
-    /** Advertisements dropped because they were too large to re-flood or beyond maxOrigins, or already expired. */
+    /** Advertisements refused, for any reason but a sender that is not an up neighbour (see {@link #ignoredMessages}). */
     public long rejectedAdvertisements() {
         return rejectedAdvertisements;
+    }
+
+    /** Of {@link #rejectedAdvertisements}, those refused with {@link DropReason#LINK_STATE_LIMIT}. */
+    public long limitedAdvertisements() {
+        return limitedAdvertisements;
+    }
+
+    /** Of {@link #limitedAdvertisements}, newer copies refused because their sequence was beyond the clock's window. */
+    public long sequencesBeyondWindow() {
+        return admission.beyondCeiling();
     }
 
     /** Updates and acks ignored because their sender was not an up neighbour. */
@@ -323,8 +305,8 @@ public final class Router {
     /** Advertisements sent to some neighbour and not yet acknowledged, over all neighbours. */
     public int unacknowledged() {
         int count = 0;
-        for (Neighbour n : neighbours.values()) {
-            count += n.unacked.size();
+        for (FloodNeighbour n : neighbours.values()) {
+            count += n.unacknowledged();
         }
         return count;
     }
@@ -335,51 +317,82 @@ public final class Router {
         }
     }
 
-    private void receive(Neighbour from, LinkStateAdvertisement a, long nowNanos) {
+    private void receive(FloodNeighbour from, LinkStateAdvertisement a, long nowNanos) {
         NodeId origin = a.origin();
-        from.acks.add(new LinkStateAck.AckEntry(origin, a.sequence()));
+        LinkStateAck.AckEntry ack = new LinkStateAck.AckEntry(origin, a.sequence());
         long ageNanos = a.ageMillis() * 1_000_000L;
-        if (LinkStateCodec.UPDATE_HEADER_BYTES + LinkStateCodec.encodedSize(a) > config.maxUpdateBodyBytes()
-                || ageNanos >= maxAgeNanos) {
-            rejectedAdvertisements++;
+        if (LinkStateCodec.UPDATE_HEADER_BYTES + LinkStateCodec.encodedSize(a) > config.maxUpdateBodyBytes()) {
+            from.acks.add(ack);
+            reject(from, DropReason.OVERSIZED);
+            return;
+        }
+        if (ageNanos >= maxAgeNanos) {
+            from.acks.add(ack);
+            reject(from, DropReason.STALE);
             return;
         }
         LinkStateAdvertisement held = database.current(origin);
         if (origin.equals(self)) {
-            receiveOwn(from, a, held, nowNanos);
+            receiveOwn(from, a, held, ack, nowNanos);
             return;
         }
         if (held == null || a.sequence() > held.sequence()) {
             if (held == null && database.size() >= config.maxOrigins()) {
-                rejectedAdvertisements++;
+                from.acks.add(ack);
+                reject(from, DropReason.LINK_STATE_LIMIT);
                 return;
             }
+            // The sender has this version or a newer one: it needs none of ours, even if we refuse it.
+            from.acknowledged(origin, a.sequence());
+            from.outgoing.remove(origin);
+            if (!admission.admit(from.id, origin, a.sequence(), nowNanos)) {
+                reject(from, DropReason.LINK_STATE_LIMIT);
+                return;
+            }
+            from.acks.add(ack);
             install(a, nowNanos - ageNanos);
-            for (Neighbour n : neighbours.values()) {
-                if (n != from && !n.id.equals(origin)) {
+            for (FloodNeighbour n : neighbours.values()) {
+                if (n != from) {
                     n.outgoing.add(origin);
                 }
             }
-            from.acknowledged(origin, a.sequence());
-            from.outgoing.remove(origin);
         } else if (a.sequence() == held.sequence()) {
+            from.acks.add(ack);
             from.acknowledged(origin, a.sequence());
             from.outgoing.remove(origin);
         } else {
+            from.acks.add(ack);
             from.outgoing.add(origin);
         }
     }
 
-    /** A copy of our own advertisement came back: a newer or different one is from a previous life. */
-    private void receiveOwn(Neighbour from, LinkStateAdvertisement a, LinkStateAdvertisement mine, long nowNanos) {
+    /** A copy of our own advertisement came back: a newer or different one is from a previous life or forged. */
+    private void receiveOwn(FloodNeighbour from, LinkStateAdvertisement a, LinkStateAdvertisement mine,
+            LinkStateAck.AckEntry ack, long nowNanos) {
         if (a.sequence() > mine.sequence() || (a.sequence() == mine.sequence() && !a.sameVersionAs(mine))) {
+            if (!admission.admit(from.id, null, a.sequence(), nowNanos)) {
+                reject(from, DropReason.LINK_STATE_LIMIT);
+                return;
+            }
+            from.acks.add(ack);
+            // Below the admission ceiling, so one more cannot overflow.
             sequence = Math.max(sequence, a.sequence());
             originate(nowNanos);
         } else if (a.sequence() < mine.sequence()) {
+            from.acks.add(ack);
             from.outgoing.add(self);
         } else {
+            from.acks.add(ack);
             from.acknowledged(self, a.sequence());
         }
+    }
+
+    private void reject(FloodNeighbour from, DropReason reason) {
+        rejectedAdvertisements++;
+        if (reason == DropReason.LINK_STATE_LIMIT) {
+            limitedAdvertisements++;
+        }
+        out.advertisementRejected(from.id, reason);
     }
 
     private void install(LinkStateAdvertisement a, long originatedAtNanos) {
@@ -393,27 +406,27 @@ public final class Router {
     /** Creates, installs and floods a new version of our own advertisement. */
     private void originate(long nowNanos) {
         sequence++;
-        List<Neighbour> advertised = new ArrayList<>(neighbours.values());
+        List<FloodNeighbour> advertised = new ArrayList<>(neighbours.values());
         int room = config.maxLinksPerAdvertisement();
         if (advertised.size() > room) {
-            advertised.sort(Comparator.comparingInt((Neighbour n) -> n.cost.latencyMicros()).thenComparing(n -> n.id));
+            advertised.sort(Comparator.comparingInt((FloodNeighbour n) -> n.cost.latencyMicros()).thenComparing(n -> n.id));
             advertised = advertised.subList(0, room);
             advertised.sort(Comparator.comparing(n -> n.id));
         }
         List<LinkStateAdvertisement.Link> links = new ArrayList<>(advertised.size());
-        for (Neighbour n : advertised) {
+        for (FloodNeighbour n : advertised) {
             links.add(new LinkStateAdvertisement.Link(n.id, n.cost));
         }
         install(new LinkStateAdvertisement(self, selfName, sequence, 0, links), nowNanos);
         lastOriginationNanos = nowNanos;
         readvertiseAtNanos = NONE;
-        for (Neighbour n : neighbours.values()) {
+        for (FloodNeighbour n : neighbours.values()) {
             n.outgoing.add(self);
         }
     }
 
     /** Whether the neighbour's measured cost differs enough from the advertised one to flood. */
-    private boolean differsSignificantly(Neighbour n) {
+    private boolean differsSignificantly(FloodNeighbour n) {
         LinkCost advertised = database.current(self).costTo(n.id);
         if (advertised == null) {
             return true;
@@ -427,69 +440,13 @@ public final class Router {
 
     /** Sends what this call produced, then recomputes routes if the graph changed and the rate limit allows. */
     private void finish(long nowNanos) {
-        for (Neighbour n : neighbours.values()) {
-            sendAcks(n);
-            sendUpdates(n, nowNanos);
+        for (FloodNeighbour n : neighbours.values()) {
+            n.sendAcks(out, config.maxUpdateBodyBytes());
+            n.sendUpdates(out, database, nowNanos, pacingNanos, retransmitNanos, config.maxUpdateBodyBytes());
         }
         if (graphChanged && nowNanos - lastRecomputeNanos >= minRecomputeNanos) {
             recompute(nowNanos);
         }
-    }
-
-    private void sendAcks(Neighbour n) {
-        if (n.acks.isEmpty()) {
-            return;
-        }
-        int perPacket = (config.maxUpdateBodyBytes() - LinkStateCodec.ACK_HEADER_BYTES) / LinkStateCodec.ACK_ENTRY_BYTES;
-        List<LinkStateAck.AckEntry> batch = new ArrayList<>();
-        for (LinkStateAck.AckEntry e : n.acks) {
-            batch.add(e);
-            if (batch.size() == perPacket) {
-                out.sendAck(n.id, new LinkStateAck(batch));
-                batch.clear();
-            }
-        }
-        if (!batch.isEmpty()) {
-            out.sendAck(n.id, new LinkStateAck(batch));
-        }
-        n.acks.clear();
-    }
-
-    private void sendUpdates(Neighbour n, long nowNanos) {
-        if (n.outgoing.isEmpty() || nowNanos < n.sendAllowedAtNanos) {
-            return;
-        }
-        n.sendAllowedAtNanos = nowNanos + pacingNanos;
-        List<LinkStateAdvertisement> batch = new ArrayList<>();
-        int size = LinkStateCodec.UPDATE_HEADER_BYTES;
-        for (NodeId origin : n.outgoing) {
-            LinkStateAdvertisement held = database.current(origin);
-            // Re-inserting keeps the map in retransmission order.
-            n.unacked.remove(origin);
-            if (held == null) {
-                continue;
-            }
-            LinkStateAdvertisement copy = held.withAgeMillis(ageMillis(origin, nowNanos));
-            int s = LinkStateCodec.encodedSize(copy);
-            if (size + s > config.maxUpdateBodyBytes()) {
-                out.sendUpdate(n.id, new LinkStateUpdate(batch));
-                batch.clear();
-                size = LinkStateCodec.UPDATE_HEADER_BYTES;
-            }
-            batch.add(copy);
-            size += s;
-            n.unacked.put(origin, new Unacked(copy.sequence(), nowNanos + retransmitNanos));
-        }
-        if (!batch.isEmpty()) {
-            out.sendUpdate(n.id, new LinkStateUpdate(batch));
-        }
-        n.outgoing.clear();
-    }
-
-    /** The age to write: rounded up, so a copy never outlives maxAge because of rounding. */
-    private int ageMillis(NodeId origin, long nowNanos) {
-        long ageNanos = Math.max(0, nowNanos - database.originatedAtNanos(origin));
-        return (int) Math.min(Integer.MAX_VALUE, (ageNanos + 999_999) / 1_000_000);
     }
 
     private void recompute(long nowNanos) {

@@ -1,6 +1,7 @@
 package net.hopwise.overlay.routing;
 
 import net.hopwise.overlay.NodeId;
+import net.hopwise.overlay.wire.DropReason;
 
 /**
  * Where a {@link Router} puts what it produces. Called on the router's thread, from inside the
@@ -15,4 +16,16 @@ public interface RouterOutput {
 
     /** A route computation changed some next hop or path (not merely a cost). */
     void routesChanged(long nowNanos);
+
+    /**
+     * The router refused one advertisement of an update from {@code from}; called once per refused
+     * advertisement (an update can carry many), never for one merely older than or equal to the one
+     * held. Reasons: {@link DropReason#LINK_STATE_LIMIT} for a bound on what one neighbour may make
+     * this node store and flood (a sequence beyond the clock's window, a neighbour or origin over its
+     * per-interval limit, a new origin beyond maxOrigins); {@link DropReason#OVERSIZED} for one too
+     * large to re-flood within maxUpdateBodyBytes; {@link DropReason#STALE} for one that arrived at
+     * maxAge; {@link DropReason#NOT_A_NEIGHBOUR} for each advertisement of an update whose sender is
+     * not an up neighbour. For counting only: an implementation must not call back into the router.
+     */
+    default void advertisementRejected(NodeId from, DropReason reason) {}
 }

@@ -52,6 +52,34 @@ public final class RoutingConfig {
     /** Ten times the several hundred nodes Spines was built for; bounds memory against invented origins. */
     public static final int DEFAULT_MAX_ORIGINS = 4096;
 
+    /**
+     * One day. Sequences are wall-clock milliseconds (see {@link LinkStateAdvertisement}), so a live
+     * origin's sequence is at most its clock; hosts' clocks agree within a day even without NTP, and a
+     * forger who may lead the clock by a day per accepted copy needs thousands of years to reach the
+     * end of the 63-bit space.
+     */
+    public static final Duration DEFAULT_MAX_SEQUENCE_LEAD = Duration.ofDays(1);
+
+    /** The hello period: a legitimate burst held back by a per-interval limit waits at most this long. */
+    public static final Duration DEFAULT_ADVERTISEMENT_LIMIT_INTERVAL = Duration.ofSeconds(1);
+
+    /**
+     * A new neighbour's full database of the several hundred nodes Spines was built for arrives in one
+     * interval; a hostile neighbour fills the default maxOrigins no faster than in eight intervals, and
+     * is re-flooded by each node at most this fast.
+     */
+    public static final int DEFAULT_MAX_ADVERTISEMENTS_PER_NEIGHBOUR = 512;
+
+    /**
+     * An origin changes its advertisement at most once per minReadvertiseInterval for costs, plus its
+     * link ups and downs, which pacing coalesces: 20 a second leaves room for a burst of link events,
+     * while a forger can make one origin's advertisement change overlay-wide at most this often.
+     */
+    public static final int DEFAULT_MAX_ADVERTISEMENTS_PER_ORIGIN = 20;
+
+    /** The longest allowed maxSequenceLead: keeps every plausible sequence far below 2^62 (see {@link Router}). */
+    public static final Duration MAX_SEQUENCE_LEAD_LIMIT = Duration.ofDays(3650);
+
     /** The smallest body that holds one advertisement with the longest name and one link. */
     public static final int MIN_UPDATE_BODY_BYTES = LinkStateCodec.UPDATE_HEADER_BYTES
             + LinkStateCodec.ADVERTISEMENT_HEADER_BYTES
@@ -73,6 +101,10 @@ public final class RoutingConfig {
     private final double expectedLatencyDeltaMillis;
     private final int maxUpdateBodyBytes;
     private final int maxOrigins;
+    private final Duration maxSequenceLead;
+    private final Duration advertisementLimitInterval;
+    private final int maxAdvertisementsPerNeighbour;
+    private final int maxAdvertisementsPerOrigin;
 
     private RoutingConfig(Builder b) {
         floodRetransmitInterval = positive("floodRetransmitInterval", b.floodRetransmitInterval);
@@ -115,6 +147,17 @@ public final class RoutingConfig {
             throw new IllegalArgumentException("maxOrigins must be at least 1 (the node itself)");
         }
         maxOrigins = b.maxOrigins;
+        maxSequenceLead = positive("maxSequenceLead", b.maxSequenceLead);
+        if (maxSequenceLead.compareTo(MAX_SEQUENCE_LEAD_LIMIT) > 0) {
+            throw new IllegalArgumentException("maxSequenceLead must be at most " + MAX_SEQUENCE_LEAD_LIMIT + ": " + maxSequenceLead);
+        }
+        advertisementLimitInterval = positive("advertisementLimitInterval", b.advertisementLimitInterval);
+        if (b.maxAdvertisementsPerNeighbour < 1 || b.maxAdvertisementsPerOrigin < 1) {
+            throw new IllegalArgumentException("maxAdvertisementsPerNeighbour and maxAdvertisementsPerOrigin must be at least 1: "
+                    + b.maxAdvertisementsPerNeighbour + ", " + b.maxAdvertisementsPerOrigin);
+        }
+        maxAdvertisementsPerNeighbour = b.maxAdvertisementsPerNeighbour;
+        maxAdvertisementsPerOrigin = b.maxAdvertisementsPerOrigin;
     }
 
     private static Duration positive(String name, Duration d) {
@@ -156,7 +199,11 @@ public final class RoutingConfig {
                 .expectedLatencyDeadlineMillis(expectedLatencyDeadlineMillis)
                 .expectedLatencyDeltaMillis(expectedLatencyDeltaMillis)
                 .maxUpdateBodyBytes(maxUpdateBodyBytes)
-                .maxOrigins(maxOrigins);
+                .maxOrigins(maxOrigins)
+                .maxSequenceLead(maxSequenceLead)
+                .advertisementLimitInterval(advertisementLimitInterval)
+                .maxAdvertisementsPerNeighbour(maxAdvertisementsPerNeighbour)
+                .maxAdvertisementsPerOrigin(maxAdvertisementsPerOrigin);
     }
 
     /** An advertisement not acknowledged by a neighbour within this is sent to it again. */
@@ -228,6 +275,37 @@ public final class RoutingConfig {
     }
 
     /**
+     * How far an advertisement's sequence may run ahead of this node's wall clock (in milliseconds of
+     * sequence). A newer copy beyond it, of any origin including this node, is refused and not
+     * acknowledged: a copy from a node whose clock is ahead is taken once this clock catches up. The
+     * clocks of all nodes must agree within this.
+     */
+    public Duration maxSequenceLead() {
+        return maxSequenceLead;
+    }
+
+    /** The interval of the per-neighbour and per-origin advertisement limits. */
+    public Duration advertisementLimitInterval() {
+        return advertisementLimitInterval;
+    }
+
+    /**
+     * At most this many newer advertisements from one neighbour are taken per advertisementLimitInterval;
+     * the rest are refused and not acknowledged, so the neighbour sends them again.
+     */
+    public int maxAdvertisementsPerNeighbour() {
+        return maxAdvertisementsPerNeighbour;
+    }
+
+    /**
+     * At most this many newer versions of one origin are taken per advertisementLimitInterval, except from
+     * the origin itself; the rest are refused and not acknowledged, so their senders send them again.
+     */
+    public int maxAdvertisementsPerOrigin() {
+        return maxAdvertisementsPerOrigin;
+    }
+
+    /**
      * The most links one advertisement may list: as many as fit in one update with the longest name
      * (67 with the default body size), and never more than the wire format's 255. A node with more
      * neighbours advertises the lowest-latency ones.
@@ -252,7 +330,11 @@ public final class RoutingConfig {
                 + ", expectedLatencyDeadlineMillis=" + expectedLatencyDeadlineMillis
                 + ", expectedLatencyDeltaMillis=" + expectedLatencyDeltaMillis
                 + ", maxUpdateBodyBytes=" + maxUpdateBodyBytes
-                + ", maxOrigins=" + maxOrigins + '}';
+                + ", maxOrigins=" + maxOrigins
+                + ", maxSequenceLead=" + maxSequenceLead
+                + ", advertisementLimitInterval=" + advertisementLimitInterval
+                + ", maxAdvertisementsPerNeighbour=" + maxAdvertisementsPerNeighbour
+                + ", maxAdvertisementsPerOrigin=" + maxAdvertisementsPerOrigin + '}';
     }
 
     /** Collects settings; anything not set keeps its default. */
@@ -270,6 +352,10 @@ public final class RoutingConfig {
         private double expectedLatencyDeltaMillis = DEFAULT_EXPECTED_LATENCY_DELTA_MILLIS;
         private int maxUpdateBodyBytes = DEFAULT_MAX_UPDATE_BODY_BYTES;
         private int maxOrigins = DEFAULT_MAX_ORIGINS;
+        private Duration maxSequenceLead = DEFAULT_MAX_SEQUENCE_LEAD;
+        private Duration advertisementLimitInterval = DEFAULT_ADVERTISEMENT_LIMIT_INTERVAL;
+        private int maxAdvertisementsPerNeighbour = DEFAULT_MAX_ADVERTISEMENTS_PER_NEIGHBOUR;
+        private int maxAdvertisementsPerOrigin = DEFAULT_MAX_ADVERTISEMENTS_PER_ORIGIN;
 
         private Builder() {}
 
@@ -336,6 +422,26 @@ public final class RoutingConfig {
 
         public Builder maxOrigins(int origins) {
             maxOrigins = origins;
+            return this;
+        }
+
+        public Builder maxSequenceLead(Duration d) {
+            maxSequenceLead = d;
+            return this;
+        }
+
+        public Builder advertisementLimitInterval(Duration d) {
+            advertisementLimitInterval = d;
+            return this;
+        }
+
+        public Builder maxAdvertisementsPerNeighbour(int advertisements) {
+            maxAdvertisementsPerNeighbour = advertisements;
+            return this;
+        }
+
+        public Builder maxAdvertisementsPerOrigin(int advertisements) {
+            maxAdvertisementsPerOrigin = advertisements;
             return this;
         }
 

@@ -3,12 +3,16 @@ package net.hopwise.overlay.routing;
 import java.util.ArrayList;
 import java.util.List;
 import net.hopwise.overlay.NodeId;
+import net.hopwise.overlay.wire.DropReason;
 
 /** Records what a router emits, for tests that drive one router by hand. */
 final class CapturingOutput implements RouterOutput {
     record Sent(NodeId to, LinkStateUpdate update, LinkStateAck ack) {}
 
+    record Rejection(NodeId from, DropReason reason) {}
+
     final List<Sent> sent = new ArrayList<>();
+    final List<Rejection> rejections = new ArrayList<>();
     int routeChanges;
 
     @Override
@@ -26,6 +30,16 @@ final class CapturingOutput implements RouterOutput {
         routeChanges++;
     }
 
+    @Override
+    public void advertisementRejected(NodeId from, DropReason reason) {
+        rejections.add(new Rejection(from, reason));
+    }
+
+    /** Every ack entry sent to {@code to}, in order. */
+    List<LinkStateAck.AckEntry> ackEntriesTo(NodeId to) {
+        return acksTo(to).stream().flatMap(a -> a.entries().stream()).toList();
+    }
+
     List<LinkStateUpdate> updatesTo(NodeId to) {
         return sent.stream().filter(s -> s.to().equals(to) && s.update() != null).map(Sent::update).toList();
     }
@@ -40,5 +54,6 @@ final class CapturingOutput implements RouterOutput {
 
     void clear() {
         sent.clear();
+        rejections.clear();
     }
 }

@@ -22,6 +22,10 @@ class RoutingConfigTest {
         assertThat(c.maxUpdateBodyBytes()).isEqualTo(WireHeader.MAX_BODY);
         // 1172 - 2 - 22 - 64 = 1084 bytes of 16-byte link cells.
         assertThat(c.maxLinksPerAdvertisement()).isEqualTo(67);
+        assertThat(c.maxSequenceLead()).isEqualTo(Duration.ofDays(1));
+        assertThat(c.advertisementLimitInterval()).isEqualTo(Duration.ofSeconds(1));
+        assertThat(c.maxAdvertisementsPerNeighbour()).isEqualTo(512);
+        assertThat(c.maxAdvertisementsPerOrigin()).isEqualTo(20);
     }
 
     @Test
@@ -42,11 +46,23 @@ class RoutingConfigTest {
         assertThatThrownBy(() -> RoutingConfig.builder().maxOrigins(0).build()).isInstanceOf(IllegalArgumentException.class);
         assertThatThrownBy(() -> RoutingConfig.builder().floodPacingInterval(Duration.ofMillis(300)).build())
                 .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("floodPacingInterval");
+        assertThatThrownBy(() -> RoutingConfig.builder().maxSequenceLead(Duration.ZERO).build())
+                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("maxSequenceLead");
+        assertThatThrownBy(() -> RoutingConfig.builder().maxSequenceLead(Duration.ofDays(3651)).build())
+                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("maxSequenceLead");
+        assertThatThrownBy(() -> RoutingConfig.builder().advertisementLimitInterval(Duration.ofMillis(-1)).build())
+                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("advertisementLimitInterval");
+        assertThatThrownBy(() -> RoutingConfig.builder().maxAdvertisementsPerNeighbour(0).build())
+                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("maxAdvertisementsPerNeighbour");
+        assertThatThrownBy(() -> RoutingConfig.builder().maxAdvertisementsPerOrigin(0).build())
+                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("maxAdvertisementsPerOrigin");
     }
 
     @Test
     void toBuilderKeepsEverything() {
-        RoutingConfig c = RoutingConfig.builder().minRecomputeInterval(Duration.ofMillis(7)).maxOrigins(9).build();
+        RoutingConfig c = RoutingConfig.builder().minRecomputeInterval(Duration.ofMillis(7)).maxOrigins(9)
+                .maxSequenceLead(Duration.ofHours(2)).advertisementLimitInterval(Duration.ofMillis(300))
+                .maxAdvertisementsPerNeighbour(7).maxAdvertisementsPerOrigin(3).build();
         assertThat(c.toBuilder().build().toString()).isEqualTo(c.toString());
     }
 }

@@ -11,6 +11,7 @@ import java.util.Random;
 import java.util.TreeMap;
 import java.util.function.Predicate;
 import net.hopwise.overlay.NodeId;
+import net.hopwise.overlay.wire.DropReason;
 
 /**
  * Routers wired by links with delay, loss, duplication and reordering, on a virtual clock. Every
@@ -40,6 +41,7 @@ final class VirtualNetwork {
         final NodeId id;
         Router router;
         int routeChanges;
+        final Map<DropReason, Integer> rejected = new java.util.EnumMap<>(DropReason.class);
 
         private Host(String name) {
             this.name = name;
@@ -59,6 +61,11 @@ final class VirtualNetwork {
         @Override
         public void routesChanged(long nowNanos) {
             routeChanges++;
+        }
+
+        @Override
+        public void advertisementRejected(NodeId from, DropReason reason) {
+            rejected.merge(reason, 1, Integer::sum);
         }
     }
 
@@ -136,6 +143,40 @@ final class VirtualNetwork {
         links.getOrDefault(hb.id, Map.of()).remove(ha.id);
         ha.router.neighbourDown(hb.id, now);
         hb.router.neighbourDown(ha.id, now);
+    }
+
+    /**
+     * Brings up, at {@code name} only, a link to a node that is no router of this network: a hand-driven
+     * (hostile) neighbour. What {@code name} sends it is lost; it speaks through {@link #inject}.
+     */
+    void attachStranger(String name, NodeId stranger, LinkCost cost) {
+        Host h = byName.get(name);
+        links.computeIfAbsent(stranger, k -> new HashMap<>()).put(h.id, cost);
+        links.computeIfAbsent(h.id, k -> new HashMap<>()).put(stranger, cost);
+        h.router.neighbourUp(stranger, cost, now);
+    }
+
+    /** Takes down, at {@code name}, the link to a stranger. */
+    void detachStranger(String name, NodeId stranger) {
+        Host h = byName.get(name);
+        links.getOrDefault(stranger, Map.of()).remove(h.id);
+        links.getOrDefault(h.id, Map.of()).remove(stranger);
+        h.router.neighbourDown(stranger, now);
+    }
+
+    /** Delivers an update from {@code from} to {@code name} now, through the codec like any other. */
+    void inject(NodeId from, String name, LinkStateUpdate update) {
+        ByteBuf buf = Unpooled.buffer();
+        try {
+            LinkStateCodec.encodeUpdate(update, buf);
+            LinkStateUpdate decoded = LinkStateCodec.decodeUpdate(buf);
+            if (decoded == null || !decoded.equals(update)) {
+                throw new AssertionError("update did not survive the codec: " + update);
+            }
+            byName.get(name).router.onUpdate(from, decoded, now);
+        } finally {
+            buf.release();
+        }
     }
 
     /** The node's process dies: its links go down at the other ends, its router is gone. */
