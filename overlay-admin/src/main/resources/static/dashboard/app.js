@@ -12,6 +12,9 @@
     routes: null,
     credentials: sessionStorage.getItem("hopwise.credentials"),
     lastEventId: 0,
+    spanSeconds: 900,        // how far back the charts reach
+    impairmentEdited: false, // the operator typed into the impairment form: refreshes leave it alone
+    impairment: null,        // the selected link's impairment as last read
   };
 
   // ------------------------------------------------------------------ API
@@ -107,7 +110,15 @@
     .force("link", d3.forceLink().id(d => d.name).distance(150).strength(0.6))
     .force("collide", d3.forceCollide(46))
     .alphaDecay(0.04)
-    .on("tick", ticked);
+    .on("tick", ticked)
+    // Tests and screenshots wait for this before reading the layout.
+    .on("end", () => svg.attr("data-layout", "settled"));
+  const NODE_RADIUS = 21;
+
+  function reheat(alpha) {
+    svg.attr("data-layout", "moving");
+    simulation.alpha(alpha).restart();
+  }
 
   function size() {
     const r = svg.node().getBoundingClientRect();
@@ -134,7 +145,7 @@
       || simulation.force("link").links().length !== links.length;
     simulation.nodes(nodes);
     simulation.force("link").links(links);
-    if (changed) simulation.alpha(0.9).restart();
+    if (changed) reheat(0.9);
 
     const link = gLinks.selectAll("g.link").data(links, d => d.id);
     link.exit().remove();
@@ -153,12 +164,15 @@
     node.exit().remove();
     const nEnter = node.enter().append("g").attr("data-node", d => d.name)
       .call(d3.drag()
-        .on("start", (ev, d) => { if (!ev.active) simulation.alphaTarget(0.2).restart(); d.fx = d.x; d.fy = d.y; })
+        .on("start", (ev, d) => {
+          if (!ev.active) { svg.attr("data-layout", "moving"); simulation.alphaTarget(0.2).restart(); }
+          d.fx = d.x; d.fy = d.y;
+        })
         .on("drag", (ev, d) => { d.fx = ev.x; d.fy = ev.y; })
         .on("end", (ev, d) => { if (!ev.active) simulation.alphaTarget(0); d.fx = null; d.fy = null; }));
-    nEnter.append("circle").attr("r", 21);
+    nEnter.append("circle").attr("r", NODE_RADIUS);
     nEnter.append("text").attr("class", "initial").attr("dy", "0.35em");
-    nEnter.append("text").attr("class", "label").attr("dy", 38);
+    nEnter.append("text").attr("class", "label").attr("dy", "0.35em").attr("y", NODE_RADIUS + 14);
     nEnter.append("title");
     const nMerged = nEnter.merge(node)
       .attr("class", d => "node " + (d.self ? "self" : d.local ? "local" : "remote") + (d.reachable ? "" : " unreachable"));
@@ -187,6 +201,7 @@
   }
 
   function ticked() {
+    clampNodes();
     gLinks.selectAll("g.link").each(function (d) {
       const g = d3.select(this);
       if (!d.source || d.source.x == null) return;
@@ -201,6 +216,49 @@
         .attr("text-anchor", Math.abs(nx) < 0.35 ? "middle" : nx > 0 ? "start" : "end");
     });
     gNodes.selectAll("g.node").attr("transform", d => `translate(${d.x},${d.y})`);
+    placeLabels();
+  }
+
+  /** Keeps every node, ring and all, inside the drawing. */
+  function clampNodes() {
+    const { w, h } = size(), pad = NODE_RADIUS + 4;
+    for (const d of simulation.nodes()) {
+      d.x = Math.max(pad, Math.min(w - pad, d.x));
+      d.y = Math.max(pad, Math.min(h - pad, d.y));
+    }
+  }
+
+  const labelWidths = new Map();
+  function placeLabels() {
+    const nodes = [];
+    gNodes.selectAll("g.node").each(function (d) {
+      if (d.x == null) return;
+      const text = this.querySelector("text.label");
+      let w = labelWidths.get(d.name);
+      if (w == null && text.getComputedTextLength() > 0) {
+        // Measured once: the paint-order stroke widens the glyphs by its half-width each side.
+        w = text.getComputedTextLength() + 4;
+        labelWidths.set(d.name, w);
+      }
+      nodes.push({ name: d.name, x: d.x, y: d.y, r: NODE_RADIUS + 2, w: w || 8 * d.name.length, h: 16,
+        side: d.labelSide, datum: d });
+    });
+    const links = [], fixed = [];
+    gLinks.selectAll("g.link").each(function (d) {
+      if (!d.source || d.source.x == null) return;
+      links.push({ x1: d.source.x, y1: d.source.y, x2: d.target.x, y2: d.target.y });
+      const t = this.querySelector("text.cost");
+      if (t && t.textContent) {
+        const b = t.getBBox();
+        fixed.push({ x1: b.x, y1: b.y, x2: b.x + b.width, y2: b.y + b.height });
+      }
+    });
+    const { w, h } = size();
+    const at = window.hopwiseLabels.place(nodes, links, fixed, { w, h });
+    for (const n of nodes) n.datum.labelSide = n.side;
+    gNodes.selectAll("g.node").select("text.label")
+      .attr("x", d => at.has(d.name) ? at.get(d.name).x : 0)
+      .attr("y", d => at.has(d.name) ? at.get(d.name).y : NODE_RADIUS + 14);
   }
 
   // ------------------------------------------------------------------ header, tables
@@ -272,6 +330,12 @@
   // ------------------------------------------------------------------ link detail
 
   function select(id) {
+    if (id !== state.selected) {
+      state.impairmentEdited = false;
+      state.impairment = null;
+      clearImpairmentForm();
+      document.getElementById("impair-status").textContent = "";
+    }
     state.selected = id;
     drawGraph();
     drawLinksTable();
@@ -331,19 +395,21 @@
     document.getElementById("impair").classList.toggle("disabled", l.source !== "MEASURED");
   }
 
-  function drawChart(selector, samples, value, colour, format) {
+  function drawChart(selector, samples, value, colour, format, domain) {
     const el = document.querySelector(selector);
     const w = el.getBoundingClientRect().width || 400, h = 84;
     const m = { l: 40, r: 26, t: 6, b: 18 };
     const chart = d3.select(el);
     chart.selectAll("*").remove();
     const data = samples.filter(s => value(s) != null).map(s => ({ t: new Date(s.time), v: value(s) }));
+    chart.attr("data-domain-seconds", Math.round((domain[1] - domain[0]) / 1000)).attr("data-points", data.length);
     if (data.length < 2) {
       chart.append("text").attr("class", "empty").attr("x", w / 2).attr("y", h / 2).attr("text-anchor", "middle")
         .text("collecting samples…");
       return;
     }
-    const x = d3.scaleTime().domain(d3.extent(data, d => d.t)).range([m.l, w - m.r]);
+    // The axis spans the chosen time whatever part of it has samples yet: an hour reads as an hour.
+    const x = d3.scaleTime().domain(domain).range([m.l, w - m.r]);
     const y = d3.scaleLinear().domain([0, (d3.max(data, d => d.v) || 1) * 1.15]).nice(3).range([h - m.b, m.t]);
     const id = "grad-" + selector.slice(1);
     const grad = chart.append("defs").append("linearGradient").attr("id", id).attr("x1", 0).attr("x2", 0).attr("y1", 0).attr("y2", 1);
@@ -358,18 +424,26 @@
     chart.append("g").attr("class", "axis").attr("transform", `translate(${m.l},0)`)
       .call(d3.axisLeft(y).ticks(3).tickSize(0).tickPadding(6).tickFormat(format)).select(".domain").remove();
     chart.append("g").attr("class", "axis").attr("transform", `translate(0,${h - m.b})`)
-      .call(d3.axisBottom(x).ticks(Math.max(2, Math.floor(w / 110))).tickSize(0).tickPadding(5).tickFormat(d3.timeFormat("%H:%M:%S")))
+      .call(d3.axisBottom(x).ticks(Math.max(2, Math.floor(w / 110))).tickSize(0).tickPadding(5)
+        .tickFormat(d3.timeFormat(state.spanSeconds > 600 ? "%H:%M" : "%H:%M:%S")))
       .select(".domain").remove();
   }
 
   async function refreshHistory() {
     if (!state.selected) return;
     const [a, b] = state.selected.split("~");
+    const span = state.spanSeconds;
+    // About one point per two pixel columns: finer would not show, coarser would look stepped.
+    const width = document.querySelector("#chart-rtt").getBoundingClientRect().width || 400;
+    const points = Math.max(30, Math.min(600, Math.round(width / 2)));
     try {
-      const samples = await api("GET", `api/links/${enc(a)}/${enc(b)}/history?limit=180`);
-      drawChart("#chart-rtt", samples, s => s.rttMs, "#5aa9ff", d3.format("~s"));
-      drawChart("#chart-loss", samples, s => s.lossRate == null ? null : s.lossRate * 100, "#ff7a59", d3.format("~g"));
-      drawChart("#chart-throughput", samples, s => s.throughputBps == null ? null : s.throughputBps / 1000, "#3fcf8e", d3.format("~s"));
+      const samples = await api("GET", `api/links/${enc(a)}/${enc(b)}/trend?seconds=${span}&points=${points}`);
+      if (span !== state.spanSeconds || state.selected !== `${a}~${b}`) return; // a newer choice is on its way
+      const end = samples.length ? new Date(samples[samples.length - 1].time) : new Date();
+      const domain = [new Date(end - span * 1000), end];
+      drawChart("#chart-rtt", samples, s => s.rttMs, "#5aa9ff", d3.format("~s"), domain);
+      drawChart("#chart-loss", samples, s => s.lossRate == null ? null : s.lossRate * 100, "#ff7a59", d3.format("~g"), domain);
+      drawChart("#chart-throughput", samples, s => s.throughputBps == null ? null : s.throughputBps / 1000, "#3fcf8e", d3.format("~s"), domain);
     } catch (e) { /* the next refresh tries again */ }
   }
 
@@ -379,10 +453,39 @@
     if (!l || l.source !== "MEASURED") { now.textContent = l ? "only links with a local end can be impaired here" : ""; return; }
     try {
       const v = await api("GET", `api/links/${enc(l.a)}/${enc(l.b)}/impairment`);
+      if (state.selected !== l.id) return; // the operator has moved on to another link
       const active = v.directions.filter(d => !d.none);
       now.textContent = active.length === 0 ? "none"
         : active.map(d => `${d.from}→${d.to}: ${describe(d)}`).join(" · ");
+      state.impairment = v;
+      if (!state.impairmentEdited) fillImpairment(true);
     } catch (e) { now.textContent = ""; }
+  }
+
+  /** Same loss, delay, jitter and rate both ways. */
+  function sameImpairment(x, y) {
+    return ["lossRate", "delayMs", "jitterMs", "rateKbps"].every(k => x[k] === y[k]);
+  }
+
+  /**
+   * Shows the selected link's impairment in the form, so Apply starts from what is set. With
+   * chooseDirection the form picks the direction that describes the link: both ways when they are
+   * alike, else the one impaired (forward when both are, differently).
+   */
+  function fillImpairment(chooseDirection) {
+    const v = state.impairment, f = document.getElementById("impair");
+    if (!v || v.link !== state.selected) return;
+    const [fwd, rev] = v.directions;
+    if (chooseDirection) {
+      f.direction.value = sameImpairment(fwd, rev) ? "BOTH" : fwd.none ? "REVERSE" : "FORWARD";
+    }
+    const d = f.direction.value === "REVERSE" ? rev : fwd;
+    const show = x => x > 0 ? String(+x.toFixed(3)) : "";
+    f.lossPercent.value = show(d.lossRate * 100);
+    f.delayMs.value = show(d.delayMs);
+    f.jitterMs.value = show(d.jitterMs);
+    f.rateKbps.value = show(d.rateKbps);
+    f.dataset.link = v.link;
   }
 
   function describe(d) {
@@ -397,6 +500,27 @@
   }
 
   const enc = encodeURIComponent;
+
+  function clearImpairmentForm() {
+    const f = document.getElementById("impair");
+    ["lossPercent", "delayMs", "jitterMs", "rateKbps"].forEach(n => { f[n].value = ""; });
+    f.direction.value = "BOTH";
+    delete f.dataset.link;
+  }
+
+  document.getElementById("impair").addEventListener("input", ev => {
+    if (ev.target.name === "direction") return;
+    state.impairmentEdited = true;
+  });
+  document.getElementById("impair").direction.addEventListener("change", () => {
+    if (!state.impairmentEdited) fillImpairment(false);
+  });
+
+  document.querySelectorAll("#span button").forEach(b => b.addEventListener("click", () => {
+    document.querySelectorAll("#span button").forEach(x => x.classList.toggle("on", x === b));
+    state.spanSeconds = Number(b.dataset.seconds);
+    refreshHistory();
+  }));
 
   document.getElementById("impair").addEventListener("submit", async ev => {
     ev.preventDefault();
@@ -413,6 +537,7 @@
     try {
       await authorised("PUT", `api/links/${enc(l.a)}/${enc(l.b)}/impairment`, body);
       status.textContent = "applied";
+      state.impairmentEdited = false;
       refreshImpairment();
     } catch (e) { status.textContent = e.message; }
   });
@@ -425,6 +550,7 @@
     try {
       await authorised("DELETE", `api/links/${enc(l.a)}/${enc(l.b)}/impairment?direction=${f.direction.value}`);
       status.textContent = "cleared";
+      state.impairmentEdited = false;
       refreshImpairment();
     } catch (e) { status.textContent = e.message; }
   });
@@ -528,6 +654,7 @@
     } catch (e) { /* next time */ }
   }
 
+  window.hopwise = { api, fmt };
   showSignedIn();
   refresh().then(() => { refreshHistory(); refreshRoutes(); });
   api("GET", "api/events/recent").then(ev => addEvents(ev, false)).catch(() => {}).finally(listen);
@@ -535,5 +662,5 @@
   setInterval(refreshHistory, REFRESH_MS);
   setInterval(refreshRoutes, 2 * REFRESH_MS);
   setInterval(refreshImpairment, 5 * REFRESH_MS);
-  window.addEventListener("resize", () => { simulation.alpha(0.3).restart(); drawGraph(); });
+  window.addEventListener("resize", () => { reheat(0.3); drawGraph(); });
 })();

@@ -2,6 +2,8 @@ package net.hopwise.admin;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
 import java.io.File;
 import java.io.IOException;
 import java.net.URI;
@@ -13,11 +15,13 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Base64;
+import java.util.List;
 import net.hopwise.admin.overlay.DemoOverlay;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.openqa.selenium.By;
+import org.openqa.selenium.JavascriptExecutor;
 import org.openqa.selenium.OutputType;
 import org.openqa.selenium.WebDriver;
 import org.openqa.selenium.WebElement;
@@ -30,7 +34,9 @@ import org.springframework.boot.test.web.server.LocalServerPort;
 /**
  * The dashboard in a real headless Chromium (Debian's chromium and chromium-driver, which .ci/run
  * installs): it shows every node of the demo overlay, and when an impairment is set through the API
- * the link's statistics on the page change.
+ * the link's statistics on the page change; it shows the sessions, flows and drop counters the API
+ * reports, the selected link's impairment in the form, charts over a chosen span, and node labels
+ * clear of every node and of each other.
  *
  * <p>Without the browser this test fails and says what to install: a dashboard test that passes
  * without a browser would prove nothing.
@@ -38,6 +44,7 @@ import org.springframework.boot.test.web.server.LocalServerPort;
 @DemoServiceTest
 class DashboardBrowserTest {
     private static final String LINK = "amsterdam~berlin";
+    private static final ObjectMapper JSON = new ObjectMapper();
 
     @LocalServerPort
     int port;
@@ -112,10 +119,167 @@ class DashboardBrowserTest {
                 return rtt != null && rtt > 250 ? rtt : null;
             });
             wait.until(b -> b.findElement(By.id("events-list")).getText().contains("amsterdam~berlin: set to"));
-            screenshot();
+            screenshot("dashboard.png");
         } finally {
             impair("{\"delayMs\":6}");
         }
+    }
+
+    @Test
+    void showsTheSessionsFlowsAndDropsTheApiReports() throws Exception {
+        browser.get("http://localhost:" + port + "/");
+        WebDriverWait wait = new WebDriverWait(browser, Duration.ofSeconds(40), Duration.ofMillis(200));
+        String flow = "#flows-table tr[data-flow^='" + DemoOverlay.STREAM_PEER + ":'][data-flow$='~amsterdam:"
+                + DemoOverlay.REAL_TIME_PORT + "']";
+        String session = "#sessions-table tr[data-session='amsterdam:" + DemoOverlay.SESSION_PORT + "~"
+                + DemoOverlay.STREAM_PEER + ":" + DemoOverlay.SESSION_PORT + "']";
+        String totalDrops = "#drops-table tr[data-reason='TOTAL'] td[data-node='amsterdam']";
+
+        // Counters only grow: what the page shows must lie between two API readings around it.
+        JsonNode before = realTimeFlow();
+        JsonNode sessionBefore = reliableSession();
+        long dropsBefore = totalDrops("amsterdam");
+        wait.withMessage("the flow's row to catch up with the API").until(b -> {
+            Long received = count(b, flow + " td.received");
+            Long sent = count(b, session + " td.sent");
+            Long drops = count(b, totalDrops);
+            return received != null && received >= before.get("received").asLong()
+                    && sent != null && sent >= sessionBefore.get("messagesSent").asLong()
+                    && drops != null && drops >= dropsBefore;
+        });
+        long received = count(browser, flow + " td.received");
+        Long recovered = count(browser, flow + " td.recovered");
+        long sent = count(browser, session + " td.sent");
+        long drops = count(browser, totalDrops);
+        JsonNode after = realTimeFlow();
+        assertThat(received).isBetween(before.get("received").asLong(), after.get("received").asLong());
+        assertThat(recovered).isBetween(before.get("recovered").asLong(), after.get("recovered").asLong());
+        assertThat(sent).isBetween(sessionBefore.get("messagesSent").asLong(),
+                reliableSession().get("messagesSent").asLong());
+        assertThat(drops).isBetween(dropsBefore, totalDrops("amsterdam"));
+        assertThat(count(browser, flow + " td.lost")).isNotNull();
+        assertThat(number(browser, flow + " td.p99")).isPositive();
+        assertThat(number(browser, flow + " td.p50")).isPositive();
+        assertThat(browser.findElement(By.cssSelector(session + " td.state")).getText()).isEqualTo("open");
+        assertThat(browser.findElement(By.cssSelector(flow + " td.destination")).getText())
+                .isEqualTo("amsterdam:" + DemoOverlay.REAL_TIME_PORT);
+        // One column per demo node, each with its total.
+        for (String node : DemoOverlay.NODES) {
+            assertThat(count(browser, "#drops-table tr[data-reason='TOTAL'] td[data-node='" + node + "']")).isNotNull();
+        }
+
+        // The whole page, for a person to look at.
+        browser.manage().window().setSize(new org.openqa.selenium.Dimension(1400, 2000));
+        waitForSettledLayout(wait);
+        screenshot("dashboard-full.png");
+    }
+
+    @Test
+    void theImpairmentFormShowsTheSelectedLinksImpairment() {
+        browser.get("http://localhost:" + port + "/");
+        WebDriverWait wait = new WebDriverWait(browser, Duration.ofSeconds(40), Duration.ofMillis(200));
+        // The demo's lossy chord: 10% and 32 ms each way.
+        wait.until(b -> b.findElements(By.cssSelector("#links-table tr[data-link='amsterdam~chicago']")).stream()
+                .findFirst().orElse(null)).click();
+        wait.withMessage("the form to show the chord's 10% loss and 32 ms delay").until(b ->
+                field(b, "lossPercent").equals("10") && field(b, "delayMs").equals("32")
+                        && field(b, "direction").equals("BOTH"));
+        assertThat(field(browser, "jitterMs")).isEmpty();
+        // Another link: the form follows the selection, and what this link lacks is blank.
+        browser.findElement(By.cssSelector("#links-table tr[data-link='denver~edinburgh']")).click();
+        wait.withMessage("the form to show denver~edinburgh's 40 ms and no loss").until(b ->
+                field(b, "delayMs").equals("40") && field(b, "lossPercent").isEmpty());
+    }
+
+    @Test
+    void theChartsSpanTheChosenTime() {
+        browser.get("http://localhost:" + port + "/");
+        WebDriverWait wait = new WebDriverWait(browser, Duration.ofSeconds(40), Duration.ofMillis(200));
+        String rtt = "#chart-rtt[data-domain-seconds='%d']";
+        wait.until(b -> !b.findElements(By.cssSelector(rtt.formatted(900))).isEmpty());
+        for (int seconds : new int[] {3600, 180, 900}) {
+            wait.until(b -> b.findElement(By.cssSelector("#span button[data-seconds='" + seconds + "']"))).click();
+            wait.withMessage("the charts to span " + seconds + " s").until(b -> !b.findElements(
+                    By.cssSelector(rtt.formatted(seconds))).isEmpty()
+                    && !b.findElements(By.cssSelector("#chart-loss[data-domain-seconds='" + seconds + "']")).isEmpty());
+        }
+    }
+
+    @Test
+    void nodeLabelsCoverNoNodeAndNoOtherLabel() {
+        browser.get("http://localhost:" + port + "/");
+        WebDriverWait wait = new WebDriverWait(browser, Duration.ofSeconds(40), Duration.ofMillis(200));
+        wait.until(b -> b.findElements(By.cssSelector("#graph g.node")).size() == DemoOverlay.NODES.size()
+                && b.findElements(By.cssSelector("#graph g.link")).size() == DemoOverlay.LINKS.size());
+        List<?> geometry = waitForSettledLayout(wait);
+
+        assertThat(geometry).hasSize(DemoOverlay.NODES.size() + 1);
+        List<?> area = (List<?>) geometry.get(0);
+        Box svg = new Box("graph", d(area, 1), d(area, 2), d(area, 3), d(area, 4));
+        List<Box> circles = new java.util.ArrayList<>();
+        List<Box> labels = new java.util.ArrayList<>();
+        for (Object o : geometry.subList(1, geometry.size())) {
+            List<?> g = (List<?>) o;
+            String name = (String) g.get(0);
+            circles.add(new Box(name, d(g, 1), d(g, 2), d(g, 3), d(g, 4)));
+            labels.add(new Box(name, d(g, 5), d(g, 6), d(g, 7), d(g, 8)));
+        }
+        for (Box label : labels) {
+            assertThat(label.w()).as("label of %s drawn", label.name()).isPositive();
+            assertThat(svg.contains(label)).as("label of %s inside the drawing: %s in %s", label.name(), label, svg)
+                    .isTrue();
+            for (Box circle : circles) {
+                assertThat(label.coversCircle(circle)).as("label of %s %s covers node %s %s", label.name(), label,
+                        circle.name(), circle).isFalse();
+            }
+            for (Box other : labels) {
+                if (other != label) {
+                    assertThat(label.intersects(other)).as("labels of %s %s and %s %s overlap", label.name(), label,
+                            other.name(), other).isFalse();
+                }
+            }
+        }
+    }
+
+    /** A rendered element's box on the page, in CSS pixels. */
+    private record Box(String name, double x, double y, double w, double h) {
+        boolean intersects(Box o) {
+            return x < o.x + o.w && o.x < x + w && y < o.y + o.h && o.y < y + h;
+        }
+
+        boolean contains(Box o) {
+            return o.x >= x && o.y >= y && o.x + o.w <= x + w && o.y + o.h <= y + h;
+        }
+
+        /** Whether this box reaches into the circle inscribed in {@code circle}'s box. */
+        boolean coversCircle(Box circle) {
+            double cx = circle.x + circle.w / 2, cy = circle.y + circle.h / 2, r = circle.w / 2;
+            double nx = Math.max(x, Math.min(cx, x + w)), ny = Math.max(y, Math.min(cy, y + h));
+            return Math.hypot(cx - nx, cy - ny) < r;
+        }
+    }
+
+    private static double d(List<?> values, int i) {
+        return ((Number) values.get(i)).doubleValue();
+    }
+
+    /**
+     * The drawing's box, then each node's name, circle box and label box, read in one go once the
+     * force layout has come to rest (it reports that on the drawing), so nothing moves in between.
+     */
+    private List<?> waitForSettledLayout(WebDriverWait wait) {
+        return wait.withMessage("the topology layout to settle").until(b -> (List<?>) ((JavascriptExecutor) b)
+                .executeScript("""
+                        const svg = document.getElementById('graph');
+                        if (svg.getAttribute('data-layout') !== 'settled') return null;
+                        const r = e => { const b = e.getBoundingClientRect(); return [b.x, b.y, b.width, b.height]; };
+                        return [['graph', ...r(svg)], ...[...svg.querySelectorAll('g.node')].map(g =>
+                            [g.dataset.node, ...r(g.querySelector('circle')), ...r(g.querySelector('text.label'))])];
+                        """));
+    }
+
+    private static String field(WebDriver b, String name) {
+        return b.findElement(By.cssSelector("#impair [name='" + name + "']")).getDomProperty("value");
     }
 
     @Test
@@ -125,8 +289,12 @@ class DashboardBrowserTest {
         String row = "#links-table tr[data-link='amsterdam~edinburgh']";
         wait.until(b -> b.findElements(By.cssSelector(row)).stream().findFirst().orElse(null)).click();
         wait.until(b -> b.findElement(By.id("detail-title")).getText().equals("amsterdam ⇄ edinburgh"));
+        // The form starts from the link's impairment: the demo's 5 ms, replaced here.
+        wait.until(b -> field(b, "delayMs").equals("5"));
         try {
-            browser.findElement(By.cssSelector("#impair input[name='delayMs']")).sendKeys("40");
+            WebElement delay = browser.findElement(By.cssSelector("#impair input[name='delayMs']"));
+            delay.clear();
+            delay.sendKeys("40");
             browser.findElement(By.cssSelector("#impair button[type='submit']")).click();
             // Not signed in: the dashboard's own dialog asks, not the browser's.
             WebElement dialog = wait.until(b -> {
@@ -143,6 +311,45 @@ class DashboardBrowserTest {
         } finally {
             impair("amsterdam/edinburgh", "{\"delayMs\":5}");
         }
+    }
+
+    private JsonNode get(String path) throws IOException, InterruptedException {
+        HttpResponse<String> r = HttpClient.newHttpClient().send(HttpRequest.newBuilder(
+                URI.create("http://localhost:" + port + path)).build(), HttpResponse.BodyHandlers.ofString());
+        assertThat(r.statusCode()).as(r.body()).isEqualTo(200);
+        return JSON.readTree(r.body());
+    }
+
+    private JsonNode realTimeFlow() throws IOException, InterruptedException {
+        for (JsonNode s : get("/api/sessions")) {
+            if (s.get("kind").asText().equals("REAL_TIME") && s.get("peer").asText().equals(DemoOverlay.STREAM_PEER)) {
+                return s.get("realTime");
+            }
+        }
+        throw new AssertionError("the API lists no real-time flow from " + DemoOverlay.STREAM_PEER);
+    }
+
+    private JsonNode reliableSession() throws IOException, InterruptedException {
+        for (JsonNode s : get("/api/sessions")) {
+            if (s.get("kind").asText().equals("RELIABLE") && s.get("peer").asText().equals(DemoOverlay.STREAM_PEER)) {
+                return s.get("reliable");
+            }
+        }
+        throw new AssertionError("the API lists no reliable session with " + DemoOverlay.STREAM_PEER);
+    }
+
+    private long totalDrops(String node) throws IOException, InterruptedException {
+        return get("/api/drops/" + node).get("total").asLong();
+    }
+
+    /** A count as the page writes it ("36,463"), or null when the element is missing or shows none. */
+    private static Long count(WebDriver b, String css) {
+        var found = b.findElements(By.cssSelector(css));
+        if (found.isEmpty()) {
+            return null;
+        }
+        String text = found.get(0).getText().replace(",", "").trim();
+        return text.matches("[0-9]+") ? Long.valueOf(text) : null;
     }
 
     private String impairment() throws IOException, InterruptedException {
@@ -176,9 +383,9 @@ class DashboardBrowserTest {
     }
 
     /** Keeps what the browser saw, for people reviewing a build. */
-    private void screenshot() throws IOException {
+    private void screenshot(String name) throws IOException {
         if (browser instanceof ChromeDriver chrome) {
-            Path target = Path.of("target", "dashboard.png");
+            Path target = Path.of("target", name);
             Files.createDirectories(target.getParent());
             Files.write(target, chrome.getScreenshotAs(OutputType.BYTES));
         }

@@ -3,8 +3,6 @@ package net.hopwise.admin.overlay;
 import io.swagger.v3.oas.annotations.media.Schema;
 import java.time.Duration;
 import java.time.Instant;
-import java.util.ArrayDeque;
-import java.util.Deque;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -17,6 +15,10 @@ import java.util.concurrent.TimeUnit;
  * Samples every link at a fixed interval into a bounded time series (RTT, jitter, loss, throughput)
  * for the dashboard's charts, updates the throughput rates, and reports remote links going up and
  * down, which only a change between two samples of the database reveals.
+ *
+ * <p>The configured number of samples is kept at full resolution; every sample is also folded into
+ * {@link #BUCKET} means kept for {@link #COARSE_SPAN}, so the charts reach back an hour whatever the
+ * sample interval and size, at a few hundred points per link.
  */
 public final class LinkHistory implements AutoCloseable {
     private static final System.Logger LOG = System.getLogger(LinkHistory.class.getName());
@@ -33,8 +35,16 @@ public final class LinkHistory implements AutoCloseable {
     private final OverlayView view;
     private final LinkRates rates;
     private final OverlayEvents events;
+    /**
+     * Ten seconds: an hour's chart then has 360 points, about one per pixel column of a chart, and a
+     * blip of a few seconds still moves its bucket's mean.
+     */
+    static final Duration BUCKET = Duration.ofSeconds(10);
+    /** An hour: long enough to look back over an incident after being paged for it. */
+    static final Duration COARSE_SPAN = Duration.ofHours(1);
+
     private final int capacity;
-    private final Map<String, Deque<Sample>> series = new ConcurrentHashMap<>();
+    private final Map<String, LinkSeries> series = new ConcurrentHashMap<>();
     private final Map<String, LinkState> remoteStates = new HashMap<>();
     private final ScheduledExecutorService thread = Executors.newSingleThreadScheduledExecutor(r -> {
         Thread t = new Thread(r, "hopwise-admin-sampler");
@@ -70,13 +80,8 @@ public final class LinkHistory implements AutoCloseable {
         for (OverlayView.LinkKey k : s.links()) {
             LinkStatisticsView link = view.link(s, k);
             LinkStatisticsView.Summary m = link.summary();
-            Deque<Sample> d = series.computeIfAbsent(link.id(), id -> new ArrayDeque<>());
-            synchronized (d) {
-                d.addLast(new Sample(s.time(), link.state(), m.rttMs(), m.jitterMs(), m.lossRate(), m.throughputBps()));
-                while (d.size() > capacity) {
-                    d.removeFirst();
-                }
-            }
+            series.computeIfAbsent(link.id(), id -> newSeries(capacity)).add(
+                    new Sample(s.time(), link.state(), m.rttMs(), m.jitterMs(), m.lossRate(), m.throughputBps()));
             if (link.source() == LinkStatisticsView.Source.ADVERTISED) {
                 LinkState before = remoteStates.put(link.id(), link.state());
                 boolean upNow = link.state() == LinkState.UP;
@@ -93,14 +98,28 @@ public final class LinkHistory implements AutoCloseable {
 
     /** The samples of a link, oldest first, at most the last {@code limit}. */
     public List<Sample> samples(String linkId, int limit) {
-        Deque<Sample> d = series.get(linkId);
-        if (d == null) {
-            return List.of();
-        }
-        synchronized (d) {
-            List<Sample> all = List.copyOf(d);
-            return all.subList(Math.max(0, all.size() - limit), all.size());
-        }
+        LinkSeries d = series.get(linkId);
+        return d == null ? List.of() : d.latest(limit);
+    }
+
+    /**
+     * The link's history over the last {@code span} up to now, oldest first: full-resolution samples
+     * where they reach, coarse means before, and at most {@code maxPoints}, each the mean of an equal
+     * slice of the span where there would be more.
+     */
+    public List<Sample> window(String linkId, Duration span, int maxPoints) {
+        LinkSeries d = series.get(linkId);
+        Instant now = Instant.now();
+        return d == null ? List.of() : d.window(now.minus(span), now, maxPoints);
+    }
+
+    /** How far back {@link #window} can reach. */
+    public static Duration reach() {
+        return COARSE_SPAN;
+    }
+
+    static LinkSeries newSeries(int capacity) {
+        return new LinkSeries(capacity, BUCKET, (int) (COARSE_SPAN.toMillis() / BUCKET.toMillis()));
     }
 
     @Override

@@ -17,14 +17,11 @@ import net.hopwise.overlay.link.LinkStatistics;
 import net.hopwise.overlay.link.LinkStatus;
 import net.hopwise.overlay.node.Neighbour;
 import net.hopwise.overlay.node.RealTimeChannel;
-import net.hopwise.overlay.realtime.RealTimeFlowStatistics;
 import net.hopwise.overlay.reliable.ReliableLinkStatistics;
 import net.hopwise.overlay.routing.LinkCost;
 import net.hopwise.overlay.routing.LinkStateAdvertisement;
 import net.hopwise.overlay.routing.RoutingConfig;
 import net.hopwise.overlay.routing.RoutingMetric;
-import net.hopwise.overlay.session.SessionEndpoint;
-import net.hopwise.overlay.session.SessionStatistics;
 
 /**
  * Reads the overlay from the service's node: topology and costs from its link-state database, routes
@@ -334,27 +331,38 @@ public final class OverlayView {
      * in one pass on its event loop.
      */
     public List<SessionView> sessions() {
-        OverlayNode self = nodes.self();
-        return self.inspect(engine -> {
-            List<SessionView> list = new ArrayList<>();
-            var database = engine.router().database();
-            for (SessionEndpoint e : engine.sessions()) {
-                SessionStatistics st = e.statistics();
-                String state = e.isClosed() ? "CLOSED" : e.sender().blocked() ? "BLOCKED" : "OPEN";
-                list.add(new SessionView(SessionView.Kind.RELIABLE, self.name(), e.localPort(),
-                        database.nameOf(e.remote()).orElse(e.remote().toString()), e.remotePort(),
-                        new SessionView.Reliable(state, st.messagesAccepted(), st.messagesDelivered(), st.packetsSent(),
-                                st.retransmissions(), st.timeouts(), st.congestionWindow(), st.advertisedWindow(),
-                                st.sendBuffered(), st.receiveHeld(), st.srttNanos() > 0 ? st.srttNanos() / 1e6 : null),
-                        null));
+        return NodeStreams.read(nodes);
+    }
+
+    // ---------------------------------------------------------------- drops
+
+    /** The drop counters of every local node, the service's own first. */
+    public List<NodeDropsView> drops() {
+        return NodeDropsView.of(nodes);
+    }
+
+    // ---------------------------------------------------------------- lookups
+
+    /**
+     * The link between two named nodes as a snapshot knows it.
+     *
+     * @throws IllegalArgumentException when both names are the same node
+     * @throws OverlayException UNKNOWN_NODE or UNKNOWN_LINK
+     */
+    public static LinkKey knownLink(Snapshot s, String a, String b) {
+        if (a.equals(b)) {
+            throw new IllegalArgumentException("a link joins two different nodes, got " + a + " twice");
+        }
+        for (String n : List.of(a, b)) {
+            if (!s.knows(n)) {
+                throw OverlayException.unknownNode(n);
             }
-            for (RealTimeFlowStatistics f : engine.realTimeFlows()) {
-                list.add(new SessionView(SessionView.Kind.REAL_TIME, self.name(), f.port(), f.sourceName(),
-                        f.sourcePort(), null, new SessionView.RealTime(f.received(), f.lost(), f.late(), f.lossRate(),
-                                f.p50DelayNanos() / 1e6, f.p99DelayNanos() / 1e6, f.jitterNanos() / 1e6)));
-            }
-            return list;
-        });
+        }
+        LinkKey k = new LinkKey(a, b);
+        if (!s.links().contains(k)) {
+            throw OverlayException.unknownLink(a, b);
+        }
+        return k;
     }
 
     // ---------------------------------------------------------------- routes

@@ -1,6 +1,7 @@
 package net.hopwise.admin.overlay;
 
 import io.swagger.v3.oas.annotations.media.Schema;
+import java.util.List;
 
 /**
  * One end-to-end stream at the service's node: a reliable session it holds, or a real-time flow
@@ -42,9 +43,15 @@ public record SessionView(
     public record RealTime(
             @Schema(description = "Distinct packets that arrived") long received,
             @Schema(description = "Packets missing from the sequence so far") long lost,
+            @Schema(description = "Packets recovered hop by hop (a gap filled by a resend the receiving hop asked"
+                    + " for) on the links of the flow's path, counted at each hop's receiving end; the links' counts"
+                    + " include any other real-time flow crossing them. Null when the path is unknown or a hop's"
+                    + " receiving end is not in this process", nullable = true) Long recovered,
             @Schema(description = "Packets that arrived after the deadline (counted in received too)") long late,
             @Schema(description = "Share of expected packets lost, 0-1") double lossRate,
             @Schema(description = "Median one-way delay, ms (exact between nodes of one process)") double delayP50Ms,
             @Schema(description = "99th percentile of the one-way delay, ms") double delayP99Ms,
-            @Schema(description = "RFC 3550 interarrival jitter, ms") double jitterMs) {}
+            @Schema(description = "RFC 3550 interarrival jitter, ms") double jitterMs,
+            @Schema(description = "The nodes the source's packets cross, source first, as the service's node"
+                    + " routes them by hop count; empty when unknown") List<String> path) {}
 }
