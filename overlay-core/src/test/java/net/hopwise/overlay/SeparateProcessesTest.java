@@ -9,6 +9,7 @@ import java.net.DatagramSocket;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -18,10 +19,13 @@ import net.hopwise.overlay.routing.RoutingMetric;
 import net.hopwise.overlay.testing.Eventually;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 /** Nodes in three JVMs: this one (x), and two {@link NodeDaemon} processes (y, z) in a chain x-y-z. */
 class SeparateProcessesTest {
     private final List<Process> processes = new ArrayList<>();
+    @TempDir
+    Path temp;
 
     @AfterEach
     void stopProcesses() throws Exception {
@@ -40,6 +44,10 @@ class SeparateProcessesTest {
     }
 
     private Process daemon(String... args) throws IOException {
+        return daemon(ProcessBuilder.Redirect.INHERIT, args);
+    }
+
+    private Process daemon(ProcessBuilder.Redirect stderr, String... args) throws IOException {
         List<String> command = new ArrayList<>();
         command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
         command.add("-Xmx64m");
@@ -48,9 +56,17 @@ class SeparateProcessesTest {
         command.add(NodeDaemon.class.getName());
         command.addAll(List.of(args));
         command.add("--until-stdin-closes");
-        Process p = new ProcessBuilder(command).redirectError(ProcessBuilder.Redirect.INHERIT).start();
+        Process p = new ProcessBuilder(command).redirectError(stderr).start();
         processes.add(p);
         return p;
+    }
+
+    private static String read(Path file) {
+        try {
+            return Files.readString(file);
+        } catch (IOException e) {
+            throw new java.io.UncheckedIOException(e);
+        }
     }
 
     private static String awaitReady(Process p) throws IOException {
@@ -78,7 +94,8 @@ class SeparateProcessesTest {
         int x = freePort();
         int y = freePort();
         int z = freePort();
-        Process py = daemon("--name", "y", "--bind", "127.0.0.1:" + y,
+        Path yLog = Files.createTempFile(temp, "y", ".log");
+        Process py = daemon(ProcessBuilder.Redirect.to(yLog.toFile()), "--name", "y", "--bind", "127.0.0.1:" + y,
                 "--neighbour", "x@127.0.0.1:" + x, "--neighbour", "z@127.0.0.1:" + z);
         Process pz = daemon("--name", "z", "--bind", "127.0.0.1:" + z, "--neighbour", "y@127.0.0.1:" + y,
                 "--echo-port", "7");
@@ -100,6 +117,27 @@ class SeparateProcessesTest {
             });
             assertThat(pz.isAlive()).isTrue();
             assertThat(py.isAlive()).isTrue();
+            // y logs its links as they come up, one timestamped line each, on stderr.
+            Eventually.await("y logs both links up", () -> {
+                String log = read(yLog);
+                return log.contains(" INFO link x up at 127.0.0.1:" + x) && log.contains(" INFO link z up at 127.0.0.1:" + z);
+            });
+            assertThat(Files.readAllLines(yLog))
+                    .allMatch(l -> l.matches("\\d{4}-\\d\\d-\\d\\d \\d\\d:\\d\\d:\\d\\d\\.\\d{3} (INFO|WARNING) .+"));
+        }
+    }
+
+    @Test
+    void aPortInUseEndsTheProcessWithOneLineAndExitCodeTwo() throws Exception {
+        try (DatagramSocket taken = new DatagramSocket(0, InetAddress.getLoopbackAddress())) {
+            int port = taken.getLocalPort();
+            Process p = daemon(ProcessBuilder.Redirect.PIPE, "--name", "y", "--bind", "127.0.0.1:" + port);
+            String stderr = new String(p.getErrorStream().readAllBytes(), StandardCharsets.UTF_8);
+            assertThat(p.waitFor(30, TimeUnit.SECONDS)).as("the refused process ends").isTrue();
+            assertThat(p.exitValue()).isEqualTo(2);
+            assertThat(stderr).isEqualTo("hopwise node: --bind 127.0.0.1:" + port + ": UDP port " + port
+                    + " is already in use (another node or program is bound to it)" + System.lineSeparator());
+            assertThat(new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8)).isEmpty();
         }
     }
 }

@@ -60,13 +60,17 @@ final class RouteChanges {
             return;
         }
         try {
+            Map<RoutingMetric, String> changes = new EnumMap<>(RoutingMetric.class);
             for (RoutingMetric metric : RoutingMetric.values()) {
                 Map<String, String> now = nextHops(metric);
-                String line = describe(metric, logged.getOrDefault(metric, Map.of()), now, MAX_LISTED);
-                if (line != null) {
-                    log.log(Level.INFO, line);
+                String change = describe(logged.getOrDefault(metric, Map.of()), now, MAX_LISTED);
+                if (change != null) {
+                    changes.put(metric, change);
                 }
                 logged.put(metric, now);
+            }
+            for (String line : lines(changes)) {
+                log.log(Level.INFO, line);
             }
         } catch (IllegalStateException stopped) {
             // The node stopped between the check and the queries: nothing left to report.
@@ -93,10 +97,23 @@ final class RouteChanges {
     }
 
     /**
-     * One line naming the destinations whose next hop differs between {@code before} and
-     * {@code after} (destination to next-hop name), at most {@code max} of them; null when none does.
+     * One line per metric whose routes changed, or a single line when every metric changed the same
+     * way (the usual case in a small overlay, where all metrics agree on the paths).
      */
-    static String describe(RoutingMetric metric, Map<String, String> before, Map<String, String> after, int max) {
+    static List<String> lines(Map<RoutingMetric, String> changes) {
+        if (changes.size() == RoutingMetric.values().length && new java.util.HashSet<>(changes.values()).size() == 1) {
+            return List.of("routes by every metric: " + changes.values().iterator().next());
+        }
+        List<String> lines = new ArrayList<>();
+        changes.forEach((metric, change) -> lines.add("routes by " + metric.name().toLowerCase() + ": " + change));
+        return lines;
+    }
+
+    /**
+     * The destinations whose next hop differs between {@code before} and {@code after} (destination
+     * to next-hop name), at most {@code max} of them; null when none does.
+     */
+    static String describe(Map<String, String> before, Map<String, String> after, int max) {
         Set<String> destinations = new TreeSet<>(before.keySet());
         destinations.addAll(after.keySet());
         List<String> changes = new ArrayList<>();
@@ -117,7 +134,7 @@ final class RouteChanges {
         if (changes.isEmpty()) {
             return null;
         }
-        StringBuilder line = new StringBuilder("routes by ").append(metric.name().toLowerCase()).append(": ");
+        StringBuilder line = new StringBuilder();
         line.append(String.join("; ", changes.subList(0, Math.min(max, changes.size()))));
         if (changes.size() > max) {
             line.append("; and ").append(changes.size() - max).append(" more");

@@ -82,7 +82,8 @@ final class StatisticsReport implements Runnable {
         for (FunctionCounter counter : node.meterRegistry().find(DROPS_METER).tag("node", node.name())
                 .functionCounters()) {
             String reason = counter.getId().getTag("reason");
-            if (reason != null) {
+            // NaN: the counter's source is gone (Micrometer holds it weakly); nothing to count then.
+            if (reason != null && !Double.isNaN(counter.count())) {
                 drops.merge(reason, (long) counter.count(), Long::sum);
             }
         }
