@@ -340,14 +340,14 @@ public final class FoundationBenchmark {
         MemoryScenario.IdleNode idle = MemoryScenario.idleNode(s.settle());
         progress.printf("memory: %d-node overlay%n", s.overlayNodes());
         MemoryScenario.Overlay overlay = MemoryScenario.overlay(s.overlayNodes(), s.settle());
-        String scenario = "memory (heap after GC)";
+        String scenario = "memory (live heap)";
         table.add(scenario, "1 idle node (KiB)", idle.heapBytes() / 1024.0);
         table.add(scenario, overlay.nodes() + "-node overlay, total (MiB)", overlay.heapBytes() / (1024.0 * 1024));
         table.add(scenario, overlay.nodes() + "-node overlay, per node (KiB)", overlay.heapPerNodeBytes() / 1024.0);
         table.add(scenario, overlay.nodes() + "-node overlay, time to converge (ms)",
                 overlay.convergence().toNanos() / 1e6);
-        table.note(String.format(Locale.ROOT, "Memory: used heap after repeated System.gc() minus the same before"
-                + " the nodes started (a throw-away node was started and stopped first, so one-time class and"
+        table.note(String.format(Locale.ROOT, "Memory: bytes of live objects (the JVM's class histogram, taken after a"
+                + " full collection) minus the same before the nodes started (a throw-away node was started and stopped first, so one-time class and"
                 + " static costs are not counted), measured after %.1f s idle. Idle node: one node with no"
                 + " neighbours on its own 1-thread runtime. Overlay: %d nodes on one shared 2-thread runtime, a"
                 + " ring plus %d random chords (%d links, mean degree %.1f), converged when every node reaches"
@@ -356,6 +356,10 @@ public final class FoundationBenchmark {
                 s.settle().toMillis() / 1000.0, overlay.nodes(), overlay.links() - overlay.nodes(), overlay.links(),
                 2.0 * overlay.links() / overlay.nodes(), overlay.nodes(),
                 idle.directBytes() / 1024, overlay.directBytes() / 1024));
+        if (!overlay.growth().isEmpty()) {
+            table.note("Overlay heap by class (live objects after a full collection, the classes that grew most): "
+                    + String.join(", ", overlay.growth()) + ".");
+        }
     }
 
     private static Set<Scenario> scenarios(String list) {
