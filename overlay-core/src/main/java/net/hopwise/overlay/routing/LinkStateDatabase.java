@@ -10,6 +10,7 @@ import java.util.Optional;
 import java.util.OptionalLong;
 import java.util.TreeMap;
 import java.util.TreeSet;
+import java.util.function.Predicate;
 import net.hopwise.overlay.NodeId;
 
 /**
@@ -99,6 +100,25 @@ public final class LinkStateDatabase {
             expiries.add(new Expiry(originatedAt + maxAgeNanos, origin));
         }
         return previous;
+    }
+
+    /** Of the origins {@code candidate} accepts, the one whose advertisement expires first (never the owner); null if none. */
+    NodeId firstExpiring(Predicate<NodeId> candidate) {
+        for (Expiry e : expiries) {
+            if (candidate.test(e.origin())) {
+                return e.origin();
+            }
+        }
+        return null;
+    }
+
+    /** Removes and returns {@code origin}'s advertisement, which must be held and not the owner's. */
+    LinkStateAdvertisement remove(NodeId origin) {
+        LinkStateAdvertisement a = records.remove(origin);
+        long at = originatedAtNanos.remove(origin);
+        expiries.remove(new Expiry(at + maxAgeNanos, origin));
+        idsByName.remove(a.originName(), origin);
+        return a;
     }
 
     /** Removes and returns every advertisement that has reached maxAge by {@code nowNanos}. */

@@ -29,7 +29,9 @@ import net.hopwise.overlay.wire.DropReason;
  * <p><b>Refusals.</b> Each refused advertisement is counted and reported to
  * {@link RouterOutput#advertisementRejected}. Refused for good, and acked so the sender stops: one too
  * large to re-flood within maxUpdateBodyBytes ({@link DropReason#OVERSIZED}), one already at maxAge
- * ({@link DropReason#STALE}), a new origin beyond maxOrigins ({@link DropReason#LINK_STATE_LIMIT}).
+ * ({@link DropReason#STALE}), a new origin when maxOrigins are held and a route reaches every one of
+ * them ({@link DropReason#LINK_STATE_LIMIT}; if some held origin is unreachable, the one that expires
+ * first makes room instead, so made-up origins cannot keep out a new real one).
  * Refused for now, and not acked so an honest sender resends it after floodRetransmitInterval: a newer
  * copy that {@link AdvertisementAdmission} does not admit (a sequence beyond the clock's window, or a
  * neighbour or origin over its per-interval limit; {@link DropReason#LINK_STATE_LIMIT}). Updates and
@@ -82,6 +84,7 @@ public final class Router {
     private long recomputations;
     private long rejectedAdvertisements;
     private long limitedAdvertisements;
+    private long evicted;
     private long ignoredMessages;
     private long retransmissions;
 
@@ -292,6 +295,11 @@ public final class Router {
         return admission.beyondCeiling();
     }
 
+    /** Origins dropped, before they expired, to make room in a full database for a new one: see {@link RoutingConfig#maxOrigins}. */
+    public long evictedOrigins() {
+        return evicted;
+    }
+
     /** Updates and acks ignored because their sender was not an up neighbour. */
     public long ignoredMessages() {
         return ignoredMessages;
@@ -337,10 +345,15 @@ public final class Router {
             return;
         }
         if (held == null || a.sequence() > held.sequence()) {
+            NodeId evict = null;
             if (held == null && database.size() >= config.maxOrigins()) {
-                from.acks.add(ack);
-                reject(from, DropReason.LINK_STATE_LIMIT);
-                return;
+                // Made-up origins are unreachable, so they cannot keep a new real origin out for maxAge.
+                evict = database.firstExpiring(table::knownUnreachable);
+                if (evict == null) {
+                    from.acks.add(ack);
+                    reject(from, DropReason.LINK_STATE_LIMIT);
+                    return;
+                }
             }
             // The sender has this version or a newer one: it needs none of ours, even if we refuse it.
             from.acknowledged(origin, a.sequence());
@@ -350,6 +363,11 @@ public final class Router {
                 return;
             }
             from.acks.add(ack);
+            if (evict != null) {
+                evicted++;
+                admission.forgetOrigin(evict);
+                graphChanged |= !database.remove(evict).links().isEmpty();
+            }
             install(a, nowNanos - ageNanos);
             for (FloodNeighbour n : neighbours.values()) {
                 if (n != from) {

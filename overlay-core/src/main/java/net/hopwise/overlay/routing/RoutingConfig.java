@@ -269,7 +269,11 @@ public final class RoutingConfig {
         return maxUpdateBodyBytes;
     }
 
-    /** The database holds at most this many origins (this node included); advertisements of more are dropped. */
+    /**
+     * The database holds at most this many origins (this node included). A new origin beyond it takes
+     * the place of the held origin that no route reaches and expires first; if a route reaches every
+     * one, it is dropped.
+     */
     public int maxOrigins() {
         return maxOrigins;
     }

@@ -219,6 +219,12 @@ final class RoutingTable {
         return v < 0 ? Double.POSITIVE_INFINITY : cost[metric.ordinal()][v];
     }
 
+    /** Whether this computation included {@code node}, and no path reached it (the links of a path count under every metric). */
+    boolean knownUnreachable(NodeId node) {
+        int v = index.numberOf(node.value());
+        return v >= 0 && v != self && parent[RoutingMetric.HOPS.ordinal()][v] < 0;
+    }
+
     /** Whether both tables reach the same nodes by the same paths under every metric. */
     boolean sameRoutesAs(RoutingTable other) {
         for (RoutingMetric metric : METRICS) {

@@ -16,8 +16,8 @@ class HostileFloodingTest {
     static final long CLOCK = 1_700_000_000_000L;
     static final LinkCost FIVE_MS = new LinkCost(5_000, 0);
 
-    final RoutingConfig config = RoutingConfig.defaults();
-    final VirtualNetwork net = new VirtualNetwork(config, 7);
+    RoutingConfig config = RoutingConfig.defaults();
+    VirtualNetwork net = new VirtualNetwork(config, 7);
     final List<String> names = List.of("a", "b", "c", "d", "e");
 
     /** A ring a-b-c-d-e-a with clocks that agree; the stranger h hangs off b. */
@@ -101,6 +101,32 @@ class HostileFloodingTest {
             }
         }
         return true;
+    }
+
+    @Test
+    void madeUpOriginsFillingTheDatabaseDoNotKeepOutANodeThatJoinsDuringTheAttack() {
+        config = RoutingConfig.builder().maxOrigins(40).build();
+        net = new VirtualNetwork(config, 9);
+        HostileNeighbour h = ring(5);
+        long start = net.now();
+        for (int i = 0; i < 2_000; i++) {
+            net.inject(h.id, "b", h.update(net.router("b").database(), net.now(), 9));
+            net.runUntil(start + i * 5 * MS);
+            if (i == 1_000) {
+                net.add("f", CLOCK + net.now() / MS);
+                net.connect("f", "d", FIVE_MS, FIVE_MS);
+            }
+        }
+        assertThat(net.router("b").database().size()).as("full of made-up origins").isEqualTo(config.maxOrigins());
+        assertThat(net.router("b").evictedOrigins()).isPositive();
+        long end = net.now();
+        while (!restored() && net.now() < end + config.refreshInterval().toNanos()) {
+            net.runFor(100 * MS);
+        }
+        assertThat(restored()).as("f and every other real origin known everywhere within one refresh interval").isTrue();
+        net.runFor(config.minRecomputeInterval().toNanos());
+        assertRealTopologyRestored();
+        assertThat(net.router("b").nextHop(net.id("f"), RoutingMetric.HOPS)).isNotNull();
     }
 
     @Test

@@ -175,6 +175,35 @@ class RouterHostileInputTest {
     }
 
     @Test
+    void aFullDatabaseMakesRoomForANewRealOriginByDroppingTheUnreachableOneThatExpiresFirst() {
+        Router r = new Router(A, "a", config.toBuilder().maxOrigins(5).build(), out, CLOCK, 0);
+        r.neighbourUp(B, TEN_MS, 0);
+        NodeId x1 = new NodeId(901);
+        NodeId x2 = new NodeId(902);
+        r.onUpdate(B, update(lsa(B, 1, A), lsa(x1, 1, B).withAgeMillis(50_000), lsa(x2, 1, B).withAgeMillis(10_000),
+                lsa(new NodeId(903), 1, B).withAgeMillis(20_000)), MS);
+        r.onTimer(30 * MS);
+        assertThat(r.database().size()).isEqualTo(5);
+
+        // C joins behind B: B lists it, so once routes are computed C is reachable and stays.
+        r.onUpdate(B, update(lsa(C, 1, B), lsa(B, 2, A, C)), SECOND);
+        assertThat(r.database().get(C)).isPresent();
+        assertThat(r.database().get(x1)).as("made-up, unreachable, expiring first").isEmpty();
+        assertThat(r.evictedOrigins()).isEqualTo(1);
+        r.onTimer(SECOND + 30 * MS);
+        assertThat(r.nextHop(C, RoutingMetric.HOPS)).isEqualTo(B);
+
+        r.onUpdate(B, update(lsa(new NodeId(904), 1, B)), 2 * SECOND);
+        assertThat(r.database().get(new NodeId(903))).as("20 s old, so it expires before x2").isEmpty();
+        assertThat(r.database().get(x2)).isPresent();
+        r.onUpdate(B, update(lsa(new NodeId(905), 1, B)), 2 * SECOND + MS);
+        r.onUpdate(B, update(lsa(new NodeId(906), 1, B)), 2 * SECOND + 2 * MS);
+        assertThat(r.database().advertisements()).extracting(LinkStateAdvertisement::origin)
+                .as("junk replaces junk, never a reachable origin").contains(A, B, C).hasSize(5);
+        assertThat(out.rejections).isEmpty();
+    }
+
+    @Test
     void aSequenceBaseBeyondTheWindowsLimitIsRefused() {
         assertThatThrownBy(() -> new Router(A, "a", config, out, (1L << 62) + 1, 0)).isInstanceOf(IllegalArgumentException.class);
         Router r = new Router(A, "a", config, out, 1L << 62, 0);

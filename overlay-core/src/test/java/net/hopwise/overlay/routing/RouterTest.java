@@ -303,11 +303,14 @@ class RouterTest {
     void theDatabaseIsBoundedInOrigins() {
         Router r = new Router(A, "a", RoutingConfig.builder().maxOrigins(3).build(), out, 1, 0);
         r.neighbourUp(B, TEN_MS, 0);
-        r.onUpdate(B, update(lsa(B, 1, A), lsa(C, 1), lsa(D, 1)), MS);
+        // Every held origin reachable: nothing can make room (RouterHostileInputTest covers the other case).
+        r.onUpdate(B, update(lsa(B, 1, A, C), lsa(C, 1, B)), MS);
+        r.onTimer(config.minRecomputeInterval().toNanos());
+        r.onUpdate(B, update(lsa(D, 1)), 30 * MS);
         assertThat(r.database().size()).isEqualTo(3);
         assertThat(r.database().get(D)).isEmpty();
         assertThat(r.rejectedAdvertisements()).isEqualTo(1);
-        r.onUpdate(B, update(lsa(C, 2, B)), 2 * MS);
+        r.onUpdate(B, update(lsa(C, 2, B)), 40 * MS);
         assertThat(r.database().get(C).orElseThrow().sequence()).as("known origins still update").isEqualTo(2);
     }
 
