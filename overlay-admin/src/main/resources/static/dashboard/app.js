@@ -206,17 +206,32 @@
       const g = d3.select(this);
       if (!d.source || d.source.x == null) return;
       g.selectAll("line").attr("x1", d.source.x).attr("y1", d.source.y).attr("x2", d.target.x).attr("y2", d.target.y);
-      // The cost sits beside the middle of the link, on its outer side, clear of the line and the nodes.
+      // The cost sits beside the middle of the link, clear of the line: on its outer side unless a
+      // node is in the way there and not on the inner side.
       const dx = d.target.x - d.source.x, dy = d.target.y - d.source.y, len = Math.hypot(dx, dy) || 1;
       let nx = -dy / len, ny = dx / len;
       const { w, h } = size();
       const mx = (d.source.x + d.target.x) / 2, my = (d.source.y + d.target.y) / 2;
       if (nx * (mx - w / 2) + ny * (my - h / 2) < 0) { nx = -nx; ny = -ny; }
-      g.select("text").attr("x", mx + nx * 14).attr("y", my + ny * 14 + 4)
-        .attr("text-anchor", Math.abs(nx) < 0.35 ? "middle" : nx > 0 ? "start" : "end");
+      const text = g.select("text");
+      const put = side => text.attr("x", mx + side * nx * 14).attr("y", my + side * ny * 14 + 4)
+        .attr("text-anchor", Math.abs(nx) < 0.35 ? "middle" : side * nx > 0 ? "start" : "end");
+      put(1);
+      if (text.text() && coversNode(text.node().getBBox())) {
+        put(-1);
+        if (coversNode(text.node().getBBox())) put(1);
+      }
     });
     gNodes.selectAll("g.node").attr("transform", d => `translate(${d.x},${d.y})`);
     placeLabels();
+  }
+
+  /** Whether a box (in the drawing's coordinates) reaches into any node's ring, with a little room. */
+  function coversNode(b) {
+    return simulation.nodes().some(n => {
+      const x = Math.max(b.x, Math.min(n.x, b.x + b.width)), y = Math.max(b.y, Math.min(n.y, b.y + b.height));
+      return Math.hypot(n.x - x, n.y - y) < NODE_RADIUS + 4;
+    });
   }
 
   /** Keeps every node, ring and all, inside the drawing. */

@@ -47,6 +47,10 @@ class DashboardApiTest {
             assertThat(d.get("total").asLong()).isEqualTo(sum);
         }
         mvc.perform(get("/api/drops/nowhere")).andExpect(status().isNotFound());
+        // A node's own view carries its drops too.
+        JsonNode berlin = read(get("/api/nodes/berlin")).get("drops");
+        assertThat(berlin.size()).isEqualTo(DropReason.values().length);
+        assertThat(berlin.get("IMPAIRMENT").isNumber()).isTrue();
     }
 
     @Test

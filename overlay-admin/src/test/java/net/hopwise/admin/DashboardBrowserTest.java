@@ -16,6 +16,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Base64;
 import java.util.List;
+import java.util.Map;
 import net.hopwise.admin.overlay.DemoOverlay;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -210,20 +211,17 @@ class DashboardBrowserTest {
         browser.get("http://localhost:" + port + "/");
         WebDriverWait wait = new WebDriverWait(browser, Duration.ofSeconds(40), Duration.ofMillis(200));
         wait.until(b -> b.findElements(By.cssSelector("#graph g.node")).size() == DemoOverlay.NODES.size()
-                && b.findElements(By.cssSelector("#graph g.link")).size() == DemoOverlay.LINKS.size());
-        List<?> geometry = waitForSettledLayout(wait);
+                && b.findElements(By.cssSelector("#graph g.link")).size() == DemoOverlay.LINKS.size()
+                && b.findElements(By.cssSelector("#graph text.cost")).stream().allMatch(t -> t.getText().endsWith("ms")));
+        Map<?, ?> geometry = waitForSettledLayout(wait);
 
-        assertThat(geometry).hasSize(DemoOverlay.NODES.size() + 1);
-        List<?> area = (List<?>) geometry.get(0);
-        Box svg = new Box("graph", d(area, 1), d(area, 2), d(area, 3), d(area, 4));
-        List<Box> circles = new java.util.ArrayList<>();
-        List<Box> labels = new java.util.ArrayList<>();
-        for (Object o : geometry.subList(1, geometry.size())) {
-            List<?> g = (List<?>) o;
-            String name = (String) g.get(0);
-            circles.add(new Box(name, d(g, 1), d(g, 2), d(g, 3), d(g, 4)));
-            labels.add(new Box(name, d(g, 5), d(g, 6), d(g, 7), d(g, 8)));
-        }
+        Box svg = box("graph", (List<?>) geometry.get("graph"));
+        List<Box> circles = boxes(geometry.get("circles"));
+        List<Box> labels = boxes(geometry.get("labels"));
+        List<Box> costs = boxes(geometry.get("costs"));
+        assertThat(circles).hasSize(DemoOverlay.NODES.size());
+        assertThat(labels).hasSize(DemoOverlay.NODES.size());
+        assertThat(costs).hasSize(DemoOverlay.LINKS.size());
         for (Box label : labels) {
             assertThat(label.w()).as("label of %s drawn", label.name()).isPositive();
             assertThat(svg.contains(label)).as("label of %s inside the drawing: %s in %s", label.name(), label, svg)
@@ -237,6 +235,16 @@ class DashboardBrowserTest {
                     assertThat(label.intersects(other)).as("labels of %s %s and %s %s overlap", label.name(), label,
                             other.name(), other).isFalse();
                 }
+            }
+            for (Box cost : costs) {
+                assertThat(label.intersects(cost)).as("label of %s %s and the cost of %s %s overlap", label.name(),
+                        label, cost.name(), cost).isFalse();
+            }
+        }
+        for (Box cost : costs) {
+            for (Box circle : circles) {
+                assertThat(cost.coversCircle(circle)).as("the cost of %s %s covers node %s %s", cost.name(), cost,
+                        circle.name(), circle).isFalse();
             }
         }
     }
@@ -259,22 +267,36 @@ class DashboardBrowserTest {
         }
     }
 
-    private static double d(List<?> values, int i) {
+    private static Box box(String name, List<?> v) {
+        return new Box(name, number(v, 0), number(v, 1), number(v, 2), number(v, 3));
+    }
+
+    private static List<Box> boxes(Object named) {
+        return ((List<?>) named).stream().map(o -> (List<?>) o)
+                .map(v -> box((String) v.get(0), v.subList(1, v.size()))).toList();
+    }
+
+    private static double number(List<?> values, int i) {
         return ((Number) values.get(i)).doubleValue();
     }
 
     /**
-     * The drawing's box, then each node's name, circle box and label box, read in one go once the
-     * force layout has come to rest (it reports that on the drawing), so nothing moves in between.
+     * The boxes of the drawing, of each node's circle and label and of each link's cost, read in one
+     * go once the force layout has come to rest (it says so on the drawing), so nothing moves between.
      */
-    private List<?> waitForSettledLayout(WebDriverWait wait) {
-        return wait.withMessage("the topology layout to settle").until(b -> (List<?>) ((JavascriptExecutor) b)
+    private Map<?, ?> waitForSettledLayout(WebDriverWait wait) {
+        return wait.withMessage("the topology layout to settle").until(b -> (Map<?, ?>) ((JavascriptExecutor) b)
                 .executeScript("""
                         const svg = document.getElementById('graph');
                         if (svg.getAttribute('data-layout') !== 'settled') return null;
                         const r = e => { const b = e.getBoundingClientRect(); return [b.x, b.y, b.width, b.height]; };
-                        return [['graph', ...r(svg)], ...[...svg.querySelectorAll('g.node')].map(g =>
-                            [g.dataset.node, ...r(g.querySelector('circle')), ...r(g.querySelector('text.label'))])];
+                        const nodes = [...svg.querySelectorAll('g.node')];
+                        return {
+                          graph: r(svg),
+                          circles: nodes.map(g => [g.dataset.node, ...r(g.querySelector('circle'))]),
+                          labels: nodes.map(g => [g.dataset.node, ...r(g.querySelector('text.label'))]),
+                          costs: [...svg.querySelectorAll('g.link')].map(g => [g.dataset.link, ...r(g.querySelector('text.cost'))]),
+                        };
                         """));
     }
 

@@ -195,7 +195,8 @@ public final class OverlayView {
             list.add(new TopologyView.Node(name, NodeId.ofName(name).toString(), name.equals(s.self()), local != null,
                     reachable, a == null ? null : a.sequence(), s.ageSeconds().get(name),
                     a == null ? 0 : a.links().size(),
-                    local == null ? null : local.localAddress().getHostString() + ":" + local.localAddress().getPort()));
+                    local == null ? null : local.localAddress().getHostString() + ":" + local.localAddress().getPort(),
+                    local == null ? null : NodeDropsView.of(local, local == nodes.self()).reasons()));
         }
         return list;
     }

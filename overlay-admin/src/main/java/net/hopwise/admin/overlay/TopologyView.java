@@ -5,6 +5,7 @@ import java.time.Instant;
 import java.util.List;
 import java.util.Map;
 import net.hopwise.overlay.routing.RoutingMetric;
+import net.hopwise.overlay.wire.DropReason;
 
 /**
  * The overlay as the service's node knows it from its link-state database, with every link's cost
@@ -29,7 +30,9 @@ public record TopologyView(
             @Schema(description = "Age of that advertisement in seconds; null when none is held", nullable = true)
                     Double advertisementAgeSeconds,
             @Schema(description = "Links the node advertises") int advertisedLinks,
-            @Schema(description = "UDP address of a local node; null for remote ones", nullable = true) String address) {}
+            @Schema(description = "UDP address of a local node; null for remote ones", nullable = true) String address,
+            @Schema(description = "Datagrams a local node dropped, by reason, as /api/drops lists them; null for"
+                    + " remote ones", nullable = true) Map<DropReason, Long> drops) {}
 
     /** One overlay link, undirected, with its cost in each direction. */
     public record Link(
