@@ -456,6 +456,10 @@
       if (span !== state.spanSeconds || state.selected !== `${a}~${b}`) return; // a newer choice is on its way
       const end = samples.length ? new Date(samples[samples.length - 1].time) : new Date();
       const domain = [new Date(end - span * 1000), end];
+      // A young service has less history than the span: say where it starts rather than leave a gap.
+      const first = samples.length ? new Date(samples[0].time) : null;
+      document.getElementById("history-since").textContent =
+        first && first - domain[0] > span * 50 ? `· kept since ${fmt.time(samples[0].time)}` : "";
       drawChart("#chart-rtt", samples, s => s.rttMs, "#5aa9ff", d3.format("~s"), domain);
       drawChart("#chart-loss", samples, s => s.lossRate == null ? null : s.lossRate * 100, "#ff7a59", d3.format("~g"), domain);
       drawChart("#chart-throughput", samples, s => s.throughputBps == null ? null : s.throughputBps / 1000, "#3fcf8e", d3.format("~s"), domain);
