@@ -83,6 +83,20 @@ class ErrorResponsesTest {
     }
 
     @Test
+    void requestsTomcatRefusesOutrightAreProblems() throws IOException {
+        RawHttp.Response trace = RawHttp.send(port, "TRACE", "/api/nodes");
+        assertProblem(trace, "TRACE");
+        // Spring Security's firewall refuses the method before Spring MVC could say 405.
+        assertThat(trace.status()).isIn(400, 405);
+        RawHttp.Response headers = RawHttp.send(port, "GET", "/api/nodes", "X-Padding: " + "p".repeat(20_000));
+        assertProblem(headers, "a header larger than the buffer");
+        assertThat(headers.status()).isEqualTo(400);
+        RawHttp.Response badMethod = RawHttp.send(port, "G(T", "/api/nodes");
+        assertProblem(badMethod, "a method that is not a token");
+        assertThat(badMethod.status()).isEqualTo(400);
+    }
+
+    @Test
     void unknownPathsMethodsAndMediaTypesAreProblems() throws IOException {
         RawHttp.Response nowhere = RawHttp.send(port, "GET", "/api/nowhere", "Accept: text/html");
         assertProblem(nowhere, "unknown path");

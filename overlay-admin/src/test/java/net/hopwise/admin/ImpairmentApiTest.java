@@ -62,28 +62,49 @@ class ImpairmentApiTest {
         assertDemoImpairment();
     }
 
+    @Test
+    void everyMisspeltFieldIsNamed() throws Exception {
+        put("{\"lossrate\":0.5,\"delayMs\":5,\"Delay\":3,\"jitter_ms\":1}").andExpect(status().isBadRequest())
+                .andExpect(jsonPath("$.type").value("urn:hopwise:problem:unknown-field"))
+                .andExpect(jsonPath("$.fields[0]").value("lossrate"))
+                .andExpect(jsonPath("$.fields[1]").value("Delay"))
+                .andExpect(jsonPath("$.fields[2]").value("jitter_ms"))
+                .andExpect(jsonPath("$.fields.length()").value(3))
+                .andExpect(jsonPath("$.detail", containsString("unknown fields 'lossrate', 'Delay', 'jitter_ms'")));
+        assertDemoImpairment();
+    }
+
+    @Test
+    void aBodyLargerThanAnyRequestIsRefused() throws Exception {
+        put("{\"delayMs\":5,\"note\":\"" + "x".repeat(70_000) + "\"}").andExpect(status().isPayloadTooLarge())
+                .andExpect(content().contentTypeCompatibleWith(PROBLEM))
+                .andExpect(jsonPath("$.detail", containsString("65536 bytes")));
+        assertDemoImpairment();
+    }
+
     @ParameterizedTest(name = "{0}")
     @CsvSource(delimiter = '|', value = {
-            "{\"rateKbps\":1.5}                | rateKbps     | an integer",
-            "{\"queuePackets\":10.0}           | queuePackets | an integer",
-            "{\"queuePackets\":3000000000}     | queuePackets | an integer (32-bit)",
-            "{\"rateKbps\":99999999999999999999} | rateKbps   | an integer",
-            "{\"lossRate\":\"0.5\"}            | lossRate     | a number",
-            "{\"lossRate\":\"lots\"}           | lossRate     | a number",
-            "{\"lossRate\":true}               | lossRate     | a number",
-            "{\"delayMs\":[20]}                | delayMs      | a number",
-            "{\"delayMs\":{\"ms\":20}}         | delayMs      | a number",
-            "{\"direction\":\"SIDEWAYS\"}      | direction    | one of BOTH, FORWARD, REVERSE",
-            "{\"direction\":1}                 | direction    | one of BOTH, FORWARD, REVERSE",
-            "{\"direction\":\"forward\"}       | direction    | one of BOTH, FORWARD, REVERSE",
+            "{\"rateKbps\":1.5}                  | rateKbps     | an integer                    | got 1.5",
+            "{\"queuePackets\":10.0}             | queuePackets | an integer                    | got 10.0",
+            "{\"queuePackets\":3000000000}       | queuePackets | an integer (32-bit)           | 3000000000",
+            "{\"rateKbps\":99999999999999999999} | rateKbps     | an integer                    | 99999999999999999999",
+            "{\"lossRate\":\"0.5\"}              | lossRate     | a number                      | got string \"0.5\"",
+            "{\"lossRate\":\"lots\"}             | lossRate     | a number                      | got string \"lots\"",
+            "{\"lossRate\":true}                 | lossRate     | a number                      | got true",
+            "{\"delayMs\":[20]}                  | delayMs      | a number                      | got an array",
+            "{\"delayMs\":{\"ms\":20}}           | delayMs      | a number                      | got an object",
+            "{\"direction\":\"SIDEWAYS\"}        | direction    | one of BOTH, FORWARD, REVERSE | got 'SIDEWAYS'",
+            "{\"direction\":1}                   | direction    | one of BOTH, FORWARD, REVERSE | got 1",
+            "{\"direction\":\"forward\"}         | direction    | one of BOTH, FORWARD, REVERSE | got 'forward'",
     })
-    void aValueOfTheWrongTypeNamesTheFieldAndTheTypeExpected(String body, String field, String expected)
+    void aValueOfTheWrongTypeNamesTheFieldAndTheTypeExpected(String body, String field, String expected, String got)
             throws Exception {
         put(body).andExpect(status().isBadRequest())
                 .andExpect(content().contentTypeCompatibleWith(PROBLEM))
                 .andExpect(jsonPath("$.type").value("urn:hopwise:problem:wrong-type"))
                 .andExpect(jsonPath("$.field").value(field))
-                .andExpect(jsonPath("$.detail", containsString(field + ": expected " + expected)));
+                .andExpect(jsonPath("$.detail", containsString(field + ": expected " + expected)))
+                .andExpect(jsonPath("$.detail", containsString(got)));
         assertDemoImpairment();
     }
 

@@ -188,6 +188,11 @@ class NodeModeTest {
                                 && e.get("peer").asText().equals("c")
                                 && e.get("detail").asText().contains("link-state database")));
         Conditions.await("c unreachable", () -> !read(get("/api/nodes/c")).get("reachable").asBoolean());
+        // Known and unreachable: the routes endpoint says the same as the nodes endpoint.
+        JsonNode route = read(get("/api/routes/c"));
+        for (JsonNode path : route.get("metrics")) {
+            assertThat(path.get("reachable").asBoolean()).isFalse();
+        }
     }
 
     private JsonNode read(MockHttpServletRequestBuilder request) {

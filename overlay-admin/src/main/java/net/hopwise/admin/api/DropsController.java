@@ -32,9 +32,13 @@ public class DropsController {
 
     @GetMapping("/{node}")
     @Operation(summary = "Drop counters of one local node by reason",
-            description = "404 when no node of that name runs in this process")
+            description = "404 when no node of that name runs in this process (a remote node's drops are"
+                    + " counted by its own service)")
     public NodeDropsView node(@PathVariable String node) {
         return view.drops().stream().filter(d -> d.node().equals(node)).findFirst()
-                .orElseThrow(() -> OverlayException.unknownNode(node));
+                .orElseThrow(() -> view.snapshot().knows(node)
+                        ? new OverlayException(OverlayException.Kind.UNKNOWN_NODE, "node '" + node + "' does not run in"
+                                + " this process: its own admin service counts its drops")
+                        : OverlayException.unknownNode(node));
     }
 }

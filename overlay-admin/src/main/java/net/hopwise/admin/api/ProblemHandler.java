@@ -3,16 +3,19 @@ package net.hopwise.admin.api;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.core.exc.InputCoercionException;
 import com.fasterxml.jackson.databind.JsonMappingException;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.exc.InvalidFormatException;
 import com.fasterxml.jackson.databind.exc.MismatchedInputException;
 import com.fasterxml.jackson.databind.exc.UnrecognizedPropertyException;
+import java.io.IOException;
 import java.math.BigDecimal;
 import java.math.BigInteger;
+import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Collection;
 import java.util.List;
 import java.util.Map;
-import java.util.TreeSet;
 import java.util.stream.Collectors;
 import net.hopwise.admin.overlay.OverlayException;
 import org.springframework.beans.TypeMismatchException;
@@ -56,7 +59,8 @@ public class ProblemHandler extends ResponseEntityExceptionHandler {
     @Override
     protected ResponseEntity<Object> handleHttpMessageNotReadable(HttpMessageNotReadableException ex,
             HttpHeaders headers, HttpStatusCode status, WebRequest request) {
-        return problem(ex, bodyProblem(ex), headers, request);
+        return problem(ex, bodyProblem(ex, request.getAttribute(BodyCapture.ATTRIBUTE, WebRequest.SCOPE_REQUEST)),
+                headers, request);
     }
 
     /** Bean Validation of a request body: every bad field at once, each with its bound. */
@@ -66,7 +70,7 @@ public class ProblemHandler extends ResponseEntityExceptionHandler {
         List<FieldError> errors = ex.getBindingResult().getFieldErrors().stream()
                 .sorted(java.util.Comparator.comparing(FieldError::getField)).toList();
         ProblemDetail p = Problems.INVALID_VALUE.detail(errors.stream()
-                .map(e -> e.getField() + ": " + e.getDefaultMessage() + ", got " + e.getRejectedValue())
+                .map(e -> e.getField() + ": got " + e.getRejectedValue() + ", " + e.getDefaultMessage())
                 .collect(Collectors.joining("; ")));
         p.setProperty("errors", errors.stream().map(e -> Map.of("field", e.getField(),
                 "message", String.valueOf(e.getDefaultMessage()))).toList());
@@ -88,13 +92,17 @@ public class ProblemHandler extends ResponseEntityExceptionHandler {
         return handleExceptionInternal(ex, p, headers, HttpStatusCode.valueOf(p.getStatus()), request);
     }
 
-    static ProblemDetail bodyProblem(HttpMessageNotReadableException ex) {
+    /** @param body the body's bytes as {@link BodyCapture} kept them, or null */
+    static ProblemDetail bodyProblem(HttpMessageNotReadableException ex, Object body) {
         Throwable cause = ex.getCause();
         if (cause instanceof UnrecognizedPropertyException u) {
-            String at = path(u);
-            ProblemDetail p = Problems.UNKNOWN_FIELD.detail("unknown field '" + at + "'; the fields are "
-                    + String.join(", ", new TreeSet<>(u.getKnownPropertyIds().stream().map(String::valueOf).toList())));
-            p.setProperty("field", at);
+            List<String> known = u.getKnownPropertyIds().stream().map(String::valueOf).sorted().toList();
+            List<String> unknown = unknownFields(u, body, known);
+            ProblemDetail p = Problems.UNKNOWN_FIELD.detail((unknown.size() == 1 ? "unknown field " : "unknown fields ")
+                    + unknown.stream().map(f -> "'" + f + "'").collect(Collectors.joining(", "))
+                    + "; the fields are " + String.join(", ", known));
+            p.setProperty("field", unknown.get(0));
+            p.setProperty("fields", unknown);
             return p;
         }
         if (cause instanceof JsonMappingException m && !m.getPath().isEmpty()) {
@@ -106,8 +114,8 @@ public class ProblemHandler extends ResponseEntityExceptionHandler {
                 got = ": " + range.getOriginalMessage();
             } else if (m instanceof InvalidFormatException f) {
                 got = ", got " + (f.getValue() instanceof String s ? "'" + s + "'" : String.valueOf(f.getValue()));
-            } else if (m instanceof MismatchedInputException mi && mi.getProcessor() != null) {
-                got = ", got " + token(m.getOriginalMessage());
+            } else if (m instanceof MismatchedInputException) {
+                got = ", got " + sent(m.getOriginalMessage());
             }
             ProblemDetail p = Problems.WRONG_TYPE.detail(at + ": expected " + expected(target) + got);
             p.setProperty("field", at);
@@ -115,7 +123,10 @@ public class ProblemHandler extends ResponseEntityExceptionHandler {
         }
         if (cause instanceof MismatchedInputException m) {
             // No field: the body as a whole is of the wrong shape (an array, a number, trailing content).
-            return Problems.MALFORMED_BODY.detail("the body must be one JSON object: " + m.getOriginalMessage());
+            String message = String.valueOf(m.getOriginalMessage());
+            return Problems.MALFORMED_BODY.detail(message.startsWith("Trailing token")
+                    ? "the body must be one JSON object with nothing after it"
+                    : "the body must be one JSON object, got " + sent(message));
         }
         if (cause instanceof JsonProcessingException j) {
             var where = j.getLocation();
@@ -125,6 +136,33 @@ public class ProblemHandler extends ResponseEntityExceptionHandler {
         return Problems.MALFORMED_BODY.detail(ex.getMessage() != null && ex.getMessage().startsWith("Required request body")
                 ? "a JSON body is required" : "the body could not be read");
     }
+
+    /**
+     * Every unknown field beside the one Jackson stopped at, when it stopped in the body's top-level
+     * object (the only place this API has fields); in body order, as the client wrote them.
+     */
+    private static List<String> unknownFields(UnrecognizedPropertyException u, Object body, List<String> known) {
+        String first = path(u);
+        if (u.getPath().size() != 1 || !(body instanceof byte[] bytes)) {
+            return List.of(first);
+        }
+        try {
+            JsonNode tree = LENIENT.readTree(bytes);
+            List<String> all = new ArrayList<>();
+            tree.fieldNames().forEachRemaining(f -> {
+                if (!known.contains(f) && !all.contains(f)) {
+                    all.add(f);
+                }
+            });
+            return all.contains(first) ? all : List.of(first);
+        } catch (IOException | RuntimeException e) {
+            // Unreadable past the first unknown field: that one is still worth naming.
+            return List.of(first);
+        }
+    }
+
+    /** Reads a body again only to list its field names: duplicates and the rest are reported elsewhere. */
+    private static final ObjectMapper LENIENT = new ObjectMapper();
 
     /** The field's place in the body: {@code queuePackets}, {@code a.b[2]}. */
     private static String path(JsonMappingException e) {
@@ -139,16 +177,45 @@ public class ProblemHandler extends ResponseEntityExceptionHandler {
         return s.toString();
     }
 
-    /** Jackson names the offending token in its message, e.g. "Floating-point value (1.5)"; keep just that. */
-    private static String token(String message) {
+    /**
+     * What was sent instead, from Jackson's message, which is the only place that names it: the value
+     * when it quotes one ("Floating-point value (1.5)"), else the kind of token.
+     */
+    static String sent(String message) {
         if (message == null) {
             return "another type";
         }
-        int open = message.indexOf('(');
-        int close = message.indexOf(')', open + 1);
-        String kind = message.startsWith("Cannot coerce ") ? message.substring(14, Math.max(14, open)).trim() : "";
-        return open > 0 && close > open ? (kind.isEmpty() ? "" : kind.toLowerCase(java.util.Locale.ROOT) + " ")
-                + message.substring(open + 1, close) : "another type";
+        int open = message.indexOf("value (");
+        int close = message.indexOf(')', open + 7);
+        if (open >= 0 && close > open && message.startsWith("Cannot coerce ")) {
+            String kind = message.substring(14, open).trim().toLowerCase(java.util.Locale.ROOT);
+            return (kind.equals("floating-point") ? "the fraction " : kind + " ") + message.substring(open + 7, close);
+        }
+        for (var e : TOKENS.entrySet()) {
+            if (message.contains("JsonToken." + e.getKey()) || message.contains("from " + e.getKey() + " value")) {
+                return e.getValue();
+            }
+        }
+        return "another type";
+    }
+
+    private static final Map<String, String> TOKENS = tokens();
+
+    private static Map<String, String> tokens() {
+        Map<String, String> m = new java.util.LinkedHashMap<>();
+        m.put("START_ARRAY", "an array");
+        m.put("START_OBJECT", "an object");
+        m.put("VALUE_TRUE", "true");
+        m.put("VALUE_FALSE", "false");
+        m.put("VALUE_STRING", "a string");
+        m.put("VALUE_NUMBER_INT", "an integer");
+        m.put("VALUE_NUMBER_FLOAT", "a fraction");
+        m.put("Array", "an array");
+        m.put("Object", "an object");
+        m.put("Number", "a number");
+        m.put("String", "a string");
+        m.put("Boolean", "true or false");
+        return java.util.Collections.unmodifiableMap(m);
     }
 
     /** What a client must send for a Java type, in JSON's terms. */

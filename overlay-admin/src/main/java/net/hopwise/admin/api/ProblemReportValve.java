@@ -40,8 +40,12 @@ final class ProblemReportValve extends ErrorReportValve {
         }
         // Tomcat's message says what it refused ("Invalid URI"); a server error's message is not for clients.
         String message = response.getMessage();
+        if ((message == null || message.isBlank()) && throwable != null) {
+            // What the HTTP parser threw, e.g. "Request header is too large".
+            message = throwable.getMessage();
+        }
         String detail = status < 500 && message != null && !message.isBlank() ? message
-                : status < 500 ? "the server refused the request before reading it" : "the server failed";
+                : status < 500 ? "the request is malformed: its line, path or headers" : "the server failed";
         ProblemDetail p = Problems.ofStatus(HttpStatusCode.valueOf(status), detail);
         try {
             response.setContentType(MediaType.APPLICATION_PROBLEM_JSON_VALUE);
