@@ -15,6 +15,11 @@ import java.util.Map;
  * and all partial messages together may not exceed {@code maxBufferedBytes}; when a new fragment
  * would overflow the budget the oldest partial message is evicted. A partial message that does not
  * complete within {@code timeoutNanos} of its first fragment is dropped. Sans-IO: time is passed in.
+ *
+ * <p>The number of partial messages is bounded by the budget too, at one full fragment each: every
+ * fragment but the last is full, so honest partial messages hold at least that much, while a sender
+ * of nothing but short (or empty) last fragments of distinct messages would otherwise make the node
+ * keep a record, an array and a buffer per message that the byte count hardly sees.
  */
 public final class Reassembler {
     private final ByteBufAllocator allocator;
@@ -22,6 +27,7 @@ public final class Reassembler {
     private final long maxBufferedBytes;
     private final long timeoutNanos;
     private final int maxFragmentPayload;
+    private final int maxPartials;
 
     /** Insertion order is age order, which makes both eviction and expiry a look at the head. */
     private final Map<Key, Partial> partials = new HashMap<>();
@@ -40,6 +46,7 @@ public final class Reassembler {
         this.maxBufferedBytes = maxBufferedBytes;
         this.timeoutNanos = timeoutNanos;
         this.maxFragmentPayload = maxFragmentPayload;
+        this.maxPartials = (int) Math.max(1, Math.min(Integer.MAX_VALUE, maxBufferedBytes / maxFragmentPayload));
     }
 
     /** What became of a fragment. */
@@ -69,7 +76,14 @@ public final class Reassembler {
         }
         Key key = new Key(origin, messageId);
         Partial partial = partials.get(key);
+        int dropped = 0;
         if (partial == null) {
+            while (partials.size() >= maxPartials) {
+                Partial victim = byAge.pollFirst();
+                partials.remove(victim.key);
+                dropped += discard(victim);
+                evicted++;
+            }
             partial = new Partial(key, fragmentCount, nowNanos);
             partials.put(key, partial);
             byAge.addLast(partial);
@@ -80,7 +94,6 @@ public final class Reassembler {
         if (partial.fragments[fragmentIndex] != null) {
             return Result.DUPLICATE;
         }
-        int dropped = 0;
         while (bufferedBytes + length > maxBufferedBytes) {
             Partial victim = oldestOtherThan(partial);
             if (victim == null) {
