@@ -1,0 +1,19 @@
+package net.hopwise.voip.sdp;
+
+import java.util.List;
+
+/**
+ * One m= section (RFC 8866 section 5.14) with what the relay reads from it.
+ *
+ * @param index position among the m= lines, from 0
+ * @param port the media port; 0 marks a rejected or disabled stream (RFC 3264 section 6)
+ * @param portCount the {@code /<count>} of the m= line, or 1
+ * @param connection the media-level c=, or null when the session-level one applies
+ * @param rtcpPort the a=rtcp port (RFC 3605), or -1
+ * @param rtcpAddress the a=rtcp address, or null
+ * @param direction the media-level direction attribute, or null when none is given
+ * @param rtcpMux whether a=rtcp-mux is present (RFC 5761)
+ * @param mLine index in {@link SessionDescription#lines()} of the m= line
+ */
+public record MediaDescription(int index, String media, int port, int portCount, String proto, List<String> formats,
+        Connection connection, int rtcpPort, Connection rtcpAddress, MediaDirection direction, boolean rtcpMux, int mLine) {}
