@@ -15,6 +15,7 @@ import net.hopwise.overlay.node.NodeEngine;
 import net.hopwise.overlay.routing.LinkStateAdvertisement;
 import net.hopwise.overlay.routing.RoutingConfig;
 import net.hopwise.overlay.routing.RoutingMetric;
+import net.hopwise.overlay.session.SessionEndpoint;
 import net.hopwise.overlay.testing.VirtualOverlay;
 import net.hopwise.overlay.wire.DropReason;
 import net.hopwise.overlay.wire.PacketType;
@@ -36,6 +37,9 @@ public final class VirtualAttack {
     /** Origins beyond the real nodes that a database may hold: the bound configured for this run. */
     public static final int EXTRA_ORIGINS = 32;
     public static final int PORT = 7;
+    /** Where every real node accepts every reliable session, as a server would. */
+    public static final int SESSION_PORT = 8;
+    private static final int SESSION_SOURCE_PORT = 9;
     private static final long MS = 1_000_000L;
     private static final long LINK_DELAY = 5 * MS;
     private static final long TRAFFIC_INTERVAL = 20 * MS;
@@ -124,16 +128,22 @@ public final class VirtualAttack {
         overlay.onDatagramFailure(this::escaped);
         overlay.startAll();
         attacker[0] = new HostileNeighbour(seed, ATTACKER, TARGET, REAL.toArray(String[]::new),
-                routing.maxAge().toMillis(), new int[] {PORT}, overlay.now());
+                routing.maxAge().toMillis(), new int[] {PORT, SESSION_PORT}, overlay.now());
         attacker[0].packets().spareRealSequences(spareReal);
         for (String n : REAL) {
             overlay.engine(n).openPort(PORT, m -> delivered.merge(n, 1L, Long::sum));
+            overlay.engine(n).acceptSessions(SESSION_PORT, s -> {
+                s.handler(m -> delivered.merge(n + " session", 1L, Long::sum));
+                return true;
+            });
         }
         long refresh = routing.refreshInterval().toNanos();
         step(overlay, attacker[0], 3_000 * MS, false);
         if (!attacker[0].admitted()) {
             throw new AssertionError("the attacker was never admitted; seed " + seed);
         }
+        session = overlay.engine("a").openSession(SESSION_SOURCE_PORT, NodeId.ofName("d"), SESSION_PORT,
+                RoutingMetric.LATENCY, m -> {}, k -> {}, overlay.now());
         Map<String, Long> before = ownSequences(overlay);
         long attackStart = overlay.now();
         for (int sent = 0; sent < packets; sent += 1000) {
@@ -155,7 +165,12 @@ public final class VirtualAttack {
         checkDatabases(overlay);
         checkAfter(overlay, before, attackStart);
         checkTrafficResumes(overlay, attacker[0]);
+        for (String n : REAL) {
+            sessionsOpen.put(n, overlay.engine(n).sessions().size());
+        }
     }
+
+    private final Map<String, Integer> sessionsOpen = new TreeMap<>();
 
     /** Runs {@code nanos} of virtual time a millisecond at a time: hellos, real traffic, and attack packets. */
     private void step(VirtualOverlay overlay, HostileNeighbour attacker, long nanos, boolean attacking) {
@@ -184,6 +199,7 @@ public final class VirtualAttack {
     }
 
     private long flowSequence;
+    private SessionEndpoint session;
 
     private void sendTraffic(VirtualOverlay overlay, long now) {
         flowSequence++;
@@ -193,6 +209,9 @@ public final class VirtualAttack {
             from.send(PORT, NodeId.ofName(pair[1]), PORT, payload, RoutingMetric.LATENCY, now);
             from.sendRealTime(PORT, NodeId.ofName(pair[1]), PORT, flowSequence, Unpooled.wrappedBuffer(new byte[32]),
                     RoutingMetric.LATENCY, now);
+        }
+        if (session != null) {
+            overlay.engine("a").sessionSend(session, Unpooled.wrappedBuffer(new byte[32]), now);
         }
     }
 
@@ -278,9 +297,15 @@ public final class VirtualAttack {
     private void checkTrafficResumes(VirtualOverlay overlay, HostileNeighbour attacker) {
         long a = delivered.getOrDefault("a", 0L);
         long d = delivered.getOrDefault("d", 0L);
+        long sessionD = delivered.getOrDefault("d session", 0L);
         step(overlay, attacker, 1_000 * MS, false);
         long gotA = delivered.getOrDefault("a", 0L) - a;
         long gotD = delivered.getOrDefault("d", 0L) - d;
+        long gotSession = delivered.getOrDefault("d session", 0L) - sessionD;
+        if (gotSession < 45) {
+            record(TRAFFIC, "in the second after recovery d's session from a delivered " + gotSession
+                    + " of about 50 messages");
+        }
         // 50 datagrams and 50 real-time packets each way in that second; the last few are in flight.
         if (gotA < 90 || gotD < 90) {
             record(TRAFFIC, "in the second after recovery a got " + gotA + " and d got " + gotD
@@ -332,6 +357,6 @@ public final class VirtualAttack {
         return "seed " + seed + ": sent " + sentByType + " and " + mutatedOrUnknown + " of unknown type; "
                 + escaped + " handler errors; largest database " + largestDatabase + "; full reachability "
                 + (restoredAfterNanos < 0 ? "not restored" : "restored " + restoredAfterNanos / MS + " ms")
-                + " after the attack; delivered " + delivered;
+                + " after the attack; delivered " + delivered + "; sessions open at the end " + sessionsOpen;
     }
 }
