@@ -23,7 +23,13 @@ import org.springframework.context.annotation.Bean;
 @SpringBootApplication(exclude = UserDetailsServiceAutoConfiguration.class)
 @OpenAPIDefinition(info = @Info(title = "Hopwise admin API", version = "1",
         description = "Topology, link costs and statistics, routes, events and impairment of a Hopwise overlay,"
-                + " as one node of it sees it. Refusals are RFC 7807 problem bodies."))
+                + " as one node of it sees it. Every refusal, whatever refused it, is an RFC 7807 problem body"
+                + " (application/problem+json) whose type names the case, the same on every endpoint:"
+                + " urn:hopwise:problem:unknown-node, unknown-link, not-local, invalid-value, wrong-type,"
+                + " unknown-field, malformed-body, authentication-required, forbidden, changes-disabled; refusals"
+                + " that mean only their HTTP status (no such path, method or media type) are about:blank."
+                + " Request bodies are strict: unknown fields, values of the wrong type and values out of range are"
+                + " refused, each named."))
 @SecurityScheme(name = "basic", type = SecuritySchemeType.HTTP, scheme = "basic")
 @SecurityScheme(name = "bearer", type = SecuritySchemeType.HTTP, scheme = "bearer")
 public class AdminApplication {

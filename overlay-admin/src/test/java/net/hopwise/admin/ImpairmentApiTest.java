@@ -212,6 +212,8 @@ class ImpairmentApiTest {
         assertThat(path.get("delete").get("summary").asText()).contains("Restores");
         assertThat(path.get("delete").get("description").asText()).contains("configured").contains("{}");
         assertThat(path.get("put").get("description").asText()).contains("{} clears");
+        assertThat(doc.get("info").get("description").asText()).contains("urn:hopwise:problem:unknown-node")
+                .contains("unknown-field");
         JsonNode schema = doc.get("components").get("schemas").get("ImpairmentRequest").get("properties");
         assertThat(schema.get("queuePackets").get("maximum").asLong()).isEqualTo(ImpairmentRequest.MAX_QUEUE_PACKETS);
         assertThat(schema.get("rateKbps").get("maximum").asLong()).isEqualTo(ImpairmentRequest.MAX_RATE_KBPS);
