@@ -22,6 +22,13 @@ import java.util.concurrent.TimeUnit;
  */
 public final class LinkHistory implements AutoCloseable {
     private static final System.Logger LOG = System.getLogger(LinkHistory.class.getName());
+    /**
+     * Ten seconds: an hour's chart then has 360 points, about one per pixel column of a chart, and a
+     * blip of a few seconds still moves its bucket's mean.
+     */
+    static final Duration BUCKET = Duration.ofSeconds(10);
+    /** An hour: long enough to look back over an incident after being paged for it. */
+    static final Duration COARSE_SPAN = Duration.ofHours(1);
 
     /** One sample of a link. */
     public record Sample(
@@ -35,14 +42,6 @@ public final class LinkHistory implements AutoCloseable {
     private final OverlayView view;
     private final LinkRates rates;
     private final OverlayEvents events;
-    /**
-     * Ten seconds: an hour's chart then has 360 points, about one per pixel column of a chart, and a
-     * blip of a few seconds still moves its bucket's mean.
-     */
-    static final Duration BUCKET = Duration.ofSeconds(10);
-    /** An hour: long enough to look back over an incident after being paged for it. */
-    static final Duration COARSE_SPAN = Duration.ofHours(1);
-
     private final int capacity;
     private final Map<String, LinkSeries> series = new ConcurrentHashMap<>();
     private final Map<String, LinkState> remoteStates = new HashMap<>();

@@ -125,7 +125,7 @@ final class LinkSeries {
         void add(LinkHistory.Sample s) {
             count++;
             millis += s.time().toEpochMilli();
-            if (state == null || s.state().ordinal() > state.ordinal()) {
+            if (state == null || s.state().compareTo(state) > 0) {
                 state = s.state();
             }
             add(0, s.rttMs());

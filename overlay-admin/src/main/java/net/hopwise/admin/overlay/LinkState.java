@@ -1,6 +1,9 @@
 package net.hopwise.admin.overlay;
 
-/** A link's state as the service sees it. */
+/**
+ * A link's state as the service sees it, declared from best to worst: a history point that stands
+ * for several samples keeps the worst of their states.
+ */
 public enum LinkState {
     /** Both ends see the link up; routing uses it. */
     UP,
