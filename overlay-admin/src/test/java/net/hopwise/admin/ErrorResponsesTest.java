@@ -148,6 +148,9 @@ class ErrorResponsesTest {
                 .andExpect(status().isPayloadTooLarge())
                 .andExpect(content().contentTypeCompatibleWith("application/problem+json"))
                 .andExpect(jsonPath("$.detail").value("body too large"));
+        RawHttp.Response direct = RawHttp.send(port, "GET", "/error", "Accept: text/html");
+        assertProblem(direct, "GET /error asked for directly");
+        assertThat(direct.status()).isEqualTo(404);
     }
 
     private void assertProblem(RawHttp.Response r, String what) {

@@ -23,6 +23,11 @@ public class ProblemErrorController implements ErrorController {
     @RequestMapping("${server.error.path:${error.path:/error}}")
     ResponseEntity<ProblemDetail> error(HttpServletRequest request) {
         Object code = request.getAttribute(RequestDispatcher.ERROR_STATUS_CODE);
+        if (code == null) {
+            // Asked for directly rather than forwarded to by the container: there is nothing here.
+            return ResponseEntity.status(HttpStatus.NOT_FOUND).contentType(MediaType.APPLICATION_PROBLEM_JSON)
+                    .body(Problems.ofStatus(HttpStatus.NOT_FOUND, "no such resource"));
+        }
         int status = code instanceof Integer i && i >= 400 ? i : HttpStatus.INTERNAL_SERVER_ERROR.value();
         Object thrown = request.getAttribute(RequestDispatcher.ERROR_EXCEPTION);
         Object message = request.getAttribute(RequestDispatcher.ERROR_MESSAGE);
