@@ -114,6 +114,12 @@ class ErrorResponsesTest {
         assertProblem(media, "PUT as text/plain");
         assertThat(media.status()).isEqualTo(415);
 
+        RawHttp.Response lastEvent = RawHttp.send(port, "GET", "/api/events", "Accept: text/event-stream",
+                "Last-Event-ID: yesterday");
+        assertProblem(lastEvent, "an event stream resumed from a bad id");
+        assertThat(lastEvent.status()).isEqualTo(400);
+        assertThat(read(lastEvent).get("detail").asText()).contains("Last-Event-ID").contains("an integer");
+
         RawHttp.Response accept = RawHttp.send(port, "GET", "/api/nodes", "Accept: text/html");
         assertProblem(accept, "GET /api/nodes accepting only HTML");
         assertThat(accept.status()).isEqualTo(406);
