@@ -30,10 +30,16 @@ public final class NodeMeters implements AutoCloseable {
     private final List<Meter> nodeMeters = new ArrayList<>();
     private final Map<Neighbour, List<Meter>> linkMeters = new HashMap<>();
     private final Map<SessionEndpoint, List<Meter>> sessionMeters = new HashMap<>();
+    /**
+     * Held here because Micrometer holds a function counter's object only weakly: a supplier that
+     * nothing else references is collected, and its meter then reads 0 for ever.
+     */
+    private final LongSupplier impairmentDrops;
 
     public NodeMeters(NodeEngine engine, MeterRegistry registry, LongSupplier impairmentDrops) {
         this.engine = engine;
         this.registry = registry;
+        this.impairmentDrops = impairmentDrops;
         this.nodeTags = Tags.of("node", engine.config().name());
         NodeCounters c = engine.counters();
         counter("hopwise.node.packets", "Datagrams received by the node", c, NodeCounters::packetsReceived, "direction", "in");
@@ -48,7 +54,7 @@ public final class NodeMeters implements AutoCloseable {
                 NodeCounters::handlerFailures);
         for (DropReason reason : DropReason.values()) {
             if (reason == DropReason.IMPAIRMENT) {
-                nodeMeters.add(FunctionCounter.builder("hopwise.node.drops", impairmentDrops, s -> s.getAsLong())
+                nodeMeters.add(FunctionCounter.builder("hopwise.node.drops", this.impairmentDrops, s -> s.getAsLong())
                         .description("Datagrams dropped, by reason").tags(nodeTags).tag("reason", reason.tag())
                         .register(registry));
             } else {
