@@ -561,18 +561,24 @@
     } catch (e) { status.textContent = e.message; }
   });
 
-  document.getElementById("impair-clear").addEventListener("click", async () => {
-    const l = state.links.get(state.selected);
-    if (!l) return;
-    const f = document.getElementById("impair"), status = document.getElementById("impair-status");
-    status.textContent = "clearing…";
-    try {
-      await authorised("DELETE", `api/links/${enc(l.a)}/${enc(l.b)}/impairment?direction=${f.direction.value}`);
-      status.textContent = "cleared";
-      state.impairmentEdited = false;
-      refreshImpairment();
-    } catch (e) { status.textContent = e.message; }
-  });
+  // DELETE goes back to the configured impairment; a PUT with nothing set clears the link.
+  const impairmentAction = (id, busy, done, request) =>
+    document.getElementById(id).addEventListener("click", async () => {
+      const l = state.links.get(state.selected);
+      if (!l) return;
+      const f = document.getElementById("impair"), status = document.getElementById("impair-status");
+      status.textContent = busy;
+      try {
+        await request(`api/links/${enc(l.a)}/${enc(l.b)}/impairment`, f.direction.value);
+        status.textContent = done;
+        state.impairmentEdited = false;
+        refreshImpairment();
+      } catch (e) { status.textContent = e.message; }
+    });
+  impairmentAction("impair-restore", "restoring…", "configured impairment restored",
+    (path, direction) => authorised("DELETE", `${path}?direction=${direction}`));
+  impairmentAction("impair-clear", "clearing…", "cleared",
+    (path, direction) => authorised("PUT", path, { direction }));
 
   document.getElementById("signin").addEventListener("click", () => {
     if (state.credentials) {

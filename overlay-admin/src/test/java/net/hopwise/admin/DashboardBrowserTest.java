@@ -330,6 +330,14 @@ class DashboardBrowserTest {
             assertThat(impairment()).contains("\"delayMs\":40.0");
             wait.until(b -> b.findElement(By.id("impair-now")).getText().contains("delay 40 ms"));
             assertThat(browser.findElement(By.id("signin")).getText()).isEqualTo("Sign out");
+
+            // Clear leaves the link unimpaired; Restore brings back what the link was configured with.
+            browser.findElement(By.id("impair-clear")).click();
+            wait.until(b -> b.findElement(By.id("impair-status")).getText().equals("cleared"));
+            assertThat(impairment()).doesNotContain("\"delayMs\":40.0").doesNotContain("\"delayMs\":5.0");
+            browser.findElement(By.id("impair-restore")).click();
+            wait.until(b -> b.findElement(By.id("impair-status")).getText().equals("configured impairment restored"));
+            assertThat(impairment()).contains("\"delayMs\":5.0");
         } finally {
             impair("amsterdam/edinburgh", "{\"delayMs\":5}");
         }
