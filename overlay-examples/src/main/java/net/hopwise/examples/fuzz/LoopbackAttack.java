@@ -126,6 +126,10 @@ final class LoopbackAttack {
             }
             long attackEnd = System.nanoTime();
             checkDatabases(nodes);
+            List<String> cut = unreachable(nodes);
+            if (!cut.isEmpty()) {
+                System.out.println("  seed " + seed + ", unreachable when the attack stopped: " + cut);
+            }
             long restoreMillis = -1;
             long healBy = attackEnd + routing.refreshInterval().toNanos();
             while (System.nanoTime() < healBy) {
@@ -190,6 +194,31 @@ final class LoopbackAttack {
             }
         }
         return true;
+    }
+
+    /** Which real node lacks a route to which, and under which metrics: what the attack left broken. */
+    private static List<String> unreachable(Map<String, OverlayNode> nodes) {
+        List<String> cut = new ArrayList<>();
+        for (Map.Entry<String, OverlayNode> n : nodes.entrySet()) {
+            cut.addAll(n.getValue().inspect(e -> {
+                List<String> missing = new ArrayList<>();
+                for (String other : REAL) {
+                    List<RoutingMetric> metrics = new ArrayList<>();
+                    for (RoutingMetric m : RoutingMetric.values()) {
+                        if (!e.hasRoute(NodeId.ofName(other), m)) {
+                            metrics.add(m);
+                        }
+                    }
+                    if (!metrics.isEmpty()) {
+                        missing.add(n.getKey() + "->" + other + " " + metrics + " (" + other + " held: "
+                                + e.router().database().get(NodeId.ofName(other)).map(a -> "seq " + a.sequence()
+                                + ", " + a.links().size() + " links").orElse("no") + ")");
+                    }
+                }
+                return missing;
+            }));
+        }
+        return cut;
     }
 
     private static boolean linksUp(Map<String, OverlayNode> nodes) {
