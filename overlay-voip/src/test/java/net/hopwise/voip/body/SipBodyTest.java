@@ -3,7 +3,7 @@ package net.hopwise.voip.body;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.netty.buffer.ByteBuf;
-import io.netty.buffer.Unpooled;
+import io.netty.buffer.PooledByteBufAllocator;
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
@@ -32,7 +32,7 @@ class SipBodyTest {
     }
 
     private static void withMessage(byte[] bytes, Consumer<SipMessage> check) {
-        ByteBuf in = Unpooled.buffer(bytes.length).writeBytes(bytes);
+        ByteBuf in = PooledByteBufAllocator.DEFAULT.directBuffer(bytes.length).writeBytes(bytes);
         SipParseResult r = new SipParser().parseDatagram(in);
         try {
             assertThat(r.isMessage()).as("%s", r).isTrue();
@@ -54,7 +54,7 @@ class SipBodyTest {
             byte[] replaced = body.withSdp(newSdp.getBytes(StandardCharsets.US_ASCII));
             String expectedBody = original.substring(original.indexOf("\r\n\r\n") + 4).replace(SDP, newSdp);
             assertThat(new String(replaced, StandardCharsets.US_ASCII)).isEqualTo(expectedBody);
-            ByteBuf out = SipMessageEditor.of(m).replaceBody(replaced, null).encode(Unpooled.buffer().alloc());
+            ByteBuf out = SipMessageEditor.of(m).replaceBody(replaced, null).encode(PooledByteBufAllocator.DEFAULT);
             try {
                 byte[] bytes = new byte[out.readableBytes()];
                 out.getBytes(0, bytes);

@@ -6,17 +6,23 @@ import java.util.Random;
 import org.junit.jupiter.api.Test;
 
 /**
- * The seeded fuzz run: a million mutated and random messages through parser, editor and framer
- * by default ({@code -Dvoip.fuzz.count=N} changes it, {@code -Dvoip.fuzz.seed=S} replays another
- * run). Inputs are wrapped arrays so that the leak detector's stack traces do not dominate the run;
+ * The seeded fuzz run: mutated and random messages through parser, editor and framer
+ * ({@code -Dvoip.fuzz.count=1000000} for the million-input run recorded in docs/voip.md,
+ * {@code -Dvoip.fuzz.seed=S} to replay another run). Inputs are wrapped arrays so that the leak detector's stack traces do not dominate the run;
  * reference counts are checked exactly instead, and {@link SipCodecProperties} covers the same code
  * with tracked buffers under PARANOID detection.
  */
 class SipCodecFuzzTest {
+    /**
+     * Inputs in a normal build: with the jqwik properties' tracked inputs this keeps the module's
+     * tests near 15 s on the shared 2-core machine; the million-input run is the documented command.
+     */
+    private static final int SUITE_COUNT = 600_000;
+
     @Test
     void mutatedMessagesGiveAMessageOrATypedErrorAndNeverLeak() {
         long seed = Long.getLong("voip.fuzz.seed", 0x5EED_4475L);
-        int count = Integer.getInteger("voip.fuzz.count", 1_000_000);
+        int count = Integer.getInteger("voip.fuzz.count", SUITE_COUNT);
         Random random = new Random(seed);
         SipMutator mutator = new SipMutator();
         SipCodecExercise exercise = new SipCodecExercise(false);

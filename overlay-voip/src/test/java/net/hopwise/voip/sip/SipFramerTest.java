@@ -4,7 +4,7 @@ import static net.hopwise.voip.sip.SipSamples.buf;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.netty.buffer.ByteBuf;
-import io.netty.buffer.UnpooledByteBufAllocator;
+import io.netty.buffer.PooledByteBufAllocator;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
@@ -13,7 +13,7 @@ import org.junit.jupiter.api.Test;
 
 class SipFramerTest {
     private final Recorder sink = new Recorder();
-    private final SipFramer framer = new SipFramer(new SipParser(), UnpooledByteBufAllocator.DEFAULT);
+    private final SipFramer framer = new SipFramer(new SipParser(), PooledByteBufAllocator.DEFAULT);
 
     @AfterEach
     void closeFramer() {
@@ -26,7 +26,7 @@ class SipFramerTest {
         byte[] bytes = stream.getBytes(StandardCharsets.UTF_8);
         for (int cut = 0; cut <= bytes.length; cut += 7) {
             Recorder r = new Recorder();
-            SipFramer f = new SipFramer(new SipParser(), UnpooledByteBufAllocator.DEFAULT);
+            SipFramer f = new SipFramer(new SipParser(), PooledByteBufAllocator.DEFAULT);
             f.read(copy(bytes, 0, cut), r);
             f.read(copy(bytes, cut, bytes.length), r);
             assertThat(r.texts).as("cut at %d", cut).containsExactly(SipSamples.invite(), SipSamples.ok(), SipSamples.register());
@@ -77,14 +77,14 @@ class SipFramerTest {
 
     @Test
     void oversizedHeadersAndBodiesAreFatal() {
-        SipFramer small = new SipFramer(new SipParser(new SipLimits(512, 16, 100)), UnpooledByteBufAllocator.DEFAULT);
+        SipFramer small = new SipFramer(new SipParser(new SipLimits(512, 16, 100)), PooledByteBufAllocator.DEFAULT);
         small.read(buf("OPTIONS sip:a@b SIP/2.0\r\nX: " + "y".repeat(600)), sink);
         assertThat(sink.errors).containsExactly(SipParseError.TOO_LARGE);
         assertThat(sink.fatal).isTrue();
         small.close();
 
         Recorder second = new Recorder();
-        SipFramer body = new SipFramer(new SipParser(new SipLimits(1024, 16, 100)), UnpooledByteBufAllocator.DEFAULT);
+        SipFramer body = new SipFramer(new SipParser(new SipLimits(1024, 16, 100)), PooledByteBufAllocator.DEFAULT);
         body.read(buf(SipSamples.invite().substring(0, 200)), second);
         body.read(buf(SipSamples.invite().substring(200)), second);
         assertThat(second.errors).containsExactly(SipParseError.TOO_LARGE);
@@ -95,7 +95,7 @@ class SipFramerTest {
     void torturMessagesWithAContentLengthFrameOverAStream() {
         for (String name : List.of("wsinv", "intmeth", "esc01", "longreq", "mpart01", "unreason", "noreason", "bcast")) {
             Recorder r = new Recorder();
-            SipFramer f = new SipFramer(new SipParser(), UnpooledByteBufAllocator.DEFAULT);
+            SipFramer f = new SipFramer(new SipParser(), PooledByteBufAllocator.DEFAULT);
             ByteBuf in = TortureMessagesTest.load(name);
             int length = in.readableBytes();
             f.read(in, r);
@@ -106,7 +106,7 @@ class SipFramerTest {
     }
 
     private static ByteBuf copy(byte[] bytes, int from, int to) {
-        ByteBuf b = UnpooledByteBufAllocator.DEFAULT.heapBuffer(Math.max(1, to - from));
+        ByteBuf b = PooledByteBufAllocator.DEFAULT.heapBuffer(Math.max(1, to - from));
         b.writeBytes(bytes, from, to - from);
         return b;
     }

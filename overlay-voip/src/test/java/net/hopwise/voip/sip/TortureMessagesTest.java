@@ -3,7 +3,7 @@ package net.hopwise.voip.sip;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.netty.buffer.ByteBuf;
-import io.netty.buffer.Unpooled;
+import io.netty.buffer.PooledByteBufAllocator;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
@@ -149,7 +149,8 @@ class TortureMessagesTest {
                 throw new IllegalStateException("missing test vector " + name);
             }
             byte[] bytes = in.readAllBytes();
-            ByteBuf buf = Unpooled.buffer(bytes.length);
+            // Pooled heap: tracked by the leak detector and read through the backing array.
+            ByteBuf buf = PooledByteBufAllocator.DEFAULT.heapBuffer(bytes.length);
             buf.writeBytes(bytes);
             return buf;
         } catch (IOException e) {
