@@ -103,6 +103,31 @@ public record LinkStateAdvertisement(
         return null;
     }
 
+    /**
+     * A total order on the content of two versions with the same origin and sequence (name, then links),
+     * the same on every node: it decides which of two different copies with one sequence every node
+     * keeps, so they all keep the same one, and the origin sees it if it is not its own.
+     */
+    static int compareContent(LinkStateAdvertisement x, LinkStateAdvertisement y) {
+        int c = x.originName.compareTo(y.originName);
+        if (c != 0) {
+            return c;
+        }
+        c = Integer.compare(x.links.size(), y.links.size());
+        for (int i = 0; c == 0 && i < x.links.size(); i++) {
+            Link p = x.links.get(i);
+            Link q = y.links.get(i);
+            c = Long.compare(p.neighbour().value(), q.neighbour().value());
+            if (c == 0) {
+                c = Integer.compare(p.cost().latencyMicros(), q.cost().latencyMicros());
+            }
+            if (c == 0) {
+                c = Integer.compare(p.cost().lossPpm(), q.cost().lossPpm());
+            }
+        }
+        return c;
+    }
+
     /** Same origin, name, sequence and links; the age may differ. */
     public boolean sameVersionAs(LinkStateAdvertisement other) {
         return origin.equals(other.origin)

@@ -1,8 +1,6 @@
 package net.hopwise.overlay.routing;
 
-import java.util.ArrayList;
 import java.util.Collections;
-import java.util.Comparator;
 import java.util.List;
 import java.util.Objects;
 import java.util.Set;
@@ -20,7 +18,11 @@ import net.hopwise.overlay.wire.DropReason;
  * <p><b>Flooding.</b> Each advertisement received is acked to the sender. A newer one is installed
  * and sent to every other up neighbour (its origin included, so that the origin learns at once of a
  * forged copy and answers it) and resent every floodRetransmitInterval until that neighbour acks it
- * or shows it has it by sending the same or a newer version. An older one is answered with ours. A neighbour that comes up receives the whole database. Acks leave at
+ * or shows it has it by sending the same or a newer version. An older one is answered with ours.
+ * Two different copies with one sequence (a forgery, or a previous life) are ordered by
+ * {@link LinkStateAdvertisement#compareContent}, so every node keeps the same one. A newer version
+ * never expires before the one it replaces, since its origin created it later: a forged copy that
+ * claims an age near maxAge still lives long enough to reach its origin, which then beats it. A neighbour that comes up receives the whole database. Acks leave at
  * the end of the call that produced them. Updates to a neighbour leave at the end of the call too,
  * unless one left less than floodPacingInterval ago: then they wait for the interval to end, and an
  * origin's version superseded meanwhile is never sent (the neighbour gets the current one). Both are
@@ -57,26 +59,20 @@ import net.hopwise.overlay.wire.DropReason;
  * for which of several equal-cost paths is chosen, the same on every node.
  */
 public final class Router {
-    private static final long NONE = Long.MAX_VALUE;
 
     private final NodeId self;
-    private final String selfName;
     private final RoutingConfig config;
     private final RouterOutput out;
     private final long retransmitNanos;
     private final long pacingNanos;
-    private final long refreshNanos;
     private final long maxAgeNanos;
     private final long minRecomputeNanos;
-    private final long minReadvertiseNanos;
     private final LinkStateDatabase database;
     private final AdvertisementAdmission admission;
     private final TreeMap<NodeId, FloodNeighbour> neighbours = new TreeMap<>();
     private final Set<NodeId> neighbourView = Collections.unmodifiableSet(neighbours.keySet());
 
-    private long sequence;
-    private long lastOriginationNanos;
-    private long readvertiseAtNanos = NONE;
+    private final OwnAdvertisement own;
     private boolean graphChanged;
     private long lastRecomputeNanos;
     private RoutingTable table;
@@ -101,7 +97,7 @@ public final class Router {
      */
     public Router(NodeId self, String selfName, RoutingConfig config, RouterOutput out, long sequenceBase, long nowNanos) {
         this.self = Objects.requireNonNull(self, "self");
-        this.selfName = NodeId.requireValidName(selfName);
+        NodeId.requireValidName(selfName);
         this.config = Objects.requireNonNull(config, "config");
         this.out = Objects.requireNonNull(out, "out");
         if (sequenceBase < 0 || sequenceBase > AdvertisementAdmission.MAX_CEILING) {
@@ -109,15 +105,13 @@ public final class Router {
         }
         retransmitNanos = config.floodRetransmitInterval().toNanos();
         pacingNanos = config.floodPacingInterval().toNanos();
-        refreshNanos = config.refreshInterval().toNanos();
         maxAgeNanos = config.maxAge().toNanos();
         minRecomputeNanos = config.minRecomputeInterval().toNanos();
-        minReadvertiseNanos = config.minReadvertiseInterval().toNanos();
         database = new LinkStateDatabase(self, maxAgeNanos);
         admission = new AdvertisementAdmission(config, sequenceBase, nowNanos);
         table = RoutingTable.selfOnly(self);
         lastRecomputeNanos = nowNanos - minRecomputeNanos;
-        sequence = sequenceBase - 1;
+        own = new OwnAdvertisement(self, selfName, config, sequenceBase);
         originate(nowNanos);
         graphChanged = false;
     }
@@ -163,13 +157,8 @@ public final class Router {
             return;
         }
         n.cost = cost;
-        if (differsSignificantly(n)) {
-            long allowedAt = lastOriginationNanos + minReadvertiseNanos;
-            if (nowNanos >= allowedAt) {
-                originate(nowNanos);
-            } else {
-                readvertiseAtNanos = Math.min(readvertiseAtNanos, allowedAt);
-            }
+        if (own.differsSignificantly(database.current(self), n) && own.mayReadvertise(nowNanos)) {
+            originate(nowNanos);
         }
         finish(nowNanos);
     }
@@ -215,12 +204,11 @@ public final class Router {
                 graphChanged = true;
             }
         }
-        if (nowNanos >= lastOriginationNanos + refreshNanos) {
+        if (own.refreshDue(nowNanos)) {
             originate(nowNanos);
-        } else if (nowNanos >= readvertiseAtNanos) {
-            readvertiseAtNanos = NONE;
+        } else if (own.takeReadvertiseDue(nowNanos)) {
             for (FloodNeighbour n : neighbours.values()) {
-                if (differsSignificantly(n)) {
+                if (own.differsSignificantly(database.current(self), n)) {
                     originate(nowNanos);
                     break;
                 }
@@ -234,7 +222,7 @@ public final class Router {
 
     /** When {@link #onTimer} should next be called; {@link Long#MAX_VALUE} if never. */
     public long nextDeadlineNanos() {
-        long deadline = Math.min(lastOriginationNanos + refreshNanos, readvertiseAtNanos);
+        long deadline = own.nextDeadlineNanos();
         if (graphChanged) {
             deadline = Math.min(deadline, lastRecomputeNanos + minRecomputeNanos);
         }
@@ -344,7 +332,8 @@ public final class Router {
             receiveOwn(from, a, held, ack, nowNanos);
             return;
         }
-        if (held == null || a.sequence() > held.sequence()) {
+        if (held == null || a.sequence() > held.sequence() || (a.sequence() == held.sequence()
+                && LinkStateAdvertisement.compareContent(a, held) > 0)) {
             NodeId evict = null;
             if (held == null && database.size() >= config.maxOrigins()) {
                 // Made-up origins are unreachable, so they cannot keep a new real origin out for maxAge.
@@ -368,17 +357,25 @@ public final class Router {
                 admission.forgetOrigin(evict);
                 graphChanged |= !database.remove(evict).links().isEmpty();
             }
-            install(a, nowNanos - ageNanos);
+            // An origin creates each version after the one before, so a newer version never expires
+            // first; one that claims to (a forged copy aged near maxAge) would otherwise vanish before it
+            // reached its origin, taking the real one with it until the origin's next refresh.
+            long originatedAt = nowNanos - ageNanos;
+            if (held != null) {
+                originatedAt = Math.max(originatedAt, database.originatedAtNanos(origin));
+            }
+            install(a, originatedAt);
             for (FloodNeighbour n : neighbours.values()) {
                 if (n != from) {
                     n.outgoing.add(origin);
                 }
             }
-        } else if (a.sequence() == held.sequence()) {
+        } else if (a.sameVersionAs(held)) {
             from.acks.add(ack);
             from.acknowledged(origin, a.sequence());
             from.outgoing.remove(origin);
         } else {
+            // Older, or a different copy with the same sequence that loses to ours: the sender gets ours.
             from.acks.add(ack);
             from.outgoing.add(origin);
         }
@@ -393,8 +390,7 @@ public final class Router {
                 return;
             }
             from.acks.add(ack);
-            // Below the admission ceiling, so one more cannot overflow.
-            sequence = Math.max(sequence, a.sequence());
+            own.seen(a.sequence());
             originate(nowNanos);
         } else if (a.sequence() < mine.sequence()) {
             from.acks.add(ack);
@@ -423,37 +419,10 @@ public final class Router {
 
     /** Creates, installs and floods a new version of our own advertisement. */
     private void originate(long nowNanos) {
-        sequence++;
-        List<FloodNeighbour> advertised = new ArrayList<>(neighbours.values());
-        int room = config.maxLinksPerAdvertisement();
-        if (advertised.size() > room) {
-            advertised.sort(Comparator.comparingInt((FloodNeighbour n) -> n.cost.latencyMicros()).thenComparing(n -> n.id));
-            advertised = advertised.subList(0, room);
-            advertised.sort(Comparator.comparing(n -> n.id));
-        }
-        List<LinkStateAdvertisement.Link> links = new ArrayList<>(advertised.size());
-        for (FloodNeighbour n : advertised) {
-            links.add(new LinkStateAdvertisement.Link(n.id, n.cost));
-        }
-        install(new LinkStateAdvertisement(self, selfName, sequence, 0, links), nowNanos);
-        lastOriginationNanos = nowNanos;
-        readvertiseAtNanos = NONE;
+        install(own.originate(neighbours.values(), nowNanos), nowNanos);
         for (FloodNeighbour n : neighbours.values()) {
             n.outgoing.add(self);
         }
-    }
-
-    /** Whether the neighbour's measured cost differs enough from the advertised one to flood. */
-    private boolean differsSignificantly(FloodNeighbour n) {
-        LinkCost advertised = database.current(self).costTo(n.id);
-        if (advertised == null) {
-            return true;
-        }
-        long latencyChange = Math.abs((long) n.cost.latencyMicros() - advertised.latencyMicros());
-        boolean latency = latencyChange >= config.readvertiseLatencyMicros()
-                && latencyChange >= config.readvertiseLatencyFraction() * advertised.latencyMicros();
-        boolean loss = Math.abs(n.cost.lossPpm() - advertised.lossPpm()) >= config.readvertiseLossPpm();
-        return latency || loss;
     }
 
     /** Sends what this call produced, then recomputes routes if the graph changed and the rate limit allows. */

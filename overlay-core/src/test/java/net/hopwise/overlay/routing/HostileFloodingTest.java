@@ -93,14 +93,25 @@ class HostileFloodingTest {
 
     /** Whether every router holds every router's own current advertisement. */
     static boolean restored(VirtualNetwork net) {
+        return mismatch(net) == null;
+    }
+
+    /** Where some router does not hold some router's own current advertisement; null if none does. */
+    static String mismatch(VirtualNetwork net) {
+        StringBuilder all = new StringBuilder();
+        for (VirtualNetwork.Host host : net.hosts()) {
+            all.append(host.name).append(' ').append(host.rejected).append(" unacked=").append(host.router.unacknowledged())
+                    .append(" retx=").append(host.router.retransmissions()).append("; ");
+        }
         for (VirtualNetwork.Host host : net.hosts()) {
             for (LinkStateAdvertisement live : net.ownAdvertisements()) {
-                if (!host.router.database().get(live.origin()).map(live::equals).orElse(false)) {
-                    return false;
+                LinkStateAdvertisement held = host.router.database().get(live.origin()).orElse(null);
+                if (!live.equals(held)) {
+                    return all + "at " + net.now() / MS + " ms " + host.name + " holds " + held + " instead of " + live;
                 }
             }
         }
-        return true;
+        return null;
     }
 
     @Test

@@ -204,6 +204,42 @@ class RouterHostileInputTest {
     }
 
     @Test
+    void aNewerCopyAgedNearMaxAgeDoesNotExpireBeforeTheOneItReplacedSoItReachesItsOrigin() {
+        a.neighbourUp(B, TEN_MS, 0);
+        a.neighbourUp(C, TEN_MS, 0);
+        a.onUpdate(B, update(lsa(D, 5, B)), SECOND);
+        int nearMaxAge = (int) config.maxAge().toMillis() - 1;
+        out.clear();
+        a.onUpdate(B, update(lsa(D, 6, C).withAgeMillis(nearMaxAge)), 2 * SECOND);
+        a.onTimer(2 * SECOND + 10 * MS);
+        assertThat(a.database().get(D)).as("expires when the version it replaced would have").contains(lsa(D, 6, C));
+        assertThat(out.advertisementsTo(C)).filteredOn(x -> x.origin().equals(D)).as("flooded on, alive")
+                .extracting(LinkStateAdvertisement::ageMillis).containsExactly(1_000);
+        assertThat(a.database().ageNanos(D, 2 * SECOND)).hasValue(SECOND);
+    }
+
+    @Test
+    void twoDifferentCopiesWithOneSequenceEndTheSameOnEveryNodeWhateverTheirOrder() {
+        LinkStateAdvertisement x = lsa(D, 5, B);
+        LinkStateAdvertisement y = lsa(D, 5, C);
+        LinkStateAdvertisement winner = LinkStateAdvertisement.compareContent(x, y) > 0 ? x : y;
+        CapturingOutput other = new CapturingOutput();
+        Router r = new Router(A, "a", config, other, CLOCK, 0);
+        a.neighbourUp(B, TEN_MS, 0);
+        r.neighbourUp(B, TEN_MS, 0);
+        a.onUpdate(B, update(x), SECOND);
+        a.onUpdate(B, update(y), 2 * SECOND);
+        r.onUpdate(B, update(y), SECOND);
+        other.clear();
+        r.onUpdate(B, update(x), 2 * SECOND);
+        assertThat(a.database().get(D)).contains(winner);
+        assertThat(r.database().get(D)).contains(winner);
+        if (winner == y) {
+            assertThat(other.advertisementsTo(B)).as("the sender of the losing copy gets the winner").contains(y);
+        }
+    }
+
+    @Test
     void aSequenceBaseBeyondTheWindowsLimitIsRefused() {
         assertThatThrownBy(() -> new Router(A, "a", config, out, (1L << 62) + 1, 0)).isInstanceOf(IllegalArgumentException.class);
         Router r = new Router(A, "a", config, out, 1L << 62, 0);
