@@ -90,6 +90,7 @@ public final class SipParser {
         if (start.error != null && !start.request) {
             return SipParseResult.error(start.error, -1, false);
         }
+        scan.request = start.request;
         SipParseResult headerFailure = scan.headers(start.lineEnd, limits.maxHeaders());
         if (headerFailure != null) {
             return headerFailure;
@@ -154,6 +155,8 @@ public final class SipParser {
         final int limit;
         final int maxHeaderBytes;
         final boolean stream;
+        /** Whether the start line read as a request, for the hint errors carry. */
+        boolean request;
         int position;
         int count;
         int[] lines = new int[FIELDS * 16];
@@ -190,7 +193,7 @@ public final class SipParser {
                         position = p;
                         return null;
                     }
-                    return ranOut(true);
+                    return ranOut(request);
                 }
                 int b = v.at(p);
                 if (b == '\n') {
@@ -199,10 +202,10 @@ public final class SipParser {
                 }
                 if (b == '\r') {
                     if (p + 1 >= limit) {
-                        return ranOut(true);
+                        return ranOut(request);
                     }
                     if (v.at(p + 1) != '\n') {
-                        return SipParseResult.error(SipParseError.BAD_HEADER, -1, true);
+                        return SipParseResult.error(SipParseError.BAD_HEADER, -1, request);
                     }
                     position = p + 2;
                     return null;
@@ -216,10 +219,10 @@ public final class SipParser {
                     p++;
                 }
                 if (p >= limit) {
-                    return ranOut(true);
+                    return ranOut(request);
                 }
                 if (nameEnd == lineStart || v.at(p) != ':') {
-                    return SipParseResult.error(SipParseError.BAD_HEADER, -1, true);
+                    return SipParseResult.error(SipParseError.BAD_HEADER, -1, request);
                 }
                 p++;
                 int valueStart = -1;
@@ -227,16 +230,16 @@ public final class SipParser {
                 int lineBreak;
                 while (true) {
                     if (p >= limit) {
-                        return ranOut(true);
+                        return ranOut(request);
                     }
                     int c = v.at(p);
                     int next;
                     if (c == '\r') {
                         if (p + 1 >= limit) {
-                            return ranOut(true);
+                            return ranOut(request);
                         }
                         if (v.at(p + 1) != '\n') {
-                            return SipParseResult.error(SipParseError.BAD_HEADER, -1, true);
+                            return SipParseResult.error(SipParseError.BAD_HEADER, -1, request);
                         }
                         next = p + 2;
                     } else if (c == '\n') {
@@ -244,7 +247,7 @@ public final class SipParser {
                     } else {
                         // A control character is only valid as a quoted-pair (RFC 3261 section 25.1).
                         if ((c == 127 || (c < 32 && c != '\t')) && (p == 0 || v.at(p - 1) != '\\')) {
-                            return SipParseResult.error(SipParseError.BAD_HEADER, -1, true);
+                            return SipParseResult.error(SipParseError.BAD_HEADER, -1, request);
                         }
                         if (!SipSyntax.isBlank(c)) {
                             if (valueStart < 0) {
@@ -262,7 +265,7 @@ public final class SipParser {
                             p = next;
                             break;
                         }
-                        return ranOut(true);
+                        return ranOut(request);
                     }
                     p = next;
                     if (!SipSyntax.isBlank(v.at(next))) {
@@ -274,7 +277,7 @@ public final class SipParser {
                     valueEnd = lineBreak;
                 }
                 if (count == maxHeaders) {
-                    return SipParseResult.error(SipParseError.TOO_LARGE, -1, true);
+                    return SipParseResult.error(SipParseError.TOO_LARGE, -1, request);
                 }
                 SipHeaderName name = SipHeaderName.lookup(v, lineStart, nameEnd);
                 add(lineStart, nameEnd, valueStart, valueEnd, p, name);

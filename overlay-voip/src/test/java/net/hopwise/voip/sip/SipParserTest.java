@@ -164,6 +164,21 @@ class SipParserTest {
     }
 
     @Test
+    void aBrokenResponseIsNeverMarkedAnswerable() {
+        for (String text : new String[] {
+            SipSamples.ok().replace("Record-Route: ", "Record-Route "),
+            SipSamples.ok().substring(0, 60),
+            SipSamples.ok().replace("CSeq: 1 INVITE", "CSeq: x INVITE")}) {
+            ByteBuf in = buf(text);
+            SipParseResult r = parser.parseDatagram(in);
+            assertThat(r.kind()).isEqualTo(SipParseResult.Kind.ERROR);
+            assertThat(r.isRequest()).as(r.error().toString()).isFalse();
+            r.release();
+            in.release();
+        }
+    }
+
+    @Test
     void aDatagramOfLineBreaksIsAKeepAlive() {
         ByteBuf in = buf("\r\n\r\n");
         SipParseResult r = parser.parseDatagram(in);
