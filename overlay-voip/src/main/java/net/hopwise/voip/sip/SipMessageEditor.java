@@ -99,6 +99,57 @@ public final class SipMessageEditor {
         return this;
     }
 
+    /**
+     * Records where the request really came from in its top Via (RFC 3261 section 18.2.1, RFC 3581
+     * section 4): {@code received} is set when the sent-by host differs from the source address or
+     * rport was asked for, and an rport parameter gets the source port. The top Via value is written
+     * anew (parameters in their order, blanks normalised); the rest of the line stays as it was.
+     * Does nothing when the top Via is malformed.
+     */
+    public SipMessageEditor markReceived(String sourceAddress, int sourcePort) {
+        int top = m.indexOf(SipHeaderName.VIA);
+        Via via = m.topVia();
+        if (top < 0 || via == null) {
+            return this;
+        }
+        StringBuilder value = new StringBuilder();
+        value.append(via.protocol()).append('/').append(via.version()).append('/').append(via.transport())
+                .append(' ').append(via.host());
+        if (via.port() >= 0) {
+            value.append(':').append(via.port());
+        }
+        boolean received = via.hasRport() || !via.host().equalsIgnoreCase(sourceAddress);
+        for (var param : via.params().entrySet()) {
+            String name = param.getKey();
+            if (name.equals("received")) {
+                continue;
+            }
+            value.append(';').append(name);
+            if (name.equals("rport")) {
+                value.append('=').append(sourcePort);
+            } else if (param.getValue() != null) {
+                value.append('=').append(param.getValue());
+            }
+        }
+        if (received) {
+            value.append(";received=").append(sourceAddress);
+        }
+        int[] elements = m.elements(top);
+        ByteBuf content = m.content();
+        int base = content.readerIndex();
+        byte[] before = new byte[elements[0] - m.valueStart(top)];
+        content.getBytes(base + m.valueStart(top), before);
+        byte[] after = new byte[m.valueEnd(top) - elements[1]];
+        content.getBytes(base + elements[1], after);
+        byte[] middle = utf8(value.toString());
+        byte[] whole = new byte[before.length + middle.length + after.length];
+        System.arraycopy(before, 0, whole, 0, before.length);
+        System.arraycopy(middle, 0, whole, before.length, middle.length);
+        System.arraycopy(after, 0, whole, before.length + middle.length, after.length);
+        values[top] = whole;
+        return this;
+    }
+
     /** Decrements Max-Forwards, or adds {@code Max-Forwards: 70} when absent (RFC 3261 section 16.6 step 3). */
     public SipMessageEditor decrementMaxForwards() {
         int index = m.indexOf(SipHeaderName.MAX_FORWARDS);

@@ -25,6 +25,10 @@ final class SipCodecExercise {
     /** For the long runs: Netty's allocator without leak tracking, whose stack traces would dominate. */
     private static final UnpooledByteBufAllocator UNTRACKED = new UnpooledByteBufAllocator(false, true);
 
+    private static final SipHeaderName[] LISTS = {
+        SipHeaderName.SUPPORTED, SipHeaderName.PROXY_REQUIRE, SipHeaderName.SUBJECT, SipHeaderName.CONTENT_ENCODING
+    };
+
     private final SipParser parser = new SipParser();
     private final boolean tracked;
     private final ByteBufAllocator alloc;
@@ -52,11 +56,13 @@ final class SipCodecExercise {
                     messages++;
                     touch(r.message());
                     edit(r.message());
+                    answer(r.message());
                 }
                 case ERROR -> {
                     errors.merge(r.error(), 1, Integer::sum);
                     if (r.message() != null) {
                         touch(r.message());
+                        answer(r.message());
                     }
                 }
                 case KEEPALIVE -> keepAlives++;
@@ -72,6 +78,7 @@ final class SipCodecExercise {
 
     private void edit(SipMessage m) {
         SipMessageEditor editor = SipMessageEditor.of(m)
+                .markReceived("198.51.100.9", 40000)
                 .pushVia("SIP/2.0/UDP 203.0.113.1:5060;branch=z9hG4bKfuzz")
                 .popVia()
                 .decrementMaxForwards()
@@ -95,6 +102,23 @@ final class SipCodecExercise {
         }
     }
 
+    /** A request, even a broken one, gets a response that parses, or none when it lacks what to copy. */
+    private void answer(SipMessage m) {
+        if (!m.isRequest()) {
+            return;
+        }
+        ByteBuf response = SipResponses.response(m, 400, "fuzz", alloc);
+        if (response == null) {
+            return;
+        }
+        try {
+            SipParseResult parsed = parser.parseDatagram(response);
+            parsed.release();
+        } finally {
+            response.release();
+        }
+    }
+
     private static void touch(SipMessage m) {
         m.method();
         m.requestUri();
@@ -104,7 +128,7 @@ final class SipCodecExercise {
             m.headerName(i);
             m.headerValue(i);
         }
-        for (SipHeaderName name : SipHeaderName.values()) {
+        for (SipHeaderName name : LISTS) {
             m.values(name);
         }
         m.header("X-Unknown");
@@ -133,14 +157,15 @@ final class SipCodecExercise {
         SipFramer.Sink sink = new SipFramer.Sink() {
             @Override
             public void message(SipMessage message) {
-                touch(message);
+                // The datagram pass above already read every accessor of these bytes.
+                message.body().readableBytes();
                 message.release();
             }
 
             @Override
             public void error(SipParseError error, SipMessage partial, boolean isRequest, boolean fatal) {
                 if (partial != null) {
-                    touch(partial);
+                    partial.callId();
                     partial.release();
                 }
             }
