@@ -13,13 +13,15 @@ import org.junit.jupiter.api.Test;
  */
 class HostileNeighbourTest {
     private static final long SEED = Long.getLong("hopwise.fuzz.seed", 0x5EED_F022L);
-    private static final int PACKETS = Integer.getInteger("hopwise.fuzz.packets", 30_000);
+    private static final int PACKETS = Integer.getInteger("hopwise.fuzz.packets", 40_000);
+    /** The loopback run's rate: 4000 a second. */
+    private static final int PER_MILLISECOND = Integer.getInteger("hopwise.fuzz.perMillisecond", 4);
 
     private static VirtualAttack attack;
 
     @BeforeAll
     static void attack() {
-        attack = new VirtualAttack(SEED, PACKETS)
+        attack = new VirtualAttack(SEED, PACKETS, PER_MILLISECOND)
                 .spareRealSequences(Boolean.getBoolean("hopwise.fuzz.spareRealSequences")).run();
         System.out.println("hostile neighbour, " + attack.summary());
     }

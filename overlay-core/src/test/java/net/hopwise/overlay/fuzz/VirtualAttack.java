@@ -57,6 +57,7 @@ public final class VirtualAttack {
 
     private final long seed;
     private final int packets;
+    private final int perMillisecond;
     private final Map<String, List<String>> violations = new LinkedHashMap<>();
     private final Map<PacketType, Long> sentByType = new EnumMap<>(PacketType.class);
     private long mutatedOrUnknown;
@@ -66,8 +67,14 @@ public final class VirtualAttack {
     private final Map<String, Long> delivered = new TreeMap<>();
 
     public VirtualAttack(long seed, int packets) {
+        this(seed, packets, 1);
+    }
+
+    /** @param perMillisecond attack packets per millisecond of virtual time (the loopback run sends 4) */
+    public VirtualAttack(long seed, int packets, int perMillisecond) {
         this.seed = seed;
         this.packets = packets;
+        this.perMillisecond = perMillisecond;
         for (String check : List.of(TIMERS, NO_ESCAPE, DATABASE_BOUND, TARGET_ORIGINATES, SEQUENCES, REACHABILITY, TRAFFIC,
                 LINKS)) {
             violations.put(check, new ArrayList<>());
@@ -146,11 +153,12 @@ public final class VirtualAttack {
                 RoutingMetric.LATENCY, m -> {}, k -> {}, overlay.now());
         Map<String, Long> before = ownSequences(overlay);
         long attackStart = overlay.now();
-        for (int sent = 0; sent < packets; sent += 1000) {
-            step(overlay, attacker[0], Math.min(1000, packets - sent) * MS, true);
+        for (int sent = 0; sent < packets; sent += 1000 * perMillisecond) {
+            step(overlay, attacker[0], Math.min(1000, (packets - sent) / perMillisecond) * MS, true);
             checkDatabases(overlay);
         }
         long attackEnd = overlay.now();
+        cutWhenStopped = unreachable(overlay);
         long originatedDuring = ownSequences(overlay).get(TARGET) - before.get(TARGET);
         if (originatedDuring <= 0 && attackEnd - attackStart >= refresh) {
             record(TARGET_ORIGINATES, TARGET + " did not originate during " + (attackEnd - attackStart) / MS
@@ -180,7 +188,7 @@ public final class VirtualAttack {
             for (byte[] hello : attacker.onTimer(now)) {
                 overlay.inject(ATTACKER, TARGET, Unpooled.wrappedBuffer(hello));
             }
-            if (attacking) {
+            for (int k = 0; attacking && k < perMillisecond; k++) {
                 byte[] packet = attacker.attack(now);
                 PacketType type = packet.length > WireHeader.OFFSET_TYPE
                         ? PacketType.ofCode(packet[WireHeader.OFFSET_TYPE] & 0xFF) : null;
@@ -298,19 +306,36 @@ public final class VirtualAttack {
         long a = delivered.getOrDefault("a", 0L);
         long d = delivered.getOrDefault("d", 0L);
         long sessionD = delivered.getOrDefault("d session", 0L);
-        step(overlay, attacker, 1_000 * MS, false);
+        // Three seconds: a session whose packets were lost while the route was gone resends after
+        // its retransmission timer, at most the session's maxTimeout (2 s by default).
+        step(overlay, attacker, 3_000 * MS, false);
         long gotA = delivered.getOrDefault("a", 0L) - a;
         long gotD = delivered.getOrDefault("d", 0L) - d;
         long gotSession = delivered.getOrDefault("d session", 0L) - sessionD;
         if (gotSession < 45) {
-            record(TRAFFIC, "in the second after recovery d's session from a delivered " + gotSession
-                    + " of about 50 messages");
+            record(TRAFFIC, "in the 3 s after recovery d's session from a delivered " + gotSession
+                    + " of about 150 messages");
         }
-        // 50 datagrams and 50 real-time packets each way in that second; the last few are in flight.
-        if (gotA < 90 || gotD < 90) {
-            record(TRAFFIC, "in the second after recovery a got " + gotA + " and d got " + gotD
-                    + " of about 100 messages each");
+        // 150 datagrams and 150 real-time packets each way; the last few are in flight.
+        if (gotA < 280 || gotD < 280) {
+            record(TRAFFIC, "in the 3 s after recovery a got " + gotA + " and d got " + gotD
+                    + " of about 300 messages each");
         }
+    }
+
+    private List<String> cutWhenStopped = List.of();
+
+    private static List<String> unreachable(VirtualOverlay overlay) {
+        List<String> cut = new ArrayList<>();
+        for (String x : REAL) {
+            for (String y : REAL) {
+                if (!overlay.engine(x).hasRoute(NodeId.ofName(y), RoutingMetric.HOPS)) {
+                    cut.add(x + "->" + y + (overlay.engine(x).router().database().get(NodeId.ofName(y)).isEmpty()
+                            ? " (no advertisement of " + y + " held)" : ""));
+                }
+            }
+        }
+        return cut;
     }
 
     private boolean allReachable(VirtualOverlay overlay) {
@@ -357,6 +382,6 @@ public final class VirtualAttack {
         return "seed " + seed + ": sent " + sentByType + " and " + mutatedOrUnknown + " of unknown type; "
                 + escaped + " handler errors; largest database " + largestDatabase + "; full reachability "
                 + (restoredAfterNanos < 0 ? "not restored" : "restored " + restoredAfterNanos / MS + " ms")
-                + " after the attack; delivered " + delivered + "; sessions open at the end " + sessionsOpen;
+                + " after the attack; unreachable when it stopped " + cutWhenStopped + "; delivered " + delivered + "; sessions open at the end " + sessionsOpen;
     }
 }
