@@ -16,6 +16,7 @@ public final class SdpRewrite {
     private long originVersion = -1;
     private Connection originAddress;
     private boolean stripIce;
+    private boolean replaceUnspecified;
 
     /** The address for every c= line, session and media level (media level unless set per media). */
     public SdpRewrite connection(Connection address) {
@@ -65,6 +66,20 @@ public final class SdpRewrite {
     public SdpRewrite stripIce(boolean strip) {
         this.stripIce = strip;
         return this;
+    }
+
+    /**
+     * Whether a c= holding the unspecified address (0.0.0.0, the RFC 2543 way to put a call on hold)
+     * is rewritten too. Off by default: the hold then reaches the other phone as it was sent, and no
+     * media is expected that the relay would have to carry.
+     */
+    public SdpRewrite replaceUnspecified(boolean replace) {
+        this.replaceUnspecified = replace;
+        return this;
+    }
+
+    boolean replaceUnspecified() {
+        return replaceUnspecified;
     }
 
     Connection connection() {

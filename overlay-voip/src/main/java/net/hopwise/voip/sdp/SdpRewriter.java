@@ -44,7 +44,11 @@ public final class SdpRewriter {
             }
             case 'c' -> {
                 Connection c = line.media() < 0 ? rewrite.connection() : rewrite.connectionFor(line.media());
-                return c == null ? null : c.toString();
+                if (c == null) {
+                    return null;
+                }
+                Connection before = SdpParser.connection(sdp.value(line));
+                return before.isUnspecified() && !rewrite.replaceUnspecified() ? null : c.toString();
             }
             case 'm' -> {
                 MediaDescription m = sdp.media().get(line.media());

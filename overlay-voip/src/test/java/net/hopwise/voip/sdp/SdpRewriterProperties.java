@@ -50,7 +50,7 @@ class SdpRewriterProperties {
             assertThat(after.portCount()).isEqualTo(before.portCount());
             assertThat(after.formats()).isEqualTo(before.formats());
             if (in.connection(i) != null) {
-                assertThat(out.connection(i)).isEqualTo(address);
+                assertThat(out.connection(i)).isEqualTo(in.connection(i).isUnspecified() ? in.connection(i) : address);
             }
             if (before.rtcpPort() >= 0) {
                 assertThat(after.rtcpPort()).isEqualTo(rtcp[i]);
@@ -109,7 +109,9 @@ class SdpRewriterProperties {
         for (SdpLine line : sdp.lines()) {
             char t = line.type();
             String text = new String(b, line.start(), line.next() - line.start(), StandardCharsets.UTF_8);
-            boolean rewritten = t == 'o' || t == 'c' || t == 'm' || (t == 'a' && line.media() >= 0 && text.startsWith("a=rtcp:"))
+            boolean heldAddress = t == 'c' && text.contains(" 0.0.0.0");
+            boolean rewritten = t == 'o' || (t == 'c' && !heldAddress) || t == 'm'
+                    || (t == 'a' && line.media() >= 0 && text.startsWith("a=rtcp:"))
                     || (iceStripped && t == 'a' && SdpAttributes.isIce(b, line));
             if (!rewritten) {
                 kept.add(text);

@@ -80,6 +80,16 @@ class SdpRewriterTest {
     }
 
     @Test
+    void anRfc2543HoldAddressPassesUnlessAskedOtherwise() {
+        String held = SdpSamples.SIPP_UAC.replace("c=IN IP4 127.0.0.1", "c=IN IP4 0.0.0.0");
+        SdpRewrite rewrite = new SdpRewrite().connection(Connection.ip4("203.0.113.7")).mediaPort(0, 30000);
+        String kept = rewrite(held, rewrite);
+        assertThat(kept).contains("c=IN IP4 0.0.0.0\r\n").contains("m=audio 30000 ");
+        assertThat(parse(kept).onHold()).isTrue();
+        assertThat(rewrite(held, rewrite.replaceUnspecified(true))).contains("c=IN IP4 203.0.113.7\r\n");
+    }
+
+    @Test
     void anEmptyRewriteChangesNothing() {
         for (String sample : new String[] {SdpSamples.SIPP_UAC, SdpSamples.BARESIP_ICE, SdpSamples.IPV6_VIDEO}) {
             assertThat(rewrite(sample, new SdpRewrite())).isEqualTo(sample);
