@@ -3,8 +3,6 @@ package net.hopwise.overlay.fuzz;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.Unpooled;
 import java.nio.charset.StandardCharsets;
-import java.util.HashMap;
-import java.util.Map;
 import java.util.SplittableRandom;
 import net.hopwise.overlay.NodeId;
 import net.hopwise.overlay.link.HelloCodec;
@@ -33,25 +31,16 @@ import net.hopwise.overlay.wire.WireHeader;
  * numbers in its public surface so that runs outside this module can drive it too.
  */
 public final class HostilePackets {
-    /** Made-up origins come from a small pool so that the same ones return with growing sequences. */
-    private static final int MADE_UP_POOL = 96;
-
     private final SplittableRandom random;
+    private final HostileValues values;
     private final String attackerName;
     private final long attackerId;
     private final long targetId;
     private final String[] realNames;
-    private final long[] realIds;
-    private final long[] madeUp = new long[MADE_UP_POOL];
-    private final long maxAgeMillis;
-    private final int[] openPorts;
-    /** The latest sequence seen per origin in the target's floods: forged ones are placed around it. */
-    private final Map<Long, Long> learned = new HashMap<>();
     private long linkSequence = 1;
     private long helloSeq = 1;
     private long reliableSequence;
     private double mutationRate = 0.2;
-    private boolean spareReal;
 
     /**
      * @param realNames every real node of the overlay, the target included
@@ -61,19 +50,11 @@ public final class HostilePackets {
     public HostilePackets(long seed, String attackerName, String targetName, String[] realNames, long maxAgeMillis,
             int[] openPorts) {
         this.random = new SplittableRandom(seed);
+        this.values = new HostileValues(random, attackerName, targetName, realNames, maxAgeMillis, openPorts);
         this.attackerName = attackerName;
         this.attackerId = NodeId.ofName(attackerName).value();
         this.targetId = NodeId.ofName(targetName).value();
         this.realNames = realNames.clone();
-        this.realIds = new long[realNames.length];
-        for (int i = 0; i < realNames.length; i++) {
-            realIds[i] = NodeId.ofName(realNames[i]).value();
-        }
-        for (int i = 0; i < MADE_UP_POOL; i++) {
-            madeUp[i] = NodeId.ofName("phantom-" + i).value();
-        }
-        this.maxAgeMillis = maxAgeMillis;
-        this.openPorts = openPorts.clone();
     }
 
     /** Share of packets mutated after being built (0 turns mutation off). */
@@ -86,12 +67,12 @@ public final class HostilePackets {
      * other faults while a node still cannot survive its own sequence being exhausted.
      */
     public void spareRealSequences(boolean spare) {
-        this.spareReal = spare;
+        values.spareRealSequences(spare);
     }
 
     /** Notes a sequence number the target flooded for {@code origin}, so forgeries land around it. */
     public void learn(long origin, long sequence) {
-        learned.merge(origin, sequence, Math::max);
+        values.learn(origin, sequence);
     }
 
     /** Reads the advertisements of a link-state update the target sent and {@link #learn}s their sequences. */
@@ -156,14 +137,14 @@ public final class HostilePackets {
 
     private byte[] frame(PacketType type, ByteBuf body) {
         ByteBuf out = Unpooled.buffer(WireHeader.LENGTH + body.readableBytes());
-        long receiver = pick(90) ? targetId : pick(50) ? 0 : anyNode();
-        long sequence = pick(85) ? linkSequence++ : u32();
-        WireHeader.write(out, type, pick(90) ? 0 : u16(), attackerId, receiver, sequence);
+        long receiver = values.pick(90) ? targetId : values.pick(50) ? 0 : values.anyNode();
+        long sequence = values.pick(85) ? linkSequence++ : values.u32();
+        WireHeader.write(out, type, values.pick(90) ? 0 : values.u16(), attackerId, receiver, sequence);
         out.writeBytes(body);
         WireHeader.finish(out, 0);
-        if (pick(10)) {
-            int declared = body.readableBytes() + (pick(50) ? 1 : -1);
-            out.setShort(WireHeader.OFFSET_BODY_LENGTH, pick(80) ? Math.max(0, declared) : u16());
+        if (values.pick(10)) {
+            int declared = body.readableBytes() + (values.pick(50) ? 1 : -1);
+            out.setShort(WireHeader.OFFSET_BODY_LENGTH, values.pick(80) ? Math.max(0, declared) : values.u16());
         }
         byte[] bytes = new byte[out.readableBytes()];
         out.getBytes(0, bytes);
@@ -202,10 +183,10 @@ public final class HostilePackets {
             }
             default -> {
                 // A valid header with an unknown type or version.
-                if (pick(50)) {
-                    packet[WireHeader.OFFSET_TYPE] = (byte) u8();
+                if (values.pick(50)) {
+                    packet[WireHeader.OFFSET_TYPE] = (byte) values.u8();
                 } else {
-                    packet[WireHeader.OFFSET_VERSION] = (byte) u8();
+                    packet[WireHeader.OFFSET_VERSION] = (byte) values.u8();
                 }
                 return packet;
             }
@@ -215,63 +196,63 @@ public final class HostilePackets {
     // ---------------------------------------------------------------- bodies
 
     private void hello(ByteBuf body, long nowNanos) {
-        long seq = pick(70) ? helloSeq++ : u32();
-        long time = pick(60) ? nowNanos : edgeLong();
-        long echoSeq = u32();
-        long lossPpm = pick(70) ? random.nextInt(HelloPacket.PPM + 1) : pick(50) ? HelloPacket.PPM + 1 : u32();
-        String name = pick(85) ? attackerName : pick(50) ? realNames[random.nextInt(realNames.length)] : "x";
+        long seq = values.pick(70) ? helloSeq++ : values.u32();
+        long time = values.pick(60) ? nowNanos : values.edgeLong();
+        long echoSeq = values.u32();
+        long lossPpm = values.pick(70) ? random.nextInt(HelloPacket.PPM + 1) : values.pick(50) ? HelloPacket.PPM + 1 : values.u32();
+        String name = values.pick(85) ? attackerName : values.pick(50) ? realNames[random.nextInt(realNames.length)] : "x";
         body.writeInt((int) seq);
         body.writeLong(time);
         body.writeInt((int) echoSeq);
-        body.writeLong(edgeLong());
-        body.writeLong(edgeLong());
+        body.writeLong(values.edgeLong());
+        body.writeLong(values.edgeLong());
         body.writeInt((int) lossPpm);
-        body.writeLong(pick(80) ? 1 : edgeLong());
+        body.writeLong(values.pick(80) ? 1 : values.edgeLong());
         byte[] n = name.getBytes(StandardCharsets.UTF_8);
-        body.writeByte(pick(90) ? n.length : offByOne(n.length));
+        body.writeByte(values.pick(90) ? n.length : values.offByOne(n.length));
         body.writeBytes(n);
-        if (pick(10)) {
+        if (values.pick(10)) {
             body.writeBytes(new byte[random.nextInt(HelloCodec.MAX_LENGTH)]);
         }
     }
 
     private void update(ByteBuf body) {
-        int count = 1 + random.nextInt(pick(80) ? 3 : 20);
+        int count = 1 + random.nextInt(values.pick(80) ? 3 : 20);
         int countAt = body.writerIndex();
         body.writeShort(count);
         int written = 0;
         for (int i = 0; i < count; i++) {
-            long origin = origin();
-            String name = nameFor(origin);
-            int links = pick(70) ? random.nextInt(4) : random.nextInt(40);
+            long origin = values.origin();
+            String name = values.nameFor(origin);
+            int links = values.pick(70) ? random.nextInt(4) : random.nextInt(40);
             int size = LinkStateCodec.ADVERTISEMENT_HEADER_BYTES + name.length() + LinkStateCodec.LINK_BYTES * links;
             if (body.writerIndex() + size > WireHeader.MAX_BODY) {
                 break;
             }
             body.writeLong(origin);
-            body.writeLong(sequenceFor(origin));
-            body.writeInt((int) age());
-            body.writeByte(pick(97) ? name.length() : offByOne(name.length()));
+            body.writeLong(values.sequenceFor(origin));
+            body.writeInt((int) values.age());
+            body.writeByte(values.pick(97) ? name.length() : values.offByOne(name.length()));
             body.writeCharSequence(name, StandardCharsets.US_ASCII);
-            body.writeByte(pick(97) ? links : offByOne(links));
+            body.writeByte(values.pick(97) ? links : values.offByOne(links));
             for (int k = 0; k < links; k++) {
-                body.writeLong(pick(95) ? anyNode() : edgeLong());
-                body.writeInt(pick(80) ? random.nextInt(200_000) : (int) u32());
-                body.writeInt(pick(80) ? random.nextInt(LinkCost.MAX_LOSS_PPM + 1) : (int) u32());
+                body.writeLong(values.pick(95) ? values.anyNode() : values.edgeLong());
+                body.writeInt(values.pick(80) ? random.nextInt(200_000) : (int) values.u32());
+                body.writeInt(values.pick(80) ? random.nextInt(LinkCost.MAX_LOSS_PPM + 1) : (int) values.u32());
             }
             written++;
         }
-        body.setShort(countAt, pick(95) ? written : offByOne(written));
+        body.setShort(countAt, values.pick(95) ? written : values.offByOne(written));
         trailing(body);
     }
 
     private void linkStateAck(ByteBuf body) {
-        int count = random.nextInt(pick(80) ? 4 : 70);
-        body.writeShort(pick(95) ? count : offByOne(count));
+        int count = random.nextInt(values.pick(80) ? 4 : 70);
+        body.writeShort(values.pick(95) ? count : values.offByOne(count));
         for (int i = 0; i < count; i++) {
-            long origin = origin();
+            long origin = values.origin();
             body.writeLong(origin);
-            body.writeLong(sequenceFor(origin));
+            body.writeLong(values.sequenceFor(origin));
         }
         trailing(body);
     }
@@ -282,45 +263,45 @@ public final class HostilePackets {
     }
 
     private void realTime(ByteBuf body, long nowNanos) {
-        body.writeInt((int) (pick(60) ? random.nextInt(64) : u32()));
-        routingHeader(body, pick(90) ? 1 : fragmentIndexAndCount(), pick(60) ? random.nextInt(1000) : (int) u32());
-        body.writeLong(pick(50) ? nowNanos - random.nextLong(1_000_000_000L) : edgeLong());
+        body.writeInt((int) (values.pick(60) ? random.nextInt(64) : values.u32()));
+        routingHeader(body, values.pick(90) ? 1 : fragmentIndexAndCount(), values.pick(60) ? random.nextInt(1000) : (int) values.u32());
+        body.writeLong(values.pick(50) ? nowNanos - random.nextLong(1_000_000_000L) : values.edgeLong());
         payload(body, RealTimeCodec.MAX_PAYLOAD);
     }
 
     private void nack(ByteBuf body) {
-        int count = pick(70) ? 1 + random.nextInt(16)
+        int count = values.pick(70) ? 1 + random.nextInt(16)
                 : switch (random.nextInt(4)) {
                     case 0 -> 0;
                     case 1 -> RealTimeCodec.MAX_NACK_SEQUENCES;
                     case 2 -> RealTimeCodec.MAX_NACK_SEQUENCES + 1;
-                    default -> u16();
+                    default -> values.u16();
                 };
         body.writeShort(count);
         int fits = Math.min(count, (WireHeader.MAX_BODY - 2) / 4);
-        int listed = pick(90) ? fits : Math.max(0, Math.min(fits, offByOne(fits)));
+        int listed = values.pick(90) ? fits : Math.max(0, Math.min(fits, values.offByOne(fits)));
         for (int i = 0; i < listed; i++) {
-            body.writeInt((int) (pick(50) ? random.nextInt(256) : u32()));
+            body.writeInt((int) (values.pick(50) ? random.nextInt(256) : values.u32()));
         }
     }
 
     private void reliable(ByteBuf body) {
-        body.writeLong(pick(50) ? 1 + random.nextInt(3) : edgeLong());
-        body.writeInt((int) (pick(60) ? reliableSequence++ : u32()));
-        body.writeInt((int) (pick(60) ? Math.max(0, reliableSequence - random.nextInt(8)) : u32()));
+        body.writeLong(values.pick(50) ? 1 + random.nextInt(3) : values.edgeLong());
+        body.writeInt((int) (values.pick(60) ? reliableSequence++ : values.u32()));
+        body.writeInt((int) (values.pick(60) ? Math.max(0, reliableSequence - random.nextInt(8)) : values.u32()));
         ack(body);
-        int kind = pick(85) ? 1 + random.nextInt(2) : u8();
+        int kind = values.pick(85) ? 1 + random.nextInt(2) : values.u8();
         routingHeader(body, 1, messageId());
         body.writeByte(kind);
-        body.writeByte(pick(80) ? random.nextInt(4) : u8());
-        body.writeByte(pick(80) ? random.nextInt(4) : u8());
-        body.writeByte(pick(80) ? 1 + random.nextInt(8) : u8());
-        body.writeLong(pick(50) ? 1 + random.nextInt(3) : edgeLong());
-        body.writeInt((int) (pick(60) ? random.nextInt(64) : u32()));
-        body.writeLong(pick(50) ? 1 + random.nextInt(3) : edgeLong());
-        body.writeInt((int) (pick(60) ? random.nextInt(64) : u32()));
-        body.writeShort(pick(50) ? random.nextInt(64) : u16());
-        body.writeByte(pick(80) ? random.nextInt(4) : u8());
+        body.writeByte(values.pick(80) ? random.nextInt(4) : values.u8());
+        body.writeByte(values.pick(80) ? random.nextInt(4) : values.u8());
+        body.writeByte(values.pick(80) ? 1 + random.nextInt(8) : values.u8());
+        body.writeLong(values.pick(50) ? 1 + random.nextInt(3) : values.edgeLong());
+        body.writeInt((int) (values.pick(60) ? random.nextInt(64) : values.u32()));
+        body.writeLong(values.pick(50) ? 1 + random.nextInt(3) : values.edgeLong());
+        body.writeInt((int) (values.pick(60) ? random.nextInt(64) : values.u32()));
+        body.writeShort(values.pick(50) ? random.nextInt(64) : values.u16());
+        body.writeByte(values.pick(80) ? random.nextInt(4) : values.u8());
         body.writeByte(0);
         payload(body, WireHeader.MAX_BODY - body.writerIndex());
     }
@@ -332,20 +313,20 @@ public final class HostilePackets {
 
     /** A link acknowledgement: acks for packets never sent, blocks inverted, wrapping or overrunning. */
     private void ack(ByteBuf body) {
-        body.writeLong(pick(30) ? 0 : edgeLong());
-        body.writeInt((int) (pick(50) ? random.nextInt(64) : u32()));
-        int blocks = pick(85) ? random.nextInt(ReliableLinkCodec.MAX_BLOCKS + 1) : pick(50)
-                ? ReliableLinkCodec.MAX_BLOCKS + 1 : u8();
+        body.writeLong(values.pick(30) ? 0 : values.edgeLong());
+        body.writeInt((int) (values.pick(50) ? random.nextInt(64) : values.u32()));
+        int blocks = values.pick(85) ? random.nextInt(ReliableLinkCodec.MAX_BLOCKS + 1) : values.pick(50)
+                ? ReliableLinkCodec.MAX_BLOCKS + 1 : values.u8();
         body.writeByte(blocks);
         int present = Math.min(blocks, ReliableLinkCodec.MAX_BLOCKS + 1);
-        present = pick(90) ? present : Math.max(0, present - 1);
+        present = values.pick(90) ? present : Math.max(0, present - 1);
         for (int i = 0; i < present; i++) {
-            long start = pick(50) ? random.nextInt(128) : u32();
+            long start = values.pick(50) ? random.nextInt(128) : values.u32();
             long end = switch (random.nextInt(4)) {
                 case 0 -> start + 1 + random.nextInt(32);
                 case 1 -> start;
                 case 2 -> start - 1 - random.nextInt(32);
-                default -> u32();
+                default -> values.u32();
             };
             body.writeInt((int) start);
             body.writeInt((int) end);
@@ -363,8 +344,8 @@ public final class HostilePackets {
             default -> 3 + random.nextInt(30);
         };
         int metrics = RoutingMetric.values().length;
-        int metric = pick(85) ? random.nextInt(metrics) : pick(50) ? metrics : u8();
-        DataHeader.write(body, origin(), destination(), port(), port(), hopLimit, metric, index, count, messageId);
+        int metric = values.pick(85) ? random.nextInt(metrics) : values.pick(50) ? metrics : values.u8();
+        DataHeader.write(body, values.origin(), values.destination(), values.port(), values.port(), hopLimit, metric, index, count, messageId);
     }
 
     /** Index in the upper 16 bits, count in the lower. */
@@ -378,7 +359,7 @@ public final class HostilePackets {
                 yield (long) count << 16 | count;
             }
             default -> {
-                int count = 2 + random.nextInt(pick(80) ? 6 : 0xFFFE);
+                int count = 2 + random.nextInt(values.pick(80) ? 6 : 0xFFFE);
                 yield (long) random.nextInt(count) << 16 | count;
             }
         };
@@ -387,7 +368,7 @@ public final class HostilePackets {
     private int messageId() {
         // A few ids, so that fragments of different lengths land in one message (overlaps) and most
         // messages never complete.
-        return pick(80) ? random.nextInt(8) : (int) u32();
+        return values.pick(80) ? random.nextInt(8) : (int) values.u32();
     }
 
     private void payload(ByteBuf body, int room) {
@@ -402,157 +383,8 @@ public final class HostilePackets {
     }
 
     private void trailing(ByteBuf body) {
-        if (pick(3) && body.writerIndex() < WireHeader.MAX_BODY) {
+        if (values.pick(3) && body.writerIndex() < WireHeader.MAX_BODY) {
             body.writeByte(random.nextInt(256));
         }
-    }
-
-    // ---------------------------------------------------------------- values
-
-    private long origin() {
-        int r = random.nextInt(100);
-        if (r < 15) {
-            return targetId;
-        }
-        if (r < 45) {
-            return realIds[random.nextInt(realIds.length)];
-        }
-        if (r < 50) {
-            return attackerId;
-        }
-        if (r < 95) {
-            return madeUp[random.nextInt(madeUp.length)];
-        }
-        return pick(50) ? random.nextLong() : edgeLong();
-    }
-
-    private long destination() {
-        int r = random.nextInt(100);
-        if (r < 60) {
-            return realIds[random.nextInt(realIds.length)];
-        }
-        if (r < 70) {
-            return attackerId;
-        }
-        return r < 90 ? madeUp[random.nextInt(madeUp.length)] : edgeLong();
-    }
-
-    private long anyNode() {
-        return pick(60) ? realIds[random.nextInt(realIds.length)]
-                : pick(20) ? attackerId : madeUp[random.nextInt(madeUp.length)];
-    }
-
-    private String nameFor(long origin) {
-        for (int i = 0; i < realIds.length; i++) {
-            if (realIds[i] == origin) {
-                // Mostly the real name; sometimes another real node's, so one name maps to two ids.
-                return pick(85) ? realNames[i] : realNames[random.nextInt(realNames.length)];
-            }
-        }
-        if (origin == attackerId) {
-            return attackerName;
-        }
-        return pick(80) ? "phantom-" + Long.toHexString(origin & 0xFFFF)
-                : realNames[random.nextInt(realNames.length)];
-    }
-
-    private long sequenceFor(long origin) {
-        long known = learned.getOrDefault(origin, 1L);
-        long forged = switch (random.nextInt(12)) {
-            case 0 -> 0;
-            case 1 -> 1;
-            case 2 -> Long.MAX_VALUE;
-            case 3 -> Long.MAX_VALUE - 1 - random.nextInt(4);
-            case 4 -> Long.MAX_VALUE / 2 + random.nextInt(1000);
-            case 5 -> known;
-            case 6 -> Math.max(0, known - 1);
-            case 7 -> known + 1;
-            case 8 -> known + 2 + random.nextInt(100);
-            case 9 -> known + (1L << (20 + random.nextInt(40)));
-            case 10 -> pick(50) ? -1 : Long.MIN_VALUE;
-            default -> random.nextLong(Long.MAX_VALUE);
-        };
-        // Sparing takes only the top quarter away: jumps of up to 2^59 remain.
-        return spareReal && forged > 1L << 62 && isReal(origin) ? known + 1 : forged;
-    }
-
-    private boolean isReal(long id) {
-        for (long real : realIds) {
-            if (real == id) {
-                return true;
-            }
-        }
-        return false;
-    }
-
-    private long age() {
-        return switch (random.nextInt(9)) {
-            case 0, 1 -> 0;
-            case 2 -> 1;
-            case 3 -> maxAgeMillis - 1;
-            case 4 -> maxAgeMillis;
-            case 5 -> maxAgeMillis + 1;
-            case 6 -> Integer.MAX_VALUE;
-            case 7 -> 1L << 31;
-            default -> random.nextLong(maxAgeMillis);
-        };
-    }
-
-    private int port() {
-        if (pick(30) && openPorts.length > 0) {
-            return openPorts[random.nextInt(openPorts.length)];
-        }
-        return u16();
-    }
-
-    private long edgeLong() {
-        return switch (random.nextInt(8)) {
-            case 0 -> 0;
-            case 1 -> 1;
-            case 2 -> -1;
-            case 3 -> Long.MAX_VALUE;
-            case 4 -> Long.MIN_VALUE;
-            case 5 -> Long.MAX_VALUE - 1;
-            case 6 -> Long.MIN_VALUE + 1;
-            default -> random.nextLong();
-        };
-    }
-
-    private long u32() {
-        return switch (random.nextInt(6)) {
-            case 0 -> 0;
-            case 1 -> 1;
-            case 2 -> 0xFFFF_FFFFL;
-            case 3 -> 0x7FFF_FFFFL;
-            case 4 -> 0x8000_0000L;
-            default -> random.nextLong(1L << 32);
-        };
-    }
-
-    private int u16() {
-        return switch (random.nextInt(5)) {
-            case 0 -> 0;
-            case 1 -> 1;
-            case 2 -> 0xFFFF;
-            case 3 -> 0x8000;
-            default -> random.nextInt(1 << 16);
-        };
-    }
-
-    private int u8() {
-        return switch (random.nextInt(4)) {
-            case 0 -> 0;
-            case 1 -> 0xFF;
-            case 2 -> 0x80;
-            default -> random.nextInt(256);
-        };
-    }
-
-    private int offByOne(int value) {
-        return Math.max(0, value + (pick(50) ? 1 : -1));
-    }
-
-    private boolean pick(int percent) {
-        return random.nextInt(100) < percent;
     }
 }
