@@ -107,15 +107,20 @@ final class SipCodecExercise {
         if (!m.isRequest()) {
             return;
         }
-        ByteBuf response = SipResponses.response(m, 400, "fuzz", alloc);
-        if (response == null) {
+        reparse(SipResponses.response(m, 400, "fuzz", alloc));
+        if ("INVITE".equals(m.method())) {
+            reparse(SipRequests.cancel(m, alloc));
+        }
+    }
+
+    private void reparse(ByteBuf built) {
+        if (built == null) {
             return;
         }
         try {
-            SipParseResult parsed = parser.parseDatagram(response);
-            parsed.release();
+            parser.parseDatagram(built).release();
         } finally {
-            response.release();
+            built.release();
         }
     }
 
