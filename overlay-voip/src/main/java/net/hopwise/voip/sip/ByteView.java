@@ -33,7 +33,8 @@ final class ByteView {
         if (buf.hasArray()) {
             return new ByteView(buf.array(), buf.arrayOffset() + index, null, length);
         }
-        return new ByteView(null, 0, buf.nioBuffer(index, length), length);
+        ByteBuffer nio = buf.nioBuffer(index, length);
+        return new ByteView(null, nio.position(), nio, length);
     }
 
     int length() {
@@ -42,7 +43,7 @@ final class ByteView {
 
     /** The unsigned byte at {@code i}. */
     int at(int i) {
-        return (array != null ? array[base + i] : nio.get(i)) & 0xFF;
+        return (array != null ? array[base + i] : nio.get(base + i)) & 0xFF;
     }
 
     String ascii(int from, int to) {

@@ -18,11 +18,11 @@ final class SipMessageChecks {
 
     /** The first problem found, or null. */
     static SipParseError check(SipMessage m) {
-        int seen = 0;
+        long seen = 0;
         for (int i = 0; i < m.headerCount(); i++) {
             SipHeaderName name = m.header(i);
             if (name != null && name.singleton()) {
-                int bit = 1 << name.ordinal();
+                long bit = 1L << name.ordinal();
                 if ((seen & bit) != 0) {
                     return SipParseError.DUPLICATE_HEADER;
                 }

@@ -30,8 +30,8 @@ public enum SipParseError {
     BAD_CONTENT_LENGTH(400, true),
     /** Content-Length says more bytes than the datagram holds, or is missing on a stream. */
     CONTENT_LENGTH_MISMATCH(400, true),
-    /** The header section, the header count or the body exceeds the configured limits. */
-    TOO_LARGE(413, true),
+    /** The header section, the header count or the body exceeds the configured limits: 513 Message Too Large (RFC 3261 section 21.5.14). */
+    TOO_LARGE(513, true),
     /** Bytes that do not start a SIP message at all (for example a non-SIP datagram). */
     NOT_SIP(400, false);
 

@@ -36,6 +36,7 @@ public final class SipResponses {
             case 500 -> "Server Internal Error";
             case 503 -> "Service Unavailable";
             case 505 -> "Version Not Supported";
+            case 513 -> "Message Too Large";
             default -> "Status";
         };
     }
