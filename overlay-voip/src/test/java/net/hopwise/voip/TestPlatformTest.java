@@ -1,4 +1,4 @@
-package net.hopwise.overlay.voip;
+package net.hopwise.voip;
 
 import net.hopwise.overlay.testing.PlatformContract;
 
