@@ -11,6 +11,9 @@
  * the unchanged byte ranges of a parsed one around the edits a proxy makes (push or pop a Via,
  * decrement Max-Forwards, add a Record-Route, replace the body and fix Content-Length), so that header
  * order and every byte the relay does not touch survive, as RFC 3261 section 16.6 asks of a proxy.
+ * {@link net.hopwise.voip.sip.SipResponses} and {@link net.hopwise.voip.sip.SipRequests} build the
+ * messages a stateful proxy sends on its own (its 100, 400, 483 or 505; the CANCEL of a branch; the
+ * ACK of a failure) from the byte ranges of the request they answer, partial messages included.
  *
  * <p>Nothing here reads a clock, starts a thread or touches a channel; the Netty adapters of the
  * relay hold a parser and a framer per transport and pass bytes in. Reference counting is explicit:
