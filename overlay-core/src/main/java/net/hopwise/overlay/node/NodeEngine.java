@@ -94,6 +94,7 @@ public final class NodeEngine {
     private final Reassembler reassembler;
     private final NodeCounters counters = new NodeCounters();
     private final ProtocolFaults faults;
+    private final List<TimedStep> timedSteps;
     /** The hello dead interval: how long a neighbour that moved may stay silent before it is looked for where it was configured. */
     private final long deadIntervalNanos;
     private final LongObjectHashMap<Neighbour> neighbours = new LongObjectHashMap<>();
@@ -153,6 +154,7 @@ public final class NodeEngine {
         this.output = output;
         this.now = nowNanos;
         this.faults = new ProtocolFaults(config.name(), counters);
+        this.timedSteps = createTimedSteps();
         this.deadIntervalNanos = config.hello().deadInterval().toNanos();
         this.realTime = config.realTime();
         this.router = new Router(self, config.name(), config.routing(), new RouterEvents(), startMillis, nowNanos);
@@ -893,52 +895,106 @@ public final class NodeEngine {
             return;
         }
         advance(nowNanos);
-        // Each machine's timer on its own: a fault in one must not keep the others from running.
-        for (Neighbour n : neighbourList) {
-            try {
-                if (n.monitor.nextDeadlineNanos() <= now) {
-                    n.monitor.onTimer(now);
-                    n.statistics = n.monitor.statistics();
-                }
-                fallBackIfSilent(n);
-            } catch (RuntimeException e) {
-                faults.record("the link timer of " + n.name(), e, now);
-            }
-        }
-        try {
-            if (router.nextDeadlineNanos() <= now) {
-                router.onTimer(now);
-            }
-        } catch (RuntimeException e) {
-            faults.record("the routing timer", e, now);
-        }
-        try {
-            int expired = reassembler.expire(now);
-            if (expired > 0) {
-                counters.drop(DropReason.REASSEMBLY, expired);
-            }
-        } catch (RuntimeException e) {
-            faults.record("the reassembly timer", e, now);
-        }
-        try {
-            onRealTimeTimer();
-        } catch (RuntimeException e) {
-            faults.record("the real-time timer", e, now);
-        }
-        try {
-            onReliableTimer();
-        } catch (RuntimeException e) {
-            faults.record("the reliable timer", e, now);
+        for (TimedStep step : timedSteps) {
+            step.runIfDue(now, faults);
         }
     }
 
     /** The next instant at which {@link #onTimer} has work, or {@link Long#MAX_VALUE}. */
     public long nextDeadlineNanos() {
-        long next = Math.min(router.nextDeadlineNanos(), reassembler.nextDeadlineNanos());
-        for (Neighbour n : neighbourList) {
-            next = Math.min(next, n.monitor.nextDeadlineNanos());
+        long next = Long.MAX_VALUE;
+        for (TimedStep step : timedSteps) {
+            next = Math.min(next, step.nextDeadlineNanos());
         }
-        return Math.min(Math.min(next, realTimeNextDeadlineNanos()), reliableDeadlineNanos());
+        return next;
+    }
+
+    /** Adds a step to the node's timer, after the protocol's own: for tests of the timer's fault handling. */
+    void addTimedStep(TimedStep step) {
+        timedSteps.add(step);
+    }
+
+    /**
+     * The node's timer, one step per machine, each run on its own (see {@link TimedStep}): the links'
+     * hellos and liveness first, as they decide what the others see, then routing, reassembly, and
+     * the real-time and reliable channels.
+     */
+    private List<TimedStep> createTimedSteps() {
+        List<TimedStep> steps = new ArrayList<>();
+        steps.add(new TimedStep("link") {
+            @Override
+            long deadlineNanos() {
+                long next = Long.MAX_VALUE;
+                for (Neighbour n : neighbourList) {
+                    next = Math.min(next, n.monitor.nextDeadlineNanos());
+                }
+                return next;
+            }
+
+            @Override
+            void run(long nowNanos) {
+                for (Neighbour n : neighbourList) {
+                    try {
+                        if (n.monitor.nextDeadlineNanos() <= nowNanos) {
+                            n.monitor.onTimer(nowNanos);
+                            n.statistics = n.monitor.statistics();
+                        }
+                        fallBackIfSilent(n);
+                    } catch (RuntimeException e) {
+                        // One link's fault must not silence the others' hellos.
+                        faults.record("the link timer of " + n.name(), e, nowNanos);
+                    }
+                }
+            }
+        });
+        steps.add(new TimedStep("routing") {
+            @Override
+            long deadlineNanos() {
+                return router.nextDeadlineNanos();
+            }
+
+            @Override
+            void run(long nowNanos) {
+                router.onTimer(nowNanos);
+            }
+        });
+        steps.add(new TimedStep("reassembly") {
+            @Override
+            long deadlineNanos() {
+                return reassembler.nextDeadlineNanos();
+            }
+
+            @Override
+            void run(long nowNanos) {
+                int expired = reassembler.expire(nowNanos);
+                if (expired > 0) {
+                    counters.drop(DropReason.REASSEMBLY, expired);
+                }
+            }
+        });
+        steps.add(new TimedStep("real-time") {
+            @Override
+            long deadlineNanos() {
+                return realTimeNextDeadlineNanos();
+            }
+
+            @Override
+            void run(long nowNanos) {
+                onRealTimeTimer();
+            }
+        });
+        steps.add(new TimedStep("reliable") {
+            @Override
+            long deadlineNanos() {
+                return reliableDeadlineNanos();
+            }
+
+            @Override
+            void run(long nowNanos) {
+                onReliableTimer();
+            }
+        });
+        return steps;
     }
 
     /** Releases what the engine holds; the engine must not be used afterwards. */
@@ -1710,6 +1766,16 @@ public final class NodeEngine {
             Neighbour n = neighbours.get(neighbour.value());
             if (n != null) {
                 sendControl(n, PacketType.LINK_STATE_ACK, out -> LinkStateCodec.encodeAck(ack, out));
+            }
+        }
+
+        @Override
+        public void advertisementRejected(NodeId from, DropReason reason) {
+            // Counted per advertisement refused, a unit of link state a neighbour tried to make this
+            // node store. Updates from a node whose link is not up are the router's own counter
+            // (ignored messages), as they were: their packets are retried once the link is up.
+            if (reason != DropReason.NOT_A_NEIGHBOUR) {
+                counters.drop(reason);
             }
         }
 

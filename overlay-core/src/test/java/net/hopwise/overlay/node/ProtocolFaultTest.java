@@ -85,6 +85,40 @@ class ProtocolFaultTest {
     }
 
     @Test
+    void aTimerThatFailsBeforeMovingItsDeadlineDoesNotSpinTheLoopNorStopTheOthers() {
+        wire.runFor(2_000 * MS);
+        // A machine with the shape of the fault once found in routing: due, and throwing before it
+        // moves its own deadline, so it stays due.
+        long[] runs = {0};
+        wire.a.addTimedStep(new TimedStep("broken") {
+            @Override
+            long deadlineNanos() {
+                return wire.now() - MS;
+            }
+
+            @Override
+            void run(long nowNanos) {
+                runs[0]++;
+                throw new IllegalStateException("always due, always failing (injected)");
+            }
+        });
+        long now = wire.now();
+        long helloesBefore = wire.a.neighbour(NodeId.ofName("b")).statistics().hellosSent();
+        for (int step = 0; step < 1_000; step++) {
+            now += 100_000; // 0.1 ms
+            int callsAtThisInstant = 0;
+            while (wire.a.nextDeadlineNanos() <= now) {
+                wire.a.onTimer(now);
+                assertThat(++callsAtThisInstant).as("timer calls at one instant").isLessThan(10);
+            }
+        }
+        // 100 ms: the broken step ran once per hold, and the links' hellos went on meanwhile.
+        assertThat(runs[0]).isBetween(90L, 101L);
+        assertThat(wire.a.counters().drops(DropReason.HANDLER_ERROR)).isEqualTo(runs[0]);
+        assertThat(wire.a.neighbour(NodeId.ofName("b")).statistics().hellosSent()).isGreaterThan(helloesBefore);
+    }
+
+    @Test
     void faultsAreLoggedAtMostOncePerIntervalWithTheCountOfTheOthers() {
         wire.failA = ProtocolFaultTest::isUpdate;
         long window = ProtocolFaults.LOG_INTERVAL_NANOS;
