@@ -136,6 +136,9 @@ public final class NodeEngine {
     private final long linkAckDelay;
     private long incarnations;
     private int nextSessionPort = FIRST_EPHEMERAL_PORT;
+    /** Open sessions that other nodes opened here, bounded by maxAcceptedSessions. */
+    private final java.util.Set<SessionEndpoint> acceptedSessions =
+            java.util.Collections.newSetFromMap(new java.util.IdentityHashMap<>());
 
     /**
      * @param startMillis wall-clock milliseconds at start (the simulator passes virtual ones): the
@@ -1363,6 +1366,7 @@ public final class NodeEngine {
     public void closeSession(SessionEndpoint session) {
         if (sessions.remove(session.key(), session)) {
             sessionList = List.copyOf(sessions.values());
+            acceptedSessions.remove(session);
         }
         blockedSessions.remove(session);
         if (lastSession == session) {
@@ -1387,7 +1391,6 @@ public final class NodeEngine {
             if (s == null) {
                 s = acceptSession(key, head);
                 if (s == null) {
-                    counters.drop(DropReason.PORT_CLOSED);
                     return;
                 }
             }
@@ -1413,12 +1416,26 @@ public final class NodeEngine {
         }
     }
 
+    /** A session another node opens; null, with the drop counted, when it is not taken. */
     private SessionEndpoint acceptSession(SessionEndpoint.Key key, ByteBuf packet) {
         SessionAcceptor acceptor = sessionAcceptors.get(key.localPort());
         if (acceptor == null || SessionHeader.kind(packet) != SessionHeader.KIND_DATA) {
+            counters.drop(DropReason.PORT_CLOSED);
             return null;
         }
-        SessionEndpoint s = addSession(key, METRICS[DataHeader.metric(packet)], null, null);
+        RoutingMetric metric = METRICS[DataHeader.metric(packet)];
+        if (!hasRoute(new NodeId(key.remote()), metric)) {
+            // An origin this node cannot answer could never acknowledge anything: a made-up one, or
+            // one whose link state has not arrived yet, in which case its sender retries.
+            counters.drop(DropReason.NO_ROUTE);
+            return null;
+        }
+        if (acceptedSessions.size() >= config.session().maxAcceptedSessions()) {
+            counters.drop(DropReason.SESSION_LIMIT);
+            return null;
+        }
+        SessionEndpoint s = addSession(key, metric, null, null);
+        acceptedSessions.add(s);
         boolean taken;
         try {
             taken = acceptor.accept(s);
@@ -1430,6 +1447,7 @@ public final class NodeEngine {
         }
         if (!taken) {
             closeSession(s);
+            counters.drop(DropReason.PORT_CLOSED);
             return null;
         }
         return s;
@@ -1672,6 +1690,7 @@ public final class NodeEngine {
             s.close();
         }
         sessions.clear();
+        acceptedSessions.clear();
         sessionList = List.of();
         blockedSessions.clear();
         lastSession = null;

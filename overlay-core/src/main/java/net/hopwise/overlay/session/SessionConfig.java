@@ -43,6 +43,13 @@ public final class SessionConfig {
     public static final Duration DEFAULT_ACK_DELAY = Duration.ofMillis(10);
     /** Spines' cap on the acknowledgement interval a sender asks for (packets per acknowledgement). */
     public static final int DEFAULT_MAX_ACK_INTERVAL = 16;
+    /**
+     * Sessions a node takes from other nodes (accepted ones; those it opens itself are not counted):
+     * each holds buffers and stays until the application closes it, so a neighbour claiming made-up
+     * origins must not be able to open them without bound. Four times the 1,000 concurrent calls a
+     * relay pair is built for.
+     */
+    public static final int DEFAULT_MAX_ACCEPTED_SESSIONS = 4096;
 
     private static final SessionConfig DEFAULTS = builder().build();
 
@@ -54,6 +61,7 @@ public final class SessionConfig {
     private final Duration maxTimeout;
     private final Duration ackDelay;
     private final int maxAckInterval;
+    private final int maxAcceptedSessions;
 
     private SessionConfig(Builder b) {
         this.sendBuffer = b.sendBuffer;
@@ -64,6 +72,7 @@ public final class SessionConfig {
         this.maxTimeout = b.maxTimeout;
         this.ackDelay = b.ackDelay;
         this.maxAckInterval = b.maxAckInterval;
+        this.maxAcceptedSessions = b.maxAcceptedSessions;
     }
 
     public static Builder builder() {
@@ -106,6 +115,14 @@ public final class SessionConfig {
         return maxAckInterval;
     }
 
+    /**
+     * Most sessions accepted from other nodes open at once; beyond it a new session's packets are
+     * dropped and counted ({@code session_limit}), and its sender retries end to end.
+     */
+    public int maxAcceptedSessions() {
+        return maxAcceptedSessions;
+    }
+
     @Override
     public String toString() {
         return "SessionConfig[sendBuffer=" + sendBuffer + " receiveWindow=" + receiveWindow + " initialWindow="
@@ -121,6 +138,7 @@ public final class SessionConfig {
         private Duration maxTimeout = DEFAULT_MAX_TIMEOUT;
         private Duration ackDelay = DEFAULT_ACK_DELAY;
         private int maxAckInterval = DEFAULT_MAX_ACK_INTERVAL;
+        private int maxAcceptedSessions = DEFAULT_MAX_ACCEPTED_SESSIONS;
 
         private Builder() {}
 
@@ -164,6 +182,14 @@ public final class SessionConfig {
 
         public Builder ackDelay(Duration d) {
             this.ackDelay = positive("ackDelay", d);
+            return this;
+        }
+
+        public Builder maxAcceptedSessions(int sessions) {
+            if (sessions < 1) {
+                throw new IllegalArgumentException("maxAcceptedSessions must be at least 1, got " + sessions);
+            }
+            this.maxAcceptedSessions = sessions;
             return this;
         }
 

@@ -57,6 +57,11 @@ public enum DropReason {
      */
     UNVERIFIED_HELLO("unverified_hello"),
     /**
+     * A session packet that would open a new session while the node already has as many accepted
+     * sessions open as it may: the sender retries end to end.
+     */
+    SESSION_LIMIT("session_limit"),
+    /**
      * A real-time packet of a new flow arriving while the node keeps state for as many flows as it
      * may and none of them has been idle long enough to give up its slot.
      */
