@@ -1,0 +1,287 @@
+package net.hopwise.examples;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.TimeUnit;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import java.util.stream.Stream;
+import net.hopwise.examples.DocumentedCommands.Command;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * Every command README.md and docs/*.md give works on a fresh clone. The commands are read from the
+ * documents (never repeated here), checked for what a fresh machine lacks, and run in a cheap form in a
+ * copy of this checkout (so that packaging cannot rewrite jars this build is using): each Maven shape
+ * once, a program with --help or a one-second run instead of a long benchmark, a service until it says
+ * it is ready. The README's test command (the whole suite) and benchmark scripts are checked, not run.
+ */
+class DocumentedCommandsTest {
+    /** Cheap forms of the programs that have one; a shape with none of them runs the first of its kind. */
+    private static final Map<String, String> CHEAP = Map.of(
+            "net.hopwise.examples.bench.FoundationBenchmark", "--help",
+            "net.hopwise.examples.sim.SimulatorCli", "--help",
+            DemoOverlay.class.getName(), "--seconds 1");
+    /** Word prefixes whose value a cheap run shrinks: a fuzz run of a million inputs becomes a thousand. */
+    private static final Map<String, String> SHRINK = Map.of("-Dvoip.fuzz.count=", "1000");
+    private static final Set<String> LATE_PHASES = Set.of("test-compile", "test", "package", "verify", "install");
+    private static final String ADMIN_READY = "Hopwise admin ready";
+
+    private static Path root;
+    private static DocumentedCommands docs;
+
+    @BeforeAll
+    static void readTheDocuments() {
+        root = Path.of("").toAbsolutePath();
+        while (!Files.exists(root.resolve("mvnw")) || !Files.isDirectory(root.resolve("overlay-core"))) {
+            root = root.getParent();
+        }
+        docs = DocumentedCommands.read(root);
+    }
+
+    @Test
+    void theDocumentsGiveTheRunAndTestCommandsAndTheBenchmarks() {
+        assertThat(docs.all()).extracting(Command::text)
+                .contains("./test", "./mvnw -q -pl overlay-admin -am test-compile spring-boot:run")
+                .anyMatch(t -> t.contains("SimulatorCli"));
+        assertThat(docs.all()).hasSizeGreaterThan(20);
+    }
+
+    @Test
+    void theParserJoinsContinuationsAndWrappedInlineCode() {
+        List<Command> found = DocumentedCommands.parse("x.md", List.of(
+                "Run `./mvnw -q -pl a", "package` first.", "```sh", "./mvnw -q \\", "   verify", "```",
+                "    java -jar a.jar \\", "      --help", "and `not a command`."));
+        assertThat(found).extracting(Command::text)
+                .containsExactlyInAnyOrder("./mvnw -q -pl a package", "./mvnw -q verify", "java -jar a.jar --help");
+        assertThat(found).extracting(Command::where).contains("x.md:1", "x.md:4", "x.md:7");
+    }
+
+    @Test
+    void noCommandNeedsWhatAFreshCloneLacks() {
+        assertThat(docs.all()).as("the wrapper, not a machine's Maven or build wrapper")
+                .noneMatch(c -> c.text().startsWith("mvn ") || c.text().startsWith("mvn-locked"));
+        assertThat(docs.maven()).as("offline needs a filled local repository")
+                .noneMatch(c -> c.words().contains("-o") || c.words().contains("--offline"));
+        for (Command c : docs.maven()) {
+            List<String> w = c.words();
+            int pl = w.indexOf("-pl");
+            if (pl >= 0) {
+                for (String module : w.get(pl + 1).split(",")) {
+                    assertThat(root.resolve(module).resolve("pom.xml")).as(c.toString()).exists();
+                }
+            }
+            boolean runsSomething = w.stream().anyMatch(g -> g.startsWith("exec:") || g.equals("spring-boot:run"));
+            if (runsSomething && w.contains("-am")) {
+                // Other modules' tests need overlay-core's test jar, which compile alone does not make.
+                assertThat(w).as(c + ": a phase that builds the test jar").containsAnyElementsOf(LATE_PHASES);
+            }
+            String main = DocumentedCommands.mainClass(c);
+            if (main != null) {
+                String file = main.replace('.', '/') + ".java";
+                assertThat(Stream.of("src/main/java/", "src/test/java/")
+                        .anyMatch(dir -> Files.exists(root.resolve("overlay-examples").resolve(dir + file))))
+                        .as(c + ": " + main + " exists").isTrue();
+            }
+        }
+        for (Command c : docs.all()) {
+            if (c.text().matches("[\\w-]+/bench/.*")) {
+                assertThat(Files.isExecutable(root.resolve(c.words().get(0)))).as(c.toString()).isTrue();
+            }
+        }
+    }
+
+    @Test
+    void ciRunsExactlyTheReadmeTestCommand() throws IOException {
+        String readme = Files.readString(root.resolve("README.md"));
+        String testSection = readme.substring(readme.indexOf("## Test it"));
+        Matcher fenced = Pattern.compile("```sh\\n(.*?)\\n```", Pattern.DOTALL).matcher(testSection);
+        assertThat(fenced.find()).isTrue();
+        String command = fenced.group(1).trim();
+        List<String> ci = Files.readAllLines(root.resolve(".ci/run")).stream()
+                .map(String::trim).filter(l -> !l.isEmpty() && !l.startsWith("#")).toList();
+        assertThat(ci).containsExactly("set -euo pipefail", "cd \"$(dirname \"$0\")/..\"", "exec " + command);
+        assertThat(Files.isExecutable(root.resolve(command.split(" ")[0]))).isTrue();
+    }
+
+    @Test
+    void everyDocumentedCommandRunsInACheapForm(@TempDir Path copy) throws Exception {
+        copyCheckout(root, copy);
+        Map<List<String>, String> runs = new LinkedHashMap<>();
+        for (Command c : docs.maven()) {
+            if (c.words().equals(List.of("./mvnw", "verify"))) {
+                continue; // the whole suite: this test is part of it
+            }
+            runs.putIfAbsent(cheapForm(c), c.where());
+        }
+        for (Map.Entry<List<String>, String> run : runs.entrySet()) {
+            List<String> command = withMavenSettings(run.getKey());
+            if (command.contains("spring-boot:run")) {
+                runUntilReady(copy, command, run.getValue());
+            } else {
+                runToSuccess(copy, command, run.getValue());
+            }
+        }
+        for (Command c : docs.javaJar()) {
+            String version = projectVersion();
+            String jar = c.words().get(2).replace("<version>", version);
+            assertThat(copy.resolve(jar)).as(c + ": built by a documented command").exists();
+            if (jar.endsWith("-daemon.jar")) {
+                runToSuccess(copy, List.of(javaBin(), "-jar", jar, "--help"), c.where());
+            } else {
+                List<String> command = new ArrayList<>(List.of(javaBin(), "-jar", jar));
+                command.addAll(c.words().subList(3, c.words().size()));
+                command.add("--server.port=0");
+                runUntilReady(copy, command, c.where());
+            }
+        }
+    }
+
+    /** The documented command with its program swapped for a cheap one and long runs shrunk. */
+    static List<String> cheapForm(Command c) {
+        List<String> words = new ArrayList<>(DocumentedCommands.shape(c));
+        words.replaceAll(w -> SHRINK.entrySet().stream().filter(e -> w.startsWith(e.getKey()))
+                .map(e -> e.getKey() + e.getValue()).findFirst().orElse(w));
+        String main = DocumentedCommands.mainClass(c);
+        if (main != null) {
+            boolean java = words.contains("exec:java");
+            if (!CHEAP.containsKey(main)) {
+                main = java ? DemoOverlay.class.getName() : "net.hopwise.examples.bench.FoundationBenchmark";
+            }
+            if (java) {
+                words.add("-Dexec.mainClass=" + main);
+                words.add("-Dexec.args=" + CHEAP.get(main));
+            } else {
+                words.add("-Dexec.args=-cp %classpath " + main + " " + CHEAP.get(main));
+            }
+        }
+        if (words.contains("package") || words.contains("install")) {
+            // The jars, not their javadoc: the build's own verify already proves javadoc and sources.
+            words.addAll(List.of("-Dmaven.javadoc.skip=true", "-Dmaven.source.skip=true"));
+        }
+        if (words.contains("install")) {
+            // A test must not write the user's local repository; the consumer build proves what install puts there.
+            words.add("-Dmaven.install.skip=true");
+        }
+        if (words.contains("spring-boot:run")) {
+            words.add("-Dspring-boot.run.arguments=--server.port=0");
+        }
+        return words;
+    }
+
+    /** The local repository and online or offline mode of the build running this test. */
+    private static List<String> withMavenSettings(List<String> words) {
+        List<String> command = new ArrayList<>(words);
+        command.addAll(1, List.of("-B", "-Dstyle.color=never"));
+        String repo = System.getProperty("hopwise.maven.repo.local", "");
+        if (!repo.isBlank() && !repo.contains("${")) {
+            command.add(1, "-Dmaven.repo.local=" + repo);
+        }
+        if (System.getProperty("hopwise.maven.mode", "").equals("offline-true")) {
+            command.add(1, "-o");
+        }
+        return command;
+    }
+
+    private static void runToSuccess(Path dir, List<String> command, String where) throws Exception {
+        Path log = Files.createTempFile("documented-command", ".log");
+        Process p = start(dir, command, log);
+        boolean ended = p.waitFor(10, TimeUnit.MINUTES);
+        if (!ended) {
+            destroyTree(p);
+        }
+        assertThat(ended && p.exitValue() == 0)
+                .as("%s, as run: %s%n%s", where, String.join(" ", command), tail(log)).isTrue();
+        Files.deleteIfExists(log);
+    }
+
+    /** Starts a service, waits until it logs that it is ready, and stops it. */
+    private static void runUntilReady(Path dir, List<String> command, String where) throws Exception {
+        Path log = Files.createTempFile("documented-command", ".log");
+        Process p = start(dir, command, log);
+        try {
+            long deadline = System.nanoTime() + TimeUnit.MINUTES.toNanos(10);
+            while (p.isAlive() && !Files.readString(log, StandardCharsets.ISO_8859_1).contains(ADMIN_READY)
+                    && System.nanoTime() < deadline) {
+                p.waitFor(200, TimeUnit.MILLISECONDS);
+            }
+            assertThat(Files.readString(log, StandardCharsets.ISO_8859_1))
+                    .as("%s, as run: %s%n%s", where, String.join(" ", command), tail(log)).contains(ADMIN_READY);
+        } finally {
+            destroyTree(p);
+        }
+        Files.deleteIfExists(log);
+    }
+
+    private static Process start(Path dir, List<String> command, Path log) throws IOException {
+        System.out.println("documented command, cheap form: " + String.join(" ", command));
+        return new ProcessBuilder(command).directory(dir.toFile()).redirectErrorStream(true)
+                .redirectOutput(log.toFile()).redirectInput(ProcessBuilder.Redirect.from(new java.io.File("/dev/null")))
+                .start();
+    }
+
+    private static void destroyTree(Process p) throws InterruptedException {
+        p.descendants().forEach(ProcessHandle::destroy);
+        p.destroy();
+        if (!p.waitFor(30, TimeUnit.SECONDS)) {
+            p.descendants().forEach(ProcessHandle::destroyForcibly);
+            p.destroyForcibly().waitFor();
+        }
+    }
+
+    private static String tail(Path log) throws IOException {
+        List<String> lines = Files.readAllLines(log, StandardCharsets.ISO_8859_1);
+        return String.join("\n", lines.subList(Math.max(0, lines.size() - 60), lines.size()));
+    }
+
+    private static String javaBin() {
+        return Path.of(System.getProperty("java.home"), "bin", "java").toString();
+    }
+
+    private static String projectVersion() throws IOException {
+        Matcher m = Pattern.compile("<artifactId>hopwise-parent</artifactId>\\s*<version>([^<]+)</version>")
+                .matcher(Files.readString(root.resolve("pom.xml")));
+        assertThat(m.find()).isTrue();
+        return m.group(1);
+    }
+
+    /** The checkout as a fresh clone has it: sources and wrapper, no build output. */
+    private static void copyCheckout(Path from, Path to) throws IOException {
+        try (Stream<Path> files = Files.walk(from)) {
+            files.filter(p -> {
+                Path rel = from.relativize(p);
+                for (Path part : rel) {
+                    String n = part.toString();
+                    if (n.equals("target") || n.equals(".git") || n.equals(".jqwik-database")) {
+                        return false;
+                    }
+                }
+                return true;
+            }).forEach(p -> {
+                try {
+                    Path dest = to.resolve(from.relativize(p).toString());
+                    if (Files.isDirectory(p)) {
+                        Files.createDirectories(dest);
+                    } else {
+                        Files.copy(p, dest, StandardCopyOption.COPY_ATTRIBUTES, StandardCopyOption.REPLACE_EXISTING);
+                    }
+                } catch (IOException e) {
+                    throw new UncheckedIOException(e);
+                }
+            });
+        }
+    }
+}
