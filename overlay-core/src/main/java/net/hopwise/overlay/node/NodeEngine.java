@@ -29,11 +29,7 @@ import net.hopwise.overlay.link.HelloPacket;
 import net.hopwise.overlay.link.LinkMonitor;
 import net.hopwise.overlay.link.LinkMonitorOutput;
 import net.hopwise.overlay.realtime.RealTimeCodec;
-import net.hopwise.overlay.realtime.RealTimeConfig;
-import net.hopwise.overlay.realtime.RealTimeFlowMonitor;
 import net.hopwise.overlay.realtime.RealTimeFlowStatistics;
-import net.hopwise.overlay.realtime.RealTimeLinkReceiver;
-import net.hopwise.overlay.realtime.RealTimeLinkSender;
 import net.hopwise.overlay.reliable.LinkAck;
 import net.hopwise.overlay.reliable.ReliableLinkCodec;
 import net.hopwise.overlay.reliable.ReliableLinkOutput;
@@ -107,16 +103,8 @@ public final class NodeEngine {
     private final long startMillis;
     private final long startNanos;
 
-    // Real-time channels (one per neighbour, made on first use) and the flows arriving at local ports.
-    private final RealTimeConfig realTime;
-    private final LongObjectHashMap<RealTimeChannel> realTimeChannels = new LongObjectHashMap<>();
-    /** A copy of the channels for readers on other threads (meters), replaced on every change. */
-    private volatile java.util.Map<Long, RealTimeChannel> realTimeChannelView = java.util.Map.of();
-    /** In order of last arrival (access order), so the flow silent longest is the eldest. */
-    private final java.util.LinkedHashMap<RealTimeFlowKey, RealTimeFlowMonitor> realTimeFlows =
-            new java.util.LinkedHashMap<>(16, 0.75f, true);
-    private final RealTimeCounters realTimeCounters = new RealTimeCounters();
-    private final long[] nackScratch = new long[RealTimeCodec.MAX_NACK_SEQUENCES];
+    /** Real-time channels (one per neighbour) and the flows arriving at local ports. */
+    private final RealTimeStage realTime;
     // Reliable links and end-to-end sessions (issue 3).
     private final Map<SessionEndpoint.Key, SessionEndpoint> sessions = new HashMap<>();
     private List<SessionEndpoint> sessionList = List.of();
@@ -159,7 +147,7 @@ public final class NodeEngine {
         this.faults = new ProtocolFaults(config.name(), counters);
         this.timedSteps = createTimedSteps();
         this.deadIntervalNanos = config.hello().deadInterval().toNanos();
-        this.realTime = config.realTime();
+        this.realTime = new RealTimeStage(this, config.realTime(), allocator, counters);
         this.router = new Router(self, config.name(), config.routing(), new RouterEvents(), startMillis, nowNanos);
         this.reassembler = new Reassembler(allocator, config.maxMessageBytes(), config.reassemblyBufferBytes(),
                 config.reassemblyTimeout().toNanos(), DataHeader.MAX_FRAGMENT_PAYLOAD);
@@ -171,6 +159,25 @@ public final class NodeEngine {
         for (NeighbourConfig n : config.neighbours()) {
             addNeighbour(n, nowNanos);
         }
+    }
+
+    /** The engine's clock: the latest time it was handed. */
+    long now() {
+        return now;
+    }
+
+    long selfId() {
+        return selfId;
+    }
+
+    /** Whether the socket takes more now; sends are back-pressured otherwise. */
+    boolean writable() {
+        return output.writable();
+    }
+
+    /** Whether {@code n} is still this engine's neighbour (not removed, or removed and added anew). */
+    boolean isCurrent(Neighbour n) {
+        return neighbours.get(n.id().value()) == n;
     }
 
     public NodeConfig config() {
@@ -231,7 +238,7 @@ public final class NodeEngine {
             return false;
         }
         publishNeighbours();
-        closeRealTimeChannel(n);
+        realTime.closeRealTimeChannel(n);
         n.reliableSender.close();
         if (n.monitor.status() == net.hopwise.overlay.link.LinkStatus.UP) {
             router.neighbourDown(n.id(), nowNanos);
@@ -271,7 +278,7 @@ public final class NodeEngine {
 
     public void closePort(int port) {
         ports.remove(port);
-        forgetRealTimeFlows(port);
+        realTime.forgetRealTimeFlows(port);
     }
 
     public boolean isPortOpen(int port) {
@@ -459,8 +466,8 @@ public final class NodeEngine {
                 router.onAck(n.id(), ack, now);
             }
             case DATA -> onData(n, datagram, body);
-            case REALTIME_DATA -> onRealTimeData(n, datagram, body);
-            case REALTIME_NACK -> onRealTimeNack(n, datagram, body);
+            case REALTIME_DATA -> realTime.onRealTimeData(n, datagram, body);
+            case REALTIME_NACK -> realTime.onRealTimeNack(n, datagram, body);
             case RELIABLE_DATA -> onReliableData(n, datagram, body);
             case LINK_ACK -> onLinkAck(n, datagram, body);
             default -> counters.drop(DropReason.UNKNOWN_TYPE);
@@ -582,7 +589,7 @@ public final class NodeEngine {
         deliver(origin, sourcePort, port, payload, ReceivedMessage.NOT_REAL_TIME, ReceivedMessage.NOT_REAL_TIME);
     }
 
-    private void deliver(long origin, int sourcePort, int port, ByteBuf payload, long flowSequence, long sendTime) {
+    void deliver(long origin, int sourcePort, int port, ByteBuf payload, long flowSequence, long sendTime) {
         MessageHandler handler = ports.get(port);
         if (handler == null) {
             counters.drop(DropReason.PORT_CLOSED);
@@ -600,6 +607,7 @@ public final class NodeEngine {
         }
     }
 
+
     // ---------------------------------------------------------------- real-time
 
     /**
@@ -615,41 +623,13 @@ public final class NodeEngine {
      */
     public SendResult sendRealTime(int sourcePort, NodeId destination, int destinationPort, long flowSequence,
             ByteBuf payload, RoutingMetric metric, long nowNanos) {
-        advance(nowNanos);
-        int length = payload.readableBytes();
-        if (length > RealTimeCodec.MAX_PAYLOAD) {
-            throw new IllegalArgumentException("real-time packet of " + length + " bytes exceeds "
-                    + RealTimeCodec.MAX_PAYLOAD);
-        }
-        if (destinationPort < 1 || destinationPort > 65535 || sourcePort < 0 || sourcePort > 65535) {
-            throw new IllegalArgumentException("ports must be 1-65535");
-        }
-        if (destination.equals(self)) {
-            realTimeCounters.sent++;
-            deliverRealTime(selfId, sourcePort, destinationPort, flowSequence, now, payload);
-            return SendResult.ACCEPTED;
-        }
-        Neighbour via = firstHop(destination, metric);
-        if (via == null) {
-            return SendResult.NO_ROUTE;
-        }
-        if (!output.writable()) {
-            return SendResult.BACK_PRESSURED;
-        }
-        ByteBuf packet = allocator.ioBuffer(WireHeader.LENGTH + RealTimeCodec.HEADER_LENGTH + length);
-        WireHeader.write(packet, PacketType.REALTIME_DATA, 0, selfId, via.id().value(), via.takeLinkSequence());
-        RealTimeCodec.writeData(packet, selfId, destination.value(), sourcePort, destinationPort, config.hopLimit(),
-                metric.ordinal(), flowSequence, now);
-        packet.writeBytes(payload, payload.readerIndex(), length);
-        WireHeader.finish(packet, 0);
-        realTimeCounters.sent++;
-        transmitRealTime(via, packet);
-        return SendResult.ACCEPTED;
+        return realTime.sendRealTime(sourcePort, destination, destinationPort, flowSequence, payload, metric,
+                nowNanos);
     }
 
     /** What the real-time flows arriving at a local port look like now. */
     public List<RealTimeFlowStatistics> realTimeFlows(int port) {
-        return realTimeFlowsWhere(port);
+        return realTime.realTimeFlows(port);
     }
 
     /**
@@ -657,21 +637,7 @@ public final class NodeEngine {
      * which do not know which ports the applications opened.
      */
     public List<RealTimeFlowStatistics> realTimeFlows() {
-        return realTimeFlowsWhere(-1);
-    }
-
-    private List<RealTimeFlowStatistics> realTimeFlowsWhere(int port) {
-        List<RealTimeFlowStatistics> list = new ArrayList<>();
-        for (java.util.Map.Entry<RealTimeFlowKey, RealTimeFlowMonitor> e : realTimeFlows.entrySet()) {
-            RealTimeFlowKey k = e.getKey();
-            if (port < 0 || k.port() == port) {
-                list.add(e.getValue().snapshot(nameOf(k.origin()), k.sourcePort(), k.port()));
-            }
-        }
-        list.sort(java.util.Comparator.comparingInt(RealTimeFlowStatistics::port)
-                .thenComparing(RealTimeFlowStatistics::sourceName)
-                .thenComparingInt(RealTimeFlowStatistics::sourcePort));
-        return list;
+        return realTime.realTimeFlows();
     }
 
     /**
@@ -679,206 +645,18 @@ public final class NodeEngine {
      * thread.
      */
     public RealTimeChannel realTimeChannel(NodeId neighbour) {
-        return realTimeChannelView.get(neighbour.value());
-    }
-
-    private void publishRealTimeChannels() {
-        java.util.Map<Long, RealTimeChannel> view = new java.util.HashMap<>();
-        for (io.netty.util.collection.LongObjectMap.PrimitiveEntry<RealTimeChannel> e : realTimeChannels.entries()) {
-            view.put(e.key(), e.value());
-        }
-        realTimeChannelView = java.util.Map.copyOf(view);
+        return realTime.realTimeChannel(neighbour);
     }
 
     public RealTimeCounters realTimeCounters() {
-        return realTimeCounters;
+        return realTime.realTimeCounters();
     }
-
-    private RealTimeChannel realTimeChannelOf(Neighbour n) {
-        RealTimeChannel channel = realTimeChannels.get(n.id().value());
-        if (channel == null) {
-            RealTimeLinkSender<ByteBuf> sender = new RealTimeLinkSender<>(realTime, new RealTimeLinkSender.Output<>() {
-                @Override
-                public void retransmit(long seq, ByteBuf stored) {
-                    retransmitRealTime(n, stored);
-                }
-
-                @Override
-                public void evicted(ByteBuf stored) {
-                    stored.release();
-                }
-            });
-            RealTimeLinkReceiver receiver = new RealTimeLinkReceiver(realTime, (sequences, count) -> {
-                if (neighbours.get(n.id().value()) == n) {
-                    sendControl(n, PacketType.REALTIME_NACK, out -> RealTimeCodec.writeNack(out, sequences, count));
-                }
-            });
-            channel = new RealTimeChannel(sender, receiver);
-            realTimeChannels.put(n.id().value(), channel);
-            publishRealTimeChannels();
-        }
-        return channel;
-    }
-
-    /** Numbers a real-time datagram for the link, keeps it in the link's history and sends it. */
-    private void transmitRealTime(Neighbour via, ByteBuf datagram) {
-        RealTimeLinkSender<ByteBuf> sender = realTimeChannelOf(via).sender;
-        RealTimeCodec.setLinkSequence(WireHeader.body(datagram), sender.nextSequence());
-        // The history gets its own view of the same bytes; the socket releases the other.
-        sender.sent(datagram.retainedDuplicate(), now);
-        transmit(via, datagram);
-    }
-
-    private void retransmitRealTime(Neighbour via, ByteBuf stored) {
-        if (neighbours.get(via.id().value()) != via) {
-            return;
-        }
-        // A copy, so re-stamping never touches bytes the socket may still be sending.
-        ByteBuf copy = allocator.ioBuffer(stored.readableBytes());
-        copy.writeBytes(stored, stored.readerIndex(), stored.readableBytes());
-        WireHeader.restamp(copy, selfId, via.id().value(), via.takeLinkSequence());
-        transmit(via, copy);
-    }
-
-    private void onRealTimeData(Neighbour from, ByteBuf datagram, ByteBuf body) {
-        if (!RealTimeCodec.isWellFormed(body, METRICS.length)) {
-            counters.drop(DropReason.MALFORMED);
-            return;
-        }
-        from.monitor.onPacketReceived(WireHeader.linkSequence(datagram), now);
-        if (!realTimeChannelOf(from).receiver.onPacket(RealTimeCodec.linkSequence(body))) {
-            counters.drop(DropReason.DUPLICATE);
-            return;
-        }
-        long destination = RealTimeCodec.destination(body);
-        if (destination == selfId) {
-            deliverRealTime(RealTimeCodec.origin(body), RealTimeCodec.sourcePort(body),
-                    RealTimeCodec.destinationPort(body), RealTimeCodec.flowSequence(body),
-                    RealTimeCodec.sendTime(body), RealTimeCodec.payload(body));
-            return;
-        }
-        int hops = RealTimeCodec.hopLimit(body);
-        Neighbour via = forwardingHop(destination, hops, RealTimeCodec.metric(body));
-        if (via == null) {
-            return;
-        }
-        RealTimeCodec.setHopLimit(body, hops - 1);
-        WireHeader.restamp(datagram, selfId, via.id().value(), via.takeLinkSequence());
-        counters.packetsForwarded++;
-        realTimeCounters.forwarded++;
-        // A right-sized copy: the link history keeps it for up to the deadline, and a received datagram
-        // may be a slice of a larger batch buffer that must not stay pinned that long.
-        ByteBuf copy = allocator.ioBuffer(datagram.readableBytes());
-        copy.writeBytes(datagram, datagram.readerIndex(), datagram.readableBytes());
-        transmitRealTime(via, copy);
-    }
-
-    private void onRealTimeNack(Neighbour from, ByteBuf datagram, ByteBuf body) {
-        int count = RealTimeCodec.readNack(body, nackScratch);
-        if (count < 0) {
-            counters.drop(DropReason.MALFORMED);
-            return;
-        }
-        from.monitor.onPacketReceived(WireHeader.linkSequence(datagram), now);
-        realTimeChannelOf(from).sender.onNack(nackScratch, count, now);
-    }
-
-    private void deliverRealTime(long origin, int sourcePort, int port, long flowSequence, long sendTime,
-            ByteBuf payload) {
-        if (!ports.containsKey(port)) {
-            counters.drop(DropReason.PORT_CLOSED);
-            return;
-        }
-        RealTimeFlowMonitor flow = realTimeFlow(new RealTimeFlowKey(origin, sourcePort, port));
-        if (flow == null) {
-            counters.drop(DropReason.FLOW_LIMIT);
-            return;
-        }
-        if (!flow.onPacket(flowSequence, sendTime, now)) {
-            counters.drop(DropReason.DUPLICATE);
-            return;
-        }
-        realTimeCounters.delivered++;
-        if (now - sendTime > realTime.lateDeadline().toNanos()) {
-            realTimeCounters.late++;
-        }
-        deliver(origin, sourcePort, port, payload, flowSequence & 0xFFFF_FFFFL, sendTime);
-    }
-
-    /**
-     * The monitor of a flow; a new one only while there is room, or when the flow silent longest has
-     * been silent for the idle timeout and gives up its slot. Null when neither: packets for made-up
-     * flows must not grow the node without bound.
-     */
-    private RealTimeFlowMonitor realTimeFlow(RealTimeFlowKey key) {
-        RealTimeFlowMonitor flow = realTimeFlows.get(key);
-        if (flow != null) {
-            return flow;
-        }
-        if (realTimeFlows.size() >= realTime.maxFlows()) {
-            java.util.Iterator<java.util.Map.Entry<RealTimeFlowKey, RealTimeFlowMonitor>> eldest =
-                    realTimeFlows.entrySet().iterator();
-            if (now - eldest.next().getValue().lastArrivalNanos() < realTime.flowIdleTimeout().toNanos()) {
-                return null;
-            }
-            eldest.remove();
-        }
-        flow = new RealTimeFlowMonitor(realTime);
-        realTimeFlows.put(key, flow);
-        return flow;
-    }
-
-    private void onRealTimeTimer() {
-        for (RealTimeChannel c : realTimeChannels.values()) {
-            if (c.sender.nextDeadlineNanos() <= now) {
-                c.sender.onTimer(now);
-            }
-        }
-    }
-
-    private long realTimeNextDeadlineNanos() {
-        long next = Long.MAX_VALUE;
-        for (RealTimeChannel c : realTimeChannels.values()) {
-            next = Math.min(next, c.sender.nextDeadlineNanos());
-        }
-        return next;
-    }
-
-    /** A link that comes up may lead to a restarted neighbour whose numbering started over. */
-    private void resetRealTimeReceiver(Neighbour n) {
-        RealTimeChannel c = realTimeChannels.get(n.id().value());
-        if (c != null) {
-            c.receiver.reset();
-        }
-    }
-
-    private void closeRealTimeChannel(Neighbour n) {
-        RealTimeChannel c = realTimeChannels.remove(n.id().value());
-        if (c != null) {
-            c.close();
-            publishRealTimeChannels();
-        }
-    }
-
-    private void forgetRealTimeFlows(int port) {
-        realTimeFlows.keySet().removeIf(k -> k.port() == port);
-    }
-
-    private void closeRealTime() {
-        for (RealTimeChannel c : realTimeChannels.values()) {
-            c.close();
-        }
-        realTimeChannels.clear();
-        publishRealTimeChannels();
-    }
-
-    private record RealTimeFlowKey(long origin, int sourcePort, int port) {}
 
     /**
      * A node's name: this node's own, a neighbour's from configuration, anyone else's from link state
      * (its id in hex until its advertisement arrives).
      */
-    private String nameOf(long id) {
+    String nameOf(long id) {
         if (id == selfId) {
             return config.name();
         }
@@ -978,12 +756,12 @@ public final class NodeEngine {
         steps.add(new TimedStep("real-time") {
             @Override
             long deadlineNanos() {
-                return realTimeNextDeadlineNanos();
+                return realTime.realTimeNextDeadlineNanos();
             }
 
             @Override
             void run(long nowNanos) {
-                onRealTimeTimer();
+                realTime.onRealTimeTimer();
             }
         });
         steps.add(new TimedStep("reliable") {
@@ -1004,14 +782,14 @@ public final class NodeEngine {
     public void close() {
         closed = true;
         reassembler.close();
-        closeRealTime();
+        realTime.closeRealTime();
         closeReliable();
     }
 
     /** Set by {@link #close}: datagrams arriving afterwards are ignored. */
     private boolean closed;
 
-    private void advance(long nowNanos) {
+    void advance(long nowNanos) {
         if (nowNanos > now) {
             now = nowNanos;
         }
@@ -1019,7 +797,7 @@ public final class NodeEngine {
 
     // ---------------------------------------------------------------- output
 
-    private void transmit(Neighbour to, ByteBuf packet) {
+    void transmit(Neighbour to, ByteBuf packet) {
         to.packetsSent++;
         to.bytesSent += packet.readableBytes();
         counters.packetsSent++;
@@ -1027,7 +805,7 @@ public final class NodeEngine {
         output.transmit(to.address, packet);
     }
 
-    private void sendControl(Neighbour to, PacketType type, java.util.function.Consumer<ByteBuf> body) {
+    void sendControl(Neighbour to, PacketType type, java.util.function.Consumer<ByteBuf> body) {
         sendControl(to, to.address, type, body);
     }
 
@@ -1473,7 +1251,7 @@ public final class NodeEngine {
     }
 
     /** The neighbour a packet to {@code destination} leaves by under a metric, or null when unreachable. */
-    private Neighbour firstHop(NodeId destination, RoutingMetric metric) {
+    Neighbour firstHop(NodeId destination, RoutingMetric metric) {
         NodeId next = router.nextHop(destination, metric);
         return next == null ? null : neighbours.get(next.value());
     }
@@ -1482,7 +1260,7 @@ public final class NodeEngine {
      * Where a packet passing through goes next, for every kind of routed packet: null, with the drop
      * counted, when its hop limit has run out or its destination is unreachable.
      */
-    private Neighbour forwardingHop(long destination, int hopLimit, int metric) {
+    Neighbour forwardingHop(long destination, int hopLimit, int metric) {
         if (hopLimit <= 1) {
             counters.drop(DropReason.HOP_LIMIT);
             return null;
@@ -1730,7 +1508,7 @@ public final class NodeEngine {
             }
             neighbour.statistics = neighbour.monitor.statistics();
             try {
-                resetRealTimeReceiver(neighbour);
+                realTime.resetRealTimeReceiver(neighbour);
                 neighbour.reliableSender.seedRtt(neighbour.statistics.srttNanos());
                 router.neighbourUp(neighbour.id(), costOf(neighbour.monitor), nowNanos);
             } catch (RuntimeException e) {

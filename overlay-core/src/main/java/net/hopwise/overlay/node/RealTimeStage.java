@@ -1,0 +1,324 @@
+package net.hopwise.overlay.node;
+
+import io.netty.buffer.ByteBuf;
+import io.netty.buffer.ByteBufAllocator;
+import io.netty.util.collection.LongObjectHashMap;
+import java.util.ArrayList;
+import java.util.List;
+import net.hopwise.overlay.NodeId;
+import net.hopwise.overlay.SendResult;
+import net.hopwise.overlay.realtime.RealTimeCodec;
+import net.hopwise.overlay.realtime.RealTimeConfig;
+import net.hopwise.overlay.realtime.RealTimeFlowMonitor;
+import net.hopwise.overlay.realtime.RealTimeFlowStatistics;
+import net.hopwise.overlay.realtime.RealTimeLinkReceiver;
+import net.hopwise.overlay.realtime.RealTimeLinkSender;
+import net.hopwise.overlay.routing.RoutingMetric;
+import net.hopwise.overlay.wire.DropReason;
+import net.hopwise.overlay.wire.PacketType;
+import net.hopwise.overlay.wire.WireHeader;
+
+/**
+ * The real-time layer of a node: a real-time channel per link (made on first use), which numbers
+ * each packet for the link, keeps it for a retransmission while it can still arrive in time and asks
+ * for what it misses; and the flows arriving at local ports, with their statistics and duplicate
+ * suppression. Packets are forwarded at once, out of order, and never wait.
+ *
+ * <p>Sans-IO like the rest of the node: it sends, forwards and delivers through the {@link NodeEngine}
+ * it belongs to, on the engine's thread and clock.
+ */
+final class RealTimeStage {
+    private static final int METRIC_COUNT = RoutingMetric.values().length;
+
+    private final NodeEngine engine;
+    private final RealTimeConfig config;
+    private final ByteBufAllocator allocator;
+    private final NodeCounters counters;
+    private final LongObjectHashMap<RealTimeChannel> realTimeChannels = new LongObjectHashMap<>();
+    /** A copy of the channels for readers on other threads (meters), replaced on every change. */
+    private volatile java.util.Map<Long, RealTimeChannel> realTimeChannelView = java.util.Map.of();
+    /** In order of last arrival (access order), so the flow silent longest is the eldest. */
+    private final java.util.LinkedHashMap<RealTimeFlowKey, RealTimeFlowMonitor> realTimeFlows =
+            new java.util.LinkedHashMap<>(16, 0.75f, true);
+    private final RealTimeCounters realTimeCounters = new RealTimeCounters();
+    private final long[] nackScratch = new long[RealTimeCodec.MAX_NACK_SEQUENCES];
+
+    RealTimeStage(NodeEngine engine, RealTimeConfig config, ByteBufAllocator allocator, NodeCounters counters) {
+        this.engine = engine;
+        this.config = config;
+        this.allocator = allocator;
+        this.counters = counters;
+    }
+
+    /**
+     * Sends one real-time packet: never fragmented, stamped with the send time, routed hop by hop over
+     * real-time channels that each recover their own losses while the packet can still be useful.
+     *
+     * <p>The caller keeps ownership of {@code payload}; its readable bytes are copied.
+     *
+     * @param flowSequence the flow's end-to-end sequence number (32 bits travel), from which the
+     *     destination counts loss
+     * @throws IllegalArgumentException when the payload exceeds {@link RealTimeCodec#MAX_PAYLOAD} or a
+     *     port is out of range
+     */
+    SendResult sendRealTime(int sourcePort, NodeId destination, int destinationPort, long flowSequence,
+            ByteBuf payload, RoutingMetric metric, long nowNanos) {
+        engine.advance(nowNanos);
+        int length = payload.readableBytes();
+        if (length > RealTimeCodec.MAX_PAYLOAD) {
+            throw new IllegalArgumentException("real-time packet of " + length + " bytes exceeds "
+                    + RealTimeCodec.MAX_PAYLOAD);
+        }
+        if (destinationPort < 1 || destinationPort > 65535 || sourcePort < 0 || sourcePort > 65535) {
+            throw new IllegalArgumentException("ports must be 1-65535");
+        }
+        if (destination.equals(engine.id())) {
+            realTimeCounters.sent++;
+            deliverRealTime(engine.selfId(), sourcePort, destinationPort, flowSequence, engine.now(), payload);
+            return SendResult.ACCEPTED;
+        }
+        Neighbour via = engine.firstHop(destination, metric);
+        if (via == null) {
+            return SendResult.NO_ROUTE;
+        }
+        if (!engine.writable()) {
+            return SendResult.BACK_PRESSURED;
+        }
+        ByteBuf packet = allocator.ioBuffer(WireHeader.LENGTH + RealTimeCodec.HEADER_LENGTH + length);
+        WireHeader.write(packet, PacketType.REALTIME_DATA, 0, engine.selfId(), via.id().value(), via.takeLinkSequence());
+        RealTimeCodec.writeData(packet, engine.selfId(), destination.value(), sourcePort, destinationPort, engine.config().hopLimit(),
+                metric.ordinal(), flowSequence, engine.now());
+        packet.writeBytes(payload, payload.readerIndex(), length);
+        WireHeader.finish(packet, 0);
+        realTimeCounters.sent++;
+        transmitRealTime(via, packet);
+        return SendResult.ACCEPTED;
+    }
+
+    /** What the real-time flows arriving at a local port look like engine.now(). */
+    List<RealTimeFlowStatistics> realTimeFlows(int port) {
+        return realTimeFlowsWhere(port);
+    }
+
+    /**
+     * What the real-time flows arriving at every local port look like engine.now(), by port: for admin views,
+     * which do not know which ports the applications opened.
+     */
+    List<RealTimeFlowStatistics> realTimeFlows() {
+        return realTimeFlowsWhere(-1);
+    }
+
+    List<RealTimeFlowStatistics> realTimeFlowsWhere(int port) {
+        List<RealTimeFlowStatistics> list = new ArrayList<>();
+        for (java.util.Map.Entry<RealTimeFlowKey, RealTimeFlowMonitor> e : realTimeFlows.entrySet()) {
+            RealTimeFlowKey k = e.getKey();
+            if (port < 0 || k.port() == port) {
+                list.add(e.getValue().snapshot(engine.nameOf(k.origin()), k.sourcePort(), k.port()));
+            }
+        }
+        list.sort(java.util.Comparator.comparingInt(RealTimeFlowStatistics::port)
+                .thenComparing(RealTimeFlowStatistics::sourceName)
+                .thenComparingInt(RealTimeFlowStatistics::sourcePort));
+        return list;
+    }
+
+    /**
+     * The real-time channel to a neighbour, or null before its first real-time packet; safe from any
+     * thread.
+     */
+    RealTimeChannel realTimeChannel(NodeId neighbour) {
+        return realTimeChannelView.get(neighbour.value());
+    }
+
+    void publishRealTimeChannels() {
+        java.util.Map<Long, RealTimeChannel> view = new java.util.HashMap<>();
+        for (io.netty.util.collection.LongObjectMap.PrimitiveEntry<RealTimeChannel> e : realTimeChannels.entries()) {
+            view.put(e.key(), e.value());
+        }
+        realTimeChannelView = java.util.Map.copyOf(view);
+    }
+
+    RealTimeCounters realTimeCounters() {
+        return realTimeCounters;
+    }
+
+    RealTimeChannel realTimeChannelOf(Neighbour n) {
+        RealTimeChannel channel = realTimeChannels.get(n.id().value());
+        if (channel == null) {
+            RealTimeLinkSender<ByteBuf> sender = new RealTimeLinkSender<>(config, new RealTimeLinkSender.Output<>() {
+                @Override
+                public void retransmit(long seq, ByteBuf stored) {
+                    retransmitRealTime(n, stored);
+                }
+
+                @Override
+                public void evicted(ByteBuf stored) {
+                    stored.release();
+                }
+            });
+            RealTimeLinkReceiver receiver = new RealTimeLinkReceiver(config, (sequences, count) -> {
+                if (engine.isCurrent(n)) {
+                    engine.sendControl(n, PacketType.REALTIME_NACK, out -> RealTimeCodec.writeNack(out, sequences, count));
+                }
+            });
+            channel = new RealTimeChannel(sender, receiver);
+            realTimeChannels.put(n.id().value(), channel);
+            publishRealTimeChannels();
+        }
+        return channel;
+    }
+
+    /** Numbers a real-time datagram for the link, keeps it in the link's history and sends it. */
+    void transmitRealTime(Neighbour via, ByteBuf datagram) {
+        RealTimeLinkSender<ByteBuf> sender = realTimeChannelOf(via).sender;
+        RealTimeCodec.setLinkSequence(WireHeader.body(datagram), sender.nextSequence());
+        // The history gets its own view of the same bytes; the socket releases the other.
+        sender.sent(datagram.retainedDuplicate(), engine.now());
+        engine.transmit(via, datagram);
+    }
+
+    void retransmitRealTime(Neighbour via, ByteBuf stored) {
+        if (!engine.isCurrent(via)) {
+            return;
+        }
+        // A copy, so re-stamping never touches bytes the socket may still be sending.
+        ByteBuf copy = allocator.ioBuffer(stored.readableBytes());
+        copy.writeBytes(stored, stored.readerIndex(), stored.readableBytes());
+        WireHeader.restamp(copy, engine.selfId(), via.id().value(), via.takeLinkSequence());
+        engine.transmit(via, copy);
+    }
+
+    void onRealTimeData(Neighbour from, ByteBuf datagram, ByteBuf body) {
+        if (!RealTimeCodec.isWellFormed(body, METRIC_COUNT)) {
+            counters.drop(DropReason.MALFORMED);
+            return;
+        }
+        from.monitor.onPacketReceived(WireHeader.linkSequence(datagram), engine.now());
+        if (!realTimeChannelOf(from).receiver.onPacket(RealTimeCodec.linkSequence(body))) {
+            counters.drop(DropReason.DUPLICATE);
+            return;
+        }
+        long destination = RealTimeCodec.destination(body);
+        if (destination == engine.selfId()) {
+            deliverRealTime(RealTimeCodec.origin(body), RealTimeCodec.sourcePort(body),
+                    RealTimeCodec.destinationPort(body), RealTimeCodec.flowSequence(body),
+                    RealTimeCodec.sendTime(body), RealTimeCodec.payload(body));
+            return;
+        }
+        int hops = RealTimeCodec.hopLimit(body);
+        Neighbour via = engine.forwardingHop(destination, hops, RealTimeCodec.metric(body));
+        if (via == null) {
+            return;
+        }
+        RealTimeCodec.setHopLimit(body, hops - 1);
+        WireHeader.restamp(datagram, engine.selfId(), via.id().value(), via.takeLinkSequence());
+        counters.packetsForwarded++;
+        realTimeCounters.forwarded++;
+        // A right-sized copy: the link history keeps it for up to the deadline, and a received datagram
+        // may be a slice of a larger batch buffer that must not stay pinned that long.
+        ByteBuf copy = allocator.ioBuffer(datagram.readableBytes());
+        copy.writeBytes(datagram, datagram.readerIndex(), datagram.readableBytes());
+        transmitRealTime(via, copy);
+    }
+
+    void onRealTimeNack(Neighbour from, ByteBuf datagram, ByteBuf body) {
+        int count = RealTimeCodec.readNack(body, nackScratch);
+        if (count < 0) {
+            counters.drop(DropReason.MALFORMED);
+            return;
+        }
+        from.monitor.onPacketReceived(WireHeader.linkSequence(datagram), engine.now());
+        realTimeChannelOf(from).sender.onNack(nackScratch, count, engine.now());
+    }
+
+    void deliverRealTime(long origin, int sourcePort, int port, long flowSequence, long sendTime,
+            ByteBuf payload) {
+        if (!engine.isPortOpen(port)) {
+            counters.drop(DropReason.PORT_CLOSED);
+            return;
+        }
+        RealTimeFlowMonitor flow = realTimeFlow(new RealTimeFlowKey(origin, sourcePort, port));
+        if (flow == null) {
+            counters.drop(DropReason.FLOW_LIMIT);
+            return;
+        }
+        if (!flow.onPacket(flowSequence, sendTime, engine.now())) {
+            counters.drop(DropReason.DUPLICATE);
+            return;
+        }
+        realTimeCounters.delivered++;
+        if (engine.now() - sendTime > config.lateDeadline().toNanos()) {
+            realTimeCounters.late++;
+        }
+        engine.deliver(origin, sourcePort, port, payload, flowSequence & 0xFFFF_FFFFL, sendTime);
+    }
+
+    /**
+     * The monitor of a flow; a new one only while there is room, or when the flow silent longest has
+     * been silent for the idle timeout and gives up its slot. Null when neither: packets for made-up
+     * flows must not grow the node without bound.
+     */
+    RealTimeFlowMonitor realTimeFlow(RealTimeFlowKey key) {
+        RealTimeFlowMonitor flow = realTimeFlows.get(key);
+        if (flow != null) {
+            return flow;
+        }
+        if (realTimeFlows.size() >= config.maxFlows()) {
+            java.util.Iterator<java.util.Map.Entry<RealTimeFlowKey, RealTimeFlowMonitor>> eldest =
+                    realTimeFlows.entrySet().iterator();
+            if (engine.now() - eldest.next().getValue().lastArrivalNanos() < config.flowIdleTimeout().toNanos()) {
+                return null;
+            }
+            eldest.remove();
+        }
+        flow = new RealTimeFlowMonitor(config);
+        realTimeFlows.put(key, flow);
+        return flow;
+    }
+
+    void onRealTimeTimer() {
+        for (RealTimeChannel c : realTimeChannels.values()) {
+            if (c.sender.nextDeadlineNanos() <= engine.now()) {
+                c.sender.onTimer(engine.now());
+            }
+        }
+    }
+
+    long realTimeNextDeadlineNanos() {
+        long next = Long.MAX_VALUE;
+        for (RealTimeChannel c : realTimeChannels.values()) {
+            next = Math.min(next, c.sender.nextDeadlineNanos());
+        }
+        return next;
+    }
+
+    /** A link that comes up may lead to a restarted neighbour whose numbering started over. */
+    void resetRealTimeReceiver(Neighbour n) {
+        RealTimeChannel c = realTimeChannels.get(n.id().value());
+        if (c != null) {
+            c.receiver.reset();
+        }
+    }
+
+    void closeRealTimeChannel(Neighbour n) {
+        RealTimeChannel c = realTimeChannels.remove(n.id().value());
+        if (c != null) {
+            c.close();
+            publishRealTimeChannels();
+        }
+    }
+
+    void forgetRealTimeFlows(int port) {
+        realTimeFlows.keySet().removeIf(k -> k.port() == port);
+    }
+
+    void closeRealTime() {
+        for (RealTimeChannel c : realTimeChannels.values()) {
+            c.close();
+        }
+        realTimeChannels.clear();
+        publishRealTimeChannels();
+    }
+
+    private record RealTimeFlowKey(long origin, int sourcePort, int port) {}
+}
