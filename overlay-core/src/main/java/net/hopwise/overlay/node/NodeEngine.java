@@ -11,10 +11,7 @@ import java.net.InetSocketAddress;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.Collections;
-import java.util.HashMap;
-import java.util.LinkedHashSet;
 import java.util.List;
-import java.util.Map;
 import java.util.function.IntConsumer;
 import net.hopwise.overlay.MessageHandler;
 import net.hopwise.overlay.NeighbourConfig;
@@ -42,8 +39,6 @@ import net.hopwise.overlay.routing.LinkStateUpdate;
 import net.hopwise.overlay.routing.Router;
 import net.hopwise.overlay.routing.RouterOutput;
 import net.hopwise.overlay.routing.RoutingMetric;
-import net.hopwise.overlay.session.ReliableSessionReceiver;
-import net.hopwise.overlay.session.ReliableSessionSender;
 import net.hopwise.overlay.session.SessionAcceptor;
 import net.hopwise.overlay.session.SessionEndpoint;
 import net.hopwise.overlay.session.SessionHeader;
@@ -83,8 +78,6 @@ public final class NodeEngine {
      * slices of the receive buffer.
      */
     private final ByteBuf inboundHead = Unpooled.buffer(SessionHeader.PAYLOAD_OFFSET, SessionHeader.PAYLOAD_OFFSET);
-    /** The session the last packet received belonged to: a stream's packets come in runs. */
-    private SessionEndpoint lastSession;
     private final NodeOutput output;
     private final Router router;
     private final Reassembler reassembler;
@@ -105,28 +98,11 @@ public final class NodeEngine {
 
     /** Real-time channels (one per neighbour) and the flows arriving at local ports. */
     private final RealTimeStage realTime;
-    // Reliable links and end-to-end sessions (issue 3).
-    private final Map<SessionEndpoint.Key, SessionEndpoint> sessions = new HashMap<>();
-    private List<SessionEndpoint> sessionList = List.of();
-    private final LinkedHashSet<SessionEndpoint> blockedSessions = new LinkedHashSet<>();
-    private final IntObjectHashMap<SessionAcceptor> sessionAcceptors = new IntObjectHashMap<>();
-    private final SessionPackets sessionPackets = new SessionPackets();
-    private final int sessionPayload;
-    /**
-     * Bytes kept free in front of every routed reliable packet the node builds, for the link header
-     * (wire header, reliable prefix, the largest acknowledgement): the first transmission writes it
-     * there and sends the packet's own buffer instead of copying it into a datagram.
-     */
-    private final int linkHeadroom;
-    /** Bytes a session keeps free in front of each payload: the link headroom plus data and session headers. */
-    private final int sessionHeadroom;
+    /** The ends of reliable sessions at this node. */
+    private final SessionStage sessions;
     /** {@link net.hopwise.overlay.reliable.ReliableLinkConfig#ackDelay()} in nanoseconds. */
     private final long linkAckDelay;
     private long incarnations;
-    private int nextSessionPort = FIRST_EPHEMERAL_PORT;
-    /** Open sessions that other nodes opened here, bounded by maxAcceptedSessions. */
-    private final java.util.Set<SessionEndpoint> acceptedSessions =
-            java.util.Collections.newSetFromMap(new java.util.IdentityHashMap<>());
 
     /**
      * @param startMillis wall-clock milliseconds at start (the simulator passes virtual ones): the
@@ -151,10 +127,7 @@ public final class NodeEngine {
         this.router = new Router(self, config.name(), config.routing(), new RouterEvents(), startMillis, nowNanos);
         this.reassembler = new Reassembler(allocator, config.maxMessageBytes(), config.reassemblyBufferBytes(),
                 config.reassemblyTimeout().toNanos(), DataHeader.MAX_FRAGMENT_PAYLOAD);
-        this.sessionPayload = WireHeader.MAX_BODY - ReliableLinkCodec.maxHeaderLength(config.reliableLink().sackBlocks())
-                - SessionHeader.PAYLOAD_OFFSET;
-        this.linkHeadroom = WireHeader.LENGTH + ReliableLinkCodec.maxHeaderLength(config.reliableLink().sackBlocks());
-        this.sessionHeadroom = linkHeadroom + SessionHeader.PAYLOAD_OFFSET;
+        this.sessions = new SessionStage(this, config, allocator, counters);
         this.linkAckDelay = config.reliableLink().ackDelay().toNanos();
         for (NeighbourConfig n : config.neighbours()) {
             addNeighbour(n, nowNanos);
@@ -844,7 +817,7 @@ public final class NodeEngine {
 
     // ---------------------------------------------------------------- reliable links (issue 3)
 
-    private long nextIncarnation() {
+    long nextIncarnation() {
         // Grows across restarts (wall-clock base) and within a run (counter): receivers take the newer.
         return (startMillis << 20) + (++incarnations);
     }
@@ -887,14 +860,14 @@ public final class NodeEngine {
             long ackBy = SessionHeader.kind(head) == SessionHeader.KIND_ACK ? now + linkAckDelay : Long.MIN_VALUE;
             if (DataHeader.destination(head) == selfId) {
                 rx.accept(ackBy);
-                onSessionPacket(packet, head);
+                sessions.onSessionPacket(packet, head);
             } else {
                 forwardReliable(rx, packet, ackBy);
             }
         } else {
             counters.drop(arrival == ReliableLinkReceiver.Arrival.DUPLICATE ? DropReason.DUPLICATE : DropReason.STALE);
         }
-        pumpBlockedSessions();
+        sessions.pumpBlockedSessions();
     }
 
     /** The routed packet's data and session headers (as far as it has them) in {@link #inboundHead}. */
@@ -932,7 +905,7 @@ public final class NodeEngine {
         }
         from.monitor.onPacketReceived(WireHeader.linkSequence(datagram), now);
         from.reliableSender.onAck(ack, now);
-        pumpBlockedSessions();
+        sessions.pumpBlockedSessions();
     }
 
     private void sendLinkAck(Neighbour n) {
@@ -987,11 +960,11 @@ public final class NodeEngine {
         }
     }
 
-    // ---------------------------------------------------------------- reliable sessions (issue 3)
+    // ---------------------------------------------------------------- reliable sessions
 
     /** Largest payload of one session packet; longer messages take several. */
     public int sessionPayloadBytes() {
-        return sessionPayload;
+        return sessions.sessionPayloadBytes();
     }
 
     /**
@@ -1005,59 +978,17 @@ public final class NodeEngine {
      */
     public SessionEndpoint openSession(int localPort, NodeId remote, int remotePort, RoutingMetric metric,
             MessageHandler handler, IntConsumer acknowledged, long nowNanos) {
-        advance(nowNanos);
-        if (localPort < 0 || localPort > 65535 || remotePort < 1 || remotePort > 65535) {
-            throw new IllegalArgumentException("session ports must be 1-65535 (local 0 for any), got " + localPort
-                    + " and " + remotePort);
-        }
-        if (localPort == 0) {
-            localPort = freeSessionPort(remote.value(), remotePort);
-        }
-        SessionEndpoint.Key key = new SessionEndpoint.Key(localPort, remote.value(), remotePort);
-        if (sessions.containsKey(key)) {
-            throw new IllegalArgumentException("a session from port " + localPort + " to " + remote + ":" + remotePort
-                    + " is already open on node " + config.name());
-        }
-        return addSession(key, metric, handler, acknowledged);
-    }
-
-    private int freeSessionPort(long remote, int remotePort) {
-        for (int i = 0; i <= 65535 - FIRST_EPHEMERAL_PORT; i++) {
-            int candidate = nextSessionPort;
-            nextSessionPort = candidate == 65535 ? FIRST_EPHEMERAL_PORT : candidate + 1;
-            if (!sessions.containsKey(new SessionEndpoint.Key(candidate, remote, remotePort))) {
-                return candidate;
-            }
-        }
-        throw new IllegalStateException("no free session port left on node " + config.name());
-    }
-
-    private SessionEndpoint addSession(SessionEndpoint.Key key, RoutingMetric metric, MessageHandler handler,
-            IntConsumer acknowledged) {
-        SessionEndpoint s = new SessionEndpoint(key, metric, config.session(), nextIncarnation(), allocator, handler,
-                acknowledged, sessionPackets);
-        // The same for every packet of the session: written once here, copied whole per packet.
-        ByteBuf header = io.netty.buffer.Unpooled.buffer(DataHeader.LENGTH);
-        DataHeader.write(header, selfId, key.remote(), key.localPort(), key.remotePort(), config.hopLimit(),
-                metric.ordinal(), 0, 1, 0);
-        s.routeHeader(io.netty.buffer.ByteBufUtil.getBytes(header));
-        sessions.put(key, s);
-        sessionList = List.copyOf(sessions.values());
-        return s;
+        return sessions.openSession(localPort, remote, remotePort, metric, handler, acknowledged, nowNanos);
     }
 
     /** Takes sessions that remote nodes open towards {@code port}; null stops taking them. */
     public void acceptSessions(int port, SessionAcceptor acceptor) {
-        if (acceptor == null) {
-            sessionAcceptors.remove(port);
-        } else {
-            sessionAcceptors.put(port, acceptor);
-        }
+        sessions.acceptSessions(port, acceptor);
     }
 
     /** The open session ends. */
     public List<SessionEndpoint> sessions() {
-        return sessionList;
+        return sessions.sessions();
     }
 
     /**
@@ -1068,26 +999,7 @@ public final class NodeEngine {
      *     session's buffers at all
      */
     public SendResult sessionSend(SessionEndpoint session, ByteBuf payload, long nowNanos) {
-        advance(nowNanos);
-        if (session.isClosed()) {
-            return SendResult.CLOSED;
-        }
-        int length = payload.readableBytes();
-        if (length > config.maxMessageBytes()) {
-            throw new IllegalArgumentException("message of " + length + " bytes exceeds maxMessageBytes "
-                    + config.maxMessageBytes());
-        }
-        int packets = ReliableSessionSender.packetsFor(length, sessionPayload);
-        if (packets > config.session().receiveWindow() / 2 || packets > config.session().sendBuffer()) {
-            throw new IllegalArgumentException("message of " + length + " bytes needs " + packets
-                    + " packets, more than the session buffers take at once");
-        }
-        if (!session.sender().offer(payload, sessionPayload, sessionHeadroom, allocator, now)) {
-            return SendResult.BACK_PRESSURED;
-        }
-        counters.messagesSent++;
-        noteBlocked(session);
-        return SendResult.ACCEPTED;
+        return sessions.sessionSend(session, payload, nowNanos);
     }
 
     /**
@@ -1095,7 +1007,7 @@ public final class NodeEngine {
      * {@link #sessionSendPrepared}: the headers of its packet and datagram are written there.
      */
     public int sessionHeadroom() {
-        return sessionHeadroom;
+        return sessions.sessionHeadroom();
     }
 
     /**
@@ -1108,146 +1020,17 @@ public final class NodeEngine {
      * @throws IllegalArgumentException when the buffer lacks the headroom or the payload exceeds one packet
      */
     public SendResult sessionSendPrepared(SessionEndpoint session, ByteBuf message, long nowNanos) {
-        advance(nowNanos);
-        if (message.readerIndex() < sessionHeadroom || message.readableBytes() > sessionPayload) {
-            message.release();
-            throw new IllegalArgumentException("a prepared session message holds " + sessionHeadroom
-                    + " bytes of headroom and at most " + sessionPayload + " bytes of payload");
-        }
-        if (session.isClosed()) {
-            message.release();
-            return SendResult.CLOSED;
-        }
-        if (!session.sender().offerPrepared(message, now)) {
-            message.release();
-            return SendResult.BACK_PRESSURED;
-        }
-        counters.messagesSent++;
-        noteBlocked(session);
-        return SendResult.ACCEPTED;
+        return sessions.sessionSendPrepared(session, message, nowNanos);
     }
 
     /** Stops (or resumes) handing a session's messages to the application: its window closes meanwhile. */
     public void suspendDelivery(SessionEndpoint session, boolean suspend, long nowNanos) {
-        advance(nowNanos);
-        if (session.isClosed()) {
-            return;
-        }
-        if (suspend) {
-            session.receiver().suspend();
-        } else {
-            session.receiver().resume(now);
-        }
+        sessions.suspendDelivery(session, suspend, nowNanos);
     }
 
     /** Closes one end of a session and releases what it holds; undelivered data is dropped. */
     public void closeSession(SessionEndpoint session) {
-        if (sessions.remove(session.key(), session)) {
-            sessionList = List.copyOf(sessions.values());
-            acceptedSessions.remove(session);
-        }
-        blockedSessions.remove(session);
-        if (lastSession == session) {
-            lastSession = null;
-        }
-        session.close();
-    }
-
-    /**
-     * A session packet for this node.
-     *
-     * @param head the packet's data and session headers: the packet itself, or a copy of them
-     */
-    private void onSessionPacket(ByteBuf packet, ByteBuf head) {
-        int localPort = DataHeader.destinationPort(head);
-        long origin = DataHeader.origin(head);
-        int remotePort = DataHeader.sourcePort(head);
-        SessionEndpoint s = lastSession;
-        if (s == null || s.isClosed() || !s.key().is(localPort, origin, remotePort)) {
-            SessionEndpoint.Key key = new SessionEndpoint.Key(localPort, origin, remotePort);
-            s = sessions.get(key);
-            if (s == null) {
-                s = acceptSession(key, head);
-                if (s == null) {
-                    return;
-                }
-            }
-            lastSession = s;
-        }
-        int flags = SessionHeader.flags(head);
-        if ((flags & SessionHeader.FLAG_ACK) != 0) {
-            s.sender().onAck(SessionHeader.ackIncarnation(head), SessionHeader.cumulative(head),
-                    SessionHeader.window(head), SessionHeader.echo(head), now);
-            noteBlocked(s);
-        }
-        if (SessionHeader.kind(head) == SessionHeader.KIND_DATA && !s.isClosed()) {
-            ByteBuf payload = packet.slice(packet.readerIndex() + SessionHeader.PAYLOAD_OFFSET,
-                    packet.readableBytes() - SessionHeader.PAYLOAD_OFFSET);
-            ReliableSessionReceiver.Arrival arrival = s.receiver().onData(SessionHeader.incarnation(head),
-                    SessionHeader.sequence(head), payload, (flags & SessionHeader.FLAG_END_OF_MESSAGE) != 0,
-                    SessionHeader.mark(head), SessionHeader.ackInterval(head), now);
-            if (arrival == ReliableSessionReceiver.Arrival.DUPLICATE) {
-                counters.drop(DropReason.DUPLICATE);
-            } else if (arrival != ReliableSessionReceiver.Arrival.NEW) {
-                counters.drop(DropReason.STALE);
-            }
-        }
-    }
-
-    /** A session another node opens; null, with the drop counted, when it is not taken. */
-    private SessionEndpoint acceptSession(SessionEndpoint.Key key, ByteBuf packet) {
-        SessionAcceptor acceptor = sessionAcceptors.get(key.localPort());
-        if (acceptor == null || SessionHeader.kind(packet) != SessionHeader.KIND_DATA) {
-            counters.drop(DropReason.PORT_CLOSED);
-            return null;
-        }
-        RoutingMetric metric = METRICS[DataHeader.metric(packet)];
-        if (!hasRoute(new NodeId(key.remote()), metric)) {
-            // An origin this node cannot answer could never acknowledge anything: a made-up one, or
-            // one whose link state has not arrived yet, in which case its sender retries.
-            counters.drop(DropReason.NO_ROUTE);
-            return null;
-        }
-        if (acceptedSessions.size() >= config.session().maxAcceptedSessions()) {
-            counters.drop(DropReason.SESSION_LIMIT);
-            return null;
-        }
-        SessionEndpoint s = addSession(key, metric, null, null);
-        acceptedSessions.add(s);
-        boolean taken;
-        try {
-            taken = acceptor.accept(s);
-        } catch (RuntimeException e) {
-            counters.handlerFailures++;
-            LOG.log(Level.WARNING, "session acceptor on port " + key.localPort() + " of node " + config.name()
-                    + " failed", e);
-            taken = false;
-        }
-        if (!taken) {
-            closeSession(s);
-            counters.drop(DropReason.PORT_CLOSED);
-            return null;
-        }
-        return s;
-    }
-
-    private void noteBlocked(SessionEndpoint s) {
-        if (s.sender().blocked() && !s.isClosed()) {
-            blockedSessions.add(s);
-        }
-    }
-
-    /** Link queues shrank: sessions waiting for room on their first link try again. */
-    private void pumpBlockedSessions() {
-        if (blockedSessions.isEmpty()) {
-            return;
-        }
-        for (SessionEndpoint s : List.copyOf(blockedSessions)) {
-            s.sender().pump(now);
-            if (!s.sender().blocked()) {
-                blockedSessions.remove(s);
-            }
-        }
+        sessions.closeSession(session);
     }
 
     /** The neighbour a packet to {@code destination} leaves by under a metric, or null when unreachable. */
@@ -1272,132 +1055,6 @@ public final class NodeEngine {
         return via;
     }
 
-    /**
-     * A routed packet of a session in a buffer of its own, with the acknowledgement of the other
-     * direction when there is one, and the link headroom in front of it.
-     */
-    private ByteBuf sessionPacket(SessionEndpoint s, int kind, int flags, int ackInterval, long incarnation,
-            int sequence, ByteBuf payload) {
-        int length = payload == null ? 0 : payload.readableBytes();
-        ByteBuf p = allocator.ioBuffer(linkHeadroom + SessionHeader.PAYLOAD_OFFSET + length);
-        p.setIndex(linkHeadroom, linkHeadroom);
-        writeSessionHeaders(headers.clear(), s, kind, flags, ackInterval, incarnation, sequence);
-        headers.appendTo(p);
-        if (length > 0) {
-            p.writeBytes(payload, payload.readerIndex(), length);
-        }
-        return p;
-    }
-
-    /**
-     * A session data packet built around its payload where the session keeps it: the headers go into
-     * the headroom in front of the payload, and the packet is a view of the same buffer with a
-     * reference of its own. Only for a first transmission: nothing else has used that headroom yet.
-     */
-    private ByteBuf sessionPacketInPlace(SessionEndpoint s, int flags, int ackInterval, long incarnation,
-            int sequence, ByteBuf payload) {
-        int start = payload.readerIndex() - SessionHeader.PAYLOAD_OFFSET;
-        writeSessionHeaders(headers.clear(), s, SessionHeader.KIND_DATA, flags, ackInterval, incarnation, sequence);
-        headers.copyTo(payload, start);
-        ByteBuf p = payload.retainedDuplicate();
-        p.readerIndex(start);
-        return p;
-    }
-
-    private void writeSessionHeaders(HeaderBytes h, SessionEndpoint s, int kind, int flags, int ackInterval,
-            long incarnation, int sequence) {
-        h.putBytes(s.routeHeader());
-        ReliableSessionReceiver rx = s.receiver();
-        long ackIncarnation = 0;
-        int cumulative = 0;
-        int window = 0;
-        int echo = 0;
-        if (rx.started()) {
-            flags |= SessionHeader.FLAG_ACK;
-            ackIncarnation = rx.incarnation();
-            cumulative = rx.cumulative();
-            window = rx.advertisedWindow();
-            echo = rx.ackSent();
-        }
-        SessionHeader.write(h, kind, flags, ackInterval, incarnation, sequence, ackIncarnation, cumulative, window,
-                echo);
-    }
-
-    /** Hands a session packet to its first link, or straight to the local end when both are here. */
-    private boolean routeSessionPacket(SessionEndpoint s, Neighbour via, ByteBuf p) {
-        if (via == null) {
-            try {
-                onSessionPacket(p, p);
-            } finally {
-                p.release();
-            }
-            return true;
-        }
-        // No mark from the first link: the session already answers its queue directly (it stops adding
-        // at the mark threshold, as Spines blocks its clients), and the link's own congestion control
-        // answers the bottleneck behind it. A mark here made the session halve its window for a queue
-        // that the link's window, halved for the same loss, was building: two reductions for one
-        // congestion event, which left a single-link session well under one fair share. Marks are for
-        // queues the edge cannot see: those of transit nodes.
-        if (!via.reliableSender.offer(p, now)) {
-            p.release();
-            return false;
-        }
-        return true;
-    }
-
-    private void sendSessionAck(SessionEndpoint s) {
-        ReliableSessionReceiver rx = s.receiver();
-        if (!rx.started()) {
-            rx.ackSent();
-            return;
-        }
-        boolean local = s.remote().value() == selfId;
-        Neighbour via = local ? null : firstHop(s.remote(), s.metric());
-        if (!local && (via == null || !via.reliableSender.hasRoom())) {
-            rx.ackSent(); // no way now; the sender's timer or its next packet brings a new chance
-            return;
-        }
-        routeSessionPacket(s, via, sessionPacket(s, SessionHeader.KIND_ACK, 0, 1, 0, 0, null));
-    }
-
-    /** Session output: data packets to the first link (when it has room) and messages to the application. */
-    private final class SessionPackets implements SessionEndpoint.Output {
-        @Override
-        public boolean transmit(SessionEndpoint s, long incarnation, int sequence, ByteBuf payload,
-                boolean endOfMessage, int ackInterval, boolean retransmission) {
-            boolean local = s.remote().value() == selfId;
-            Neighbour via = local ? null : firstHop(s.remote(), s.metric());
-            if (!local && (via == null || via.reliableSender.queueLength() >= config.reliableLink().markThreshold())) {
-                return false; // no route, or the first link is busy: Spines blocks its clients here too
-            }
-            int flags = endOfMessage ? SessionHeader.FLAG_END_OF_MESSAGE : 0;
-            // A resend gets a buffer of its own: the first transmission may still hold the headroom.
-            ByteBuf p = !retransmission && payload.readerIndex() >= sessionHeadroom
-                    ? sessionPacketInPlace(s, flags, ackInterval, incarnation, sequence, payload)
-                    : sessionPacket(s, SessionHeader.KIND_DATA, flags, ackInterval, incarnation, sequence, payload);
-            return routeSessionPacket(s, via, p);
-        }
-
-        @Override
-        public void deliver(SessionEndpoint s, ByteBuf message) {
-            MessageHandler handler = s.handler();
-            if (handler == null) {
-                counters.drop(DropReason.PORT_CLOSED);
-                return;
-            }
-            NodeId source = s.remote();
-            String name = nameOf(source.value());
-            counters.messagesDelivered++;
-            try {
-                handler.onMessage(new ReceivedMessage(source, name, s.remotePort(), s.localPort(), message.duplicate()));
-            } catch (RuntimeException e) {
-                counters.handlerFailures++;
-                LOG.log(Level.WARNING, "session handler on port " + s.localPort() + " of node " + config.name()
-                        + " failed", e);
-            }
-        }
-    }
 
     // ---------------------------------------------------------------- reliable timers (issue 3)
 
@@ -1410,11 +1067,7 @@ public final class NodeEngine {
     public void onReadBatchEnd(long nowNanos) {
         advance(nowNanos);
         try {
-            for (SessionEndpoint s : sessionList) {
-                if (s.receiver().ackDue(now)) {
-                    sendSessionAck(s);
-                }
-            }
+            sessions.onReadBatchEnd();
             for (Neighbour n : neighbourList) {
                 if (n.reliableReceiver.ackDue(now)) {
                     sendLinkAck(n);
@@ -1431,16 +1084,7 @@ public final class NodeEngine {
                 n.reliableSender.onTimer(now);
             }
         }
-        for (SessionEndpoint s : sessionList) {
-            if (s.sender().nextDeadlineNanos() <= now) {
-                s.sender().onTimer(now);
-                noteBlocked(s);
-            }
-            if (s.receiver().ackDue(now)) {
-                sendSessionAck(s);
-            }
-        }
-        pumpBlockedSessions();
+        sessions.onTimer();
         // Last, so that acknowledgements ride on whatever reliable data went out above.
         for (Neighbour n : neighbourList) {
             if (n.reliableReceiver.ackDue(now)) {
@@ -1457,21 +1101,11 @@ public final class NodeEngine {
                 next = Math.min(next, Math.max(now, n.reliableReceiver.ackDeadline()));
             }
         }
-        for (SessionEndpoint s : sessionList) {
-            next = Math.min(next, s.nextDeadlineNanos());
-        }
-        return next;
+        return Math.min(next, sessions.nextDeadlineNanos());
     }
 
     private void closeReliable() {
-        for (SessionEndpoint s : sessionList) {
-            s.close();
-        }
-        sessions.clear();
-        acceptedSessions.clear();
-        sessionList = List.of();
-        blockedSessions.clear();
-        lastSession = null;
+        sessions.close();
         for (Neighbour n : neighbourList) {
             n.reliableSender.close();
         }
