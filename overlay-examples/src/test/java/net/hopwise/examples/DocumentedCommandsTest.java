@@ -168,11 +168,11 @@ class DocumentedCommandsTest {
                 words.add("-Dexec.args=-cp %classpath " + main + " " + CHEAP.get(main));
             }
         }
-        if (words.contains("package") || words.contains("install")) {
+        if (words.contains("package") || words.contains("install") || words.contains("deploy")) {
             // The jars, not their javadoc: the build's own verify already proves javadoc and sources.
             words.addAll(List.of("-Dmaven.javadoc.skip=true", "-Dmaven.source.skip=true"));
         }
-        if (words.contains("install")) {
+        if (words.contains("install") || words.contains("deploy")) {
             // A test must not write the user's local repository; the consumer build proves what install puts there.
             words.add("-Dmaven.install.skip=true");
         }
@@ -190,7 +190,8 @@ class DocumentedCommandsTest {
         if (!repo.isBlank() && !repo.contains("${")) {
             command.add(1, "-Dmaven.repo.local=" + repo);
         }
-        if (System.getProperty("hopwise.maven.mode", "").equals("offline-true")) {
+        // Deploy refuses offline mode even towards a directory; everything it needs is pinned and local anyway.
+        if (System.getProperty("hopwise.maven.mode", "").equals("offline-true") && !words.contains("deploy")) {
             command.add(1, "-o");
         }
         return command;
