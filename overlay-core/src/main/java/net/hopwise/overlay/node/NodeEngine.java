@@ -2,7 +2,6 @@ package net.hopwise.overlay.node;
 
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.ByteBufAllocator;
-import io.netty.buffer.Unpooled;
 import io.netty.util.collection.IntObjectHashMap;
 import io.netty.util.collection.LongObjectHashMap;
 import java.lang.System.Logger;
@@ -27,11 +26,6 @@ import net.hopwise.overlay.link.LinkMonitor;
 import net.hopwise.overlay.link.LinkMonitorOutput;
 import net.hopwise.overlay.realtime.RealTimeCodec;
 import net.hopwise.overlay.realtime.RealTimeFlowStatistics;
-import net.hopwise.overlay.reliable.LinkAck;
-import net.hopwise.overlay.reliable.ReliableLinkCodec;
-import net.hopwise.overlay.reliable.ReliableLinkOutput;
-import net.hopwise.overlay.reliable.ReliableLinkReceiver;
-import net.hopwise.overlay.reliable.ReliableLinkSender;
 import net.hopwise.overlay.routing.LinkCost;
 import net.hopwise.overlay.routing.LinkStateAck;
 import net.hopwise.overlay.routing.LinkStateCodec;
@@ -41,10 +35,8 @@ import net.hopwise.overlay.routing.RouterOutput;
 import net.hopwise.overlay.routing.RoutingMetric;
 import net.hopwise.overlay.session.SessionAcceptor;
 import net.hopwise.overlay.session.SessionEndpoint;
-import net.hopwise.overlay.session.SessionHeader;
 import net.hopwise.overlay.wire.DataHeader;
 import net.hopwise.overlay.wire.DropReason;
-import net.hopwise.overlay.wire.HeaderBytes;
 import net.hopwise.overlay.wire.PacketType;
 import net.hopwise.overlay.wire.WireHeader;
 
@@ -70,14 +62,6 @@ public final class NodeEngine {
     private final NodeId self;
     private final long selfId;
     private final ByteBufAllocator allocator;
-    /** Where the headers of each reliable packet are assembled before one copy into its buffer. */
-    private final HeaderBytes headers = new HeaderBytes(256);
-    /**
-     * The data and session headers of each reliable packet received, copied out of the datagram once:
-     * they are read a dozen times, and reads from a plain array are far cheaper than through the
-     * slices of the receive buffer.
-     */
-    private final ByteBuf inboundHead = Unpooled.buffer(SessionHeader.PAYLOAD_OFFSET, SessionHeader.PAYLOAD_OFFSET);
     private final NodeOutput output;
     private final Router router;
     private final Reassembler reassembler;
@@ -100,8 +84,8 @@ public final class NodeEngine {
     private final RealTimeStage realTime;
     /** The ends of reliable sessions at this node. */
     private final SessionStage sessions;
-    /** {@link net.hopwise.overlay.reliable.ReliableLinkConfig#ackDelay()} in nanoseconds. */
-    private final long linkAckDelay;
+    /** The reliable channel of every link. */
+    private final ReliableLinkStage reliableLinks;
     private long incarnations;
 
     /**
@@ -128,7 +112,7 @@ public final class NodeEngine {
         this.reassembler = new Reassembler(allocator, config.maxMessageBytes(), config.reassemblyBufferBytes(),
                 config.reassemblyTimeout().toNanos(), DataHeader.MAX_FRAGMENT_PAYLOAD);
         this.sessions = new SessionStage(this, config, allocator, counters);
-        this.linkAckDelay = config.reliableLink().ackDelay().toNanos();
+        this.reliableLinks = new ReliableLinkStage(this, config, allocator, counters);
         for (NeighbourConfig n : config.neighbours()) {
             addNeighbour(n, nowNanos);
         }
@@ -197,7 +181,7 @@ public final class NodeEngine {
         neighbours.put(n.id().value(), n);
         n.monitor = new LinkMonitor(self, this.config.name(), n.id(), this.config.hello(), new LinkEvents(n), nowNanos);
         n.statistics = n.monitor.statistics();
-        startReliableLink(n);
+        reliableLinks.start(n);
         publishNeighbours();
         output.event(event(NodeEvent.Kind.NEIGHBOUR_ADDED, n.name()));
         return true;
@@ -441,8 +425,8 @@ public final class NodeEngine {
             case DATA -> onData(n, datagram, body);
             case REALTIME_DATA -> realTime.onRealTimeData(n, datagram, body);
             case REALTIME_NACK -> realTime.onRealTimeNack(n, datagram, body);
-            case RELIABLE_DATA -> onReliableData(n, datagram, body);
-            case LINK_ACK -> onLinkAck(n, datagram, body);
+            case RELIABLE_DATA -> reliableLinks.onReliableData(n, datagram, body);
+            case LINK_ACK -> reliableLinks.onLinkAck(n, datagram, body);
             default -> counters.drop(DropReason.UNKNOWN_TYPE);
         }
     }
@@ -822,144 +806,6 @@ public final class NodeEngine {
         return (startMillis << 20) + (++incarnations);
     }
 
-    private void startReliableLink(Neighbour n) {
-        n.reliableSender = new ReliableLinkSender(config.reliableLink(), nextIncarnation(), new LinkTransmitter(n));
-        n.reliableReceiver = new ReliableLinkReceiver(config.reliableLink());
-    }
-
-    /** A link went down: what waits on it is lost to the overlay, and the channel starts afresh. */
-    private void resetReliableLink(Neighbour n) {
-        int dropped = n.reliableSender.reset(nextIncarnation());
-        if (dropped > 0) {
-            counters.drop(DropReason.LINK_DOWN, dropped);
-        }
-    }
-
-    /**
-     * Reliable data from a neighbour: take its piggybacked acknowledgement, then the packet itself.
-     * A new packet is delivered or forwarded at once, whatever the order; one whose next link's queue
-     * is full is refused (left unacknowledged) so the previous hop keeps it: memory stays bounded and
-     * the packet is not lost.
-     */
-    private void onReliableData(Neighbour from, ByteBuf datagram, ByteBuf body) {
-        ReliableLinkCodec.ReliableDataHeader h = ReliableLinkCodec.decodeData(body);
-        ByteBuf packet = h == null ? null
-                : body.slice(body.readerIndex() + h.innerOffset(), body.readableBytes() - h.innerOffset());
-        ByteBuf head = packet == null ? null : headOf(packet);
-        if (head == null || !DataHeader.isWellFormed(head, METRICS.length) || !SessionHeader.isWellFormed(head)) {
-            counters.drop(DropReason.MALFORMED);
-            return;
-        }
-        from.monitor.onPacketReceived(WireHeader.linkSequence(datagram), now);
-        from.reliableSender.onAck(h.ack(), now);
-        ReliableLinkReceiver rx = from.reliableReceiver;
-        ReliableLinkReceiver.Arrival arrival = rx.classify(h.epoch(), h.sequence(), h.base());
-        if (arrival == ReliableLinkReceiver.Arrival.NEW) {
-            // A packet that carries only a session's acknowledgement is not waited on by anyone: its
-            // link acknowledgement may wait a little for a data packet going back to carry it.
-            long ackBy = SessionHeader.kind(head) == SessionHeader.KIND_ACK ? now + linkAckDelay : Long.MIN_VALUE;
-            if (DataHeader.destination(head) == selfId) {
-                rx.accept(ackBy);
-                sessions.onSessionPacket(packet, head);
-            } else {
-                forwardReliable(rx, packet, ackBy);
-            }
-        } else {
-            counters.drop(arrival == ReliableLinkReceiver.Arrival.DUPLICATE ? DropReason.DUPLICATE : DropReason.STALE);
-        }
-        sessions.pumpBlockedSessions();
-    }
-
-    /** The routed packet's data and session headers (as far as it has them) in {@link #inboundHead}. */
-    private ByteBuf headOf(ByteBuf packet) {
-        ByteBuf head = inboundHead.clear();
-        packet.getBytes(packet.readerIndex(), head, Math.min(packet.readableBytes(), head.capacity()));
-        return head;
-    }
-
-    private void forwardReliable(ReliableLinkReceiver rx, ByteBuf packet, long ackBy) {
-        int hops = DataHeader.hopLimit(packet);
-        Neighbour via = forwardingHop(DataHeader.destination(packet), hops, DataHeader.metric(packet));
-        if (via == null) {
-            // Lost to the overlay: the sending edge resends it end to end once its timer runs out.
-            rx.accept(ackBy);
-            return;
-        }
-        if (!via.reliableSender.hasRoom()) {
-            rx.refuse();
-            counters.drop(DropReason.LINK_QUEUE_FULL);
-            return;
-        }
-        rx.accept(ackBy);
-        DataHeader.setHopLimit(packet, hops - 1);
-        SessionHeader.raiseMark(packet, via.reliableSender.congestionLevel());
-        counters.packetsForwarded++;
-        via.reliableSender.offer(packet.retainedSlice(), now);
-    }
-
-    private void onLinkAck(Neighbour from, ByteBuf datagram, ByteBuf body) {
-        LinkAck ack = ReliableLinkCodec.decodeAck(body);
-        if (ack == null) {
-            counters.drop(DropReason.MALFORMED);
-            return;
-        }
-        from.monitor.onPacketReceived(WireHeader.linkSequence(datagram), now);
-        from.reliableSender.onAck(ack, now);
-        sessions.pumpBlockedSessions();
-    }
-
-    private void sendLinkAck(Neighbour n) {
-        ReliableLinkReceiver rx = n.reliableReceiver;
-        ByteBuf packet = allocator.ioBuffer(WireHeader.LENGTH + rx.ackLength());
-        WireHeader.write(packet, PacketType.LINK_ACK, 0, selfId, n.id().value(), n.takeLinkSequence());
-        rx.writeAck(packet);
-        WireHeader.finish(packet, 0);
-        transmit(n, packet);
-    }
-
-    /** Builds the datagrams of one link's reliable channel, each carrying the other direction's acknowledgement. */
-    private final class LinkTransmitter implements ReliableLinkOutput {
-        private final Neighbour neighbour;
-
-        LinkTransmitter(Neighbour neighbour) {
-            this.neighbour = neighbour;
-        }
-
-        @Override
-        public void transmit(long epoch, int sequence, int base, ByteBuf packet, boolean retransmission) {
-            if (neighbours.get(neighbour.id().value()) != neighbour) {
-                return;
-            }
-            ReliableLinkReceiver rx = neighbour.reliableReceiver;
-            int payloadBytes = packet.readableBytes();
-            int room = (WireHeader.MAX_DATAGRAM - WireHeader.LENGTH - ReliableLinkCodec.DATA_FIXED - payloadBytes
-                    - ReliableLinkCodec.ACK_FIXED) / ReliableLinkCodec.BLOCK_BYTES;
-            HeaderBytes h = headers.clear();
-            WireHeader.write(h, PacketType.RELIABLE_DATA, 0, 0, selfId, neighbour.id().value(),
-                    neighbour.takeLinkSequence());
-            ReliableLinkCodec.writeDataPrefix(h, epoch, sequence, base);
-            rx.writeAck(h, room);
-            int header = h.length();
-            h.setShort(WireHeader.OFFSET_BODY_LENGTH, header - WireHeader.LENGTH + payloadBytes);
-            ByteBuf datagram;
-            if (!retransmission && packet.readerIndex() >= header) {
-                // The node built this packet with the link headroom in front and sends it for the
-                // first time: the header goes there, and the datagram is the packet's own buffer.
-                int start = packet.readerIndex() - header;
-                h.copyTo(packet, start);
-                datagram = packet.retainedDuplicate();
-                datagram.readerIndex(start);
-            } else {
-                // A forwarded packet (a view of a received datagram) or a resend, which must not touch
-                // bytes an earlier transmission may still be sending: a copy.
-                datagram = allocator.ioBuffer(header + payloadBytes);
-                h.appendTo(datagram);
-                datagram.writeBytes(packet, packet.readerIndex(), payloadBytes);
-            }
-            NodeEngine.this.transmit(neighbour, datagram);
-        }
-    }
-
     // ---------------------------------------------------------------- reliable sessions
 
     /** Largest payload of one session packet; longer messages take several. */
@@ -1068,47 +914,26 @@ public final class NodeEngine {
         advance(nowNanos);
         try {
             sessions.onReadBatchEnd();
-            for (Neighbour n : neighbourList) {
-                if (n.reliableReceiver.ackDue(now)) {
-                    sendLinkAck(n);
-                }
-            }
+            reliableLinks.sendDueAcks();
         } catch (RuntimeException e) {
             faults.record("the acknowledgements of a read batch", e, now);
         }
     }
 
     private void onReliableTimer() {
-        for (Neighbour n : neighbourList) {
-            if (n.reliableSender.nextDeadlineNanos() <= now) {
-                n.reliableSender.onTimer(now);
-            }
-        }
+        reliableLinks.onSenderTimers();
         sessions.onTimer();
         // Last, so that acknowledgements ride on whatever reliable data went out above.
-        for (Neighbour n : neighbourList) {
-            if (n.reliableReceiver.ackDue(now)) {
-                sendLinkAck(n);
-            }
-        }
+        reliableLinks.sendDueAcks();
     }
 
     private long reliableDeadlineNanos() {
-        long next = Long.MAX_VALUE;
-        for (Neighbour n : neighbourList) {
-            next = Math.min(next, n.reliableSender.nextDeadlineNanos());
-            if (n.reliableReceiver.ackPending()) {
-                next = Math.min(next, Math.max(now, n.reliableReceiver.ackDeadline()));
-            }
-        }
-        return Math.min(next, sessions.nextDeadlineNanos());
+        return Math.min(reliableLinks.nextDeadlineNanos(), sessions.nextDeadlineNanos());
     }
 
     private void closeReliable() {
         sessions.close();
-        for (Neighbour n : neighbourList) {
-            n.reliableSender.close();
-        }
+        reliableLinks.close();
     }
 
     /** Links' protocol output, bound to one neighbour. */
@@ -1158,7 +983,7 @@ public final class NodeEngine {
             }
             neighbour.statistics = neighbour.monitor.statistics();
             try {
-                resetReliableLink(neighbour);
+                reliableLinks.reset(neighbour);
                 router.neighbourDown(neighbour.id(), nowNanos);
             } catch (RuntimeException e) {
                 faults.record("the link-down of " + neighbour.name(), e, nowNanos);
@@ -1215,6 +1040,11 @@ public final class NodeEngine {
             counters.routeChanges++;
             output.event(event(NodeEvent.Kind.ROUTES_CHANGED, null));
         }
+    }
+
+    /** The session layer, for the links that carry its packets. */
+    SessionStage sessionStage() {
+        return sessions;
     }
 
     /** All neighbours, for views that iterate. */

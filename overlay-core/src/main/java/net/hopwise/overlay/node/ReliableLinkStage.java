@@ -1,0 +1,232 @@
+package net.hopwise.overlay.node;
+
+import io.netty.buffer.ByteBuf;
+import io.netty.buffer.ByteBufAllocator;
+import io.netty.buffer.Unpooled;
+import net.hopwise.overlay.NodeConfig;
+import net.hopwise.overlay.reliable.LinkAck;
+import net.hopwise.overlay.reliable.ReliableLinkCodec;
+import net.hopwise.overlay.reliable.ReliableLinkOutput;
+import net.hopwise.overlay.reliable.ReliableLinkReceiver;
+import net.hopwise.overlay.reliable.ReliableLinkSender;
+import net.hopwise.overlay.routing.RoutingMetric;
+import net.hopwise.overlay.session.SessionHeader;
+import net.hopwise.overlay.wire.DataHeader;
+import net.hopwise.overlay.wire.DropReason;
+import net.hopwise.overlay.wire.HeaderBytes;
+import net.hopwise.overlay.wire.PacketType;
+import net.hopwise.overlay.wire.WireHeader;
+
+/**
+ * The reliable channel of every link, both directions: packets of sessions leave by it and packets
+ * passing through are forwarded on it at once, whatever their order; each is resent on the link where
+ * it was lost, and acknowledgements ride on data going the other way or leave at the end of a read.
+ * A packet whose next link's queue is full is refused (left unacknowledged) so the previous hop keeps
+ * it: memory stays bounded and nothing is lost inside the overlay.
+ *
+ * <p>Sans-IO like the rest of the node: it reaches neighbours, routes, the session layer and the
+ * clock through the {@link NodeEngine} it belongs to, on the engine's thread.
+ */
+final class ReliableLinkStage {
+    private static final int METRIC_COUNT = RoutingMetric.values().length;
+
+    private final NodeEngine engine;
+    private final NodeConfig config;
+    private final ByteBufAllocator allocator;
+    private final NodeCounters counters;
+    /** Where the headers of each reliable packet are assembled before one copy into its buffer. */
+    private final HeaderBytes headers = new HeaderBytes(256);
+    /**
+     * The data and session headers of each reliable packet received, copied out of the datagram once:
+     * reading them from a plain array costs far less than a dozen reads through the datagram's views.
+     */
+    private final ByteBuf inboundHead = Unpooled.buffer(SessionHeader.PAYLOAD_OFFSET, SessionHeader.PAYLOAD_OFFSET);
+    /** {@link net.hopwise.overlay.reliable.ReliableLinkConfig#ackDelay()} in nanoseconds. */
+    private final long linkAckDelay;
+
+    ReliableLinkStage(NodeEngine engine, NodeConfig config, ByteBufAllocator allocator, NodeCounters counters) {
+        this.engine = engine;
+        this.config = config;
+        this.allocator = allocator;
+        this.counters = counters;
+        this.linkAckDelay = config.reliableLink().ackDelay().toNanos();
+    }
+
+    void start(Neighbour n) {
+        n.reliableSender = new ReliableLinkSender(config.reliableLink(), engine.nextIncarnation(), new LinkTransmitter(n));
+        n.reliableReceiver = new ReliableLinkReceiver(config.reliableLink());
+    }
+
+    /** A link went down: what waits on it is lost to the overlay, and the channel starts afresh. */
+    void reset(Neighbour n) {
+        int dropped = n.reliableSender.reset(engine.nextIncarnation());
+        if (dropped > 0) {
+            counters.drop(DropReason.LINK_DOWN, dropped);
+        }
+    }
+
+    /**
+     * Reliable data from a neighbour: take its piggybacked acknowledgement, then the packet itself.
+     * A new packet is delivered or forwarded at once, whatever the order; one whose next link's queue
+     * is full is refused (left unacknowledged) so the previous hop keeps it: memory stays bounded and
+     * the packet is not lost.
+     */
+    void onReliableData(Neighbour from, ByteBuf datagram, ByteBuf body) {
+        ReliableLinkCodec.ReliableDataHeader h = ReliableLinkCodec.decodeData(body);
+        ByteBuf packet = h == null ? null
+                : body.slice(body.readerIndex() + h.innerOffset(), body.readableBytes() - h.innerOffset());
+        ByteBuf head = packet == null ? null : headOf(packet);
+        if (head == null || !DataHeader.isWellFormed(head, METRIC_COUNT) || !SessionHeader.isWellFormed(head)) {
+            counters.drop(DropReason.MALFORMED);
+            return;
+        }
+        from.monitor.onPacketReceived(WireHeader.linkSequence(datagram), engine.now());
+        from.reliableSender.onAck(h.ack(), engine.now());
+        ReliableLinkReceiver rx = from.reliableReceiver;
+        ReliableLinkReceiver.Arrival arrival = rx.classify(h.epoch(), h.sequence(), h.base());
+        if (arrival == ReliableLinkReceiver.Arrival.NEW) {
+            // A packet that carries only a session's acknowledgement is not waited on by anyone: its
+            // link acknowledgement may wait a little for a data packet going back to carry it.
+            long ackBy = SessionHeader.kind(head) == SessionHeader.KIND_ACK ? engine.now() + linkAckDelay : Long.MIN_VALUE;
+            if (DataHeader.destination(head) == engine.selfId()) {
+                rx.accept(ackBy);
+                engine.sessionStage().onSessionPacket(packet, head);
+            } else {
+                forwardReliable(rx, packet, ackBy);
+            }
+        } else {
+            counters.drop(arrival == ReliableLinkReceiver.Arrival.DUPLICATE ? DropReason.DUPLICATE : DropReason.STALE);
+        }
+        engine.sessionStage().pumpBlockedSessions();
+    }
+
+    /** The routed packet's data and session headers (as far as it has them) in {@link #inboundHead}. */
+    ByteBuf headOf(ByteBuf packet) {
+        ByteBuf head = inboundHead.clear();
+        packet.getBytes(packet.readerIndex(), head, Math.min(packet.readableBytes(), head.capacity()));
+        return head;
+    }
+
+    void forwardReliable(ReliableLinkReceiver rx, ByteBuf packet, long ackBy) {
+        int hops = DataHeader.hopLimit(packet);
+        Neighbour via = engine.forwardingHop(DataHeader.destination(packet), hops, DataHeader.metric(packet));
+        if (via == null) {
+            // Lost to the overlay: the sending edge resends it end to end once its timer runs out.
+            rx.accept(ackBy);
+            return;
+        }
+        if (!via.reliableSender.hasRoom()) {
+            rx.refuse();
+            counters.drop(DropReason.LINK_QUEUE_FULL);
+            return;
+        }
+        rx.accept(ackBy);
+        DataHeader.setHopLimit(packet, hops - 1);
+        SessionHeader.raiseMark(packet, via.reliableSender.congestionLevel());
+        counters.packetsForwarded++;
+        via.reliableSender.offer(packet.retainedSlice(), engine.now());
+    }
+
+    void onLinkAck(Neighbour from, ByteBuf datagram, ByteBuf body) {
+        LinkAck ack = ReliableLinkCodec.decodeAck(body);
+        if (ack == null) {
+            counters.drop(DropReason.MALFORMED);
+            return;
+        }
+        from.monitor.onPacketReceived(WireHeader.linkSequence(datagram), engine.now());
+        from.reliableSender.onAck(ack, engine.now());
+        engine.sessionStage().pumpBlockedSessions();
+    }
+
+    void sendLinkAck(Neighbour n) {
+        ReliableLinkReceiver rx = n.reliableReceiver;
+        ByteBuf packet = allocator.ioBuffer(WireHeader.LENGTH + rx.ackLength());
+        WireHeader.write(packet, PacketType.LINK_ACK, 0, engine.selfId(), n.id().value(), n.takeLinkSequence());
+        rx.writeAck(packet);
+        WireHeader.finish(packet, 0);
+        engine.transmit(n, packet);
+    }
+
+    /** Builds the datagrams of one link's reliable channel, each carrying the other direction's acknowledgement. */
+    private final class LinkTransmitter implements ReliableLinkOutput {
+        private final Neighbour neighbour;
+
+        LinkTransmitter(Neighbour neighbour) {
+            this.neighbour = neighbour;
+        }
+
+        @Override
+        public void transmit(long epoch, int sequence, int base, ByteBuf packet, boolean retransmission) {
+            if (!engine.isCurrent(neighbour)) {
+                return;
+            }
+            ReliableLinkReceiver rx = neighbour.reliableReceiver;
+            int payloadBytes = packet.readableBytes();
+            int room = (WireHeader.MAX_DATAGRAM - WireHeader.LENGTH - ReliableLinkCodec.DATA_FIXED - payloadBytes
+                    - ReliableLinkCodec.ACK_FIXED) / ReliableLinkCodec.BLOCK_BYTES;
+            HeaderBytes h = headers.clear();
+            WireHeader.write(h, PacketType.RELIABLE_DATA, 0, 0, engine.selfId(), neighbour.id().value(),
+                    neighbour.takeLinkSequence());
+            ReliableLinkCodec.writeDataPrefix(h, epoch, sequence, base);
+            rx.writeAck(h, room);
+            int header = h.length();
+            h.setShort(WireHeader.OFFSET_BODY_LENGTH, header - WireHeader.LENGTH + payloadBytes);
+            ByteBuf datagram;
+            if (!retransmission && packet.readerIndex() >= header) {
+                // The node built this packet with the link headroom in front and sends it for the
+                // first time: the header goes there, and the datagram is the packet's own buffer.
+                int start = packet.readerIndex() - header;
+                h.copyTo(packet, start);
+                datagram = packet.retainedDuplicate();
+                datagram.readerIndex(start);
+            } else {
+                // A forwarded packet (a view of a received datagram) or a resend, which must not touch
+                // bytes an earlier transmission may still be sending: a copy.
+                datagram = allocator.ioBuffer(header + payloadBytes);
+                h.appendTo(datagram);
+                datagram.writeBytes(packet, packet.readerIndex(), payloadBytes);
+            }
+            engine.transmit(neighbour, datagram);
+        }
+    }
+
+
+    /** Time passed: each link's sender resends and probes what is due. */
+    void onSenderTimers() {
+        long now = engine.now();
+        for (Neighbour n : engine.neighbourValues()) {
+            if (n.reliableSender.nextDeadlineNanos() <= now) {
+                n.reliableSender.onTimer(now);
+            }
+        }
+    }
+
+    /** Sends the link acknowledgements that are due, one per link. */
+    void sendDueAcks() {
+        long now = engine.now();
+        for (Neighbour n : engine.neighbourValues()) {
+            if (n.reliableReceiver.ackDue(now)) {
+                sendLinkAck(n);
+            }
+        }
+    }
+
+    long nextDeadlineNanos() {
+        long now = engine.now();
+        long next = Long.MAX_VALUE;
+        for (Neighbour n : engine.neighbourValues()) {
+            next = Math.min(next, n.reliableSender.nextDeadlineNanos());
+            if (n.reliableReceiver.ackPending()) {
+                next = Math.min(next, Math.max(now, n.reliableReceiver.ackDeadline()));
+            }
+        }
+        return next;
+    }
+
+    /** Releases what every link's channel holds. */
+    void close() {
+        for (Neighbour n : engine.neighbourValues()) {
+            n.reliableSender.close();
+        }
+    }
+}
