@@ -20,13 +20,9 @@ import net.hopwise.overlay.NodeId;
 import net.hopwise.overlay.ReceivedMessage;
 import net.hopwise.overlay.SendResult;
 import net.hopwise.overlay.forward.Reassembler;
-import net.hopwise.overlay.link.HelloCodec;
-import net.hopwise.overlay.link.HelloPacket;
 import net.hopwise.overlay.link.LinkMonitor;
-import net.hopwise.overlay.link.LinkMonitorOutput;
 import net.hopwise.overlay.realtime.RealTimeCodec;
 import net.hopwise.overlay.realtime.RealTimeFlowStatistics;
-import net.hopwise.overlay.routing.LinkCost;
 import net.hopwise.overlay.routing.LinkStateAck;
 import net.hopwise.overlay.routing.LinkStateCodec;
 import net.hopwise.overlay.routing.LinkStateUpdate;
@@ -68,8 +64,8 @@ public final class NodeEngine {
     private final NodeCounters counters = new NodeCounters();
     private final ProtocolFaults faults;
     private final List<TimedStep> timedSteps;
-    /** The hello dead interval: how long a neighbour that moved may stay silent before it is looked for where it was configured. */
-    private final long deadIntervalNanos;
+    /** Hellos, liveness and addresses of the links. */
+    private final LinkStage links;
     private final LongObjectHashMap<Neighbour> neighbours = new LongObjectHashMap<>();
     private final IntObjectHashMap<MessageHandler> ports = new IntObjectHashMap<>();
     private volatile List<Neighbour> neighbourList = List.of();
@@ -106,7 +102,7 @@ public final class NodeEngine {
         this.now = nowNanos;
         this.faults = new ProtocolFaults(config.name(), counters);
         this.timedSteps = createTimedSteps();
-        this.deadIntervalNanos = config.hello().deadInterval().toNanos();
+        this.links = new LinkStage(this, counters);
         this.realTime = new RealTimeStage(this, config.realTime(), allocator, counters);
         this.router = new Router(self, config.name(), config.routing(), new RouterEvents(), startMillis, nowNanos);
         this.reassembler = new Reassembler(allocator, config.maxMessageBytes(), config.reassemblyBufferBytes(),
@@ -179,7 +175,7 @@ public final class NodeEngine {
         }
         Neighbour n = new Neighbour(config);
         neighbours.put(n.id().value(), n);
-        n.monitor = new LinkMonitor(self, this.config.name(), n.id(), this.config.hello(), new LinkEvents(n), nowNanos);
+        n.monitor = new LinkMonitor(self, this.config.name(), n.id(), this.config.hello(), links.eventsOf(n), nowNanos);
         n.statistics = n.monitor.statistics();
         reliableLinks.start(n);
         publishNeighbours();
@@ -403,7 +399,7 @@ public final class NodeEngine {
     private void dispatch(Neighbour n, PacketType type, InetSocketAddress from, ByteBuf datagram) {
         ByteBuf body = WireHeader.body(datagram);
         switch (type) {
-            case HELLO -> onHello(n, from, datagram, body);
+            case HELLO -> links.onHello(n, from, datagram, body);
             case LINK_STATE_UPDATE -> {
                 LinkStateUpdate update = LinkStateCodec.decodeUpdate(body);
                 if (update == null) {
@@ -428,67 +424,6 @@ public final class NodeEngine {
             case RELIABLE_DATA -> reliableLinks.onReliableData(n, datagram, body);
             case LINK_ACK -> reliableLinks.onLinkAck(n, datagram, body);
             default -> counters.drop(DropReason.UNKNOWN_TYPE);
-        }
-    }
-
-    private void onHello(Neighbour n, InetSocketAddress from, ByteBuf datagram, ByteBuf body) {
-        HelloPacket hello = HelloCodec.decode(body);
-        if (hello == null) {
-            counters.drop(DropReason.MALFORMED);
-            return;
-        }
-        if (!hello.senderName().equals(n.name())) {
-            counters.drop(DropReason.NOT_A_NEIGHBOUR);
-            return;
-        }
-        if (from != null && !from.equals(n.address)) {
-            // The neighbour may have moved (NAT rebinding, new address): identity is the node id, but
-            // follow it only on proof that this hello is live, or a replayed one could cut the link
-            // or put a third party in the middle. A hello that proves nothing gets a probe in answer,
-            // so that a neighbour that really moved proves it with its next hello.
-            if (!n.monitor.provesFreshness(hello, now)) {
-                counters.drop(DropReason.UNVERIFIED_HELLO);
-                probe(n, from);
-                return;
-            }
-            moveNeighbour(n, from);
-        }
-        n.lastHeardNanos = now;
-        n.monitor.onPacketReceived(WireHeader.linkSequence(datagram), now);
-        n.monitor.onHello(hello, now);
-        n.statistics = n.monitor.statistics();
-    }
-
-    /** At most one probe per hello interval and neighbour: an unverified hello must not make us a reflector. */
-    private void probe(Neighbour n, InetSocketAddress to) {
-        if (n.probedAtNanos != Long.MIN_VALUE && now - n.probedAtNanos < config.hello().interval().toNanos()) {
-            return;
-        }
-        n.probedAtNanos = now;
-        n.probeTo = to;
-        try {
-            n.monitor.sendProbe(now);
-        } finally {
-            n.probeTo = null;
-        }
-    }
-
-    private void moveNeighbour(Neighbour n, InetSocketAddress to) {
-        InetSocketAddress from = n.address;
-        n.address = to;
-        LOG.log(Level.INFO, "node " + config.name() + ": neighbour " + n.name() + " moved from " + from + " to " + to);
-        output.event(event(NodeEvent.Kind.ADDRESS_CHANGED, n.name(), from + " -> " + to));
-    }
-
-    /**
-     * A neighbour that moved and then stayed silent for the dead interval is looked for at its
-     * configured address again: the move may have been a mistake, or it may have come back.
-     */
-    private void fallBackIfSilent(Neighbour n) {
-        if (n.address != n.configuredAddress() && !n.address.equals(n.configuredAddress())
-                && n.monitor.status() != net.hopwise.overlay.link.LinkStatus.UP
-                && now - n.lastHeardNanos >= deadIntervalNanos) {
-            moveNeighbour(n, n.configuredAddress());
         }
     }
 
@@ -662,27 +597,12 @@ public final class NodeEngine {
         steps.add(new TimedStep("link") {
             @Override
             long deadlineNanos() {
-                long next = Long.MAX_VALUE;
-                for (Neighbour n : neighbourList) {
-                    next = Math.min(next, n.monitor.nextDeadlineNanos());
-                }
-                return next;
+                return links.nextDeadlineNanos();
             }
 
             @Override
             void run(long nowNanos) {
-                for (Neighbour n : neighbourList) {
-                    try {
-                        if (n.monitor.nextDeadlineNanos() <= nowNanos) {
-                            n.monitor.onTimer(nowNanos);
-                            n.statistics = n.monitor.statistics();
-                        }
-                        fallBackIfSilent(n);
-                    } catch (RuntimeException e) {
-                        // One link's fault must not silence the others' hellos.
-                        faults.record("the link timer of " + n.name(), e, nowNanos);
-                    }
-                }
+                links.onTimer(nowNanos);
             }
         });
         steps.add(new TimedStep("routing") {
@@ -766,7 +686,7 @@ public final class NodeEngine {
         sendControl(to, to.address, type, body);
     }
 
-    private void sendControl(Neighbour to, InetSocketAddress address, PacketType type,
+    void sendControl(Neighbour to, InetSocketAddress address, PacketType type,
             java.util.function.Consumer<ByteBuf> body) {
         ByteBuf packet = allocator.ioBuffer(WireHeader.MAX_DATAGRAM);
         try {
@@ -791,12 +711,6 @@ public final class NodeEngine {
     private NodeEvent event(NodeEvent.Kind kind, String peer) {
         // Derived from engine time, not read from a clock, so simulated runs stay deterministic.
         return new NodeEvent(kind, config.name(), peer, startMillis + (now - startNanos) / 1_000_000);
-    }
-
-    private static LinkCost costOf(LinkMonitor monitor) {
-        long micros = Math.min(Integer.MAX_VALUE, Math.max(0, monitor.oneWayLatencyNanos() / 1000));
-        int ppm = (int) Math.round(Math.min(1.0, Math.max(0.0, monitor.outboundLossRate())) * 1_000_000);
-        return new LinkCost((int) micros, ppm);
     }
 
     // ---------------------------------------------------------------- reliable links (issue 3)
@@ -936,77 +850,6 @@ public final class NodeEngine {
         reliableLinks.close();
     }
 
-    /** Links' protocol output, bound to one neighbour. */
-    private final class LinkEvents implements LinkMonitorOutput {
-        private final Neighbour neighbour;
-
-        LinkEvents(Neighbour neighbour) {
-            this.neighbour = neighbour;
-        }
-
-        private boolean current() {
-            return neighbours.get(neighbour.id().value()) == neighbour;
-        }
-
-        @Override
-        public void sendHello(HelloPacket hello) {
-            if (current()) {
-                InetSocketAddress to = neighbour.probeTo != null ? neighbour.probeTo : neighbour.address;
-                sendControl(neighbour, to, PacketType.HELLO, out -> HelloCodec.encode(hello, out));
-            }
-        }
-
-        // The monitor calls these in the middle of its own work: a fault further up (routing) is
-        // recorded here, so that the monitor always finishes its update and the link's published
-        // statistics never lag behind it.
-
-        @Override
-        public void linkUp(long nowNanos) {
-            if (!current()) {
-                return;
-            }
-            neighbour.statistics = neighbour.monitor.statistics();
-            try {
-                realTime.resetRealTimeReceiver(neighbour);
-                neighbour.reliableSender.seedRtt(neighbour.statistics.srttNanos());
-                router.neighbourUp(neighbour.id(), costOf(neighbour.monitor), nowNanos);
-            } catch (RuntimeException e) {
-                faults.record("the link-up of " + neighbour.name(), e, nowNanos);
-            }
-            output.event(event(NodeEvent.Kind.LINK_UP, neighbour.name()));
-        }
-
-        @Override
-        public void linkDown(long nowNanos) {
-            if (!current()) {
-                return;
-            }
-            neighbour.statistics = neighbour.monitor.statistics();
-            try {
-                reliableLinks.reset(neighbour);
-                router.neighbourDown(neighbour.id(), nowNanos);
-            } catch (RuntimeException e) {
-                faults.record("the link-down of " + neighbour.name(), e, nowNanos);
-            }
-            output.event(event(NodeEvent.Kind.LINK_DOWN, neighbour.name()));
-        }
-
-        @Override
-        public void qualityChanged(long nowNanos) {
-            if (!current()) {
-                return;
-            }
-            neighbour.statistics = neighbour.monitor.statistics();
-            if (neighbour.monitor.status() == net.hopwise.overlay.link.LinkStatus.UP) {
-                try {
-                    router.neighbourCostChanged(neighbour.id(), costOf(neighbour.monitor), nowNanos);
-                } catch (RuntimeException e) {
-                    faults.record("a cost change of " + neighbour.name(), e, nowNanos);
-                }
-            }
-        }
-    }
-
     /** Routing's protocol output. */
     private final class RouterEvents implements RouterOutput {
         @Override
@@ -1040,6 +883,27 @@ public final class NodeEngine {
             counters.routeChanges++;
             output.event(event(NodeEvent.Kind.ROUTES_CHANGED, null));
         }
+    }
+
+    RealTimeStage realTimeStage() {
+        return realTime;
+    }
+
+    ReliableLinkStage reliableLinkStage() {
+        return reliableLinks;
+    }
+
+    ProtocolFaults faults() {
+        return faults;
+    }
+
+    /** Reports an event to the node's listeners, stamped with the engine's time. */
+    void emit(NodeEvent.Kind kind, String peer) {
+        output.event(event(kind, peer));
+    }
+
+    void emit(NodeEvent.Kind kind, String peer, String detail) {
+        output.event(event(kind, peer, detail));
     }
 
     /** The session layer, for the links that carry its packets. */
