@@ -13,7 +13,7 @@ final class Report {
     }
 
     static String command(Options o) {
-        return "./mvnw -o -q -pl overlay-examples -am compile exec:exec -Dexec.executable=java "
+        return "./mvnw -q -pl overlay-examples -am test-compile exec:exec -Dexec.executable=java "
                 + "-Dexec.args=\"-cp %classpath net.hopwise.examples.sim.SimulatorCli " + o.command + "\"";
     }
 

@@ -145,11 +145,10 @@ final class SimDocs {
 
             Every experiment is one command of the CLI `net.hopwise.examples.sim.SimulatorCli`:
 
-                ./mvnw -o -q -pl overlay-examples -am install -DskipTests
-                java -cp "$(cat overlay-examples/target/classpath.txt)" net.hopwise.examples.sim.SimulatorCli <experiment> [options]
+                ./mvnw -q -pl overlay-examples -am test-compile exec:exec -Dexec.executable=java \\
+                  -Dexec.args="-cp %classpath net.hopwise.examples.sim.SimulatorCli <experiment> [options]"
 
-            (`overlay-examples/target/classpath.txt` is written by the build; `--help` lists experiments
-            and options). CSV tables and SVG plots go to `docs/sim/`.
+            (`--help` lists experiments and options). CSV tables and SVG plots go to `docs/sim/`.
 
             Choices the papers leave open: chain links of 10 Mbit/s (Emulab's per-link TCP reached
             9.59 Mbit/s) with ns-2's DropTail queue of 50 packets; loss on the data direction of the lossy
