@@ -56,7 +56,10 @@ import net.hopwise.overlay.wire.DropReason;
  *
  * <p><b>Routes.</b> Recomputed after a change of the graph (a link or cost, not a mere refresh), at
  * most once per minRecomputeInterval; a later change waits for the deadline. See {@link RoutingTable}
- * for which of several equal-cost paths is chosen, the same on every node.
+ * for which of several equal-cost paths is chosen, the same on every node. A route moves to a better
+ * path only when it is better by the route-change margin: until then the previous next hop is kept
+ * if it is strictly closer to the destination, which keeps forwarding loop-free; a failed or
+ * degraded path is left in the same computation ({@link RouteHysteresis}).
  */
 public final class Router {
 
@@ -437,7 +440,7 @@ public final class Router {
     }
 
     private void recompute(long nowNanos) {
-        RoutingTable next = RoutingTable.compute(self, database.advertisements(), config);
+        RoutingTable next = RoutingTable.compute(self, database.advertisements(), config, table);
         recomputations++;
         lastRecomputeNanos = nowNanos;
         graphChanged = false;

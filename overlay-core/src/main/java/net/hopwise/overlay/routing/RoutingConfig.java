@@ -46,6 +46,29 @@ public final class RoutingConfig {
     /** The thesis's loss-detection delay Δ: the inter-arrival time of the aggregated streams (2 ms). */
     public static final double DEFAULT_EXPECTED_LATENCY_DELTA_MILLIS = 2.0;
 
+    /**
+     * 5%: the relative part of the route-change margin. Expected latency moves 1-2% with loss
+     * estimates that wobble by a fraction of a percentage point, so 5% keeps a route through that noise,
+     * while a link that gets 10 ms slower on a path below 200 ms, or that starts losing packets, moves it.
+     */
+    public static final double DEFAULT_ROUTE_CHANGE_MARGIN_FRACTION = 0.05;
+
+    /**
+     * 2 ms: the absolute part of the route-change margin for LATENCY and EXPECTED_LATENCY. Latency
+     * estimates from hellos on a busy host wander by about a millisecond, so two paths 1 ms apart
+     * would otherwise swap at every re-advertisement; 2 ms still lets a 10 ms change reroute at once.
+     */
+    public static final double DEFAULT_ROUTE_CHANGE_MARGIN_MILLIS = 2.0;
+
+    /**
+     * 0.005 (about half a percentage point of loss): the absolute part of the route-change margin for
+     * LOSS, the loss change that is significant enough to re-advertise ({@link #DEFAULT_READVERTISE_LOSS_PPM}).
+     */
+    public static final double DEFAULT_ROUTE_CHANGE_MARGIN_LOSS = 0.005;
+
+    /** The largest route-change fraction: a path twice as costly as the best is never worth keeping. */
+    public static final double MAX_ROUTE_CHANGE_MARGIN_FRACTION = 1.0;
+
     /** One datagram's body: updates are never fragmented at the IP or overlay layer. */
     public static final int DEFAULT_MAX_UPDATE_BODY_BYTES = WireHeader.MAX_BODY;
 
@@ -99,6 +122,9 @@ public final class RoutingConfig {
     private final int readvertiseLossPpm;
     private final double expectedLatencyDeadlineMillis;
     private final double expectedLatencyDeltaMillis;
+    private final double routeChangeMarginFraction;
+    private final double routeChangeMarginMillis;
+    private final double routeChangeMarginLoss;
     private final int maxUpdateBodyBytes;
     private final int maxOrigins;
     private final Duration maxSequenceLead;
@@ -138,6 +164,13 @@ public final class RoutingConfig {
         }
         expectedLatencyDeadlineMillis = b.expectedLatencyDeadlineMillis;
         expectedLatencyDeltaMillis = b.expectedLatencyDeltaMillis;
+        if (!(b.routeChangeMarginFraction >= 0) || b.routeChangeMarginFraction > MAX_ROUTE_CHANGE_MARGIN_FRACTION) {
+            throw new IllegalArgumentException("routeChangeMarginFraction must be 0 to "
+                    + MAX_ROUTE_CHANGE_MARGIN_FRACTION + ": " + b.routeChangeMarginFraction);
+        }
+        routeChangeMarginFraction = b.routeChangeMarginFraction;
+        routeChangeMarginMillis = finiteNonNegative("routeChangeMarginMillis", b.routeChangeMarginMillis);
+        routeChangeMarginLoss = finiteNonNegative("routeChangeMarginLoss", b.routeChangeMarginLoss);
         if (b.maxUpdateBodyBytes < MIN_UPDATE_BODY_BYTES || b.maxUpdateBodyBytes > 0xFFFF) {
             throw new IllegalArgumentException("maxUpdateBodyBytes must be " + MIN_UPDATE_BODY_BYTES
                     + " to 65535 (the header's body length is 16 bits): " + b.maxUpdateBodyBytes);
@@ -166,6 +199,13 @@ public final class RoutingConfig {
             throw new IllegalArgumentException(name + " must be positive: " + d);
         }
         return d;
+    }
+
+    private static double finiteNonNegative(String name, double value) {
+        if (!(value >= 0) || Double.isInfinite(value)) {
+            throw new IllegalArgumentException(name + " must be a finite number >= 0: " + value);
+        }
+        return value;
     }
 
     private static Duration nonNegative(String name, Duration d) {
@@ -198,6 +238,9 @@ public final class RoutingConfig {
                 .readvertiseLossPpm(readvertiseLossPpm)
                 .expectedLatencyDeadlineMillis(expectedLatencyDeadlineMillis)
                 .expectedLatencyDeltaMillis(expectedLatencyDeltaMillis)
+                .routeChangeMarginFraction(routeChangeMarginFraction)
+                .routeChangeMarginMillis(routeChangeMarginMillis)
+                .routeChangeMarginLoss(routeChangeMarginLoss)
                 .maxUpdateBodyBytes(maxUpdateBodyBytes)
                 .maxOrigins(maxOrigins)
                 .maxSequenceLead(maxSequenceLead)
@@ -262,6 +305,28 @@ public final class RoutingConfig {
     /** Δ of the expected-latency metric. */
     public double expectedLatencyDeltaMillis() {
         return expectedLatencyDeltaMillis;
+    }
+
+    /**
+     * The relative part of the route-change margin. A route keeps its previous next hop while the path
+     * through it costs at most {@code best + max(absolute, fraction * best)}, where best is the least
+     * cost and absolute is {@link #routeChangeMarginMillis} or {@link #routeChangeMarginLoss} by metric,
+     * and while that neighbour is strictly closer to the destination than this node; otherwise it
+     * takes the least-cost route at once. HOPS never keeps a route; a zero fraction and a zero absolute
+     * margin turn keeping off for the metric. See {@link RouteHysteresis}.
+     */
+    public double routeChangeMarginFraction() {
+        return routeChangeMarginFraction;
+    }
+
+    /** The absolute part of the route-change margin for LATENCY and EXPECTED_LATENCY, in milliseconds. */
+    public double routeChangeMarginMillis() {
+        return routeChangeMarginMillis;
+    }
+
+    /** The absolute part of the route-change margin for LOSS, in its unit {@code -ln(1 - p)}. */
+    public double routeChangeMarginLoss() {
+        return routeChangeMarginLoss;
     }
 
     /** No update or ack body a router emits is larger than this. */
@@ -333,6 +398,9 @@ public final class RoutingConfig {
                 + ", readvertiseLossPpm=" + readvertiseLossPpm
                 + ", expectedLatencyDeadlineMillis=" + expectedLatencyDeadlineMillis
                 + ", expectedLatencyDeltaMillis=" + expectedLatencyDeltaMillis
+                + ", routeChangeMarginFraction=" + routeChangeMarginFraction
+                + ", routeChangeMarginMillis=" + routeChangeMarginMillis
+                + ", routeChangeMarginLoss=" + routeChangeMarginLoss
                 + ", maxUpdateBodyBytes=" + maxUpdateBodyBytes
                 + ", maxOrigins=" + maxOrigins
                 + ", maxSequenceLead=" + maxSequenceLead
@@ -354,6 +422,9 @@ public final class RoutingConfig {
         private int readvertiseLossPpm = DEFAULT_READVERTISE_LOSS_PPM;
         private double expectedLatencyDeadlineMillis = DEFAULT_EXPECTED_LATENCY_DEADLINE_MILLIS;
         private double expectedLatencyDeltaMillis = DEFAULT_EXPECTED_LATENCY_DELTA_MILLIS;
+        private double routeChangeMarginFraction = DEFAULT_ROUTE_CHANGE_MARGIN_FRACTION;
+        private double routeChangeMarginMillis = DEFAULT_ROUTE_CHANGE_MARGIN_MILLIS;
+        private double routeChangeMarginLoss = DEFAULT_ROUTE_CHANGE_MARGIN_LOSS;
         private int maxUpdateBodyBytes = DEFAULT_MAX_UPDATE_BODY_BYTES;
         private int maxOrigins = DEFAULT_MAX_ORIGINS;
         private Duration maxSequenceLead = DEFAULT_MAX_SEQUENCE_LEAD;
@@ -417,6 +488,26 @@ public final class RoutingConfig {
         public Builder expectedLatencyDeltaMillis(double millis) {
             expectedLatencyDeltaMillis = millis;
             return this;
+        }
+
+        public Builder routeChangeMarginFraction(double fraction) {
+            routeChangeMarginFraction = fraction;
+            return this;
+        }
+
+        public Builder routeChangeMarginMillis(double millis) {
+            routeChangeMarginMillis = millis;
+            return this;
+        }
+
+        public Builder routeChangeMarginLoss(double loss) {
+            routeChangeMarginLoss = loss;
+            return this;
+        }
+
+        /** Zero fraction and zero absolute margins: every computation takes the least-cost routes. */
+        public Builder noRouteChangeMargin() {
+            return routeChangeMarginFraction(0).routeChangeMarginMillis(0).routeChangeMarginLoss(0);
         }
 
         public Builder maxUpdateBodyBytes(int bytes) {

@@ -35,6 +35,11 @@ import org.jgrapht.graph.SimpleDirectedWeightedGraph;
  * transient loops are possible as in any link-state protocol), and any node can compute another's
  * tree. The choice is made by one pass over the links that lie on least-cost paths, level by hop
  * count, ranking each level's paths by (rank of the path to the parent, id).
+ *
+ * <p><b>Kept routes.</b> Given the previous table, a route may keep its previous next hop instead of
+ * the least-cost one, within the route-change margin and only towards a strictly closer neighbour;
+ * see {@link RouteHysteresis} for the rules and why forwarding stays loop-free. Such a route is the
+ * kept first hop followed by that neighbour's least-cost route, and its cost is that path's cost.
  */
 final class RoutingTable {
     private static final RoutingMetric[] METRICS = RoutingMetric.all();
@@ -48,14 +53,24 @@ final class RoutingTable {
     private final int[][] parent;
     /** [metric][node]: the route's cost in the metric's unit, +Infinity if unreachable. */
     private final double[][] cost;
+    /**
+     * [metric][neighbour]: for each previous next hop kept by {@link RouteHysteresis}, the parents of
+     * its own least-cost tree, which the kept routes follow after the first hop; null where none is kept.
+     */
+    private final int[][][] keptTrees;
+    /** [metric][node]: whether the route is a kept one; null where none is kept. */
+    private final boolean[][] kept;
 
-    private RoutingTable(int self, NodeId[] nodes, int[][] nextHop, int[][] parent, double[][] cost) {
+    private RoutingTable(int self, NodeId[] nodes, int[][] nextHop, int[][] parent, double[][] cost, int[][][] keptTrees,
+            boolean[][] kept) {
         this.self = self;
         this.nodes = nodes;
         this.index = new NodeIndex(nodes);
         this.nextHop = nextHop;
         this.parent = parent;
         this.cost = cost;
+        this.keptTrees = keptTrees;
+        this.kept = kept;
     }
 
     /** The table of a node that knows no other node. */
@@ -67,11 +82,21 @@ final class RoutingTable {
             none[i] = new int[] {-1};
             zero[i] = new double[] {0.0};
         }
-        return new RoutingTable(0, new NodeId[] {self}, none, none, zero);
+        return new RoutingTable(0, new NodeId[] {self}, none, none, zero, new int[m][][], new boolean[m][]);
     }
 
-    /** Routes from {@code self} over the links in {@code advertisements}, which must include self's own. */
+    /** Least-cost routes from {@code self} over the links in {@code advertisements}, which must include self's own. */
     static RoutingTable compute(NodeId self, Collection<LinkStateAdvertisement> advertisements, RoutingConfig config) {
+        return compute(self, advertisements, config, null);
+    }
+
+    /**
+     * Routes from {@code self} over the links in {@code advertisements}, which must include self's own:
+     * the least-cost routes, except that a next hop of {@code previous} (null: none) is kept where
+     * {@link RouteHysteresis} allows.
+     */
+    static RoutingTable compute(NodeId self, Collection<LinkStateAdvertisement> advertisements, RoutingConfig config,
+            RoutingTable previous) {
         LinkStateAdvertisement[] ads = advertisements.toArray(new LinkStateAdvertisement[0]);
         NodeId[] nodes = new NodeId[ads.length];
         // Numbers follow id order, so comparing numbers compares ids; sorting is a no-op for a database.
@@ -84,28 +109,52 @@ final class RoutingTable {
         if (s < 0) {
             throw new IllegalArgumentException("the database lacks the node's own advertisement");
         }
-        Links links = Links.bidirectional(ads, index);
+        RouteLinks links = RouteLinks.bidirectional(ads, index);
         int n = nodes.length;
         int[][] nextHop = new int[METRICS.length][];
         int[][] parent = new int[METRICS.length][];
         double[][] cost = new double[METRICS.length][];
+        int[][][] keptTrees = new int[METRICS.length][][];
+        boolean[][] kept = new boolean[METRICS.length][];
         for (RoutingMetric metric : METRICS) {
             int m = metric.ordinal();
-            Weights w = Weights.of(metric, links, n, config);
+            RouteWeights w = RouteWeights.of(metric, links, n, config);
             long[] dist = leastCosts(n, s, links, w);
             nextHop[m] = new int[n];
             parent[m] = new int[n];
             cost[m] = new double[n];
             chooseRoutes(s, links, w, dist, nextHop[m], parent[m]);
+            long[] routeUnits = dist.clone();
+            if (previous != null) {
+                int[] leastCostHop = nextHop[m].clone();
+                keptTrees[m] = RouteHysteresis.keep(metric, config, s, links, w, dist,
+                        previous.nextHops(metric, nodes, index), nextHop[m], routeUnits);
+                if (keptTrees[m] != null) {
+                    kept[m] = new boolean[n];
+                    for (int v = 0; v < n; v++) {
+                        kept[m][v] = nextHop[m][v] != leastCostHop[v];
+                    }
+                }
+            }
             for (int v = 0; v < n; v++) {
-                cost[m][v] = v == s || parent[m][v] >= 0 ? w.toCost(dist[v]) : Double.POSITIVE_INFINITY;
+                cost[m][v] = v == s || parent[m][v] >= 0 ? w.toCost(routeUnits[v]) : Double.POSITIVE_INFINITY;
             }
         }
-        return new RoutingTable(s, nodes, nextHop, parent, cost);
+        return new RoutingTable(s, nodes, nextHop, parent, cost, keptTrees, kept);
+    }
+
+    /** [node of {@code nodes}]: this table's next hop to it, as a number in {@code index}; -1 if none or not there. */
+    private int[] nextHops(RoutingMetric metric, NodeId[] others, NodeIndex othersIndex) {
+        int[] hops = new int[others.length];
+        for (int v = 0; v < others.length; v++) {
+            NodeId hop = nextHop(others[v], metric);
+            hops[v] = hop == null ? -1 : othersIndex.numberOf(hop.value());
+        }
+        return hops;
     }
 
     /** Least cost from s to every node in integer weight units, -1 where unreachable. */
-    private static long[] leastCosts(int n, int s, Links links, Weights w) {
+    static long[] leastCosts(int n, int s, RouteLinks links, RouteWeights w) {
         SimpleDirectedWeightedGraph<Integer, DefaultWeightedEdge> graph =
                 new SimpleDirectedWeightedGraph<>(DefaultWeightedEdge.class);
         for (int v = 0; v < n; v++) {
@@ -129,7 +178,7 @@ final class RoutingTable {
     }
 
     /** Fills next hops and parents with the tie-broken routes (see the class comment). */
-    private static void chooseRoutes(int s, Links links, Weights w, long[] dist, int[] nextHop, int[] parent) {
+    static void chooseRoutes(int s, RouteLinks links, RouteWeights w, long[] dist, int[] nextHop, int[] parent) {
         int n = dist.length;
         Arrays.fill(nextHop, -1);
         Arrays.fill(parent, -1);
@@ -180,7 +229,7 @@ final class RoutingTable {
         }
     }
 
-    private static boolean onLeastCostPath(int e, Links links, Weights w, long[] dist) {
+    private static boolean onLeastCostPath(int e, RouteLinks links, RouteWeights w, long[] dist) {
         long du = dist[links.from[e]];
         return w.usable[e] && du >= 0 && du + w.weight[e] == dist[links.to[e]];
     }
@@ -202,16 +251,28 @@ final class RoutingTable {
         if (v == self) {
             return List.of(nodes[self]);
         }
-        int[] up = parent[metric.ordinal()];
-        if (up[v] < 0) {
+        int m = metric.ordinal();
+        if (nextHop[m][v] < 0) {
             return List.of();
         }
         List<NodeId> path = new ArrayList<>();
-        for (int x = v; x >= 0; x = up[x]) {
+        for (int x = v; ; x = before(m, v, x)) {
             path.add(nodes[x]);
+            if (x == self) {
+                break;
+            }
         }
         Collections.reverse(path);
         return Collections.unmodifiableList(path);
+    }
+
+    /** The node before {@code x} on the route to {@code destination}, which passes through x and is reachable. */
+    private int before(int m, int destination, int x) {
+        if (kept[m] == null || !kept[m][destination]) {
+            return parent[m][x];
+        }
+        int hop = nextHop[m][destination];
+        return x == hop ? self : keptTrees[m][hop][x];
     }
 
     double pathCost(NodeId destination, RoutingMetric metric) {
@@ -233,15 +294,11 @@ final class RoutingTable {
                 return false;
             }
             for (int v = 0; v < nodes.length; v++) {
-                if (parent[m][v] < 0) {
+                if (nextHop[m][v] < 0) {
                     continue;
                 }
                 int o = other.index.numberOf(nodes[v].value());
-                if (o < 0) {
-                    return false;
-                }
-                int op = other.parent[m][o];
-                if (op < 0 || !other.nodes[op].equals(nodes[parent[m][v]])) {
+                if (o < 0 || other.nextHop[m][o] < 0 || !sameRoute(m, v, other, o)) {
                     return false;
                 }
             }
@@ -249,144 +306,28 @@ final class RoutingTable {
         return true;
     }
 
+    /** Walks both routes back from the destination; both are simple paths ending at their table's node. */
+    private boolean sameRoute(int m, int v, RoutingTable other, int o) {
+        int x = v;
+        int y = o;
+        while (nodes[x].equals(other.nodes[y])) {
+            if (x == self || y == other.self) {
+                return x == self && y == other.self;
+            }
+            x = before(m, v, x);
+            y = other.before(m, o, y);
+        }
+        return false;
+    }
+
     private int reachable(int m) {
         int count = 0;
-        for (int p : parent[m]) {
-            if (p >= 0) {
+        for (int hop : nextHop[m]) {
+            if (hop >= 0) {
                 count++;
             }
         }
         return count;
     }
 
-    /** The links routing may use, numbered, with adjacency in both directions. */
-    private static final class Links {
-        final int[] from;
-        final int[] to;
-        final LinkCost[] costs;
-        final int[] outStart;
-        final int[] outByFrom;
-        final int[] inStart;
-        final int[] inByTo;
-
-        private Links(int n, int[] from, int[] to, LinkCost[] costs) {
-            this.from = from;
-            this.to = to;
-            this.costs = costs;
-            outStart = new int[n + 1];
-            inStart = new int[n + 1];
-            outByFrom = bucket(from, outStart);
-            inByTo = bucket(to, inStart);
-        }
-
-        int count() {
-            return from.length;
-        }
-
-        /** Links u→v where u lists v and v lists u. */
-        static Links bidirectional(LinkStateAdvertisement[] ads, NodeIndex index) {
-            int n = ads.length;
-            Set<Long> listed = new HashSet<>();
-            for (int u = 0; u < n; u++) {
-                for (LinkStateAdvertisement.Link link : ads[u].links()) {
-                    int v = index.numberOf(link.neighbour().value());
-                    if (v >= 0) {
-                        listed.add(((long) u << 32) | v);
-                    }
-                }
-            }
-            int[] from = new int[listed.size()];
-            int[] to = new int[listed.size()];
-            LinkCost[] costs = new LinkCost[listed.size()];
-            int count = 0;
-            for (int u = 0; u < n; u++) {
-                for (LinkStateAdvertisement.Link link : ads[u].links()) {
-                    int v = index.numberOf(link.neighbour().value());
-                    if (v >= 0 && listed.contains(((long) v << 32) | u)) {
-                        from[count] = u;
-                        to[count] = v;
-                        costs[count] = link.cost();
-                        count++;
-                    }
-                }
-            }
-            return new Links(n, Arrays.copyOf(from, count), Arrays.copyOf(to, count), Arrays.copyOf(costs, count));
-        }
-
-        /** Counting sort of link numbers by {@code end}; {@code start} receives the bucket offsets. */
-        private static int[] bucket(int[] end, int[] start) {
-            for (int v : end) {
-                start[v + 1]++;
-            }
-            for (int v = 0; v + 1 < start.length; v++) {
-                start[v + 1] += start[v];
-            }
-            int[] fill = Arrays.copyOf(start, start.length);
-            int[] byEnd = new int[end.length];
-            for (int e = 0; e < end.length; e++) {
-                byEnd[fill[end[e]]++] = e;
-            }
-            return byEnd;
-        }
-    }
-
-    /** One metric's link costs as exact integers, and the way back to the metric's unit. */
-    private static final class Weights {
-        final long[] weight;
-        final boolean[] usable;
-        private final RoutingMetric metric;
-        /** Weight units per metric unit: 2^scale, except LATENCY, weighed in microseconds. */
-        private final int scale;
-
-        private Weights(RoutingMetric metric, long[] weight, boolean[] usable, int scale) {
-            this.metric = metric;
-            this.weight = weight;
-            this.usable = usable;
-            this.scale = scale;
-        }
-
-        static Weights of(RoutingMetric metric, Links links, int n, RoutingConfig config) {
-            int count = links.count();
-            long[] weight = new long[count];
-            boolean[] usable = new boolean[count];
-            switch (metric) {
-                case HOPS -> {
-                    Arrays.fill(weight, 1);
-                    Arrays.fill(usable, true);
-                    return new Weights(metric, weight, usable, 0);
-                }
-                case LATENCY -> {
-                    for (int e = 0; e < count; e++) {
-                        weight[e] = links.costs[e].latencyMicros();
-                        usable[e] = true;
-                    }
-                    return new Weights(metric, weight, usable, 0);
-                }
-                default -> {
-                    double[] real = new double[count];
-                    double max = 0;
-                    for (int e = 0; e < count; e++) {
-                        real[e] = metric.linkCost(links.costs[e], config);
-                        // A link that loses everything has infinite LOSS cost: no route uses it.
-                        usable[e] = !Double.isInfinite(real[e]);
-                        if (usable[e]) {
-                            max = Math.max(max, real[e]);
-                        }
-                    }
-                    // The finest binary grid on which a path of n-1 links stays below 2^52.
-                    int scale = max > 0 ? 51 - Math.getExponent(max * Math.max(1, n - 1)) : 0;
-                    for (int e = 0; e < count; e++) {
-                        if (usable[e]) {
-                            weight[e] = (long) Math.rint(Math.scalb(real[e], scale));
-                        }
-                    }
-                    return new Weights(metric, weight, usable, scale);
-                }
-            }
-        }
-
-        double toCost(long units) {
-            return metric == RoutingMetric.LATENCY ? units / 1000.0 : Math.scalb((double) units, -scale);
-        }
-    }
 }

@@ -24,7 +24,8 @@ class FloodingConvergenceProperties {
      * Links of a random connected topology come up at random moments, costs change, and one link
      * flaps, all while packets are lost, duplicated and reordered. After the network turns clean
      * and settles, every node holds exactly the advertisements every origin currently has, nothing is
-     * left unacknowledged, and every node's routes equal brute force.
+     * left unacknowledged, and every node's routes are brute force's within the route-change margin (its
+     * history of partial databases may keep earlier next hops; HOPS exactly).
      */
     @Property(tries = 60)
     void floodingConvergesUnderLossDuplicationAndReordering(
@@ -79,7 +80,7 @@ class FloodingConvergenceProperties {
         long retransmissions = net.hosts().stream().mapToLong(h -> h.router.retransmissions()).sum();
         Statistics.label("retransmitted").collect(retransmissions > 0);
         Statistics.label("retransmitted").coverage(c -> c.check(true).percentage(p -> p >= 50));
-        new BruteForceRoutes(truth, config).verify(id -> net.hosts().stream()
+        new BruteForceRoutes(truth, config).verifyWithinMargin(id -> net.hosts().stream()
                 .filter(h -> h.id.equals(id)).findFirst().map(h -> h.router).orElse(null));
     }
 
