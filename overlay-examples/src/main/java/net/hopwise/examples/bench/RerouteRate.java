@@ -34,6 +34,7 @@ import net.hopwise.overlay.routing.RoutingMetric;
  * time every node's route changes (the ROUTES_CHANGED events behind the dashboard's reroutes and
  * {@code hopwise.routing.changes}) and how often amsterdam's paths to denver by LATENCY and to chicago
  * by EXPECTED_LATENCY (the two near-ties, 44 against 45 ms) change, sampled every 20 ms.
+ * {@code --jitter-ms} adds that much delay jitter to every link, the measurement noise of a busy host.
  *
  * <pre>./mvnw -q -pl overlay-examples -am test-compile exec:java -Dexec.mainClass=net.hopwise.examples.bench.RerouteRate -Dexec.args="--runs 3 --seconds 60"</pre>
  */
@@ -53,17 +54,19 @@ public final class RerouteRate {
         int runs = 3;
         int seconds = 60;
         int warmup = 10;
+        double jitterMillis = 0;
         for (int i = 0; i + 1 < args.length; i += 2) {
             switch (args[i]) {
                 case "--runs" -> runs = Integer.parseInt(args[i + 1]);
                 case "--seconds" -> seconds = Integer.parseInt(args[i + 1]);
                 case "--warmup" -> warmup = Integer.parseInt(args[i + 1]);
+                case "--jitter-ms" -> jitterMillis = Double.parseDouble(args[i + 1]);
                 default -> throw new IllegalArgumentException("unknown option " + args[i]);
             }
         }
         List<long[]> results = new ArrayList<>();
         for (int run = 1; run <= runs; run++) {
-            long[] counts = runOnce(warmup, seconds);
+            long[] counts = runOnce(warmup, seconds, jitterMillis);
             results.add(counts);
             System.out.println("run " + run + ": " + row(counts, seconds));
         }
@@ -83,7 +86,8 @@ public final class RerouteRate {
             median[c] = column[column.length / 2];
         }
         System.out.println("| median | " + row(median, seconds) + " |");
-        System.out.println("(changes per minute over " + seconds + " s after a " + warmup + " s warm-up)");
+        System.out.println("(changes per minute over " + seconds + " s after a " + warmup + " s warm-up, jitter "
+                + jitterMillis + " ms per link)");
     }
 
     private static String row(long[] counts, int seconds) {
@@ -95,7 +99,7 @@ public final class RerouteRate {
     }
 
     /** Counts per node, their sum, then the two watched paths' changes. */
-    private static long[] runOnce(int warmupSeconds, int seconds) throws InterruptedException {
+    private static long[] runOnce(int warmupSeconds, int seconds, double jitterMillis) throws InterruptedException {
         NodeRuntime runtime = NodeRuntime.create(1);
         ScheduledExecutorService traffic = Executors.newSingleThreadScheduledExecutor();
         Map<String, OverlayNode> nodes = new LinkedHashMap<>();
@@ -121,6 +125,9 @@ public final class RerouteRate {
                 nodes.get(a).addNeighbour(neighbour(nodes, b));
                 nodes.get(b).addNeighbour(neighbour(nodes, a));
                 ImpairmentConfig.Builder impairment = ImpairmentConfig.builder().delay(Duration.ofMillis((Integer) link[2]));
+                if (jitterMillis > 0) {
+                    impairment.jitter(Duration.ofNanos((long) (jitterMillis * 1e6)));
+                }
                 if ((Double) link[3] > 0) {
                     impairment.bernoulliLoss((Double) link[3]);
                 }
