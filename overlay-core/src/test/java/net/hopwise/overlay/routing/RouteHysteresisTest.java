@@ -62,7 +62,7 @@ class RouteHysteresisTest {
     void noiseWithinTheMarginKeepsTheRouteAndAChangeBeyondItReroutesInTheSameComputation() {
         start(10, 34);
         int changes = out.routeChanges;
-        // B's path drifts to 46 ms, 1 ms worse than C's: within max(2 ms, 5% of 45 ms).
+        // B's path drifts to 46 ms, 1 ms worse than C's: within max(1.5 ms, 5% of 45 ms).
         linkBD(ms(36), 10, 2);
         for (RoutingMetric metric : List.of(RoutingMetric.LATENCY, RoutingMetric.EXPECTED_LATENCY)) {
             assertThat(a.nextHop(D, metric)).as(metric + " keeps B").isEqualTo(B);
