@@ -454,7 +454,7 @@ public final class OverlayNode implements AutoCloseable {
         }
     }
 
-    // ---------------------------------------------------------------- reliable sessions (issue 3)
+    // ---------------------------------------------------------------- reliable sessions
 
     /**
      * Opens one end of a reliable session from a local port to a port of another node, routed by the

@@ -20,7 +20,7 @@ public final class Neighbour {
     long nextLinkSequence = 1;
     volatile LinkStatistics statistics;
 
-    /** The link's reliable channel, both directions (issue 3). */
+    /** The link's reliable channel, both directions. */
     ReliableLinkSender reliableSender;
     ReliableLinkReceiver reliableReceiver;
 

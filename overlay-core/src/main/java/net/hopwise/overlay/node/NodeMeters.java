@@ -109,7 +109,7 @@ public final class NodeMeters implements AutoCloseable {
         linkMeters.put(n, meters);
     }
 
-    /** The link's reliable channel (issue 3): retransmissions, queue, congestion window. */
+    /** The link's reliable channel: retransmissions, queue, congestion window. */
     private void addReliableLink(Neighbour n, Tags linkTags, List<Meter> meters) {
         // The channel tag keeps one set of tag keys per meter name: the real-time channel registers
         // hopwise.link.retransmissions too, and Prometheus refuses a name with two tag-key sets.

@@ -60,6 +60,11 @@ import net.hopwise.overlay.wire.DropReason;
  * path only when it is better by the route-change margin: until then the previous next hop is kept
  * if it is strictly closer to the destination, which keeps forwarding loop-free; a failed or
  * degraded path is left in the same computation ({@link RouteHysteresis}).
+ *
+ * <p>About 450 lines, over the house's 400: admission ({@code AdvertisementAdmission}), per-link
+ * flooding ({@code FloodNeighbour}) and own origination ({@code OwnAdvertisement}) are already classes
+ * of their own; what stays is the sequencing of one update's handling across them, which reads best in
+ * one place.
  */
 public final class Router {
 
@@ -95,7 +100,7 @@ public final class Router {
      * @param sequenceBase the first sequence of this node's advertisements: wall-clock milliseconds at
      *     start, so a restart starts above the previous life (see {@link LinkStateAdvertisement}); also
      *     this node's reading of the wall clock, against which others' sequences are judged
-     *     ({@link AdvertisementAdmission})
+     *     ({@code AdvertisementAdmission})
      * @param nowNanos the current time
      */
     public Router(NodeId self, String selfName, RoutingConfig config, RouterOutput out, long sequenceBase, long nowNanos) {

@@ -1,5 +1,5 @@
 /**
- * Fairness of an overlay reliable link towards kernel TCP (issue 3): a runnable benchmark, never a
+ * Fairness of an overlay reliable link towards kernel TCP: a runnable benchmark, never a
  * test, since it needs root. {@link net.hopwise.examples.fairness.FairnessBenchmark} builds a small
  * network of Linux network namespaces joined by veth pairs, makes one link a bottleneck with a
  * token-bucket filter ({@code tc tbf}; there is no netem on the machines it was written for), and
