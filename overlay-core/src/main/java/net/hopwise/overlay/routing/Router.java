@@ -2,6 +2,7 @@ package net.hopwise.overlay.routing;
 
 import java.util.Collections;
 import java.util.List;
+import java.util.Map;
 import java.util.Objects;
 import java.util.Set;
 import java.util.TreeMap;
@@ -61,10 +62,20 @@ import net.hopwise.overlay.wire.DropReason;
  * if it is strictly closer to the destination, which keeps forwarding loop-free; a failed or
  * degraded path is left in the same computation ({@link RouteHysteresis}).
  *
- * <p>About 450 lines, over the house's 400: admission ({@code AdvertisementAdmission}), per-link
- * flooding ({@code FloodNeighbour}) and own origination ({@code OwnAdvertisement}) are already classes
- * of their own; what stays is the sequencing of one update's handling across them, which reads best in
- * one place.
+ * <p><b>Extensions.</b> Beside advertisements the router floods link-state extension records: one
+ * opaque record per (origin, kind) that modules publish ({@link #publishExtension}) and read
+ * ({@link #extensions}), in packets of their own ({@link ExtensionCodec}). They are ordered, admitted,
+ * aged and collected like advertisements, go when their origin's advertisement goes, and never cause a
+ * route computation; see {@code LinkStateExtensions}.
+ *
+ * <p><b>Trees.</b> {@link #tree} gives the shortest-path tree from any source, from the same snapshot
+ * of the database as the routes, cached until the next route computation.
+ *
+ * <p>About 580 lines, over the house's 400: admission ({@code AdvertisementAdmission}), per-link
+ * flooding ({@code FloodNeighbour}), own origination ({@code OwnAdvertisement}), extension records
+ * ({@code LinkStateExtensions}) and trees ({@code SourceTrees}) are already classes of their own; what
+ * stays is the sequencing of one update's handling across them, which reads best in one place, and the
+ * public face of each.
  */
 public final class Router {
 
@@ -81,6 +92,8 @@ public final class Router {
     private final Set<NodeId> neighbourView = Collections.unmodifiableSet(neighbours.keySet());
 
     private final OwnAdvertisement own;
+    private final LinkStateExtensions extensions;
+    private SourceTrees trees;
     private boolean graphChanged;
     private long lastRecomputeNanos;
     private RoutingTable table;
@@ -118,6 +131,8 @@ public final class Router {
         database = new LinkStateDatabase(self, maxAgeNanos);
         admission = new AdvertisementAdmission(config, sequenceBase, nowNanos);
         table = RoutingTable.selfOnly(self);
+        trees = new SourceTrees(table);
+        extensions = new LinkStateExtensions(self, config, out, database, sequenceBase, nowNanos);
         lastRecomputeNanos = nowNanos - minRecomputeNanos;
         own = new OwnAdvertisement(self, selfName, config, sequenceBase);
         originate(nowNanos);
@@ -138,6 +153,7 @@ public final class Router {
         for (LinkStateAdvertisement a : database.advertisements()) {
             n.outgoing.add(a.origin());
         }
+        extensions.neighbourUp(neighbour);
         finish(nowNanos);
     }
 
@@ -148,6 +164,7 @@ public final class Router {
             return;
         }
         admission.forgetNeighbour(neighbour);
+        extensions.neighbourDown(neighbour);
         originate(nowNanos);
         finish(nowNanos);
     }
@@ -208,6 +225,7 @@ public final class Router {
     public void onTimer(long nowNanos) {
         for (LinkStateAdvertisement gone : database.expire(nowNanos)) {
             admission.forgetOrigin(gone.origin());
+            extensions.originGone(gone.origin());
             if (!gone.links().isEmpty()) {
                 graphChanged = true;
             }
@@ -225,6 +243,7 @@ public final class Router {
         for (FloodNeighbour n : neighbours.values()) {
             retransmissions += n.requeueDue(nowNanos);
         }
+        retransmissions += extensions.onTimer(nowNanos);
         finish(nowNanos);
     }
 
@@ -235,6 +254,7 @@ public final class Router {
             deadline = Math.min(deadline, lastRecomputeNanos + minRecomputeNanos);
         }
         deadline = Math.min(deadline, database.nextExpiryNanos());
+        deadline = Math.min(deadline, extensions.nextDeadlineNanos());
         for (FloodNeighbour n : neighbours.values()) {
             deadline = Math.min(deadline, n.nextDeadlineNanos());
         }
@@ -254,6 +274,105 @@ public final class Router {
     /** The cost of {@link #path}: 0 for self, +Infinity if unreachable. */
     public double pathCost(NodeId destination, RoutingMetric metric) {
         return table.pathCost(destination, metric);
+    }
+
+    /**
+     * Publishes this node's link-state extension record of {@code kind}, replacing the previous one, or
+     * withdraws it ({@code record} null), and floods the change; publishing what is already held, or
+     * withdrawing what is not, does nothing. The record is copied. The router re-publishes it every
+     * refreshInterval while it stands. Never causes a route computation.
+     *
+     * @param kind 1 to 65535
+     * @throws IllegalArgumentException for a kind out of range, a record longer than
+     *     {@link RoutingConfig#maxExtensionBytes}, or a new kind beyond {@link RoutingConfig#maxExtensionsPerOrigin}
+     */
+    public void publishExtension(int kind, byte[] record, long nowNanos) {
+        extensions.publish(kind, record, nowNanos);
+        finish(nowNanos);
+    }
+
+    /**
+     * Every origin's current record of {@code kind}, this node's own included, withdrawn ones absent:
+     * a fresh map of fresh copies, in origin order.
+     *
+     * @throws IllegalArgumentException for a kind out of range
+     */
+    public Map<NodeId, byte[]> extensions(int kind) {
+        return extensions.records(kind);
+    }
+
+    /**
+     * A {@code LINK_STATE_EXTENSION} packet arrived from {@code from} (decoded by
+     * {@link ExtensionCodec#decodeUpdate}); ignored (and counted) unless {@code from} is an up neighbour.
+     */
+    public void onExtensionUpdate(NodeId from, ExtensionUpdate update, long nowNanos) {
+        if (!extensions.isNeighbour(from)) {
+            ignoredMessages++;
+            for (int i = update.records().size(); i > 0; i--) {
+                out.advertisementRejected(from, DropReason.NOT_A_NEIGHBOUR);
+            }
+            return;
+        }
+        extensions.onUpdate(from, update, nowNanos);
+        finish(nowNanos);
+    }
+
+    /**
+     * A {@code LINK_STATE_EXTENSION_ACK} packet arrived from {@code from} (decoded by
+     * {@link ExtensionCodec#decodeAck}); ignored (and counted) unless {@code from} is an up neighbour.
+     */
+    public void onExtensionAck(NodeId from, ExtensionAck ack, long nowNanos) {
+        if (!extensions.isNeighbour(from)) {
+            ignoredMessages++;
+            return;
+        }
+        extensions.onAck(from, ack);
+        finish(nowNanos);
+    }
+
+    /**
+     * The shortest-path tree rooted at {@code source} under {@code metric}: each node it reaches mapped
+     * to its parent, the source to itself; empty when the source is not in the database. Read-only,
+     * cached per (source, metric) until the next route computation.
+     *
+     * <p>It is computed from the database as of the last route computation (the snapshot
+     * {@link #path} answers from) with exactly the tie-breaking of this node's own routes (least cost,
+     * then fewest hops, then the smallest sequence of ids; see {@code RoutingTable}). What holds:
+     * <ul>
+     *   <li>For every node v in the tree, the chain of parents from the source down to v is the
+     *       least-cost route that {@code source} computes to v from the same database.
+     *   <li>For every node x on that chain, the rest of the chain from x to v is x's own least-cost
+     *       route to v (least-cost routes are closed under suffixes), so x's child towards v is the
+     *       next hop x computes for v, at every node whose database equals this one.
+     *   <li>{@code tree(self())} is this node's least-cost tree: {@link #path} follows it for every
+     *       destination, except a destination whose route this node keeps through its previous next
+     *       hop within the route-change margin ({@code RouteHysteresis}).
+     * </ul>
+     * Hysteresis depends on each node's history, which cannot be known for another source, so it is
+     * ignored: a node keeping a previous next hop within its margin forwards off the tree, by a path at
+     * most its margin costlier. With zero margins ({@link RoutingConfig.Builder#noRouteChangeMargin}),
+     * and always for HOPS, every node's next hop is its child on the tree. While databases differ,
+     * during flooding, trees computed at different nodes may differ as routes may.
+     */
+    public Map<NodeId, NodeId> tree(NodeId source, RoutingMetric metric) {
+        Objects.requireNonNull(source, "source");
+        Objects.requireNonNull(metric, "metric");
+        return trees.tree(source, metric);
+    }
+
+    /** Extension records refused, counted apart from {@link #rejectedAdvertisements}. */
+    public long rejectedExtensions() {
+        return extensions.rejected();
+    }
+
+    /** Extension records not taken for now because their origin's advertisement was not held yet; resent by their senders. */
+    public long deferredExtensions() {
+        return extensions.deferred();
+    }
+
+    /** Extension records sent to some neighbour and not yet acknowledged, over all neighbours. */
+    public int unacknowledgedExtensions() {
+        return extensions.unacknowledged();
     }
 
     /** A read-only view of the link-state database. */
@@ -301,7 +420,7 @@ public final class Router {
         return ignoredMessages;
     }
 
-    /** Advertisements sent again because a neighbour had not acknowledged them in time. */
+    /** Advertisements and extension records sent again because a neighbour had not acknowledged them in time. */
     public long retransmissions() {
         return retransmissions;
     }
@@ -364,6 +483,7 @@ public final class Router {
                 evicted++;
                 admission.forgetOrigin(evict);
                 graphChanged |= !database.remove(evict).links().isEmpty();
+                extensions.originGone(evict);
             }
             // An origin creates each version after the one before, so a newer version never expires
             // first; one that claims to (a forged copy aged near maxAge) would otherwise vanish before it
@@ -439,6 +559,7 @@ public final class Router {
             n.sendAcks(out, config.maxUpdateBodyBytes());
             n.sendUpdates(out, database, nowNanos, pacingNanos, retransmitNanos, config.maxUpdateBodyBytes());
         }
+        extensions.finish(nowNanos);
         if (graphChanged && nowNanos - lastRecomputeNanos >= minRecomputeNanos) {
             recompute(nowNanos);
         }
@@ -451,6 +572,7 @@ public final class Router {
         graphChanged = false;
         boolean changed = !next.sameRoutesAs(table);
         table = next;
+        trees = new SourceTrees(next);
         if (changed) {
             out.routesChanged(nowNanos);
         }

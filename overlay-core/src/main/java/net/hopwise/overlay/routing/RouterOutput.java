@@ -14,6 +14,28 @@ public interface RouterOutput {
     /** Transmit this ack to a neighbour; its body never exceeds the configured maxUpdateBodyBytes. */
     void sendAck(NodeId neighbour, LinkStateAck ack);
 
+    /**
+     * Transmit these extension records to a neighbour as a {@code LINK_STATE_EXTENSION} packet
+     * ({@link ExtensionCodec#encodeUpdate}); its body never exceeds maxUpdateBodyBytes. The default
+     * sends nothing: a node must override it (and the ack below) for extension records to flood.
+     */
+    default void sendExtensionUpdate(NodeId neighbour, ExtensionUpdate update) {}
+
+    /**
+     * Transmit this extension ack to a neighbour as a {@code LINK_STATE_EXTENSION_ACK} packet
+     * ({@link ExtensionCodec#encodeAck}); its body never exceeds maxUpdateBodyBytes.
+     */
+    default void sendExtensionAck(NodeId neighbour, ExtensionAck ack) {}
+
+    /**
+     * The record of {@code kind} that {@code origin} publishes changed here: {@code record} is the new
+     * content (a fresh copy the callee may keep), or null when it was withdrawn, expired, or went with
+     * its origin's advertisement. Called for this node's own publishes too, once per actual change
+     * (a refresh or a re-flooded copy with the same content is not one). Never a cause of route
+     * computation. The implementation must not call back into the router.
+     */
+    default void extensionChanged(NodeId origin, int kind, byte[] record) {}
+
     /** A route computation changed some next hop or path (not merely a cost). */
     void routesChanged(long nowNanos);
 
@@ -25,7 +47,9 @@ public interface RouterOutput {
      * per-interval limit, a new origin beyond maxOrigins); {@link DropReason#OVERSIZED} for one too
      * large to re-flood within maxUpdateBodyBytes; {@link DropReason#STALE} for one that arrived at
      * maxAge; {@link DropReason#NOT_A_NEIGHBOUR} for each advertisement of an update whose sender is
-     * not an up neighbour. For counting only: an implementation must not call back into the router.
+     * not an up neighbour. Extension records are refused under the same reasons (and counted one per
+     * record), plus {@link DropReason#EXTENSION_LIMIT} for one larger than maxExtensionBytes or a new
+     * kind beyond maxExtensionsPerOrigin. For counting only: an implementation must not call back into the router.
      */
     default void advertisementRejected(NodeId from, DropReason reason) {}
 }

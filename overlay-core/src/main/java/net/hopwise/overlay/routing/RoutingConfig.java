@@ -6,10 +6,10 @@ import net.hopwise.overlay.NodeId;
 import net.hopwise.overlay.wire.WireHeader;
 
 /**
- * How one node floods link state and computes routes. Immutable; build with {@link #builder()}.
+ * How one node floods link state and its extension records, and computes routes. Immutable; build with {@link #builder()}.
  * Every default is declared once, below, with the reason for its value.
  *
- * <p>About 550 lines, over the house's 400: one immutable configuration with its builder, each setting
+ * <p>About 600 lines, over the house's 400: one immutable configuration with its builder, each setting
  * declared once with its reason and validated with a message naming it; splitting it would give users
  * two builders for one router.
  */
@@ -105,6 +105,20 @@ public final class RoutingConfig {
      */
     public static final int DEFAULT_MAX_ADVERTISEMENTS_PER_ORIGIN = 20;
 
+    /**
+     * 1024 bytes: a record always travels whole in one extension packet (1024 bytes and a 24-byte
+     * record header fit the default 1172-byte body), and holds a multicast membership of a hundred
+     * 8-byte groups or more. With {@link #DEFAULT_MAX_EXTENSIONS_PER_ORIGIN} it bounds what one origin
+     * makes every node store to 16 KiB. Smaller when maxUpdateBodyBytes leaves less room.
+     */
+    public static final int DEFAULT_MAX_EXTENSION_BYTES = 1024;
+
+    /**
+     * 16 kinds per origin: a node runs a handful of modules (multicast, VoIP registrations, link
+     * security), each with a kind or two; withdrawn kinds count until they age out.
+     */
+    public static final int DEFAULT_MAX_EXTENSIONS_PER_ORIGIN = 16;
+
     /** The longest allowed maxSequenceLead: keeps every plausible sequence far below 2^62 (see {@link Router}). */
     public static final Duration MAX_SEQUENCE_LEAD_LIMIT = Duration.ofDays(3650);
 
@@ -136,6 +150,10 @@ public final class RoutingConfig {
     private final Duration advertisementLimitInterval;
     private final int maxAdvertisementsPerNeighbour;
     private final int maxAdvertisementsPerOrigin;
+    private final int maxExtensionBytes;
+    /** As set, null when left to follow maxUpdateBodyBytes: what toBuilder hands on. */
+    private final Integer maxExtensionBytesSetting;
+    private final int maxExtensionsPerOrigin;
 
     private RoutingConfig(Builder b) {
         floodRetransmitInterval = positive("floodRetransmitInterval", b.floodRetransmitInterval);
@@ -196,6 +214,21 @@ public final class RoutingConfig {
         }
         maxAdvertisementsPerNeighbour = b.maxAdvertisementsPerNeighbour;
         maxAdvertisementsPerOrigin = b.maxAdvertisementsPerOrigin;
+        maxExtensionBytesSetting = b.maxExtensionBytes;
+        int extensionRoom = Math.min(ExtensionRecord.MAX_DATA_BYTES,
+                maxUpdateBodyBytes - ExtensionCodec.UPDATE_HEADER_BYTES - ExtensionCodec.RECORD_HEADER_BYTES);
+        if (b.maxExtensionBytes == null) {
+            maxExtensionBytes = Math.min(DEFAULT_MAX_EXTENSION_BYTES, extensionRoom);
+        } else if (b.maxExtensionBytes < 0 || b.maxExtensionBytes > extensionRoom) {
+            throw new IllegalArgumentException("maxExtensionBytes must be 0 to " + extensionRoom
+                    + " (a record travels whole in one update of maxUpdateBodyBytes): " + b.maxExtensionBytes);
+        } else {
+            maxExtensionBytes = b.maxExtensionBytes;
+        }
+        if (b.maxExtensionsPerOrigin < 1) {
+            throw new IllegalArgumentException("maxExtensionsPerOrigin must be at least 1: " + b.maxExtensionsPerOrigin);
+        }
+        maxExtensionsPerOrigin = b.maxExtensionsPerOrigin;
     }
 
     private static Duration positive(String name, Duration d) {
@@ -251,7 +284,9 @@ public final class RoutingConfig {
                 .maxSequenceLead(maxSequenceLead)
                 .advertisementLimitInterval(advertisementLimitInterval)
                 .maxAdvertisementsPerNeighbour(maxAdvertisementsPerNeighbour)
-                .maxAdvertisementsPerOrigin(maxAdvertisementsPerOrigin);
+                .maxAdvertisementsPerOrigin(maxAdvertisementsPerOrigin)
+                .maxExtensionBytes(maxExtensionBytesSetting)
+                .maxExtensionsPerOrigin(maxExtensionsPerOrigin);
     }
 
     /** An advertisement not acknowledged by a neighbour within this is sent to it again. */
@@ -380,6 +415,23 @@ public final class RoutingConfig {
     }
 
     /**
+     * The largest link-state extension record, in bytes: a larger local publish throws, a larger one
+     * from a neighbour is refused (acked, counted as {@code extension_limit}). Unset, it is
+     * {@link #DEFAULT_MAX_EXTENSION_BYTES} or what fits one update of maxUpdateBodyBytes, if less.
+     */
+    public int maxExtensionBytes() {
+        return maxExtensionBytes;
+    }
+
+    /**
+     * The most extension kinds held per origin, withdrawn ones included until they age out: a new kind
+     * beyond it is refused from a neighbour ({@code extension_limit}) and throws when published locally.
+     */
+    public int maxExtensionsPerOrigin() {
+        return maxExtensionsPerOrigin;
+    }
+
+    /**
      * The most links one advertisement may list: as many as fit in one update with the longest name
      * (67 with the default body size), and never more than the wire format's 255. A node with more
      * neighbours advertises the lowest-latency ones.
@@ -411,7 +463,9 @@ public final class RoutingConfig {
                 + ", maxSequenceLead=" + maxSequenceLead
                 + ", advertisementLimitInterval=" + advertisementLimitInterval
                 + ", maxAdvertisementsPerNeighbour=" + maxAdvertisementsPerNeighbour
-                + ", maxAdvertisementsPerOrigin=" + maxAdvertisementsPerOrigin + '}';
+                + ", maxAdvertisementsPerOrigin=" + maxAdvertisementsPerOrigin
+                + ", maxExtensionBytes=" + maxExtensionBytes
+                + ", maxExtensionsPerOrigin=" + maxExtensionsPerOrigin + '}';
     }
 
     /** Collects settings; anything not set keeps its default. */
@@ -436,6 +490,8 @@ public final class RoutingConfig {
         private Duration advertisementLimitInterval = DEFAULT_ADVERTISEMENT_LIMIT_INTERVAL;
         private int maxAdvertisementsPerNeighbour = DEFAULT_MAX_ADVERTISEMENTS_PER_NEIGHBOUR;
         private int maxAdvertisementsPerOrigin = DEFAULT_MAX_ADVERTISEMENTS_PER_ORIGIN;
+        private Integer maxExtensionBytes;
+        private int maxExtensionsPerOrigin = DEFAULT_MAX_EXTENSIONS_PER_ORIGIN;
 
         private Builder() {}
 
@@ -542,6 +598,17 @@ public final class RoutingConfig {
 
         public Builder maxAdvertisementsPerOrigin(int advertisements) {
             maxAdvertisementsPerOrigin = advertisements;
+            return this;
+        }
+
+        /** Unset, or set to null, it is the default or what fits maxUpdateBodyBytes, if less. */
+        public Builder maxExtensionBytes(Integer bytes) {
+            maxExtensionBytes = bytes;
+            return this;
+        }
+
+        public Builder maxExtensionsPerOrigin(int kinds) {
+            maxExtensionsPerOrigin = kinds;
             return this;
         }
 

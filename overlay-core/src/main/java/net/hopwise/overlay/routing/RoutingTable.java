@@ -4,9 +4,9 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Collection;
 import java.util.Collections;
-import java.util.HashSet;
+import java.util.HashMap;
 import java.util.List;
-import java.util.Set;
+import java.util.Map;
 import net.hopwise.overlay.NodeId;
 import org.jgrapht.alg.interfaces.ShortestPathAlgorithm;
 import org.jgrapht.alg.shortestpath.IntVertexDijkstraShortestPath;
@@ -60,9 +60,12 @@ final class RoutingTable {
     private final int[][][] keptTrees;
     /** [metric][node]: whether the route is a kept one; null where none is kept. */
     private final boolean[][] kept;
+    /** The graph and its weights, kept so that trees from other sources use the same snapshot; null for selfOnly. */
+    private final RouteLinks links;
+    private final RouteWeights[] weights;
 
     private RoutingTable(int self, NodeId[] nodes, int[][] nextHop, int[][] parent, double[][] cost, int[][][] keptTrees,
-            boolean[][] kept) {
+            boolean[][] kept, RouteLinks links, RouteWeights[] weights) {
         this.self = self;
         this.nodes = nodes;
         this.index = new NodeIndex(nodes);
@@ -71,6 +74,8 @@ final class RoutingTable {
         this.cost = cost;
         this.keptTrees = keptTrees;
         this.kept = kept;
+        this.links = links;
+        this.weights = weights;
     }
 
     /** The table of a node that knows no other node. */
@@ -82,7 +87,7 @@ final class RoutingTable {
             none[i] = new int[] {-1};
             zero[i] = new double[] {0.0};
         }
-        return new RoutingTable(0, new NodeId[] {self}, none, none, zero, new int[m][][], new boolean[m][]);
+        return new RoutingTable(0, new NodeId[] {self}, none, none, zero, new int[m][][], new boolean[m][], null, null);
     }
 
     /** Least-cost routes from {@code self} over the links in {@code advertisements}, which must include self's own. */
@@ -116,9 +121,11 @@ final class RoutingTable {
         double[][] cost = new double[METRICS.length][];
         int[][][] keptTrees = new int[METRICS.length][][];
         boolean[][] kept = new boolean[METRICS.length][];
+        RouteWeights[] weights = new RouteWeights[METRICS.length];
         for (RoutingMetric metric : METRICS) {
             int m = metric.ordinal();
             RouteWeights w = RouteWeights.of(metric, links, n, config);
+            weights[m] = w;
             long[] dist = leastCosts(n, s, links, w);
             nextHop[m] = new int[n];
             parent[m] = new int[n];
@@ -140,7 +147,7 @@ final class RoutingTable {
                 cost[m][v] = v == s || parent[m][v] >= 0 ? w.toCost(routeUnits[v]) : Double.POSITIVE_INFINITY;
             }
         }
-        return new RoutingTable(s, nodes, nextHop, parent, cost, keptTrees, kept);
+        return new RoutingTable(s, nodes, nextHop, parent, cost, keptTrees, kept, links, weights);
     }
 
     /** [node of {@code nodes}]: this table's next hop to it, as a number in {@code index}; -1 if none or not there. */
@@ -232,6 +239,35 @@ final class RoutingTable {
     private static boolean onLeastCostPath(int e, RouteLinks links, RouteWeights w, long[] dist) {
         long du = dist[links.from[e]];
         return w.usable[e] && du >= 0 && du + w.weight[e] == dist[links.to[e]];
+    }
+
+    /**
+     * The least-cost tree from {@code source} over this table's snapshot of the graph, tie-broken as
+     * this node's own routes are (see the class comment), as each reached node's parent with the
+     * source mapped to itself; empty if the source is not in the snapshot. From this node it is the
+     * tree its least-cost routes form, before any route is kept by {@link RouteHysteresis}.
+     */
+    Map<NodeId, NodeId> tree(NodeId source, RoutingMetric metric) {
+        int s = index.numberOf(source.value());
+        if (s < 0) {
+            return Map.of();
+        }
+        int m = metric.ordinal();
+        int n = nodes.length;
+        int[] parents = parent[m];
+        if (s != self) {
+            long[] dist = leastCosts(n, s, links, weights[m]);
+            parents = new int[n];
+            chooseRoutes(s, links, weights[m], dist, new int[n], parents);
+        }
+        Map<NodeId, NodeId> tree = new HashMap<>();
+        tree.put(source, source);
+        for (int v = 0; v < n; v++) {
+            if (parents[v] >= 0) {
+                tree.put(nodes[v], nodes[parents[v]]);
+            }
+        }
+        return Collections.unmodifiableMap(tree);
     }
 
     NodeId nextHop(NodeId destination, RoutingMetric metric) {

@@ -67,7 +67,12 @@ public enum DropReason {
      */
     FLOW_LIMIT("flow_limit"),
     /** A packet other than a hello from a configured neighbour's id but from an address other than its current one. */
-    WRONG_ADDRESS("wrong_address");
+    WRONG_ADDRESS("wrong_address"),
+    /**
+     * A link-state extension record refused by a bound on what one origin may make every node store:
+     * larger than maxExtensionBytes, or a new kind of an origin that already holds maxExtensionsPerOrigin.
+     */
+    EXTENSION_LIMIT("extension_limit");
 
     private final String tag;
 

@@ -1,0 +1,308 @@
+package net.hopwise.overlay.routing;
+
+import java.util.Arrays;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import net.hopwise.overlay.NodeId;
+import net.hopwise.overlay.wire.DropReason;
+
+/**
+ * The extension half of a {@link Router}: every origin's opaque records per kind, flooded, ordered,
+ * aged and collected like advertisements, and never a cause of route computation (nothing here
+ * touches the graph). Apart from the router because records have their own key, bounds and
+ * origination, while the router owns the neighbours' lifecycle and the origins' advertisements.
+ *
+ * <p><b>Ordering.</b> One counter numbers all of this node's versions, starting at the same wall-clock
+ * sequence base as its advertisements, so a restart starts above its previous life. A newer copy is
+ * admitted by an {@link AdvertisementAdmission} of its own (the same clock window and per-interval
+ * limits, counted apart from advertisements, so records cannot use up the budget link state needs).
+ * A copy of this node's own record that is newer, or as new but different, is a previous life's or a
+ * forgery: the node takes its sequence and re-publishes what it holds above it (a withdrawal if it
+ * holds nothing), so its real state wins everywhere.
+ *
+ * <p><b>Collection.</b> A record is held only while its origin's advertisement is: one of an origin
+ * not (yet) held is not acked, and its sender resends it (floodRetransmitInterval later the
+ * advertisement, flooded at the same time, is there); when an origin's advertisement expires or is
+ * evicted, its records go with it. Each entry also expires maxAge after its origin created it; the
+ * node re-publishes its live records every refreshInterval.
+ *
+ * <p><b>Bounds.</b> A record larger than maxExtensionBytes, or a new kind of an origin that already
+ * holds maxExtensionsPerOrigin entries (withdrawals count until they age out), is refused for good
+ * with {@link DropReason#EXTENSION_LIMIT} and acked; local publishes beyond either bound throw.
+ */
+final class LinkStateExtensions {
+    private final NodeId self;
+    private final RoutingConfig config;
+    private final RouterOutput out;
+    private final LinkStateDatabase origins;
+    private final ExtensionDatabase database;
+    private final AdvertisementAdmission admission;
+    private final TreeMap<NodeId, ExtensionNeighbour> neighbours = new TreeMap<>();
+    private final long maxAgeNanos;
+    private final long refreshNanos;
+    private long sequence;
+    private long rejected;
+    private long deferred;
+
+    LinkStateExtensions(NodeId self, RoutingConfig config, RouterOutput out, LinkStateDatabase origins, long sequenceBase,
+            long nowNanos) {
+        this.self = self;
+        this.config = config;
+        this.out = out;
+        this.origins = origins;
+        maxAgeNanos = config.maxAge().toNanos();
+        refreshNanos = config.refreshInterval().toNanos();
+        database = new ExtensionDatabase(maxAgeNanos);
+        admission = new AdvertisementAdmission(config, sequenceBase, nowNanos);
+        sequence = sequenceBase - 1;
+    }
+
+    void publish(int kind, byte[] record, long nowNanos) {
+        ExtensionRecord.requireKind(kind);
+        if (record != null && record.length > config.maxExtensionBytes()) {
+            throw new IllegalArgumentException("an extension record holds at most " + config.maxExtensionBytes()
+                    + " bytes (RoutingConfig.maxExtensionBytes): " + record.length);
+        }
+        ExtensionDatabase.Key key = new ExtensionDatabase.Key(self, kind);
+        ExtensionRecord held = database.current(key);
+        if (record == null ? held == null || held.withdrawn() : held != null && Arrays.equals(held.data(), record)) {
+            return;
+        }
+        if (held == null && database.count(self) >= config.maxExtensionsPerOrigin()) {
+            throw new IllegalArgumentException("a node holds at most " + config.maxExtensionsPerOrigin()
+                    + " extension kinds, withdrawn ones included until they age out (RoutingConfig.maxExtensionsPerOrigin)");
+        }
+        byte[] copy = record == null ? null : record.clone();
+        originate(key, copy, nowNanos);
+        out.extensionChanged(self, kind, copy == null ? null : copy.clone());
+    }
+
+    /** Every live record of {@code kind}, this node's included, as fresh copies. */
+    Map<NodeId, byte[]> records(int kind) {
+        ExtensionRecord.requireKind(kind);
+        Map<NodeId, byte[]> copies = new LinkedHashMap<>();
+        for (ExtensionRecord r : database.live(kind)) {
+            copies.put(r.origin(), r.data().clone());
+        }
+        return copies;
+    }
+
+    void neighbourUp(NodeId neighbour) {
+        ExtensionNeighbour n = neighbours.computeIfAbsent(neighbour, ExtensionNeighbour::new);
+        n.outgoing.addAll(database.keys());
+    }
+
+    void neighbourDown(NodeId neighbour) {
+        if (neighbours.remove(neighbour) != null) {
+            admission.forgetNeighbour(neighbour);
+        }
+    }
+
+    /** Whether {@code neighbour} is up here; the router counts what comes from others. */
+    boolean isNeighbour(NodeId neighbour) {
+        return neighbours.containsKey(neighbour);
+    }
+
+    void onUpdate(NodeId from, ExtensionUpdate update, long nowNanos) {
+        ExtensionNeighbour n = neighbours.get(from);
+        n.heard();
+        for (ExtensionRecord r : update.records()) {
+            receive(n, r, nowNanos);
+        }
+    }
+
+    void onAck(NodeId from, ExtensionAck ack) {
+        ExtensionNeighbour n = neighbours.get(from);
+        n.heard();
+        for (ExtensionAck.Entry e : ack.entries()) {
+            ExtensionDatabase.Key key = new ExtensionDatabase.Key(e.origin(), e.kind());
+            n.acknowledged(key, e.sequence());
+            ExtensionRecord held = database.current(key);
+            if (held != null && held.sequence() <= e.sequence()) {
+                n.outgoing.remove(key);
+            }
+        }
+    }
+
+    /** The origin's advertisement is gone: so are its records. */
+    void originGone(NodeId origin) {
+        for (ExtensionRecord r : database.removeOrigin(origin)) {
+            if (!r.withdrawn()) {
+                out.extensionChanged(origin, r.kind(), null);
+            }
+        }
+        admission.forgetOrigin(origin);
+    }
+
+    /** Ages out, refreshes this node's live records, and queues due retransmissions; returns how many. */
+    int onTimer(long nowNanos) {
+        for (ExtensionRecord r : database.expire(nowNanos)) {
+            if (database.count(r.origin()) == 0) {
+                admission.forgetOrigin(r.origin());
+            }
+            if (!r.withdrawn()) {
+                out.extensionChanged(r.origin(), r.kind(), null);
+            }
+        }
+        for (ExtensionRecord r : List.copyOf(database.of(self))) {
+            ExtensionDatabase.Key key = new ExtensionDatabase.Key(self, r.kind());
+            if (!r.withdrawn() && nowNanos >= database.originatedAtNanos(key) + refreshNanos) {
+                originate(key, r.data(), nowNanos);
+            }
+        }
+        int due = 0;
+        for (ExtensionNeighbour n : neighbours.values()) {
+            due += n.requeueDue(nowNanos);
+        }
+        return due;
+    }
+
+    long nextDeadlineNanos() {
+        long deadline = database.nextExpiryNanos();
+        for (ExtensionRecord r : database.of(self)) {
+            if (!r.withdrawn()) {
+                deadline = Math.min(deadline, database.originatedAtNanos(new ExtensionDatabase.Key(self, r.kind())) + refreshNanos);
+            }
+        }
+        for (ExtensionNeighbour n : neighbours.values()) {
+            deadline = Math.min(deadline, n.nextDeadlineNanos());
+        }
+        return deadline;
+    }
+
+    /** Sends the acks and updates this call produced. */
+    void finish(long nowNanos) {
+        long pacing = config.floodPacingInterval().toNanos();
+        long retransmit = config.floodRetransmitInterval().toNanos();
+        for (ExtensionNeighbour n : neighbours.values()) {
+            n.sendAcks(out, config.maxUpdateBodyBytes());
+            n.sendUpdates(out, database, nowNanos, pacing, retransmit, refreshNanos, config.maxUpdateBodyBytes());
+        }
+    }
+
+    /** Records refused (counted and reported), for any reason but a sender that is not an up neighbour. */
+    long rejected() {
+        return rejected;
+    }
+
+    /** Records not taken for now because their origin's advertisement was not held; their senders resend them. */
+    long deferred() {
+        return deferred;
+    }
+
+    int unacknowledged() {
+        int count = 0;
+        for (ExtensionNeighbour n : neighbours.values()) {
+            count += n.unacknowledged();
+        }
+        return count;
+    }
+
+    /** How many entries are held, withdrawals included. */
+    int size() {
+        return database.size();
+    }
+
+    private void receive(ExtensionNeighbour from, ExtensionRecord r, long nowNanos) {
+        ExtensionDatabase.Key key = new ExtensionDatabase.Key(r.origin(), r.kind());
+        ExtensionAck.Entry ack = new ExtensionAck.Entry(r.origin(), r.kind(), r.sequence());
+        long ageNanos = r.ageMillis() * 1_000_000L;
+        if (r.data() != null && r.data().length > config.maxExtensionBytes()) {
+            from.acks.add(ack);
+            reject(from, DropReason.EXTENSION_LIMIT);
+            return;
+        }
+        if (ageNanos >= maxAgeNanos) {
+            from.acks.add(ack);
+            reject(from, DropReason.STALE);
+            return;
+        }
+        ExtensionRecord held = database.current(key);
+        if (r.origin().equals(self)) {
+            receiveOwn(from, r, held, key, ack, nowNanos);
+            return;
+        }
+        if (origins.current(r.origin()) == null) {
+            deferred++;
+            return;
+        }
+        if (held == null || r.sequence() > held.sequence()
+                || (r.sequence() == held.sequence() && ExtensionRecord.compareContent(r, held) > 0)) {
+            if (held == null && database.count(r.origin()) >= config.maxExtensionsPerOrigin()) {
+                from.acks.add(ack);
+                reject(from, DropReason.EXTENSION_LIMIT);
+                return;
+            }
+            from.acknowledged(key, r.sequence());
+            from.outgoing.remove(key);
+            if (!admission.admit(from.id, r.origin(), r.sequence(), nowNanos)) {
+                reject(from, DropReason.LINK_STATE_LIMIT);
+                return;
+            }
+            from.acks.add(ack);
+            // As for advertisements: a newer version never expires before the one it replaces.
+            long originatedAt = nowNanos - ageNanos;
+            if (held != null) {
+                originatedAt = Math.max(originatedAt, database.originatedAtNanos(key));
+            }
+            database.install(r, originatedAt);
+            for (ExtensionNeighbour n : neighbours.values()) {
+                if (n != from) {
+                    n.outgoing.add(key);
+                }
+            }
+            boolean wasLive = held != null && !held.withdrawn();
+            if ((wasLive || !r.withdrawn()) && (held == null || !Arrays.equals(held.data(), r.data()))) {
+                out.extensionChanged(r.origin(), r.kind(), r.withdrawn() ? null : r.data().clone());
+            }
+        } else if (r.sameVersionAs(held)) {
+            from.acks.add(ack);
+            from.acknowledged(key, r.sequence());
+            from.outgoing.remove(key);
+        } else {
+            from.acks.add(ack);
+            from.outgoing.add(key);
+        }
+    }
+
+    private void receiveOwn(ExtensionNeighbour from, ExtensionRecord r, ExtensionRecord mine, ExtensionDatabase.Key key,
+            ExtensionAck.Entry ack, long nowNanos) {
+        boolean beatsMine = mine == null
+                ? r.sequence() > sequence || !r.withdrawn()
+                : r.sequence() > mine.sequence() || (r.sequence() == mine.sequence() && !r.sameVersionAs(mine));
+        if (beatsMine) {
+            if (!admission.admit(from.id, null, r.sequence(), nowNanos)) {
+                reject(from, DropReason.LINK_STATE_LIMIT);
+                return;
+            }
+            from.acks.add(ack);
+            sequence = Math.max(sequence, r.sequence());
+            if (mine != null || !r.withdrawn()) {
+                // What this node holds wins back; a record it does not hold is withdrawn everywhere.
+                originate(key, mine == null ? null : mine.data(), nowNanos);
+            }
+        } else if (mine != null && r.sequence() < mine.sequence()) {
+            from.acks.add(ack);
+            from.outgoing.add(key);
+        } else {
+            from.acks.add(ack);
+            from.acknowledged(key, r.sequence());
+        }
+    }
+
+    private void reject(ExtensionNeighbour from, DropReason reason) {
+        rejected++;
+        out.advertisementRejected(from.id, reason);
+    }
+
+    /** Installs and floods a new version of this node's entry of {@code key}. */
+    private void originate(ExtensionDatabase.Key key, byte[] data, long nowNanos) {
+        sequence++;
+        database.install(new ExtensionRecord(self, key.kind(), sequence, 0, data), nowNanos);
+        for (ExtensionNeighbour n : neighbours.values()) {
+            n.outgoing.add(key);
+        }
+    }
+}
