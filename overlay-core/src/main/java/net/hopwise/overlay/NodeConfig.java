@@ -58,6 +58,7 @@ public final class NodeConfig {
     private final RealTimeConfig realTime;
     private final ReliableLinkConfig reliableLink;
     private final SessionConfig session;
+    private final List<net.hopwise.overlay.spi.OverlayModule> modules;
 
     private NodeConfig(Builder b) {
         this.name = b.name;
@@ -79,6 +80,7 @@ public final class NodeConfig {
         this.realTime = b.realTime;
         this.reliableLink = b.reliableLink;
         this.session = b.session;
+        this.modules = List.copyOf(b.modules);
     }
 
     public static Builder builder(String name) {
@@ -104,11 +106,17 @@ public final class NodeConfig {
         b.realTime = realTime;
         b.reliableLink = reliableLink;
         b.session = session;
+        b.modules.addAll(modules);
         return b;
     }
 
     public String name() {
         return name;
+    }
+
+    /** The modules installed on the node, in the order they were added (which is their install order). */
+    public List<net.hopwise.overlay.spi.OverlayModule> modules() {
+        return modules;
     }
 
     public NodeId id() {
@@ -212,6 +220,7 @@ public final class NodeConfig {
         private RealTimeConfig realTime = RealTimeConfig.defaults();
         private ReliableLinkConfig reliableLink = ReliableLinkConfig.defaults();
         private SessionConfig session = SessionConfig.defaults();
+        private final List<net.hopwise.overlay.spi.OverlayModule> modules = new java.util.ArrayList<>();
 
         private Builder(String name) {
             this.name = NodeId.requireValidName(name);
@@ -226,6 +235,15 @@ public final class NodeConfig {
         /** Binds to the loopback address of the machine on the given port (0 picks a free port). */
         public Builder loopback(int port) {
             return bindAddress(new InetSocketAddress(java.net.InetAddress.getLoopbackAddress(), port));
+        }
+
+        /**
+         * Installs a module (see {@link net.hopwise.overlay.spi}): it adds packet types, stages,
+         * link-state records and an API to the node. Modules install in the order added.
+         */
+        public Builder module(net.hopwise.overlay.spi.OverlayModule module) {
+            modules.add(Objects.requireNonNull(module, "module"));
+            return this;
         }
 
         public Builder neighbour(NeighbourConfig neighbour) {
@@ -346,6 +364,12 @@ public final class NodeConfig {
                 }
                 if (!seen.add(n.name())) {
                     throw new IllegalArgumentException("neighbour " + n.name() + " is configured twice");
+                }
+            }
+            Set<String> moduleNames = new HashSet<>();
+            for (net.hopwise.overlay.spi.OverlayModule m : modules) {
+                if (!moduleNames.add(m.name())) {
+                    throw new IllegalArgumentException("module " + m.name() + " is installed twice");
                 }
             }
             return new NodeConfig(this);

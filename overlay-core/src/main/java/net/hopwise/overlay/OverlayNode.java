@@ -42,7 +42,7 @@ import net.hopwise.overlay.impair.ImpairmentConfig;
 import net.hopwise.overlay.impair.ImpairmentHandler;
 import net.hopwise.overlay.node.Neighbour;
 import net.hopwise.overlay.node.NodeCounters;
-import net.hopwise.overlay.node.NodeEngine;
+import net.hopwise.overlay.node.NodeStack;
 import net.hopwise.overlay.node.NodeMeters;
 import net.hopwise.overlay.node.NodeOutput;
 import net.hopwise.overlay.node.RealTimeMeters;
@@ -53,7 +53,7 @@ import net.hopwise.overlay.wire.DataHeader;
 import net.hopwise.overlay.wire.DropReason;
 
 /**
- * A running overlay node: one UDP socket on Netty, the {@link NodeEngine} protocol machine on one
+ * A running overlay node: one UDP socket on Netty, the {@link NodeStack} protocol machine on one
  * event loop, and the embedding API.
  *
  * <pre>{@code
@@ -92,6 +92,11 @@ public final class OverlayNode implements AutoCloseable {
      */
     private static final int COMPACT_RATIO = 4;
 
+    /** The pipeline handler that impairs datagrams both ways, next to the socket. */
+    public static final String IMPAIRMENT_HANDLER = "impairment";
+    /** The pipeline handler of the frame stage, where datagrams become the node's frames. */
+    public static final String FRAME_HANDLER = "frame";
+
     private final NodeConfig config;
     private final NodeRuntime runtime;
     private final boolean ownsRuntime;
@@ -106,7 +111,7 @@ public final class OverlayNode implements AutoCloseable {
 
     private volatile Channel channel;
     private volatile EventLoop loop;
-    private volatile NodeEngine engine;
+    private volatile NodeStack engine;
     private volatile InetSocketAddress localAddress;
     private volatile Map<RoutingMetric, Set<NodeId>> reachable = Map.of();
     private NodeMeters meters;
@@ -165,8 +170,8 @@ public final class OverlayNode implements AutoCloseable {
                         if (ch instanceof EpollDatagramChannel epoll) {
                             configureReads(epoll.config(), runtime.udpOffload());
                         }
-                        ch.pipeline().addLast("impairment", impairment);
-                        ch.pipeline().addLast("node", new InboundHandler());
+                        ch.pipeline().addLast(IMPAIRMENT_HANDLER, impairment);
+                        ch.pipeline().addLast(FRAME_HANDLER, new FrameHandler());
                     }
                 });
         Channel ch;
@@ -184,7 +189,12 @@ public final class OverlayNode implements AutoCloseable {
         running.set(true);
         onLoop(() -> {
             long now = System.nanoTime();
-            engine = new NodeEngine(config, ch.alloc(), new Output(), System.currentTimeMillis(), now);
+            engine = new NodeStack(config, ch.alloc(), new Output(), System.currentTimeMillis(), now);
+            // Added on the loop, so no datagram is read while the chain is half built; until now the
+            // frame handler dropped what arrived, as a node not yet started would.
+            for (int i = 1; i < engine.stageCount(); i++) {
+                ch.pipeline().addLast(engine.stageNames().get(i), new StageHandler(engine, i));
+            }
             meters = new NodeMeters(engine, registry, () -> impairment.dropped());
             offloadMeters = List.of(
                     FunctionCounter.builder("hopwise.node.udp.segmented.sends", runs, DatagramRuns::segmentedSends)
@@ -320,8 +330,8 @@ public final class OverlayNode implements AutoCloseable {
         if (prepared) {
             // The one copy of the payload, made here on the caller's thread, straight into the
             // datagram the loop will send: the loop only writes the headers in front of it.
-            message = channel.alloc().ioBuffer(NodeEngine.PREPARED_HEADROOM + length);
-            message.writerIndex(NodeEngine.PREPARED_HEADROOM);
+            message = channel.alloc().ioBuffer(NodeStack.PREPARED_HEADROOM + length);
+            message.writerIndex(NodeStack.PREPARED_HEADROOM);
         } else {
             message = Unpooled.buffer(length);
         }
@@ -547,7 +557,7 @@ public final class OverlayNode implements AutoCloseable {
     }
 
     /** The engine, for code already running on the loop. */
-    NodeEngine engineOnLoop() {
+    NodeStack engineOnLoop() {
         return loop.inEventLoop() ? engine : null;
     }
 
@@ -593,7 +603,7 @@ public final class OverlayNode implements AutoCloseable {
 
     /** The configured links with their latest measurements. */
     public List<Neighbour> neighbours() {
-        NodeEngine e = engine;
+        NodeStack e = engine;
         return e == null ? List.of() : e.neighbours();
     }
 
@@ -656,7 +666,7 @@ public final class OverlayNode implements AutoCloseable {
      * Runs a read-only query against the engine on its event loop and returns the result: the way to
      * look at routing and link state from another thread. Do not keep references to mutable state.
      */
-    public <T> T inspect(Function<NodeEngine, T> query) {
+    public <T> T inspect(Function<NodeStack, T> query) {
         requireRunning();
         return onLoop(() -> query.apply(engine));
     }
@@ -718,9 +728,9 @@ public final class OverlayNode implements AutoCloseable {
 
     // ---------------------------------------------------------------- event-loop plumbing
 
-    private NodeEngine requireEngine() {
+    private NodeStack requireEngine() {
         requireRunning();
-        NodeEngine e = engine;
+        NodeStack e = engine;
         if (e == null) {
             throw new IllegalStateException("node " + config.name() + " is still starting");
         }
@@ -776,7 +786,7 @@ public final class OverlayNode implements AutoCloseable {
             runs.writeOut();
             channel.flush();
         }
-        NodeEngine e = engine;
+        NodeStack e = engine;
         if (e == null || !running.get()) {
             return;
         }
@@ -848,7 +858,11 @@ public final class OverlayNode implements AutoCloseable {
         }
     }
 
-    private final class InboundHandler extends SimpleChannelInboundHandler<DatagramPacket> {
+    /**
+     * The frame stage as the pipeline's entry: turns each datagram into the node's frame and passes it
+     * up the stage handlers; the end of a read batch flushes every stage.
+     */
+    private final class FrameHandler extends SimpleChannelInboundHandler<DatagramPacket> {
         @Override
         protected void channelRead0(ChannelHandlerContext ctx, DatagramPacket packet) {
             if (engine == null) {
@@ -866,13 +880,24 @@ public final class OverlayNode implements AutoCloseable {
                 ByteBuf own = ctx.alloc().ioBuffer(content.readableBytes());
                 try {
                     own.writeBytes(content, content.readerIndex(), content.readableBytes());
-                    engine.onDatagram(packet.sender(), own, System.nanoTime());
+                    passUp(ctx, packet.sender(), own);
                 } finally {
                     own.release();
                 }
                 return;
             }
-            engine.onDatagram(packet.sender(), content, System.nanoTime());
+            passUp(ctx, packet.sender(), content);
+        }
+
+        private void passUp(ChannelHandlerContext ctx, InetSocketAddress sender, ByteBuf datagram) {
+            net.hopwise.overlay.spi.Frame frame = engine.acceptDatagram(sender, datagram, System.nanoTime());
+            if (frame != null) {
+                try {
+                    ctx.fireChannelRead(frame);
+                } finally {
+                    frame.clear();
+                }
+            }
         }
 
         @Override
@@ -904,7 +929,7 @@ public final class OverlayNode implements AutoCloseable {
             }
             // Anything else is a fault in the node's own code that the engine did not contain: as
             // visible as the ones it does contain.
-            NodeEngine e = engine;
+            NodeStack e = engine;
             if (e != null) {
                 e.recordDrop(DropReason.HANDLER_ERROR);
             }

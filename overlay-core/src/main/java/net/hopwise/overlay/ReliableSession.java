@@ -12,7 +12,7 @@ import java.util.Queue;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.atomic.AtomicBoolean;
-import net.hopwise.overlay.node.NodeEngine;
+import net.hopwise.overlay.node.NodeStack;
 import net.hopwise.overlay.session.ReliableSessionSender;
 import net.hopwise.overlay.session.SessionEndpoint;
 import net.hopwise.overlay.session.SessionStatistics;
@@ -159,7 +159,7 @@ public final class ReliableSession implements AutoCloseable {
     /** On the loop: hands queued messages to the engine in the order they were accepted. */
     private void drain() {
         drainScheduled.set(false);
-        NodeEngine engineRef = node.engineOnLoop();
+        NodeStack engineRef = node.engineOnLoop();
         // One reading of the clock for the batch: the engine only needs it to the scale of its timers.
         long now = System.nanoTime();
         ByteBuf m;
@@ -300,7 +300,7 @@ public final class ReliableSession implements AutoCloseable {
             inbox = in;
             endpoint.handler(m -> in.offer(m.payloadBytes()));
             node.executeOnLoop(() -> {
-                NodeEngine e = node.engineOnLoop();
+                NodeStack e = node.engineOnLoop();
                 if (e != null) {
                     e.suspendDelivery(endpoint, false, System.nanoTime());
                 }
@@ -348,7 +348,7 @@ public final class ReliableSession implements AutoCloseable {
         void offer(byte[] message) {
             queue.add(message);
             if (queue.size() >= STREAM_INBOX && suspended.compareAndSet(false, true)) {
-                NodeEngine e = node.engineOnLoop();
+                NodeStack e = node.engineOnLoop();
                 if (e != null) {
                     e.suspendDelivery(endpoint, true, System.nanoTime());
                 }
@@ -369,7 +369,7 @@ public final class ReliableSession implements AutoCloseable {
                 position = 0;
                 if (queue.size() <= STREAM_INBOX / 2 && suspended.compareAndSet(true, false)) {
                     node.executeOnLoop(() -> {
-                        NodeEngine e = node.engineOnLoop();
+                        NodeStack e = node.engineOnLoop();
                         if (e != null) {
                             e.suspendDelivery(endpoint, false, System.nanoTime());
                         }

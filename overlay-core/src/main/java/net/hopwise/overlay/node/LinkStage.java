@@ -1,5 +1,9 @@
 package net.hopwise.overlay.node;
 
+import net.hopwise.overlay.spi.Frame;
+import net.hopwise.overlay.spi.FrameSink;
+import net.hopwise.overlay.spi.Stage;
+
 import io.netty.buffer.ByteBuf;
 import java.lang.System.Logger;
 import java.lang.System.Logger.Level;
@@ -21,21 +25,23 @@ import net.hopwise.overlay.wire.WireHeader;
  * and what the links' changes mean to the layers above: a link up or down, a cost that changed.
  *
  * <p>Sans-IO like the rest of the node: it reaches routing, the reliable and real-time channels and
- * the clock through the {@link NodeEngine} it belongs to, on the engine's thread. A fault in a layer
+ * the clock through the {@link NodeContext} of its node, on the node's thread. A fault in a layer
  * above is recorded where the monitor calls out, so the monitor always finishes its own update.
  */
-final class LinkStage {
-    private static final Logger LOG = System.getLogger(NodeEngine.class.getName());
+final class LinkStage implements Stage {
+    static final String NAME = "link";
 
-    private final NodeEngine engine;
+    private static final Logger LOG = System.getLogger(NodeContext.class.getName());
+
+    private final NodeContext node;
     private final NodeCounters counters;
     /** The hello dead interval: how long a neighbour that moved may stay silent before it is looked for where it was configured. */
     private final long deadIntervalNanos;
 
-    LinkStage(NodeEngine engine, NodeCounters counters) {
-        this.engine = engine;
+    LinkStage(NodeContext node, NodeCounters counters) {
+        this.node = node;
         this.counters = counters;
-        this.deadIntervalNanos = engine.config().hello().deadInterval().toNanos();
+        this.deadIntervalNanos = node.config().hello().deadInterval().toNanos();
     }
 
     /** The monitor's output for a new neighbour. */
@@ -43,18 +49,29 @@ final class LinkStage {
         return new LinkEvents(n);
     }
 
+    @Override
+    public void onFrame(Frame frame, FrameSink next) {
+        if (frame.type() == net.hopwise.overlay.wire.PacketType.HELLO.code()) {
+            onHello((Neighbour) frame.link(), frame.sender(), frame.datagram(), frame.body());
+        } else {
+            next.accept(frame);
+        }
+    }
+
     /** When the next link is due: a hello, or an up link's dead interval. */
-    long nextDeadlineNanos() {
+    @Override
+    public long nextDeadlineNanos() {
         long next = Long.MAX_VALUE;
-        for (Neighbour n : engine.neighbourValues()) {
+        for (Neighbour n : node.neighbourValues()) {
             next = Math.min(next, n.monitor.nextDeadlineNanos());
         }
         return next;
     }
 
     /** Runs the links' hellos and liveness that are due, each link on its own. */
-    void onTimer(long nowNanos) {
-        for (Neighbour n : engine.neighbourValues()) {
+    @Override
+    public void onTimer(long nowNanos) {
+        for (Neighbour n : node.neighbourValues()) {
             try {
                 if (n.monitor.nextDeadlineNanos() <= nowNanos) {
                     n.monitor.onTimer(nowNanos);
@@ -63,7 +80,7 @@ final class LinkStage {
                 fallBackIfSilent(n);
             } catch (RuntimeException e) {
                 // One link's fault must not silence the others' hellos.
-                engine.faults().record("the link timer of " + n.name(), e, nowNanos);
+                node.faults().record("the link timer of " + n.name(), e, nowNanos);
             }
         }
     }
@@ -83,28 +100,28 @@ final class LinkStage {
             // follow it only on proof that this hello is live, or a replayed one could cut the link
             // or put a third party in the middle. A hello that proves nothing gets a probe in answer,
             // so that a neighbour that really moved proves it with its next hello.
-            if (!n.monitor.provesFreshness(hello, engine.now())) {
+            if (!n.monitor.provesFreshness(hello, node.now())) {
                 counters.drop(DropReason.UNVERIFIED_HELLO);
                 probe(n, from);
                 return;
             }
             moveNeighbour(n, from);
         }
-        n.lastHeardNanos = engine.now();
-        n.monitor.onPacketReceived(WireHeader.linkSequence(datagram), engine.now());
-        n.monitor.onHello(hello, engine.now());
+        n.lastHeardNanos = node.now();
+        n.monitor.onPacketReceived(WireHeader.linkSequence(datagram), node.now());
+        n.monitor.onHello(hello, node.now());
         n.statistics = n.monitor.statistics();
     }
 
     /** At most one probe per hello interval and neighbour: an unverified hello must not make us a reflector. */
     void probe(Neighbour n, InetSocketAddress to) {
-        if (n.probedAtNanos != Long.MIN_VALUE && engine.now() - n.probedAtNanos < engine.config().hello().interval().toNanos()) {
+        if (n.probedAtNanos != Long.MIN_VALUE && node.now() - n.probedAtNanos < node.config().hello().interval().toNanos()) {
             return;
         }
-        n.probedAtNanos = engine.now();
+        n.probedAtNanos = node.now();
         n.probeTo = to;
         try {
-            n.monitor.sendProbe(engine.now());
+            n.monitor.sendProbe(node.now());
         } finally {
             n.probeTo = null;
         }
@@ -113,8 +130,8 @@ final class LinkStage {
     void moveNeighbour(Neighbour n, InetSocketAddress to) {
         InetSocketAddress from = n.address;
         n.address = to;
-        LOG.log(Level.INFO, "node " + engine.config().name() + ": neighbour " + n.name() + " moved from " + from + " to " + to);
-        engine.emit(NodeEvent.Kind.ADDRESS_CHANGED, n.name(), from + " -> " + to);
+        LOG.log(Level.INFO, "node " + node.config().name() + ": neighbour " + n.name() + " moved from " + from + " to " + to);
+        node.emit(NodeEvent.Kind.ADDRESS_CHANGED, n.name(), from + " -> " + to);
     }
 
     /**
@@ -124,7 +141,7 @@ final class LinkStage {
     void fallBackIfSilent(Neighbour n) {
         if (n.address != n.configuredAddress() && !n.address.equals(n.configuredAddress())
                 && n.monitor.status() != net.hopwise.overlay.link.LinkStatus.UP
-                && engine.now() - n.lastHeardNanos >= deadIntervalNanos) {
+                && node.now() - n.lastHeardNanos >= deadIntervalNanos) {
             moveNeighbour(n, n.configuredAddress());
         }
     }
@@ -144,14 +161,14 @@ final class LinkStage {
         }
 
         private boolean current() {
-            return engine.isCurrent(neighbour);
+            return node.isCurrent(neighbour);
         }
 
         @Override
         public void sendHello(HelloPacket hello) {
             if (current()) {
                 InetSocketAddress to = neighbour.probeTo != null ? neighbour.probeTo : neighbour.address;
-                engine.sendControl(neighbour, to, PacketType.HELLO, out -> HelloCodec.encode(hello, out));
+                node.sendControl(neighbour, to, PacketType.HELLO, out -> HelloCodec.encode(hello, out));
             }
         }
 
@@ -166,13 +183,13 @@ final class LinkStage {
             }
             neighbour.statistics = neighbour.monitor.statistics();
             try {
-                engine.realTimeStage().resetRealTimeReceiver(neighbour);
+                node.realTimeStage().resetRealTimeReceiver(neighbour);
                 neighbour.reliableSender.seedRtt(neighbour.statistics.srttNanos());
-                engine.router().neighbourUp(neighbour.id(), costOf(neighbour.monitor), nowNanos);
+                node.router().neighbourUp(neighbour.id(), costOf(neighbour.monitor), nowNanos);
             } catch (RuntimeException e) {
-                engine.faults().record("the link-up of " + neighbour.name(), e, nowNanos);
+                node.faults().record("the link-up of " + neighbour.name(), e, nowNanos);
             }
-            engine.emit(NodeEvent.Kind.LINK_UP, neighbour.name());
+            node.emit(NodeEvent.Kind.LINK_UP, neighbour.name());
         }
 
         @Override
@@ -182,12 +199,12 @@ final class LinkStage {
             }
             neighbour.statistics = neighbour.monitor.statistics();
             try {
-                engine.reliableLinkStage().reset(neighbour);
-                engine.router().neighbourDown(neighbour.id(), nowNanos);
+                node.reliableLinkStage().reset(neighbour);
+                node.router().neighbourDown(neighbour.id(), nowNanos);
             } catch (RuntimeException e) {
-                engine.faults().record("the link-down of " + neighbour.name(), e, nowNanos);
+                node.faults().record("the link-down of " + neighbour.name(), e, nowNanos);
             }
-            engine.emit(NodeEvent.Kind.LINK_DOWN, neighbour.name());
+            node.emit(NodeEvent.Kind.LINK_DOWN, neighbour.name());
         }
 
         @Override
@@ -198,9 +215,9 @@ final class LinkStage {
             neighbour.statistics = neighbour.monitor.statistics();
             if (neighbour.monitor.status() == net.hopwise.overlay.link.LinkStatus.UP) {
                 try {
-                    engine.router().neighbourCostChanged(neighbour.id(), costOf(neighbour.monitor), nowNanos);
+                    node.router().neighbourCostChanged(neighbour.id(), costOf(neighbour.monitor), nowNanos);
                 } catch (RuntimeException e) {
-                    engine.faults().record("a cost change of " + neighbour.name(), e, nowNanos);
+                    node.faults().record("a cost change of " + neighbour.name(), e, nowNanos);
                 }
             }
         }

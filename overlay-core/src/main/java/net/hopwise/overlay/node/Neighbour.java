@@ -9,9 +9,12 @@ import net.hopwise.overlay.link.LinkStatus;
 import net.hopwise.overlay.reliable.ReliableLinkReceiver;
 import net.hopwise.overlay.reliable.ReliableLinkSender;
 import net.hopwise.overlay.reliable.ReliableLinkStatistics;
+import net.hopwise.overlay.routing.RoutingConfig;
+import net.hopwise.overlay.routing.RoutingMetric;
+import net.hopwise.overlay.spi.LinkView;
 
-/** One overlay link as the engine keeps it: where the neighbour is, its monitor and its counters. */
-public final class Neighbour {
+/** One overlay link as the node keeps it: where the neighbour is, its monitor and its counters. */
+public final class Neighbour implements LinkView {
     private final String name;
     private final NodeId id;
     private final InetSocketAddress configuredAddress;
@@ -36,17 +39,22 @@ public final class Neighbour {
     long packetsReceived;
     long bytesReceived;
 
-    Neighbour(NeighbourConfig config) {
+    private final RoutingConfig routing;
+
+    Neighbour(NeighbourConfig config, RoutingConfig routing) {
+        this.routing = routing;
         this.name = config.name();
         this.id = config.id();
         this.configuredAddress = config.address();
         this.address = config.address();
     }
 
+    @Override
     public String name() {
         return name;
     }
 
+    @Override
     public NodeId id() {
         return id;
     }
@@ -56,15 +64,18 @@ public final class Neighbour {
     }
 
     /** Where the neighbour's packets last came from, which is where we send. */
+    @Override
     public InetSocketAddress address() {
         return address;
     }
 
     /** The latest measurements, refreshed by the event loop; safe to read from any thread. */
+    @Override
     public LinkStatistics statistics() {
         return statistics;
     }
 
+    @Override
     public LinkStatus status() {
         LinkStatistics s = statistics;
         return s == null ? LinkStatus.CONNECTING : s.status();
@@ -90,9 +101,19 @@ public final class Neighbour {
      * The reliable channel's queue, window and counters; read without synchronisation from other
      * threads, so values may be slightly stale, like the node's counters.
      */
+    @Override
     public ReliableLinkStatistics reliableStatistics() {
         ReliableLinkSender s = reliableSender;
         return s == null ? null : s.statistics();
+    }
+
+    @Override
+    public double cost(RoutingMetric metric) {
+        LinkMonitor m = monitor;
+        if (m == null || m.status() != LinkStatus.UP) {
+            return Double.POSITIVE_INFINITY;
+        }
+        return metric.linkCost(LinkStage.costOf(m), routing);
     }
 
     long takeLinkSequence() {

@@ -73,6 +73,58 @@ public final class NodeCounters {
         for (long d : drops) {
             sum += d;
         }
+        for (ModuleDrop d : moduleDrops) {
+            sum += d.count();
+        }
         return sum;
+    }
+
+    /** The drop reasons modules registered, with their counts. */
+    public java.util.List<net.hopwise.overlay.spi.DropCounter> moduleDrops() {
+        return java.util.List.copyOf(moduleDrops);
+    }
+
+    private final java.util.List<ModuleDrop> moduleDrops = new java.util.concurrent.CopyOnWriteArrayList<>();
+
+    net.hopwise.overlay.spi.DropCounter moduleDrop(String reason) {
+        for (ModuleDrop d : moduleDrops) {
+            if (d.reason().equals(reason)) {
+                throw new IllegalArgumentException("drop reason " + reason + " is already registered");
+            }
+        }
+        for (DropReason r : DropReason.values()) {
+            if (r.tag().equals(reason)) {
+                throw new IllegalArgumentException("drop reason " + reason + " is one of the node's own");
+            }
+        }
+        ModuleDrop d = new ModuleDrop(reason);
+        moduleDrops.add(d);
+        return d;
+    }
+
+    /** Written on the node's thread only; volatile so meters on other threads read whole values. */
+    private static final class ModuleDrop implements net.hopwise.overlay.spi.DropCounter {
+        private final String reason;
+        private volatile long count;
+
+        ModuleDrop(String reason) {
+            this.reason = reason;
+        }
+
+        @Override
+        public String reason() {
+            return reason;
+        }
+
+        @Override
+        @SuppressWarnings("NonAtomicOperationOnVolatileField") // one writer: the node's thread
+        public void increment() {
+            count++;
+        }
+
+        @Override
+        public long count() {
+            return count;
+        }
     }
 }

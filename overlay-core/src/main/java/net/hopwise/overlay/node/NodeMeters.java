@@ -24,7 +24,7 @@ import net.hopwise.overlay.wire.DropReason;
  * forwarding path never pays for an atomic increment.
  */
 public final class NodeMeters implements AutoCloseable {
-    private final NodeEngine engine;
+    private final NodeStack engine;
     private final MeterRegistry registry;
     private final Tags nodeTags;
     private final List<Meter> nodeMeters = new ArrayList<>();
@@ -36,7 +36,7 @@ public final class NodeMeters implements AutoCloseable {
      */
     private final LongSupplier impairmentDrops;
 
-    public NodeMeters(NodeEngine engine, MeterRegistry registry, LongSupplier impairmentDrops) {
+    public NodeMeters(NodeStack engine, MeterRegistry registry, LongSupplier impairmentDrops) {
         this.engine = engine;
         this.registry = registry;
         this.impairmentDrops = impairmentDrops;
@@ -61,6 +61,11 @@ public final class NodeMeters implements AutoCloseable {
                 counter("hopwise.node.drops", "Datagrams dropped, by reason", c, x -> x.drops(reason),
                         "reason", reason.tag());
             }
+        }
+        for (net.hopwise.overlay.spi.DropCounter d : c.moduleDrops()) {
+            nodeMeters.add(FunctionCounter.builder("hopwise.node.drops", d, x -> x.count())
+                    .description("Datagrams dropped, by reason").tags(nodeTags).tag("reason", d.reason())
+                    .register(registry));
         }
         nodeMeters.add(FunctionCounter.builder("hopwise.routing.recomputations", engine,
                         e -> e.router().recomputations())

@@ -4,7 +4,7 @@ import io.netty.buffer.ByteBuf;
 import java.net.InetSocketAddress;
 import net.hopwise.overlay.NodeEvent;
 
-/** Where a {@link NodeEngine} puts what it produces: the IO adapter, or a simulator. */
+/** Where a {@link NodeStack} puts what it produces: the IO adapter, or a simulator. */
 public interface NodeOutput {
     /** Sends one datagram; takes ownership of the buffer. */
     void transmit(InetSocketAddress to, ByteBuf datagram);
@@ -14,4 +14,13 @@ public interface NodeOutput {
 
     /** Reports an event to listeners. */
     void event(NodeEvent event);
+
+    /**
+     * Runs a task on the node's thread, then sends what it produced and re-arms the node's timer: how
+     * a module's API, called from any thread, reaches its stage. A driver that is single-threaded (a
+     * test, the simulator between events) may run it at once.
+     */
+    default void execute(Runnable task) {
+        task.run();
+    }
 }

@@ -18,7 +18,7 @@ final class ProtocolFaults {
     /** Ten seconds: an operator sees a persistent fault within one dashboard refresh or two, no more often. */
     static final long LOG_INTERVAL_NANOS = 10_000_000_000L;
 
-    private static final Logger LOG = System.getLogger(NodeEngine.class.getName());
+    private static final Logger LOG = System.getLogger(NodeStack.class.getName());
 
     private final String node;
     private final NodeCounters counters;

@@ -19,13 +19,13 @@ import net.hopwise.overlay.NodeId;
  * appears with its first real-time packet, and reads as zero before.
  */
 public final class RealTimeMeters implements AutoCloseable {
-    private final NodeEngine engine;
+    private final NodeStack engine;
     private final MeterRegistry registry;
     private final Tags nodeTags;
     private final List<Meter> nodeMeters = new ArrayList<>();
     private final Map<Neighbour, List<Meter>> linkMeters = new HashMap<>();
 
-    public RealTimeMeters(NodeEngine engine, MeterRegistry registry) {
+    public RealTimeMeters(NodeStack engine, MeterRegistry registry) {
         this.engine = engine;
         this.registry = registry;
         this.nodeTags = Tags.of("node", engine.config().name());

@@ -1,5 +1,9 @@
 package net.hopwise.overlay.node;
 
+import net.hopwise.overlay.spi.Frame;
+import net.hopwise.overlay.spi.FrameSink;
+import net.hopwise.overlay.spi.Stage;
+
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.ByteBufAllocator;
 import io.netty.util.collection.LongObjectHashMap;
@@ -24,13 +28,15 @@ import net.hopwise.overlay.wire.WireHeader;
  * for what it misses; and the flows arriving at local ports, with their statistics and duplicate
  * suppression. Packets are forwarded at once, out of order, and never wait.
  *
- * <p>Sans-IO like the rest of the node: it sends, forwards and delivers through the {@link NodeEngine}
- * it belongs to, on the engine's thread and clock.
+ * <p>Sans-IO like the rest of the node: it sends, forwards and delivers through the {@link NodeContext}
+ * of its node, on the node's thread and clock.
  */
-final class RealTimeStage {
+final class RealTimeStage implements Stage {
+    static final String NAME = "real-time";
+
     private static final int METRIC_COUNT = RoutingMetric.values().length;
 
-    private final NodeEngine engine;
+    private final NodeContext node;
     private final RealTimeConfig config;
     private final ByteBufAllocator allocator;
     private final NodeCounters counters;
@@ -43,8 +49,8 @@ final class RealTimeStage {
     private final RealTimeCounters realTimeCounters = new RealTimeCounters();
     private final long[] nackScratch = new long[RealTimeCodec.MAX_NACK_SEQUENCES];
 
-    RealTimeStage(NodeEngine engine, RealTimeConfig config, ByteBufAllocator allocator, NodeCounters counters) {
-        this.engine = engine;
+    RealTimeStage(NodeContext node, RealTimeConfig config, ByteBufAllocator allocator, NodeCounters counters) {
+        this.node = node;
         this.config = config;
         this.allocator = allocator;
         this.counters = counters;
@@ -63,7 +69,7 @@ final class RealTimeStage {
      */
     SendResult sendRealTime(int sourcePort, NodeId destination, int destinationPort, long flowSequence,
             ByteBuf payload, RoutingMetric metric, long nowNanos) {
-        engine.advance(nowNanos);
+        node.advance(nowNanos);
         int length = payload.readableBytes();
         if (length > RealTimeCodec.MAX_PAYLOAD) {
             throw new IllegalArgumentException("real-time packet of " + length + " bytes exceeds "
@@ -72,22 +78,22 @@ final class RealTimeStage {
         if (destinationPort < 1 || destinationPort > 65535 || sourcePort < 0 || sourcePort > 65535) {
             throw new IllegalArgumentException("ports must be 1-65535");
         }
-        if (destination.equals(engine.id())) {
+        if (destination.equals(node.id())) {
             realTimeCounters.sent++;
-            deliverRealTime(engine.selfId(), sourcePort, destinationPort, flowSequence, engine.now(), payload);
+            deliverRealTime(node.selfId(), sourcePort, destinationPort, flowSequence, node.now(), payload);
             return SendResult.ACCEPTED;
         }
-        Neighbour via = engine.firstHop(destination, metric);
+        Neighbour via = node.firstHop(destination, metric);
         if (via == null) {
             return SendResult.NO_ROUTE;
         }
-        if (!engine.writable()) {
+        if (!node.writable()) {
             return SendResult.BACK_PRESSURED;
         }
         ByteBuf packet = allocator.ioBuffer(WireHeader.LENGTH + RealTimeCodec.HEADER_LENGTH + length);
-        WireHeader.write(packet, PacketType.REALTIME_DATA, 0, engine.selfId(), via.id().value(), via.takeLinkSequence());
-        RealTimeCodec.writeData(packet, engine.selfId(), destination.value(), sourcePort, destinationPort, engine.config().hopLimit(),
-                metric.ordinal(), flowSequence, engine.now());
+        WireHeader.write(packet, PacketType.REALTIME_DATA, 0, node.selfId(), via.id().value(), via.takeLinkSequence());
+        RealTimeCodec.writeData(packet, node.selfId(), destination.value(), sourcePort, destinationPort, node.config().hopLimit(),
+                metric.ordinal(), flowSequence, node.now());
         packet.writeBytes(payload, payload.readerIndex(), length);
         WireHeader.finish(packet, 0);
         realTimeCounters.sent++;
@@ -95,13 +101,13 @@ final class RealTimeStage {
         return SendResult.ACCEPTED;
     }
 
-    /** What the real-time flows arriving at a local port look like engine.now(). */
+    /** What the real-time flows arriving at a local port look like node.now(). */
     List<RealTimeFlowStatistics> realTimeFlows(int port) {
         return realTimeFlowsWhere(port);
     }
 
     /**
-     * What the real-time flows arriving at every local port look like engine.now(), by port: for admin views,
+     * What the real-time flows arriving at every local port look like node.now(), by port: for admin views,
      * which do not know which ports the applications opened.
      */
     List<RealTimeFlowStatistics> realTimeFlows() {
@@ -113,7 +119,7 @@ final class RealTimeStage {
         for (java.util.Map.Entry<RealTimeFlowKey, RealTimeFlowMonitor> e : realTimeFlows.entrySet()) {
             RealTimeFlowKey k = e.getKey();
             if (port < 0 || k.port() == port) {
-                list.add(e.getValue().snapshot(engine.nameOf(k.origin()), k.sourcePort(), k.port()));
+                list.add(e.getValue().snapshot(node.nameOf(k.origin()), k.sourcePort(), k.port()));
             }
         }
         list.sort(java.util.Comparator.comparingInt(RealTimeFlowStatistics::port)
@@ -157,8 +163,8 @@ final class RealTimeStage {
                 }
             });
             RealTimeLinkReceiver receiver = new RealTimeLinkReceiver(config, (sequences, count) -> {
-                if (engine.isCurrent(n)) {
-                    engine.sendControl(n, PacketType.REALTIME_NACK, out -> RealTimeCodec.writeNack(out, sequences, count));
+                if (node.isCurrent(n)) {
+                    node.sendControl(n, PacketType.REALTIME_NACK, out -> RealTimeCodec.writeNack(out, sequences, count));
                 }
             });
             channel = new RealTimeChannel(sender, receiver);
@@ -173,19 +179,19 @@ final class RealTimeStage {
         RealTimeLinkSender<ByteBuf> sender = realTimeChannelOf(via).sender;
         RealTimeCodec.setLinkSequence(WireHeader.body(datagram), sender.nextSequence());
         // The history gets its own view of the same bytes; the socket releases the other.
-        sender.sent(datagram.retainedDuplicate(), engine.now());
-        engine.transmit(via, datagram);
+        sender.sent(datagram.retainedDuplicate(), node.now());
+        node.transmit(via, datagram);
     }
 
     void retransmitRealTime(Neighbour via, ByteBuf stored) {
-        if (!engine.isCurrent(via)) {
+        if (!node.isCurrent(via)) {
             return;
         }
         // A copy, so re-stamping never touches bytes the socket may still be sending.
         ByteBuf copy = allocator.ioBuffer(stored.readableBytes());
         copy.writeBytes(stored, stored.readerIndex(), stored.readableBytes());
-        WireHeader.restamp(copy, engine.selfId(), via.id().value(), via.takeLinkSequence());
-        engine.transmit(via, copy);
+        WireHeader.restamp(copy, node.selfId(), via.id().value(), via.takeLinkSequence());
+        node.transmit(via, copy);
     }
 
     void onRealTimeData(Neighbour from, ByteBuf datagram, ByteBuf body) {
@@ -193,25 +199,25 @@ final class RealTimeStage {
             counters.drop(DropReason.MALFORMED);
             return;
         }
-        from.monitor.onPacketReceived(WireHeader.linkSequence(datagram), engine.now());
+        from.monitor.onPacketReceived(WireHeader.linkSequence(datagram), node.now());
         if (!realTimeChannelOf(from).receiver.onPacket(RealTimeCodec.linkSequence(body))) {
             counters.drop(DropReason.DUPLICATE);
             return;
         }
         long destination = RealTimeCodec.destination(body);
-        if (destination == engine.selfId()) {
+        if (destination == node.selfId()) {
             deliverRealTime(RealTimeCodec.origin(body), RealTimeCodec.sourcePort(body),
                     RealTimeCodec.destinationPort(body), RealTimeCodec.flowSequence(body),
                     RealTimeCodec.sendTime(body), RealTimeCodec.payload(body));
             return;
         }
         int hops = RealTimeCodec.hopLimit(body);
-        Neighbour via = engine.forwardingHop(destination, hops, RealTimeCodec.metric(body));
+        Neighbour via = node.forwardingHop(destination, hops, RealTimeCodec.metric(body));
         if (via == null) {
             return;
         }
         RealTimeCodec.setHopLimit(body, hops - 1);
-        WireHeader.restamp(datagram, engine.selfId(), via.id().value(), via.takeLinkSequence());
+        WireHeader.restamp(datagram, node.selfId(), via.id().value(), via.takeLinkSequence());
         counters.packetsForwarded++;
         realTimeCounters.forwarded++;
         // A right-sized copy: the link history keeps it for up to the deadline, and a received datagram
@@ -227,13 +233,13 @@ final class RealTimeStage {
             counters.drop(DropReason.MALFORMED);
             return;
         }
-        from.monitor.onPacketReceived(WireHeader.linkSequence(datagram), engine.now());
-        realTimeChannelOf(from).sender.onNack(nackScratch, count, engine.now());
+        from.monitor.onPacketReceived(WireHeader.linkSequence(datagram), node.now());
+        realTimeChannelOf(from).sender.onNack(nackScratch, count, node.now());
     }
 
     void deliverRealTime(long origin, int sourcePort, int port, long flowSequence, long sendTime,
             ByteBuf payload) {
-        if (!engine.isPortOpen(port)) {
+        if (!node.isPortOpen(port)) {
             counters.drop(DropReason.PORT_CLOSED);
             return;
         }
@@ -242,15 +248,15 @@ final class RealTimeStage {
             counters.drop(DropReason.FLOW_LIMIT);
             return;
         }
-        if (!flow.onPacket(flowSequence, sendTime, engine.now())) {
+        if (!flow.onPacket(flowSequence, sendTime, node.now())) {
             counters.drop(DropReason.DUPLICATE);
             return;
         }
         realTimeCounters.delivered++;
-        if (engine.now() - sendTime > config.lateDeadline().toNanos()) {
+        if (node.now() - sendTime > config.lateDeadline().toNanos()) {
             realTimeCounters.late++;
         }
-        engine.deliver(origin, sourcePort, port, payload, flowSequence & 0xFFFF_FFFFL, sendTime);
+        node.deliver(origin, sourcePort, port, payload, flowSequence & 0xFFFF_FFFFL, sendTime);
     }
 
     /**
@@ -266,7 +272,7 @@ final class RealTimeStage {
         if (realTimeFlows.size() >= config.maxFlows()) {
             java.util.Iterator<java.util.Map.Entry<RealTimeFlowKey, RealTimeFlowMonitor>> eldest =
                     realTimeFlows.entrySet().iterator();
-            if (engine.now() - eldest.next().getValue().lastArrivalNanos() < config.flowIdleTimeout().toNanos()) {
+            if (node.now() - eldest.next().getValue().lastArrivalNanos() < config.flowIdleTimeout().toNanos()) {
                 return null;
             }
             eldest.remove();
@@ -276,10 +282,37 @@ final class RealTimeStage {
         return flow;
     }
 
+    @Override
+    public void onFrame(Frame frame, FrameSink next) {
+        int type = frame.type();
+        if (type == PacketType.REALTIME_DATA.code()) {
+            onRealTimeData((Neighbour) frame.link(), frame.datagram(), frame.body());
+        } else if (type == PacketType.REALTIME_NACK.code()) {
+            onRealTimeNack((Neighbour) frame.link(), frame.datagram(), frame.body());
+        } else {
+            next.accept(frame);
+        }
+    }
+
+    @Override
+    public long nextDeadlineNanos() {
+        return realTimeNextDeadlineNanos();
+    }
+
+    @Override
+    public void onTimer(long nowNanos) {
+        onRealTimeTimer();
+    }
+
+    @Override
+    public void close() {
+        closeRealTime();
+    }
+
     void onRealTimeTimer() {
         for (RealTimeChannel c : realTimeChannels.values()) {
-            if (c.sender.nextDeadlineNanos() <= engine.now()) {
-                c.sender.onTimer(engine.now());
+            if (c.sender.nextDeadlineNanos() <= node.now()) {
+                c.sender.onTimer(node.now());
             }
         }
     }

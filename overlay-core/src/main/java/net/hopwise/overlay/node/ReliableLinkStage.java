@@ -1,5 +1,9 @@
 package net.hopwise.overlay.node;
 
+import net.hopwise.overlay.spi.Frame;
+import net.hopwise.overlay.spi.FrameSink;
+import net.hopwise.overlay.spi.Stage;
+
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.ByteBufAllocator;
 import io.netty.buffer.Unpooled;
@@ -25,12 +29,14 @@ import net.hopwise.overlay.wire.WireHeader;
  * it: memory stays bounded and nothing is lost inside the overlay.
  *
  * <p>Sans-IO like the rest of the node: it reaches neighbours, routes, the session layer and the
- * clock through the {@link NodeEngine} it belongs to, on the engine's thread.
+ * clock through the {@link NodeContext} of its node, on the node's thread.
  */
-final class ReliableLinkStage {
+final class ReliableLinkStage implements Stage {
+    static final String NAME = "reliable-link";
+
     private static final int METRIC_COUNT = RoutingMetric.values().length;
 
-    private final NodeEngine engine;
+    private final NodeContext node;
     private final NodeConfig config;
     private final ByteBufAllocator allocator;
     private final NodeCounters counters;
@@ -44,8 +50,8 @@ final class ReliableLinkStage {
     /** {@link net.hopwise.overlay.reliable.ReliableLinkConfig#ackDelay()} in nanoseconds. */
     private final long linkAckDelay;
 
-    ReliableLinkStage(NodeEngine engine, NodeConfig config, ByteBufAllocator allocator, NodeCounters counters) {
-        this.engine = engine;
+    ReliableLinkStage(NodeContext node, NodeConfig config, ByteBufAllocator allocator, NodeCounters counters) {
+        this.node = node;
         this.config = config;
         this.allocator = allocator;
         this.counters = counters;
@@ -53,13 +59,13 @@ final class ReliableLinkStage {
     }
 
     void start(Neighbour n) {
-        n.reliableSender = new ReliableLinkSender(config.reliableLink(), engine.nextIncarnation(), new LinkTransmitter(n));
+        n.reliableSender = new ReliableLinkSender(config.reliableLink(), node.nextIncarnation(), new LinkTransmitter(n));
         n.reliableReceiver = new ReliableLinkReceiver(config.reliableLink());
     }
 
     /** A link went down: what waits on it is lost to the overlay, and the channel starts afresh. */
     void reset(Neighbour n) {
-        int dropped = n.reliableSender.reset(engine.nextIncarnation());
+        int dropped = n.reliableSender.reset(node.nextIncarnation());
         if (dropped > 0) {
             counters.drop(DropReason.LINK_DOWN, dropped);
         }
@@ -80,24 +86,24 @@ final class ReliableLinkStage {
             counters.drop(DropReason.MALFORMED);
             return;
         }
-        from.monitor.onPacketReceived(WireHeader.linkSequence(datagram), engine.now());
-        from.reliableSender.onAck(h.ack(), engine.now());
+        from.monitor.onPacketReceived(WireHeader.linkSequence(datagram), node.now());
+        from.reliableSender.onAck(h.ack(), node.now());
         ReliableLinkReceiver rx = from.reliableReceiver;
         ReliableLinkReceiver.Arrival arrival = rx.classify(h.epoch(), h.sequence(), h.base());
         if (arrival == ReliableLinkReceiver.Arrival.NEW) {
             // A packet that carries only a session's acknowledgement is not waited on by anyone: its
             // link acknowledgement may wait a little for a data packet going back to carry it.
-            long ackBy = SessionHeader.kind(head) == SessionHeader.KIND_ACK ? engine.now() + linkAckDelay : Long.MIN_VALUE;
-            if (DataHeader.destination(head) == engine.selfId()) {
+            long ackBy = SessionHeader.kind(head) == SessionHeader.KIND_ACK ? node.now() + linkAckDelay : Long.MIN_VALUE;
+            if (DataHeader.destination(head) == node.selfId()) {
                 rx.accept(ackBy);
-                engine.sessionStage().onSessionPacket(packet, head);
+                node.sessionStage().onSessionPacket(packet, head);
             } else {
                 forwardReliable(rx, packet, ackBy);
             }
         } else {
             counters.drop(arrival == ReliableLinkReceiver.Arrival.DUPLICATE ? DropReason.DUPLICATE : DropReason.STALE);
         }
-        engine.sessionStage().pumpBlockedSessions();
+        node.sessionStage().pumpBlockedSessions();
     }
 
     /** The routed packet's data and session headers (as far as it has them) in {@link #inboundHead}. */
@@ -109,7 +115,7 @@ final class ReliableLinkStage {
 
     void forwardReliable(ReliableLinkReceiver rx, ByteBuf packet, long ackBy) {
         int hops = DataHeader.hopLimit(packet);
-        Neighbour via = engine.forwardingHop(DataHeader.destination(packet), hops, DataHeader.metric(packet));
+        Neighbour via = node.forwardingHop(DataHeader.destination(packet), hops, DataHeader.metric(packet));
         if (via == null) {
             // Lost to the overlay: the sending edge resends it end to end once its timer runs out.
             rx.accept(ackBy);
@@ -124,7 +130,7 @@ final class ReliableLinkStage {
         DataHeader.setHopLimit(packet, hops - 1);
         SessionHeader.raiseMark(packet, via.reliableSender.congestionLevel());
         counters.packetsForwarded++;
-        via.reliableSender.offer(packet.retainedSlice(), engine.now());
+        via.reliableSender.offer(packet.retainedSlice(), node.now());
     }
 
     void onLinkAck(Neighbour from, ByteBuf datagram, ByteBuf body) {
@@ -133,18 +139,18 @@ final class ReliableLinkStage {
             counters.drop(DropReason.MALFORMED);
             return;
         }
-        from.monitor.onPacketReceived(WireHeader.linkSequence(datagram), engine.now());
-        from.reliableSender.onAck(ack, engine.now());
-        engine.sessionStage().pumpBlockedSessions();
+        from.monitor.onPacketReceived(WireHeader.linkSequence(datagram), node.now());
+        from.reliableSender.onAck(ack, node.now());
+        node.sessionStage().pumpBlockedSessions();
     }
 
     void sendLinkAck(Neighbour n) {
         ReliableLinkReceiver rx = n.reliableReceiver;
         ByteBuf packet = allocator.ioBuffer(WireHeader.LENGTH + rx.ackLength());
-        WireHeader.write(packet, PacketType.LINK_ACK, 0, engine.selfId(), n.id().value(), n.takeLinkSequence());
+        WireHeader.write(packet, PacketType.LINK_ACK, 0, node.selfId(), n.id().value(), n.takeLinkSequence());
         rx.writeAck(packet);
         WireHeader.finish(packet, 0);
-        engine.transmit(n, packet);
+        node.transmit(n, packet);
     }
 
     /** Builds the datagrams of one link's reliable channel, each carrying the other direction's acknowledgement. */
@@ -157,7 +163,7 @@ final class ReliableLinkStage {
 
         @Override
         public void transmit(long epoch, int sequence, int base, ByteBuf packet, boolean retransmission) {
-            if (!engine.isCurrent(neighbour)) {
+            if (!node.isCurrent(neighbour)) {
                 return;
             }
             ReliableLinkReceiver rx = neighbour.reliableReceiver;
@@ -165,7 +171,7 @@ final class ReliableLinkStage {
             int room = (WireHeader.MAX_DATAGRAM - WireHeader.LENGTH - ReliableLinkCodec.DATA_FIXED - payloadBytes
                     - ReliableLinkCodec.ACK_FIXED) / ReliableLinkCodec.BLOCK_BYTES;
             HeaderBytes h = headers.clear();
-            WireHeader.write(h, PacketType.RELIABLE_DATA, 0, 0, engine.selfId(), neighbour.id().value(),
+            WireHeader.write(h, PacketType.RELIABLE_DATA, 0, 0, node.selfId(), neighbour.id().value(),
                     neighbour.takeLinkSequence());
             ReliableLinkCodec.writeDataPrefix(h, epoch, sequence, base);
             rx.writeAck(h, room);
@@ -186,15 +192,38 @@ final class ReliableLinkStage {
                 h.appendTo(datagram);
                 datagram.writeBytes(packet, packet.readerIndex(), payloadBytes);
             }
-            engine.transmit(neighbour, datagram);
+            node.transmit(neighbour, datagram);
         }
     }
 
 
+    @Override
+    public void onFrame(Frame frame, FrameSink next) {
+        int type = frame.type();
+        if (type == PacketType.RELIABLE_DATA.code()) {
+            onReliableData((Neighbour) frame.link(), frame.datagram(), frame.body());
+        } else if (type == PacketType.LINK_ACK.code()) {
+            onLinkAck((Neighbour) frame.link(), frame.datagram(), frame.body());
+        } else {
+            next.accept(frame);
+        }
+    }
+
+    @Override
+    public void onTimer(long nowNanos) {
+        onSenderTimers();
+    }
+
+    /** Acknowledgements leave last, below the sessions', so that they ride on whatever went out. */
+    @Override
+    public void flush(long nowNanos) {
+        sendDueAcks();
+    }
+
     /** Time passed: each link's sender resends and probes what is due. */
     void onSenderTimers() {
-        long now = engine.now();
-        for (Neighbour n : engine.neighbourValues()) {
+        long now = node.now();
+        for (Neighbour n : node.neighbourValues()) {
             if (n.reliableSender.nextDeadlineNanos() <= now) {
                 n.reliableSender.onTimer(now);
             }
@@ -203,18 +232,19 @@ final class ReliableLinkStage {
 
     /** Sends the link acknowledgements that are due, one per link. */
     void sendDueAcks() {
-        long now = engine.now();
-        for (Neighbour n : engine.neighbourValues()) {
+        long now = node.now();
+        for (Neighbour n : node.neighbourValues()) {
             if (n.reliableReceiver.ackDue(now)) {
                 sendLinkAck(n);
             }
         }
     }
 
-    long nextDeadlineNanos() {
-        long now = engine.now();
+    @Override
+    public long nextDeadlineNanos() {
+        long now = node.now();
         long next = Long.MAX_VALUE;
-        for (Neighbour n : engine.neighbourValues()) {
+        for (Neighbour n : node.neighbourValues()) {
             next = Math.min(next, n.reliableSender.nextDeadlineNanos());
             if (n.reliableReceiver.ackPending()) {
                 next = Math.min(next, Math.max(now, n.reliableReceiver.ackDeadline()));
@@ -224,8 +254,9 @@ final class ReliableLinkStage {
     }
 
     /** Releases what every link's channel holds. */
-    void close() {
-        for (Neighbour n : engine.neighbourValues()) {
+    @Override
+    public void close() {
+        for (Neighbour n : node.neighbourValues()) {
             n.reliableSender.close();
         }
     }

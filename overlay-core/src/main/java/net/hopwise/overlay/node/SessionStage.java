@@ -1,5 +1,9 @@
 package net.hopwise.overlay.node;
 
+import net.hopwise.overlay.spi.Frame;
+import net.hopwise.overlay.spi.FrameSink;
+import net.hopwise.overlay.spi.Stage;
+
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.ByteBufAllocator;
 import io.netty.util.collection.IntObjectHashMap;
@@ -35,18 +39,22 @@ import net.hopwise.overlay.wire.WireHeader;
  * see a session: they forward its packets on their reliable links.
  *
  * <p>Sans-IO like the rest of the node: it reaches links, routes and the clock through the {@link
- * NodeEngine} it belongs to, on the engine's thread.
+ * NodeContext} of its node, on the node's thread. Its packets arrive inside the reliable link's
+ * datagrams, so it takes no frame of its own; in the chain it runs its timers and, at the end of each
+ * batch, sends the acknowledgements the batch called for.
  *
  * <p>About 500 lines, over the house's 400: the table of session ends, acceptance and the building of
  * session packets share the scratch header, the headroom arithmetic and the last-session cache; the
  * packet building is the part to move out when the node's stages become pipeline handlers.
  */
-final class SessionStage {
-    private static final Logger LOG = System.getLogger(NodeEngine.class.getName());
+final class SessionStage implements Stage {
+    static final String NAME = "session";
+
+    private static final Logger LOG = System.getLogger(NodeContext.class.getName());
     private static final RoutingMetric[] METRICS = RoutingMetric.values();
     private static final int FIRST_EPHEMERAL_PORT = 49152;
 
-    private final NodeEngine engine;
+    private final NodeContext node;
     private final NodeConfig config;
     private final ByteBufAllocator allocator;
     private final NodeCounters counters;
@@ -73,8 +81,8 @@ final class SessionStage {
     private final java.util.Set<SessionEndpoint> acceptedSessions =
             java.util.Collections.newSetFromMap(new java.util.IdentityHashMap<>());
 
-    SessionStage(NodeEngine engine, NodeConfig config, ByteBufAllocator allocator, NodeCounters counters) {
-        this.engine = engine;
+    SessionStage(NodeContext node, NodeConfig config, ByteBufAllocator allocator, NodeCounters counters) {
+        this.node = node;
         this.config = config;
         this.allocator = allocator;
         this.counters = counters;
@@ -100,7 +108,7 @@ final class SessionStage {
      */
     SessionEndpoint openSession(int localPort, NodeId remote, int remotePort, RoutingMetric metric,
             MessageHandler handler, IntConsumer acknowledged, long nowNanos) {
-        engine.advance(nowNanos);
+        node.advance(nowNanos);
         if (localPort < 0 || localPort > 65535 || remotePort < 1 || remotePort > 65535) {
             throw new IllegalArgumentException("session ports must be 1-65535 (local 0 for any), got " + localPort
                     + " and " + remotePort);
@@ -129,11 +137,11 @@ final class SessionStage {
 
     SessionEndpoint addSession(SessionEndpoint.Key key, RoutingMetric metric, MessageHandler handler,
             IntConsumer acknowledged) {
-        SessionEndpoint s = new SessionEndpoint(key, metric, config.session(), engine.nextIncarnation(), allocator, handler,
+        SessionEndpoint s = new SessionEndpoint(key, metric, config.session(), node.nextIncarnation(), allocator, handler,
                 acknowledged, sessionPackets);
         // The same for every packet of the session: written once here, copied whole per packet.
         ByteBuf header = io.netty.buffer.Unpooled.buffer(DataHeader.LENGTH);
-        DataHeader.write(header, engine.selfId(), key.remote(), key.localPort(), key.remotePort(), config.hopLimit(),
+        DataHeader.write(header, node.selfId(), key.remote(), key.localPort(), key.remotePort(), config.hopLimit(),
                 metric.ordinal(), 0, 1, 0);
         s.routeHeader(io.netty.buffer.ByteBufUtil.getBytes(header));
         sessions.put(key, s);
@@ -158,12 +166,12 @@ final class SessionStage {
     /**
      * Sends a message on a session (its readable bytes are copied).
      *
-     * @return ACCEPTED, BACK_PRESSURED when the session's send buffer cannot take it engine.now(), or CLOSED
+     * @return ACCEPTED, BACK_PRESSURED when the session's send buffer cannot take it node.now(), or CLOSED
      * @throws IllegalArgumentException when the message exceeds maxMessageBytes or cannot fit the
      *     session's buffers at all
      */
     SendResult sessionSend(SessionEndpoint session, ByteBuf payload, long nowNanos) {
-        engine.advance(nowNanos);
+        node.advance(nowNanos);
         if (session.isClosed()) {
             return SendResult.CLOSED;
         }
@@ -177,7 +185,7 @@ final class SessionStage {
             throw new IllegalArgumentException("message of " + length + " bytes needs " + packets
                     + " packets, more than the session buffers take at once");
         }
-        if (!session.sender().offer(payload, sessionPayload, sessionHeadroom, allocator, engine.now())) {
+        if (!session.sender().offer(payload, sessionPayload, sessionHeadroom, allocator, node.now())) {
             return SendResult.BACK_PRESSURED;
         }
         counters.messagesSent++;
@@ -203,7 +211,7 @@ final class SessionStage {
      * @throws IllegalArgumentException when the buffer lacks the headroom or the payload exceeds one packet
      */
     SendResult sessionSendPrepared(SessionEndpoint session, ByteBuf message, long nowNanos) {
-        engine.advance(nowNanos);
+        node.advance(nowNanos);
         if (message.readerIndex() < sessionHeadroom || message.readableBytes() > sessionPayload) {
             message.release();
             throw new IllegalArgumentException("a prepared session message holds " + sessionHeadroom
@@ -213,7 +221,7 @@ final class SessionStage {
             message.release();
             return SendResult.CLOSED;
         }
-        if (!session.sender().offerPrepared(message, engine.now())) {
+        if (!session.sender().offerPrepared(message, node.now())) {
             message.release();
             return SendResult.BACK_PRESSURED;
         }
@@ -224,14 +232,14 @@ final class SessionStage {
 
     /** Stops (or resumes) handing a session's messages to the application: its window closes meanwhile. */
     void suspendDelivery(SessionEndpoint session, boolean suspend, long nowNanos) {
-        engine.advance(nowNanos);
+        node.advance(nowNanos);
         if (session.isClosed()) {
             return;
         }
         if (suspend) {
             session.receiver().suspend();
         } else {
-            session.receiver().resume(engine.now());
+            session.receiver().resume(node.now());
         }
     }
 
@@ -272,7 +280,7 @@ final class SessionStage {
         int flags = SessionHeader.flags(head);
         if ((flags & SessionHeader.FLAG_ACK) != 0) {
             s.sender().onAck(SessionHeader.ackIncarnation(head), SessionHeader.cumulative(head),
-                    SessionHeader.window(head), SessionHeader.echo(head), engine.now());
+                    SessionHeader.window(head), SessionHeader.echo(head), node.now());
             noteBlocked(s);
         }
         if (SessionHeader.kind(head) == SessionHeader.KIND_DATA && !s.isClosed()) {
@@ -280,7 +288,7 @@ final class SessionStage {
                     packet.readableBytes() - SessionHeader.PAYLOAD_OFFSET);
             ReliableSessionReceiver.Arrival arrival = s.receiver().onData(SessionHeader.incarnation(head),
                     SessionHeader.sequence(head), payload, (flags & SessionHeader.FLAG_END_OF_MESSAGE) != 0,
-                    SessionHeader.mark(head), SessionHeader.ackInterval(head), engine.now());
+                    SessionHeader.mark(head), SessionHeader.ackInterval(head), node.now());
             if (arrival == ReliableSessionReceiver.Arrival.DUPLICATE) {
                 counters.drop(DropReason.DUPLICATE);
             } else if (arrival != ReliableSessionReceiver.Arrival.NEW) {
@@ -297,7 +305,7 @@ final class SessionStage {
             return null;
         }
         RoutingMetric metric = METRICS[DataHeader.metric(packet)];
-        if (!engine.hasRoute(new NodeId(key.remote()), metric)) {
+        if (!node.hasRoute(new NodeId(key.remote()), metric)) {
             // An origin this node cannot answer could never acknowledge anything: a made-up one, or
             // one whose link state has not arrived yet, in which case its sender retries.
             counters.drop(DropReason.NO_ROUTE);
@@ -338,7 +346,7 @@ final class SessionStage {
             return;
         }
         for (SessionEndpoint s : List.copyOf(blockedSessions)) {
-            s.sender().pump(engine.now());
+            s.sender().pump(node.now());
             if (!s.sender().blocked()) {
                 blockedSessions.remove(s);
             }
@@ -412,7 +420,7 @@ final class SessionStage {
         // that the link's window, halved for the same loss, was building: two reductions for one
         // congestion event, which left a single-link session well under one fair share. Marks are for
         // queues the edge cannot see: those of transit nodes.
-        if (!via.reliableSender.offer(p, engine.now())) {
+        if (!via.reliableSender.offer(p, node.now())) {
             p.release();
             return false;
         }
@@ -425,10 +433,10 @@ final class SessionStage {
             rx.ackSent();
             return;
         }
-        boolean local = s.remote().value() == engine.selfId();
-        Neighbour via = local ? null : engine.firstHop(s.remote(), s.metric());
+        boolean local = s.remote().value() == node.selfId();
+        Neighbour via = local ? null : node.firstHop(s.remote(), s.metric());
         if (!local && (via == null || !via.reliableSender.hasRoom())) {
-            rx.ackSent(); // no way engine.now(); the sender's timer or its next packet brings a new chance
+            rx.ackSent(); // no way node.now(); the sender's timer or its next packet brings a new chance
             return;
         }
         routeSessionPacket(s, via, sessionPacket(s, SessionHeader.KIND_ACK, 0, 1, 0, 0, null));
@@ -439,8 +447,8 @@ final class SessionStage {
         @Override
         public boolean transmit(SessionEndpoint s, long incarnation, int sequence, ByteBuf payload,
                 boolean endOfMessage, int ackInterval, boolean retransmission) {
-            boolean local = s.remote().value() == engine.selfId();
-            Neighbour via = local ? null : engine.firstHop(s.remote(), s.metric());
+            boolean local = s.remote().value() == node.selfId();
+            Neighbour via = local ? null : node.firstHop(s.remote(), s.metric());
             if (!local && (via == null || via.reliableSender.queueLength() >= config.reliableLink().markThreshold())) {
                 return false; // no route, or the first link is busy: Spines blocks its clients here too
             }
@@ -460,7 +468,7 @@ final class SessionStage {
                 return;
             }
             NodeId source = s.remote();
-            String name = engine.nameOf(source.value());
+            String name = node.nameOf(source.value());
             counters.messagesDelivered++;
             try {
                 handler.onMessage(new ReceivedMessage(source, name, s.remotePort(), s.localPort(), message.duplicate()));
@@ -474,17 +482,19 @@ final class SessionStage {
 
 
     /** The sessions' part of a read batch's end: the acknowledgements the batch calls for, at once. */
-    void onReadBatchEnd() {
+    @Override
+    public void flush(long nowNanos) {
         for (SessionEndpoint s : sessionList) {
-            if (s.receiver().ackDue(engine.now())) {
+            if (s.receiver().ackDue(node.now())) {
                 sendSessionAck(s);
             }
         }
     }
 
     /** Time passed: resends, due acknowledgements, and sessions waiting for room try again. */
-    void onTimer() {
-        long now = engine.now();
+    @Override
+    public void onTimer(long nowNanos) {
+        long now = node.now();
         for (SessionEndpoint s : sessionList) {
             if (s.sender().nextDeadlineNanos() <= now) {
                 s.sender().onTimer(now);
@@ -497,7 +507,8 @@ final class SessionStage {
         pumpBlockedSessions();
     }
 
-    long nextDeadlineNanos() {
+    @Override
+    public long nextDeadlineNanos() {
         long next = Long.MAX_VALUE;
         for (SessionEndpoint s : sessionList) {
             next = Math.min(next, s.nextDeadlineNanos());
@@ -506,7 +517,8 @@ final class SessionStage {
     }
 
     /** Releases every session end; the stage is not used afterwards. */
-    void close() {
+    @Override
+    public void close() {
         for (SessionEndpoint s : sessionList) {
             s.close();
         }

@@ -1,5 +1,5 @@
 /**
- * The node as a sans-IO machine: {@link net.hopwise.overlay.node.NodeEngine} takes three inputs (a
+ * The node as a sans-IO machine: {@link net.hopwise.overlay.node.NodeStack} takes three inputs (a
  * datagram arrived, time passed, the application called) and has one output interface, {@link
  * net.hopwise.overlay.node.NodeOutput}.
  *

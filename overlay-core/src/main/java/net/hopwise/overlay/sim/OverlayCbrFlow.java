@@ -33,9 +33,9 @@ public final class OverlayCbrFlow {
 
     /** Which of the node's services carries the messages. */
     public enum Service {
-        /** {@code NodeEngine.send}: best-effort datagrams, no recovery. */
+        /** {@code NodeStack.send}: best-effort datagrams, no recovery. */
         BEST_EFFORT,
-        /** {@code NodeEngine.sendRealTime}: hop-by-hop NACK recovery bounded by the deadline. */
+        /** {@code NodeStack.sendRealTime}: hop-by-hop NACK recovery bounded by the deadline. */
         REAL_TIME
     }
 

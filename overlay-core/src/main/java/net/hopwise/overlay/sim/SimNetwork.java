@@ -18,10 +18,10 @@ import java.util.function.Consumer;
 import net.hopwise.overlay.NeighbourConfig;
 import net.hopwise.overlay.NodeConfig;
 import net.hopwise.overlay.NodeEvent;
-import net.hopwise.overlay.node.NodeEngine;
+import net.hopwise.overlay.node.NodeStack;
 
 /**
- * A simulated network: nodes running the production {@link NodeEngine} on virtual time, joined by
+ * A simulated network: nodes running the production {@link NodeStack} on virtual time, joined by
  * {@link SimLink}s, with failures and changes scheduled in time. The entry point of the simulator.
  *
  * <p>Build it (nodes, links), {@link #start()} it, schedule changes with {@link #at}, and run it
@@ -96,7 +96,7 @@ public final class SimNetwork implements AutoCloseable {
 
     // ---------------------------------------------------------------- building
 
-    /** Declares an overlay node, which runs a {@link NodeEngine} once started. */
+    /** Declares an overlay node, which runs a {@link NodeStack} once started. */
     public SimNode node(String name) {
         return addNode(name, true);
     }
@@ -249,7 +249,7 @@ public final class SimNetwork implements AutoCloseable {
         return requireNode(name);
     }
 
-    public NodeEngine engine(String name) {
+    public NodeStack engine(String name) {
         return requireNode(name).engine();
     }
 
@@ -307,14 +307,14 @@ public final class SimNetwork implements AutoCloseable {
         return profile;
     }
 
-    void profileStart(NodeEngine engine) {
+    void profileStart(NodeStack engine) {
         if (profiling) {
             profileRecomputations = engine.router().recomputations();
             profileStartNanos = System.nanoTime();
         }
     }
 
-    void profileEnd(NodeEngine engine) {
+    void profileEnd(NodeStack engine) {
         if (profiling && engine.router().recomputations() != profileRecomputations) {
             profile.add(System.nanoTime() - profileStartNanos);
         }

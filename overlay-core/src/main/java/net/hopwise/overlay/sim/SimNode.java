@@ -8,7 +8,7 @@ import java.util.Map;
 import java.util.function.Consumer;
 import net.hopwise.overlay.NodeConfig;
 import net.hopwise.overlay.NodeEvent;
-import net.hopwise.overlay.node.NodeEngine;
+import net.hopwise.overlay.node.NodeStack;
 import net.hopwise.overlay.node.NodeOutput;
 import net.hopwise.overlay.wire.DataHeader;
 import net.hopwise.overlay.wire.PacketType;
@@ -16,8 +16,13 @@ import net.hopwise.overlay.wire.WireHeader;
 
 /**
  * A simulated machine: the meeting point of links and, for an overlay node, the unchanged
- * {@link NodeEngine} on virtual time. A plain node (no engine) only passes on packets that route
+ * {@link NodeStack} on virtual time. A plain node (no engine) only passes on packets that route
  * themselves, as the routers under an end-to-end TCP baseline do.
+ *
+ * <p>The node runs the same chain of stages as a live node, batch ends included: the datagrams that
+ * reach it at one instant are one read batch, and once they are all in, the stages flush what they
+ * held for the batch (the acknowledgements it calls for), as a live node does when its socket has no
+ * more to read.
  *
  * <p>The engine's timer is kept as one pending action: after every input the node asks the engine
  * for its next deadline and schedules a wake-up only when that is earlier than the one pending;
@@ -32,11 +37,13 @@ public final class SimNode {
     private final boolean overlay;
     private final Map<InetSocketAddress, SimLink> outgoing = new HashMap<>();
     private final Output output = new Output();
-    private NodeEngine engine;
+    private NodeStack engine;
     private boolean alive = true;
     private long timerAt = Long.MAX_VALUE;
     private long timerToken;
     private long restarts;
+    /** The instant of the read batch whose end is scheduled; MIN_VALUE when none is. */
+    private long batchEndAt = Long.MIN_VALUE;
 
     SimNode(SimNetwork network, int index, String name, InetSocketAddress address, boolean overlay) {
         this.network = network;
@@ -69,7 +76,7 @@ public final class SimNode {
     }
 
     /** The engine, or null for a plain node or one not started. */
-    public NodeEngine engine() {
+    public NodeStack engine() {
         return engine;
     }
 
@@ -94,7 +101,7 @@ public final class SimNode {
         }
         alive = true;
         long now = simulator.now();
-        engine = new NodeEngine(config, allocator, output, SimNetwork.VIRTUAL_EPOCH_MILLIS + now / 1_000_000, now);
+        engine = new NodeStack(config, allocator, output, SimNetwork.VIRTUAL_EPOCH_MILLIS + now / 1_000_000, now);
         timerAt = Long.MAX_VALUE;
         timerToken++;
         wake(now);
@@ -119,17 +126,34 @@ public final class SimNode {
             network.profileStart(engine);
             engine.onDatagram(source, datagram, nowNanos);
             network.profileEnd(engine);
+            if (batchEndAt != nowNanos) {
+                // Scheduled at this very instant, so it runs after every arrival already queued for it.
+                batchEndAt = nowNanos;
+                NodeStack batchOf = engine;
+                simulator.schedule(nowNanos, now -> endBatch(batchOf, now));
+            }
             wake(nowNanos);
         } finally {
             datagram.release();
         }
     }
 
+    private void endBatch(NodeStack batchOf, long nowNanos) {
+        batchEndAt = Long.MIN_VALUE;
+        if (engine != batchOf || !alive) {
+            return; // crashed or restarted meanwhile: the batch went with the old process
+        }
+        network.profileStart(engine);
+        engine.onReadBatchEnd(nowNanos);
+        network.profileEnd(engine);
+        wake(nowNanos);
+    }
+
     /**
      * Runs {@code call} against the engine at the current virtual time (for example an application
      * sending), then reschedules the engine's timer, which the call may have moved earlier.
      */
-    public void interact(Consumer<NodeEngine> call) {
+    public void interact(Consumer<NodeStack> call) {
         if (engine == null || !alive) {
             throw new IllegalStateException("node " + name + " is not running");
         }
@@ -200,6 +224,16 @@ public final class SimNode {
         @Override
         public boolean writable() {
             return network.writable();
+        }
+
+        @Override
+        public void execute(Runnable task) {
+            // The simulation is one thread: a module's API call runs now, at the current virtual time.
+            if (engine != null && alive) {
+                engine.advance(simulator.now());
+                task.run();
+                wake(simulator.now());
+            }
         }
 
         @Override

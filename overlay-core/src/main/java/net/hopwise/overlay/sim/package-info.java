@@ -2,7 +2,7 @@
  * The deterministic network simulator: the production protocol machines on virtual time.
  *
  * <p>Because every protocol in Hopwise is sans-IO, a {@link net.hopwise.overlay.sim.SimNetwork} runs
- * the very {@link net.hopwise.overlay.node.NodeEngine} a live node runs, for many nodes at once, on
+ * the very {@link net.hopwise.overlay.node.NodeStack} a live node runs, for many nodes at once, on
  * the clock of a discrete-event {@link net.hopwise.overlay.sim.Simulator}. Engines transmit into
  * {@link net.hopwise.overlay.sim.SimLink}s, which model what the papers' ns-2 links modelled: a queue
  * (DropTail, RED or deficit-round-robin fair queuing), serialisation at a bandwidth, loss on the wire

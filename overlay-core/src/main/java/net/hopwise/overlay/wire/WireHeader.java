@@ -43,6 +43,11 @@ public final class WireHeader {
     /** Largest body that fits in one datagram. */
     public static final int MAX_BODY = MAX_DATAGRAM - LENGTH;
 
+    /** First packet type code reserved for modules: the header check lets these through to the node. */
+    public static final int FIRST_MODULE_TYPE = 64;
+    /** Last packet type code reserved for modules. */
+    public static final int LAST_MODULE_TYPE = 127;
+
     private WireHeader() {}
 
     /** Writes a header at the writer index; the body length is patched by {@link #finish}. */
@@ -64,9 +69,27 @@ public final class WireHeader {
         out.putInt((int) linkSequence);
     }
 
+    /** Writes a header of any type code (a module's included) with its body length already known. */
+    public static void write(ByteBuf out, int type, int flags, int bodyLength, long sender, long receiver,
+            long linkSequence) {
+        out.writeLong(firstWord(type, flags, bodyLength));
+        out.writeLong(sender);
+        out.writeLong(receiver);
+        out.writeInt((int) linkSequence);
+    }
+
     private static long firstWord(PacketType type, int flags, int bodyLength) {
-        return (long) MAGIC << 48 | (long) VERSION << 40 | (long) type.code() << 32 | (flags & 0xFFFFL) << 16
+        return firstWord(type.code(), flags, bodyLength);
+    }
+
+    private static long firstWord(int type, int flags, int bodyLength) {
+        return (long) MAGIC << 48 | (long) VERSION << 40 | (long) (type & 0xFF) << 32 | (flags & 0xFFFFL) << 16
                 | (bodyLength & 0xFFFFL);
+    }
+
+    /** Whether a type code is in the range reserved for modules. */
+    public static boolean isModuleType(int code) {
+        return code >= FIRST_MODULE_TYPE && code <= LAST_MODULE_TYPE;
     }
 
     /**
@@ -90,13 +113,20 @@ public final class WireHeader {
         if (datagram.getUnsignedByte(start + OFFSET_VERSION) != VERSION) {
             return DropReason.UNKNOWN_VERSION;
         }
-        if (PacketType.ofCode(datagram.getUnsignedByte(start + OFFSET_TYPE)) == null) {
+        int type = datagram.getUnsignedByte(start + OFFSET_TYPE);
+        if (PacketType.ofCode(type) == null && !isModuleType(type)) {
+            // A module's code passes here; the node drops it as unknown unless a module claimed it.
             return DropReason.UNKNOWN_TYPE;
         }
         if (datagram.getUnsignedShort(start + OFFSET_BODY_LENGTH) > length - LENGTH) {
             return DropReason.TRUNCATED;
         }
         return null;
+    }
+
+    /** The type code: a {@link PacketType}'s, or a module's. */
+    public static int typeCode(ByteBuf datagram) {
+        return datagram.getUnsignedByte(datagram.readerIndex() + OFFSET_TYPE);
     }
 
     public static PacketType type(ByteBuf datagram) {

@@ -11,7 +11,7 @@ import java.util.Map;
 import java.util.TreeMap;
 import net.hopwise.overlay.NodeId;
 import net.hopwise.overlay.link.LinkStatus;
-import net.hopwise.overlay.node.NodeEngine;
+import net.hopwise.overlay.node.NodeStack;
 import net.hopwise.overlay.routing.LinkStateAdvertisement;
 import net.hopwise.overlay.routing.RoutingConfig;
 import net.hopwise.overlay.routing.RoutingMetric;
@@ -212,7 +212,7 @@ public final class VirtualAttack {
     private void sendTraffic(VirtualOverlay overlay, long now) {
         flowSequence++;
         for (String[] pair : new String[][] {{"a", "d"}, {"d", "a"}}) {
-            NodeEngine from = overlay.engine(pair[0]);
+            NodeStack from = overlay.engine(pair[0]);
             ByteBuf payload = Unpooled.wrappedBuffer(new byte[32]);
             from.send(PORT, NodeId.ofName(pair[1]), PORT, payload, RoutingMetric.LATENCY, now);
             from.sendRealTime(PORT, NodeId.ofName(pair[1]), PORT, flowSequence, Unpooled.wrappedBuffer(new byte[32]),
@@ -239,7 +239,7 @@ public final class VirtualAttack {
 
     private void checkDatabases(VirtualOverlay overlay) {
         for (String n : REAL) {
-            NodeEngine e = overlay.engine(n);
+            NodeStack e = overlay.engine(n);
             int size = e.router().database().size();
             largestDatabase = Math.max(largestDatabase, size);
             if (size > REAL.size() + 1 + EXTRA_ORIGINS) {

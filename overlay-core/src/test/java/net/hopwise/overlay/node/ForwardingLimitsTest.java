@@ -62,7 +62,7 @@ class ForwardingLimitsTest {
     @Test
     void linksRemovedAndAddedAtRuntimeChangeRoutes() {
         try (VirtualOverlay overlay = chain(32)) {
-            NodeEngine b = overlay.engine("b");
+            NodeStack b = overlay.engine("b");
             assertThat(b.router().nextHop(NodeId.ofName("d"), RoutingMetric.HOPS)).isEqualTo(NodeId.ofName("c"));
             assertThat(b.removeNeighbour("c", overlay.now())).isTrue();
             assertThat(b.removeNeighbour("c", overlay.now())).isFalse();

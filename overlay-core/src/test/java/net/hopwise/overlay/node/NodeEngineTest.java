@@ -17,7 +17,7 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 /** Whole nodes on virtual time: convergence, forwarding, failure and recovery, fragmentation. */
-class NodeEngineTest {
+class NodeStackTest {
     private static final long MS = 1_000_000L;
     private static final List<String> NAMES = List.of("a", "b", "c", "d", "e");
 

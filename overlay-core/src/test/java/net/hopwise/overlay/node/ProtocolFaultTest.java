@@ -28,7 +28,7 @@ import org.junit.jupiter.api.Test;
 class ProtocolFaultTest {
     private final TwoNodeWire wire = new TwoNodeWire();
     private final List<LogRecord> warnings = new ArrayList<>();
-    private final Logger log = Logger.getLogger(NodeEngine.class.getName());
+    private final Logger log = Logger.getLogger(NodeStack.class.getName());
     private final Handler capture = new Handler() {
         @Override
         public void publish(LogRecord record) {

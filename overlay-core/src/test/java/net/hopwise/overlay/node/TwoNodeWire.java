@@ -27,8 +27,8 @@ final class TwoNodeWire implements AutoCloseable {
     /** One datagram on the wire. */
     record Datagram(InetSocketAddress from, InetSocketAddress to, ByteBuf bytes, long deliverAt) {}
 
-    final NodeEngine a;
-    final NodeEngine b;
+    final NodeStack a;
+    final NodeStack b;
     final List<NodeEvent> events = new ArrayList<>();
     /** Datagrams a sent, by destination, as copies the test may inspect or replay (released on close). */
     final Map<InetSocketAddress, List<ByteBuf>> sentByA = new HashMap<>();
@@ -54,8 +54,8 @@ final class TwoNodeWire implements AutoCloseable {
         NodeConfig.Builder bb = NodeConfig.builder("b").neighbour(new NeighbourConfig("a", A));
         customise.accept(ab);
         customise.accept(bb);
-        a = new NodeEngine(ab.build(), PooledByteBufAllocator.DEFAULT, output("a"), 0, now);
-        b = new NodeEngine(bb.build(), PooledByteBufAllocator.DEFAULT, output("b"), 0, now);
+        a = new NodeStack(ab.build(), PooledByteBufAllocator.DEFAULT, output("a"), 0, now);
+        b = new NodeStack(bb.build(), PooledByteBufAllocator.DEFAULT, output("b"), 0, now);
     }
 
     private NodeOutput output(String node) {

@@ -7,7 +7,7 @@ import java.util.List;
 import java.util.SplittableRandom;
 import net.hopwise.overlay.NodeId;
 import net.hopwise.overlay.SendResult;
-import net.hopwise.overlay.node.NodeEngine;
+import net.hopwise.overlay.node.NodeStack;
 import net.hopwise.overlay.routing.RoutingMetric;
 import net.hopwise.overlay.testing.VirtualOverlay;
 
@@ -36,8 +36,8 @@ final class SessionScenario {
     }
 
     void open(RoutingMetric metric) {
-        NodeEngine a = overlay.engine(from);
-        NodeEngine b = overlay.engine(to);
+        NodeStack a = overlay.engine(from);
+        NodeStack b = overlay.engine(to);
         receiver = b.openSession(PORT, NodeId.ofName(from), PORT, metric, m -> received.add(m.payloadBytes()), null,
                 overlay.now());
         sender = a.openSession(PORT, NodeId.ofName(to), PORT, metric, m -> {}, null, overlay.now());

@@ -15,13 +15,13 @@ import java.util.function.Consumer;
 import net.hopwise.overlay.NeighbourConfig;
 import net.hopwise.overlay.NodeConfig;
 import net.hopwise.overlay.NodeEvent;
-import net.hopwise.overlay.node.NodeEngine;
+import net.hopwise.overlay.node.NodeStack;
 import net.hopwise.overlay.node.NodeOutput;
 import net.hopwise.overlay.wire.PacketType;
 import net.hopwise.overlay.wire.WireHeader;
 
 /**
- * Many {@link NodeEngine}s joined by virtual links on a virtual clock: the production node machine
+ * Many {@link NodeStack}s joined by virtual links on a virtual clock: the production node machine
  * with no sockets, threads or sleeping. Links have a one-way delay and optional seeded loss,
  * duplication and reordering (a packet held back by an extra random delay); a node can be crashed
  * (its packets vanish) and revived (a fresh engine, as after a restart).
@@ -186,7 +186,7 @@ public final class VirtualOverlay implements AutoCloseable {
         if (m.engine != null) {
             m.engine.close();
         }
-        m.engine = new NodeEngine(b.build(), PooledByteBufAllocator.DEFAULT, new Output(m), now / 1_000_000, now);
+        m.engine = new NodeStack(b.build(), PooledByteBufAllocator.DEFAULT, new Output(m), now / 1_000_000, now);
         m.alive = true;
     }
 
@@ -197,7 +197,7 @@ public final class VirtualOverlay implements AutoCloseable {
         m.engine.close();
     }
 
-    public NodeEngine engine(String name) {
+    public NodeStack engine(String name) {
         return members.get(name).engine;
     }
 
@@ -303,7 +303,7 @@ public final class VirtualOverlay implements AutoCloseable {
     private static final class Member {
         final String name;
         final InetSocketAddress address;
-        NodeEngine engine;
+        NodeStack engine;
         ExternalReceiver external;
         boolean alive;
 

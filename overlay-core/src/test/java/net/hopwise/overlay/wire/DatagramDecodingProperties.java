@@ -11,7 +11,7 @@ import net.hopwise.overlay.NodeConfig;
 import net.hopwise.overlay.NodeEvent;
 import net.hopwise.overlay.NodeId;
 import net.hopwise.overlay.node.NodeCounters;
-import net.hopwise.overlay.node.NodeEngine;
+import net.hopwise.overlay.node.NodeStack;
 import net.hopwise.overlay.node.NodeOutput;
 import net.hopwise.overlay.testing.LeakDetection;
 import net.jqwik.api.Arbitraries;
@@ -35,11 +35,11 @@ class DatagramDecodingProperties {
         LeakDetection.assertNoLeaks();
     }
 
-    private static NodeEngine engine() {
+    private static NodeStack engine() {
         NodeConfig config = NodeConfig.builder("a")
                 .neighbour(new NeighbourConfig("b", new InetSocketAddress("127.0.0.1", 9)))
                 .build();
-        return new NodeEngine(config, PooledByteBufAllocator.DEFAULT, new NodeOutput() {
+        return new NodeStack(config, PooledByteBufAllocator.DEFAULT, new NodeOutput() {
             @Override
             public void transmit(InetSocketAddress to, ByteBuf datagram) {
                 datagram.release();
@@ -55,7 +55,7 @@ class DatagramDecodingProperties {
         }, 0, 0);
     }
 
-    private static void feed(NodeEngine engine, byte[] bytes) {
+    private static void feed(NodeStack engine, byte[] bytes) {
         ByteBuf datagram = PooledByteBufAllocator.DEFAULT.buffer(bytes.length);
         datagram.writeBytes(bytes);
         try {
@@ -67,7 +67,7 @@ class DatagramDecodingProperties {
 
     @Property(tries = 2000)
     void arbitraryBytesAreDroppedAndCounted(@ForAll @Size(max = 1600) byte[] bytes) {
-        NodeEngine engine = engine();
+        NodeStack engine = engine();
         assertThatCode(() -> feed(engine, bytes)).doesNotThrowAnyException();
         NodeCounters c = engine.counters();
         assertThat(c.packetsReceived()).isEqualTo(1);
@@ -84,7 +84,7 @@ class DatagramDecodingProperties {
     @Property(tries = 3000)
     void arbitraryBodiesBehindSoundHeadersNeverThrow(@ForAll("knownTypes") int type,
             @ForAll @Size(max = 1172) byte[] body, @ForAll boolean truthfulLength) {
-        NodeEngine engine = engine();
+        NodeStack engine = engine();
         ByteBuf packet = PooledByteBufAllocator.DEFAULT.buffer();
         WireHeader.write(packet, PacketType.ofCode(type), 0, NEIGHBOUR.value(), SELF.value(), 1);
         packet.writeBytes(body);
@@ -115,7 +115,7 @@ class DatagramDecodingProperties {
     void realTimeBodiesNeverThrow(@ForAll boolean nack, @ForAll int linkSequence, @ForAll boolean toSelf,
             @ForAll int ports, @ForAll byte hopLimit, @ForAll byte metric, @ForAll short fragment,
             @ForAll long flowAndTime, @ForAll short nackCount, @ForAll @Size(max = 1100) byte[] tail) {
-        NodeEngine engine = engine();
+        NodeStack engine = engine();
         engine.openPort(ports & 0xFFFF | 1, m -> {});
         ByteBuf packet = PooledByteBufAllocator.DEFAULT.buffer();
         WireHeader.write(packet, nack ? PacketType.REALTIME_NACK : PacketType.REALTIME_DATA, 0, NEIGHBOUR.value(),
@@ -169,7 +169,7 @@ class DatagramDecodingProperties {
     void reliableBodiesNeverThrow(@ForAll long epoch, @ForAll int sequence, @ForAll int base,
             @ForAll long ackEpoch, @ForAll int cumulative, @ForAll @Size(max = 20) int[] blocks,
             @ForAll boolean soundDataHeader, @ForAll @Size(max = 1000) byte[] rest, @ForAll boolean asLinkAck) {
-        NodeEngine engine = engine();
+        NodeStack engine = engine();
         ByteBuf packet = PooledByteBufAllocator.DEFAULT.buffer();
         WireHeader.write(packet, asLinkAck ? PacketType.LINK_ACK : PacketType.RELIABLE_DATA, 0, NEIGHBOUR.value(),
                 SELF.value(), 1);

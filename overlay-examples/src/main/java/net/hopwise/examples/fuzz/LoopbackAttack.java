@@ -23,7 +23,7 @@ import net.hopwise.overlay.NodeRuntime;
 import net.hopwise.overlay.OverlayNode;
 import net.hopwise.overlay.OverlayPort;
 import net.hopwise.overlay.link.LinkStatus;
-import net.hopwise.overlay.node.NodeEngine;
+import net.hopwise.overlay.node.NodeStack;
 import net.hopwise.overlay.routing.LinkStateAdvertisement;
 import net.hopwise.overlay.routing.RoutingConfig;
 import net.hopwise.overlay.routing.RoutingMetric;
@@ -251,7 +251,7 @@ final class LoopbackAttack {
     }
 
     private static long held(OverlayNode at, String origin) {
-        return at.inspect((NodeEngine e) -> e.router().database().get(NodeId.ofName(origin))
+        return at.inspect((NodeStack e) -> e.router().database().get(NodeId.ofName(origin))
                 .map(LinkStateAdvertisement::sequence).orElse(-1L));
     }
 

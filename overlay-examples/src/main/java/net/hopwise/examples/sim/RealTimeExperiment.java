@@ -136,7 +136,7 @@ final class RealTimeExperiment {
         Report.file(o, "realtime.csv", t.toCsv());
         Report.file(o, "realtime-residual.svg", plot.render());
         String md = Report.header(o, "### Real-time recovery (thesis Figs. 6.3-6.6)")
-                + String.format("%nThe production real-time service (`NodeEngine.sendRealTime`: NACK on the first "
+                + String.format("%nThe production real-time service (`NodeStack.sendRealTime`: NACK on the first "
                 + "gap, one request per loss, 100 ms history, 20%% retransmission budget) over one or two 10 ms, "
                 + "10 Mbit/s links with Bernoulli loss in both directions; ten 160-byte streams at 50 packets/s "
                 + "(one packet every 2 ms on the link), %s s per run, %d seeds. The thesis' residual loss per "

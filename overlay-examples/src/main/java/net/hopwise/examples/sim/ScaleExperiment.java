@@ -7,7 +7,7 @@ import java.util.List;
 import java.util.SplittableRandom;
 import net.hopwise.overlay.NodeEvent;
 import net.hopwise.overlay.NodeId;
-import net.hopwise.overlay.node.NodeEngine;
+import net.hopwise.overlay.node.NodeStack;
 import net.hopwise.overlay.routing.RoutingMetric;
 import net.hopwise.overlay.sim.LinkSpec;
 import net.hopwise.overlay.sim.RouteComputationProfile;
@@ -201,7 +201,7 @@ final class ScaleExperiment {
                 if (hop > names.length) {
                     throw new IllegalStateException("routing loop from " + names[a] + " to " + names[b]);
                 }
-                NodeEngine engine = net.engine(at);
+                NodeStack engine = net.engine(at);
                 NodeId next = engine.router().nextHop(target, RoutingMetric.LATENCY);
                 if (next == null) {
                     throw new IllegalStateException("no route at " + at + " to " + names[b]);

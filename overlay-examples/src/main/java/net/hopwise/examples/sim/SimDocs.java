@@ -130,7 +130,7 @@ final class SimDocs {
 
     static final String INTRO = """
             A deterministic discrete-event simulator (`net.hopwise.overlay.sim` in overlay-core) runs the
-            production protocol machines (`NodeEngine`: hello, link-state flooding, routing, forwarding, the
+            production protocol machines (`NodeStack`: hello, link-state flooding, routing, forwarding, the
             hop-by-hop reliable links and end-to-end sessions, the real-time links) on virtual time, over simulated links with propagation delay, serialisation at a bandwidth, DropTail,
             RED or deficit-round-robin queues, Bernoulli or Gilbert-Elliott loss and scheduled failures. The
             end-to-end baselines are simulator-only sans-IO TCP agents (`net.hopwise.overlay.sim.tcp`: Tahoe,
@@ -138,7 +138,7 @@ final class SimDocs {
             ACKs), whose segments route themselves over the same simulated links without passing through
             overlay nodes, as the papers' kernel TCP did. The same scenario and seed give a bit-identical
             event trace (SHA-256 over every packet and timer event; `ReproducibilityTest`). "Hopwise
-            hop-by-hop" is a reliable session (`NodeEngine.openSession`/`sessionSend`) between the chain's
+            hop-by-hop" is a reliable session (`NodeStack.openSession`/`sessionSend`) between the chain's
             end nodes with a Hopwise node at every chain node, so every hop runs the reliable link protocol;
             "Hopwise link protocol e2e" has nodes only at the two ends, joined by one overlay link carrying
             the whole path's delay and loss.

@@ -1,0 +1,313 @@
+package net.hopwise.overlay.node;
+
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import io.netty.buffer.ByteBuf;
+import io.netty.buffer.ByteBufAllocator;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.IdentityHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.function.Function;
+import net.hopwise.overlay.NodeConfig;
+import net.hopwise.overlay.NodeId;
+import net.hopwise.overlay.NodeListener;
+import net.hopwise.overlay.routing.LinkStateAdvertisement;
+import net.hopwise.overlay.routing.RoutingMetric;
+import net.hopwise.overlay.spi.DropCounter;
+import net.hopwise.overlay.spi.LinkStateExtension;
+import net.hopwise.overlay.spi.LinkView;
+import net.hopwise.overlay.spi.ModuleContext;
+import net.hopwise.overlay.spi.OverlayModule;
+import net.hopwise.overlay.spi.PerLink;
+import net.hopwise.overlay.spi.RouteView;
+import net.hopwise.overlay.spi.Stage;
+import net.hopwise.overlay.spi.StagePosition;
+import net.hopwise.overlay.wire.WireHeader;
+
+/**
+ * The node's side of the module SPI: one {@link ModuleContext} per installed module, and what the
+ * modules registered (packet types, API objects, per-link state).
+ */
+final class ModuleHost {
+    private final NodeContext node;
+    private final StageChain chain;
+    private final FrameStage frames;
+    private final Map<Integer, String> packetTypes = new HashMap<>();
+    private final Map<Class<?>, Object> apis = new HashMap<>();
+    private final List<LinkStates<?>> perLink = new ArrayList<>();
+    private final Routes routes = new Routes();
+    private MeterRegistry meters;
+
+    ModuleHost(NodeContext node, StageChain chain, FrameStage frames) {
+        this.node = node;
+        this.chain = chain;
+        this.frames = frames;
+    }
+
+    void install(OverlayModule module) {
+        try {
+            module.install(new Context(module.name()));
+        } catch (RuntimeException e) {
+            throw new IllegalStateException("module " + module.name() + " failed to install on node "
+                    + node.config().name() + ": " + e.getMessage(), e);
+        }
+    }
+
+    <T> T api(Class<T> type) {
+        return type.cast(apis.get(type));
+    }
+
+    void linkRemoved(Neighbour n) {
+        for (LinkStates<?> states : perLink) {
+            states.values.remove(n);
+        }
+    }
+
+    private MeterRegistry meters() {
+        if (meters == null) {
+            MeterRegistry configured = node.config().meterRegistry();
+            meters = configured != null ? configured : new SimpleMeterRegistry();
+        }
+        return meters;
+    }
+
+    private final class Context implements ModuleContext {
+        private final String module;
+
+        Context(String module) {
+            this.module = module;
+        }
+
+        @Override
+        public NodeConfig config() {
+            return node.config();
+        }
+
+        @Override
+        public NodeId self() {
+            return node.id();
+        }
+
+        @Override
+        public long nowNanos() {
+            return node.now();
+        }
+
+        @Override
+        public ByteBufAllocator allocator() {
+            return node.allocator();
+        }
+
+        @Override
+        public void registerPacketType(int code, String name) {
+            if (!WireHeader.isModuleType(code)) {
+                throw new IllegalArgumentException("module " + module + ": packet type " + code + " (" + name
+                        + ") is outside the module range " + FIRST_MODULE_TYPE + "-" + LAST_MODULE_TYPE);
+            }
+            String holder = packetTypes.putIfAbsent(code, module + "/" + name);
+            if (holder != null) {
+                throw new IllegalArgumentException("module " + module + ": packet type " + code + " is taken by "
+                        + holder);
+            }
+            frames.claim(code);
+        }
+
+        @Override
+        public void addStage(String name, StagePosition position, Stage stage) {
+            chain.insert(name, position, Objects.requireNonNull(stage, "stage"));
+        }
+
+        @Override
+        public RouteView routes() {
+            return routes;
+        }
+
+        @Override
+        public List<? extends LinkView> links() {
+            return node.neighbourValues();
+        }
+
+        @Override
+        public LinkView link(NodeId neighbour) {
+            return node.neighbour(neighbour.value());
+        }
+
+        @Override
+        public boolean send(LinkView link, int type, ByteBuf body) {
+            try {
+                Neighbour n = current(link);
+                if (n == null || !node.writable()) {
+                    return false;
+                }
+                requireClaimed(type);
+                requireFits(body);
+                node.sendBody(n, type, body);
+                return true;
+            } finally {
+                body.release();
+            }
+        }
+
+        @Override
+        public int fanOut(List<? extends LinkView> links, int type, ByteBuf body) {
+            try {
+                requireClaimed(type);
+                requireFits(body);
+                List<Neighbour> to = new ArrayList<>(links.size());
+                for (LinkView l : links) {
+                    Neighbour n = current(l);
+                    if (n != null) {
+                        to.add(n);
+                    }
+                }
+                return node.writable() ? node.fanOut(to, type, body) : 0;
+            } finally {
+                body.release();
+            }
+        }
+
+        private Neighbour current(LinkView link) {
+            Neighbour n = link == null ? null : node.neighbour(link.id().value());
+            return n == link ? n : null;
+        }
+
+        private void requireClaimed(int type) {
+            if (!module.equals(owner(type))) {
+                throw new IllegalArgumentException("module " + module + " sends packet type " + type
+                        + ", which it did not register");
+            }
+        }
+
+        private String owner(int type) {
+            String holder = packetTypes.get(type);
+            return holder == null ? null : holder.substring(0, holder.indexOf('/'));
+        }
+
+        private void requireFits(ByteBuf body) {
+            if (body.readableBytes() > WireHeader.MAX_BODY) {
+                throw new IllegalArgumentException("module " + module + ": a body of " + body.readableBytes()
+                        + " bytes exceeds the " + WireHeader.MAX_BODY + " a datagram carries");
+            }
+        }
+
+        @Override
+        public int headroom() {
+            return WireHeader.LENGTH;
+        }
+
+        @Override
+        public int maxBody() {
+            return WireHeader.MAX_BODY;
+        }
+
+        @Override
+        public void addListener(NodeListener listener) {
+            node.addListener(Objects.requireNonNull(listener, "listener"));
+        }
+
+        @Override
+        public <T> PerLink<T> perLink(Function<LinkView, T> initial) {
+            LinkStates<T> states = new LinkStates<>(Objects.requireNonNull(initial, "initial"));
+            perLink.add(states);
+            return states;
+        }
+
+        @Override
+        public LinkStateExtension linkStateExtension(int kind, LinkStateExtension.Listener listener) {
+            throw new UnsupportedOperationException("module " + module
+                    + ": link-state extensions are not carried by this version's flooding yet");
+        }
+
+        @Override
+        public DropCounter dropReason(String reason) {
+            return node.counters().moduleDrop(Objects.requireNonNull(reason, "reason"));
+        }
+
+        @Override
+        public MeterRegistry meterRegistry() {
+            return meters();
+        }
+
+        @Override
+        public <T> void provide(Class<T> type, T api) {
+            Objects.requireNonNull(api, "api");
+            if (!type.isInstance(api)) {
+                throw new IllegalArgumentException(api + " is not a " + type.getName());
+            }
+            if (apis.putIfAbsent(type, api) != null) {
+                throw new IllegalArgumentException("module " + module + ": another module provides "
+                        + type.getName());
+            }
+        }
+
+        @Override
+        public void execute(Runnable task) {
+            node.execute(task);
+        }
+    }
+
+    private static final class LinkStates<T> implements PerLink<T> {
+        private final Function<LinkView, T> initial;
+        private final Map<LinkView, T> values = new IdentityHashMap<>();
+
+        LinkStates(Function<LinkView, T> initial) {
+            this.initial = initial;
+        }
+
+        @Override
+        public T get(LinkView link) {
+            return values.computeIfAbsent(link, initial);
+        }
+
+        @Override
+        public T peek(LinkView link) {
+            return values.get(link);
+        }
+    }
+
+    /** The router's answers, read on the node's thread. */
+    private final class Routes implements RouteView {
+        @Override
+        public NodeId nextHop(NodeId destination, RoutingMetric metric) {
+            return node.router().nextHop(destination, metric);
+        }
+
+        @Override
+        public List<NodeId> path(NodeId destination, RoutingMetric metric) {
+            return List.copyOf(node.router().path(destination, metric));
+        }
+
+        @Override
+        public double pathCost(NodeId destination, RoutingMetric metric) {
+            return node.router().pathCost(destination, metric);
+        }
+
+        @Override
+        public double linkCost(NodeId from, NodeId to, RoutingMetric metric) {
+            LinkStateAdvertisement a = node.router().database().get(from).orElse(null);
+            if (a == null) {
+                return Double.POSITIVE_INFINITY;
+            }
+            var cost = a.costTo(to);
+            return cost == null ? Double.POSITIVE_INFINITY : metric.linkCost(cost, node.config().routing());
+        }
+
+        @Override
+        public Map<NodeId, NodeId> tree(NodeId source, RoutingMetric metric) {
+            throw new UnsupportedOperationException("shortest-path trees from other sources are not computed yet");
+        }
+
+        @Override
+        public String nameOf(NodeId id) {
+            return node.nameOf(id.value());
+        }
+
+        @Override
+        public NodeId idOf(String name) {
+            return node.router().database().idOf(name).orElseGet(() -> NodeId.ofName(name));
+        }
+    }
+}

@@ -1,0 +1,108 @@
+package net.hopwise.overlay.node;
+
+import net.hopwise.overlay.NodeEvent;
+import net.hopwise.overlay.NodeId;
+import net.hopwise.overlay.routing.LinkStateAck;
+import net.hopwise.overlay.routing.LinkStateCodec;
+import net.hopwise.overlay.routing.LinkStateUpdate;
+import net.hopwise.overlay.routing.Router;
+import net.hopwise.overlay.routing.RouterOutput;
+import net.hopwise.overlay.spi.Frame;
+import net.hopwise.overlay.spi.FrameSink;
+import net.hopwise.overlay.spi.Stage;
+import net.hopwise.overlay.wire.DropReason;
+import net.hopwise.overlay.wire.PacketType;
+
+/**
+ * The routing layer as a stage: link-state updates and acknowledgements from neighbours go to the
+ * {@link Router} (flooding, the link-state database, route computation), and what the router sends
+ * and decides comes back out through the node.
+ */
+final class RoutingStage implements Stage {
+    static final String NAME = "routing";
+
+    private final NodeContext node;
+    private final NodeCounters counters;
+    private final Router router;
+    RoutingStage(NodeContext node, long startMillis, long nowNanos) {
+        this.node = node;
+        this.counters = node.counters();
+        this.router = new Router(node.id(), node.config().name(), node.config().routing(), new Events(), startMillis,
+                nowNanos);
+    }
+
+    Router router() {
+        return router;
+    }
+
+    @Override
+    public void onFrame(Frame frame, FrameSink next) {
+        int type = frame.type();
+        if (type == PacketType.LINK_STATE_UPDATE.code()) {
+            LinkStateUpdate update = LinkStateCodec.decodeUpdate(frame.body());
+            if (update == null) {
+                counters.drop(DropReason.MALFORMED);
+                return;
+            }
+            Neighbour n = (Neighbour) frame.link();
+            n.monitor.onPacketReceived(frame.linkSequence(), frame.nowNanos());
+            router.onUpdate(n.id(), update, frame.nowNanos());
+        } else if (type == PacketType.LINK_STATE_ACK.code()) {
+            LinkStateAck ack = LinkStateCodec.decodeAck(frame.body());
+            if (ack == null) {
+                counters.drop(DropReason.MALFORMED);
+                return;
+            }
+            Neighbour n = (Neighbour) frame.link();
+            n.monitor.onPacketReceived(frame.linkSequence(), frame.nowNanos());
+            router.onAck(n.id(), ack, frame.nowNanos());
+        } else {
+            next.accept(frame);
+        }
+    }
+
+    @Override
+    public long nextDeadlineNanos() {
+        return router.nextDeadlineNanos();
+    }
+
+    @Override
+    public void onTimer(long nowNanos) {
+        router.onTimer(nowNanos);
+    }
+
+    /** Routing's protocol output. */
+    private final class Events implements RouterOutput {
+        @Override
+        public void sendUpdate(NodeId neighbour, LinkStateUpdate update) {
+            Neighbour n = node.neighbour(neighbour.value());
+            if (n != null) {
+                node.sendControl(n, PacketType.LINK_STATE_UPDATE, out -> LinkStateCodec.encodeUpdate(update, out));
+            }
+        }
+
+        @Override
+        public void sendAck(NodeId neighbour, LinkStateAck ack) {
+            Neighbour n = node.neighbour(neighbour.value());
+            if (n != null) {
+                node.sendControl(n, PacketType.LINK_STATE_ACK, out -> LinkStateCodec.encodeAck(ack, out));
+            }
+        }
+
+        @Override
+        public void advertisementRejected(NodeId from, DropReason reason) {
+            // Counted per advertisement refused, a unit of link state a neighbour tried to make this
+            // node store. Updates from a node whose link is not up are the router's own counter
+            // (ignored messages), as they were: their packets are retried once the link is up.
+            if (reason != DropReason.NOT_A_NEIGHBOUR) {
+                counters.drop(reason);
+            }
+        }
+
+        @Override
+        public void routesChanged(long nowNanos) {
+            counters.routeChanges++;
+            node.emit(NodeEvent.Kind.ROUTES_CHANGED, null);
+        }
+    }
+}

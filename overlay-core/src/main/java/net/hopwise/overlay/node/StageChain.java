@@ -1,0 +1,167 @@
+package net.hopwise.overlay.node;
+
+import java.util.ArrayList;
+import java.util.List;
+import net.hopwise.overlay.spi.Frame;
+import net.hopwise.overlay.spi.FrameSink;
+import net.hopwise.overlay.spi.Stage;
+import net.hopwise.overlay.spi.StagePosition;
+
+/**
+ * A node's stages in traffic order, and the one way every driver runs them: frames pass from stage to
+ * stage (directly here, or through the channel pipeline, whose handlers call {@link #run}), timers run
+ * each stage on its own in chain order, and the end of a batch or timer pass flushes every stage from
+ * the top down. A fault in a stage is counted, logged and contained where it happens.
+ */
+final class StageChain {
+    private final ProtocolFaults faults;
+    private final List<String> names = new ArrayList<>();
+    private final List<Stage> stages = new ArrayList<>();
+    private Stage[] frozen;
+    private TimedStep[] timers;
+    /** The direct path: sink i hands a frame to stage i. */
+    private FrameSink[] sinks;
+
+    StageChain(ProtocolFaults faults) {
+        this.faults = faults;
+    }
+
+    void add(String name, Stage stage) {
+        requireOpen();
+        requireNew(name);
+        names.add(name);
+        stages.add(stage);
+    }
+
+    /** Puts a stage beside a named one; the first stage (the frame check) always stays first. */
+    void insert(String name, StagePosition position, Stage stage) {
+        requireOpen();
+        requireNew(name);
+        int anchor = names.indexOf(position.anchor());
+        if (anchor < 0) {
+            throw new IllegalArgumentException("no stage named " + position.anchor() + " to put " + name
+                    + " beside; the chain is " + names);
+        }
+        int at = position.before() ? anchor : anchor + 1;
+        if (at == 0) {
+            throw new IllegalArgumentException("nothing goes before the " + names.get(0)
+                    + " stage: it turns datagrams into frames; add a channel handler for raw datagrams instead");
+        }
+        names.add(at, name);
+        stages.add(at, stage);
+    }
+
+    private void requireNew(String name) {
+        if (names.contains(name)) {
+            throw new IllegalArgumentException("a stage named " + name + " is already in the chain " + names);
+        }
+    }
+
+    private void requireOpen() {
+        if (frozen != null) {
+            throw new IllegalStateException("stages are added while the node is built, not afterwards");
+        }
+    }
+
+    /** Fixes the order; called once the core and every module have added their stages. */
+    void freeze() {
+        frozen = stages.toArray(new Stage[0]);
+        timers = new TimedStep[frozen.length];
+        sinks = new FrameSink[frozen.length + 1];
+        for (int i = 0; i < frozen.length; i++) {
+            Stage stage = frozen[i];
+            timers[i] = new TimedStep(names.get(i)) {
+                @Override
+                long deadlineNanos() {
+                    return stage.nextDeadlineNanos();
+                }
+
+                @Override
+                void run(long nowNanos) {
+                    stage.onTimer(nowNanos);
+                }
+            };
+            int index = i;
+            sinks[i] = frame -> run(index, frame, sinks[index + 1]);
+        }
+        sinks[frozen.length] = frame -> { };
+    }
+
+    List<String> names() {
+        return List.copyOf(names);
+    }
+
+    int size() {
+        return frozen.length;
+    }
+
+    Stage stage(int index) {
+        return frozen[index];
+    }
+
+    /** Passes a frame up the chain from stage {@code index}, stage by stage, without Netty. */
+    void inbound(int index, Frame frame) {
+        sinks[index].accept(frame);
+    }
+
+    /** Hands a frame to one stage, {@code next} being the rest of the chain; a fault stops here. */
+    void run(int index, Frame frame, FrameSink next) {
+        try {
+            frozen[index].onFrame(frame, next);
+        } catch (RuntimeException e) {
+            Object type = frame.packetType() != null ? frame.packetType() : "type " + frame.type();
+            faults.record("a " + type + " packet from " + frame.link().name() + " in the " + names.get(index)
+                    + " stage", e, frame.nowNanos());
+        }
+    }
+
+    /** Runs the timers that are due, each stage on its own, then flushes. */
+    void onTimer(long nowNanos) {
+        for (TimedStep step : timers) {
+            step.runIfDue(nowNanos, faults);
+        }
+        flush(nowNanos);
+    }
+
+    /** The end of a batch or timer pass: every stage sends what it held, from the top of the chain down. */
+    void flush(long nowNanos) {
+        for (int i = frozen.length - 1; i >= 0; i--) {
+            try {
+                frozen[i].flush(nowNanos);
+            } catch (RuntimeException e) {
+                faults.record("the end of a batch in the " + names.get(i) + " stage", e, nowNanos);
+            }
+        }
+    }
+
+    long nextDeadlineNanos() {
+        long next = Long.MAX_VALUE;
+        for (TimedStep step : timers) {
+            next = Math.min(next, step.nextDeadlineNanos());
+        }
+        return next;
+    }
+
+    /** Closes the first stage (no more frames), then the rest from the top down. */
+    void close(long nowNanos) {
+        closeOne(0, nowNanos);
+        for (int i = frozen.length - 1; i > 0; i--) {
+            closeOne(i, nowNanos);
+        }
+    }
+
+    private void closeOne(int i, long nowNanos) {
+        try {
+            frozen[i].close();
+        } catch (RuntimeException e) {
+            faults.record("closing the " + names.get(i) + " stage", e, nowNanos);
+        }
+    }
+
+    /** A step added to the timer after the stages, for tests of the timer's fault handling. */
+    void addTimedStep(TimedStep step) {
+        TimedStep[] more = java.util.Arrays.copyOf(timers, timers.length + 1);
+        more[timers.length] = step;
+        timers = more;
+    }
+}

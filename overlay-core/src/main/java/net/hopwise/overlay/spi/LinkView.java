@@ -1,0 +1,38 @@
+package net.hopwise.overlay.spi;
+
+import java.net.InetSocketAddress;
+import net.hopwise.overlay.NodeId;
+import net.hopwise.overlay.link.LinkStatistics;
+import net.hopwise.overlay.link.LinkStatus;
+import net.hopwise.overlay.reliable.ReliableLinkStatistics;
+import net.hopwise.overlay.routing.RoutingMetric;
+
+/**
+ * One overlay link, as every stage and module sees it: who is at the other end, what the link
+ * measures and how full its reliable channel is. Read on the node's thread; the statistics are
+ * published safely for other threads too.
+ */
+public interface LinkView {
+    /** The neighbour's name. */
+    String name();
+
+    /** The neighbour's node id. */
+    NodeId id();
+
+    /** Where the neighbour is now. */
+    InetSocketAddress address();
+
+    LinkStatus status();
+
+    /** The latest round-trip, loss and jitter measurements; null before the first hello. */
+    LinkStatistics statistics();
+
+    /** The reliable channel's queue, window and counters; null before the link started. */
+    ReliableLinkStatistics reliableStatistics();
+
+    /**
+     * What this link costs routing under a metric, from its latest measurements; +Infinity while the
+     * link is not up.
+     */
+    double cost(RoutingMetric metric);
+}

@@ -1,0 +1,109 @@
+package net.hopwise.overlay.spi;
+
+import io.micrometer.core.instrument.MeterRegistry;
+import io.netty.buffer.ByteBuf;
+import io.netty.buffer.ByteBufAllocator;
+import java.util.List;
+import java.util.function.Function;
+import net.hopwise.overlay.NodeConfig;
+import net.hopwise.overlay.NodeId;
+import net.hopwise.overlay.NodeListener;
+
+/**
+ * What a module gets from the node it is installed on. Registration methods ({@code register*},
+ * {@code addStage}, {@code linkStateExtension}, {@code dropReason}, {@code provide}) are for
+ * {@link OverlayModule#install}; everything else runs on the node's thread (see {@link #execute}).
+ */
+public interface ModuleContext {
+    /** First packet type code reserved for modules. */
+    int FIRST_MODULE_TYPE = 64;
+    /** Last packet type code reserved for modules. */
+    int LAST_MODULE_TYPE = 127;
+
+    NodeConfig config();
+
+    NodeId self();
+
+    /** The node's clock: the latest instant it was handed (virtual in the simulator). */
+    long nowNanos();
+
+    ByteBufAllocator allocator();
+
+    /**
+     * Claims a packet type code for the module's packets: the frame stage then passes frames of it
+     * down the chain to the module's stage instead of dropping them as unknown.
+     *
+     * @throws IllegalArgumentException outside {@link #FIRST_MODULE_TYPE}-{@link #LAST_MODULE_TYPE} or
+     *     when another module holds the code
+     */
+    void registerPacketType(int code, String name);
+
+    /**
+     * Adds a stage to the node's chain; in a running node it becomes a pipeline handler named {@code
+     * name}.
+     *
+     * @throws IllegalArgumentException when the name is taken or the anchor is not in the chain
+     */
+    void addStage(String name, StagePosition position, Stage stage);
+
+    /** The node's routes. */
+    RouteView routes();
+
+    /** The node's links, sorted by neighbour name; a fresh list after each change. */
+    List<? extends LinkView> links();
+
+    /** The link to a neighbour, or null when none is configured. */
+    LinkView link(NodeId neighbour);
+
+    /**
+     * Sends one packet of a module type to a neighbour: the node writes the wire header in front of
+     * {@code body} and takes ownership of it whatever the result.
+     *
+     * @return false when it could not go (link unknown, socket back-pressured): counted by the caller
+     */
+    boolean send(LinkView link, int type, ByteBuf body);
+
+    /**
+     * Sends one body to several neighbours, each copy behind its own wire header, without copying the
+     * body: each datagram is the header and a retained view of the same bytes. Takes ownership of
+     * {@code body}.
+     *
+     * @return how many neighbours it went to
+     */
+    int fanOut(List<? extends LinkView> links, int type, ByteBuf body);
+
+    /** Bytes of headers the node puts in front of a module's body: its payload room is the rest. */
+    int headroom();
+
+    /** Largest body a module packet may carry. */
+    int maxBody();
+
+    /** Subscribes to the node's events (links up and down, routes changed, ...), on its thread. */
+    void addListener(NodeListener listener);
+
+    /** State per link, made by {@code initial} on first use and forgotten with the link. */
+    <T> PerLink<T> perLink(Function<LinkView, T> initial);
+
+    /**
+     * Registers this module's link-state records of one kind; {@code listener} hears changes of any
+     * origin's record.
+     *
+     * @throws IllegalArgumentException when another module holds the kind
+     */
+    LinkStateExtension linkStateExtension(int kind, LinkStateExtension.Listener listener);
+
+    /** A drop reason of the module's own, counted and metered with the node's. */
+    DropCounter dropReason(String reason);
+
+    /** Where the module registers meters of its own; tag them with {@code node}. */
+    MeterRegistry meterRegistry();
+
+    /** Offers an API object to applications: {@code OverlayNode.module(type)} returns it. */
+    <T> void provide(Class<T> type, T api);
+
+    /**
+     * Runs a task on the node's thread at its current time, then lets the node send what it produced
+     * and re-arm its timer: how a module's API, called from any thread, reaches its stage.
+     */
+    void execute(Runnable task);
+}
