@@ -35,6 +35,17 @@ public final class ReliableLinkConfig {
      * and far below TCP's 200 ms, since a link's RTT is short and well measured.
      */
     public static final Duration DEFAULT_MIN_TIMEOUT = Duration.ofMillis(10);
+    /**
+     * Least margin of the retransmission timeout over the smoothed RTT, as a fraction of it: the
+     * timeout is srtt + max(4 rttvar, 2 ms, this x srtt). On a steady link rttvar decays to almost
+     * nothing, so RFC 6298's margin alone tolerated pauses of the host or the JVM of about 2 ms: on
+     * two shared cores the paper's chain of 20 ms links timed out 1 to 6 times per link direction in
+     * 30 s without a loss. A longer timeout costs little here: a lone lost packet is recovered by its
+     * tail probe a quarter of a round trip after it left, and one in a longer flight by selective
+     * acknowledgements; the timeout only stands behind them. Half the round trip tolerates a 10 ms
+     * pause on a 20 ms link (see docs/benchmarks.md for the trade measured).
+     */
+    public static final double DEFAULT_TIMEOUT_MARGIN = 0.5;
     /** Ceiling of the backed-off timeout: a dead neighbour is declared down by hellos long before. */
     public static final Duration DEFAULT_MAX_TIMEOUT = Duration.ofSeconds(2);
     /** RFC 5681's duplicate-acknowledgement threshold, counted in later packets delivered. */
@@ -83,6 +94,7 @@ public final class ReliableLinkConfig {
     private final Duration initialTimeout;
     private final Duration minTimeout;
     private final Duration maxTimeout;
+    private final double timeoutMargin;
     private final int reorderThreshold;
     private final int sackBlocks;
     private final CongestionController.Factory congestionControl;
@@ -99,6 +111,7 @@ public final class ReliableLinkConfig {
         this.initialTimeout = b.initialTimeout;
         this.minTimeout = b.minTimeout;
         this.maxTimeout = b.maxTimeout;
+        this.timeoutMargin = b.timeoutMargin;
         this.reorderThreshold = b.reorderThreshold;
         this.sackBlocks = b.sackBlocks;
         this.congestionControl = b.congestionControl;
@@ -125,6 +138,7 @@ public final class ReliableLinkConfig {
         b.initialTimeout = initialTimeout;
         b.minTimeout = minTimeout;
         b.maxTimeout = maxTimeout;
+        b.timeoutMargin = timeoutMargin;
         b.reorderThreshold = reorderThreshold;
         b.sackBlocks = sackBlocks;
         b.congestionControl = congestionControl;
@@ -158,6 +172,11 @@ public final class ReliableLinkConfig {
 
     public Duration maxTimeout() {
         return maxTimeout;
+    }
+
+    /** Least margin of the retransmission timeout over the smoothed RTT, as a fraction of it. */
+    public double timeoutMargin() {
+        return timeoutMargin;
     }
 
     public int reorderThreshold() {
@@ -227,7 +246,7 @@ public final class ReliableLinkConfig {
     @Override
     public String toString() {
         return "ReliableLinkConfig[sendWindow=" + sendWindow + " queueLimit=" + queueLimit + " markThreshold="
-                + markThreshold + " timeout=" + minTimeout + ".." + maxTimeout + " recovery=" + recovery + " tailProbe="
+                + markThreshold + " timeout=" + minTimeout + ".." + maxTimeout + " timeoutMargin=" + timeoutMargin + " recovery=" + recovery + " tailProbe="
                 + tailProbe + " ackDelay=" + ackDelay + "]";
     }
 
@@ -238,6 +257,7 @@ public final class ReliableLinkConfig {
         private Duration initialTimeout = DEFAULT_INITIAL_TIMEOUT;
         private Duration minTimeout = DEFAULT_MIN_TIMEOUT;
         private Duration maxTimeout = DEFAULT_MAX_TIMEOUT;
+        private double timeoutMargin = DEFAULT_TIMEOUT_MARGIN;
         private int reorderThreshold = DEFAULT_REORDER_THRESHOLD;
         private int sackBlocks = DEFAULT_SACK_BLOCKS;
         private CongestionController.Factory congestionControl = RenoCongestionController.factory();
@@ -323,6 +343,15 @@ public final class ReliableLinkConfig {
 
         public Builder maxTimeout(Duration timeout) {
             this.maxTimeout = positive("maxTimeout", timeout);
+            return this;
+        }
+
+        /** Least margin of the timeout over srtt, as a fraction of srtt (see {@link #DEFAULT_TIMEOUT_MARGIN}); 0-4. */
+        public Builder timeoutMargin(double fraction) {
+            if (!(fraction >= 0 && fraction <= 4)) {
+                throw new IllegalArgumentException("timeoutMargin must be 0-4, got " + fraction);
+            }
+            this.timeoutMargin = fraction;
             return this;
         }
 

@@ -112,7 +112,7 @@ public final class ReliableLinkSender {
         this.controller = config.congestionControl().create((long) window * config.segmentBytes(),
                 config.segmentBytes());
         this.timer = new RetransmissionTimer(config.initialTimeout().toNanos(), config.minTimeout().toNanos(),
-                config.maxTimeout().toNanos());
+                config.maxTimeout().toNanos(), config.timeoutMargin());
     }
 
     /** Whether the queue can take another packet. */

@@ -5,6 +5,11 @@ package net.hopwise.overlay.reliable;
  * floor and a ceiling, doubled on every expiry up to the ceiling. Shared by reliable links and
  * end-to-end sessions, each with its own bounds.
  *
+ * <p>The margin over srtt may also have a floor proportional to srtt. On a steady path rttvar decays
+ * to almost nothing, and the timeout to srtt plus the granularity term; a pause of the host or the
+ * JVM just longer than that term then times out every packet in flight. A margin of a fraction of
+ * the round trip tolerates pauses in proportion to the path, as RACK's reordering window does.
+ *
  * <p>Only a sample ends the backoff, as Karn's algorithm has it: an acknowledgement of a packet sent
  * more than once gives no sample. Resetting on any acknowledgement deadlocks when the round trip
  * grows past the timeout at once (a path that became longer, or an estimate taken before a delay
@@ -24,6 +29,8 @@ public final class RetransmissionTimer {
     private final long minNanos;
     private final long maxNanos;
     private final long initialNanos;
+    /** Least margin over srtt, in 1/1024ths of srtt: integer arithmetic on every timeout read. */
+    private final long marginPer1024;
     private boolean sampled;
     private long srtt;
     private long rttVar;
@@ -31,12 +38,24 @@ public final class RetransmissionTimer {
     private int expiriesSinceSample;
 
     public RetransmissionTimer(long initialNanos, long minNanos, long maxNanos) {
+        this(initialNanos, minNanos, maxNanos, 0);
+    }
+
+    /**
+     * @param minMargin least margin of the timeout over srtt, as a fraction of srtt (0 to 4): the
+     *     timeout is srtt + max(G, 4 rttvar, minMargin x srtt) within its bounds
+     */
+    public RetransmissionTimer(long initialNanos, long minNanos, long maxNanos, double minMargin) {
         if (minNanos <= 0 || maxNanos < minNanos || initialNanos <= 0) {
             throw new IllegalArgumentException("need 0 < min <= max and initial > 0");
+        }
+        if (!(minMargin >= 0 && minMargin <= 4)) {
+            throw new IllegalArgumentException("minMargin must be 0-4, got " + minMargin);
         }
         this.initialNanos = initialNanos;
         this.minNanos = minNanos;
         this.maxNanos = maxNanos;
+        this.marginPer1024 = Math.round(minMargin * 1024);
     }
 
     /**
@@ -88,7 +107,8 @@ public final class RetransmissionTimer {
         if (srtt == 0 && !sampled) {
             base = initialNanos;
         } else {
-            base = srtt + Math.max(GRANULARITY_NANOS, 4 * rttVar);
+            long margin = Math.max(GRANULARITY_NANOS, 4 * rttVar);
+            base = srtt + Math.max(margin, srtt * marginPer1024 / 1024);
         }
         base = Math.max(minNanos, Math.min(maxNanos, base));
         long scaled = base * backoff;

@@ -82,8 +82,33 @@ class ReliableLinkSenderTest {
             ack(seq + 1);
         }
         assertThat(sender.srttNanos()).isEqualTo(RTT);
-        assertThat(sender.timeoutNanos()).isEqualTo(RTT + 2 * MS); // srtt + the granularity term G
+        // srtt + half of it: the least margin in proportion to the round trip, above RFC 6298's 4 rttvar
+        // (decayed to nothing) and granularity term (2 ms)
+        assertThat(sender.timeoutNanos()).isEqualTo(RTT + RTT / 2);
         return seq;
+    }
+
+    /**
+     * A steady 20 ms link whose acknowledgements come 5 ms late for a while (the host or the JVM
+     * paused): nothing is resent, with or without probes. With a timeout of srtt + 2 ms, as RFC
+     * 6298's margin gives once the variation has decayed, every such packet was resent.
+     */
+    @Test
+    void aFiveMillisecondPauseOfATwentyMillisecondPathResendsNothing() {
+        for (boolean probes : new boolean[] {false, true}) {
+            use(ReliableLinkConfig.builder().tailProbe(probes).build());
+            int seq = warmUp();
+            for (int k = 0; k < 5; k++) {
+                offer(); // one packet every 32 ms, each acknowledged 25 ms after it left
+                advanceTo(now + RTT + 5 * MS);
+                ack(seq + k + 1);
+                advanceTo(now + 7 * MS);
+            }
+            assertThat(sender.retransmissions()).as("resends, probes " + probes).isZero();
+            assertThat(sender.tailLosses()).isZero();
+            assertThat(sender.timeouts()).isZero();
+            assertThat(sender.unacknowledged()).isZero();
+        }
     }
 
     @Test

@@ -57,6 +57,29 @@ class RetransmissionTimerTest {
     }
 
     @Test
+    void aMarginInProportionToTheRoundTripOutlivesAPauseLongerThanTheGranularity() {
+        RetransmissionTimer plain = new RetransmissionTimer(1000 * MS, 10 * MS, 2000 * MS);
+        RetransmissionTimer margin = new RetransmissionTimer(1000 * MS, 10 * MS, 2000 * MS, 0.5);
+        for (int i = 0; i < 100; i++) {
+            plain.onSample(20 * MS); // a steady path: the variation decays to nothing
+            margin.onSample(20 * MS);
+        }
+        assertThat(plain.timeoutNanos()).isEqualTo(22 * MS); // an acknowledgement 2 ms late already times out
+        assertThat(margin.timeoutNanos()).isEqualTo(30 * MS); // one 10 ms late still does not
+        RetransmissionTimer jittery = new RetransmissionTimer(1000 * MS, 10 * MS, 2000 * MS, 0.5);
+        jittery.onSample(20 * MS); // rttvar 10 ms: 4 rttvar is the larger margin, as RFC 6298 has it
+        assertThat(jittery.timeoutNanos()).isEqualTo(20 * MS + 40 * MS);
+    }
+
+    @Test
+    void theMarginIsBounded() {
+        org.assertj.core.api.Assertions.assertThatThrownBy(() -> new RetransmissionTimer(MS, MS, MS, -0.1))
+                .isInstanceOf(IllegalArgumentException.class);
+        org.assertj.core.api.Assertions.assertThatThrownBy(() -> new RetransmissionTimer(MS, MS, MS, Double.NaN))
+                .isInstanceOf(IllegalArgumentException.class);
+    }
+
+    @Test
     void theCeilingHoldsWhateverTheBackoff() {
         timer.onSample(500 * MS);
         for (int i = 0; i < 40; i++) {
