@@ -671,6 +671,48 @@ public final class OverlayNode implements AutoCloseable {
         return onLoop(() -> query.apply(engine));
     }
 
+    /**
+     * The API a module installed on this node offers for {@code type} (for example {@code
+     * node.module(TraceService.class)}), callable from any thread.
+     *
+     * @throws IllegalArgumentException when no installed module offers it
+     */
+    public <T> T module(Class<T> type) {
+        Objects.requireNonNull(type, "type");
+        T api = requireEngine().module(type);
+        if (api == null) {
+            throw new IllegalArgumentException("no module installed on node " + config.name() + " offers "
+                    + type.getName() + "; install it with NodeConfig.Builder.module(...)");
+        }
+        return api;
+    }
+
+    /**
+     * The names of the node's channel pipeline, in order: the socket's end first ({@value
+     * #IMPAIRMENT_HANDLER}), then the frame stage ({@value #FRAME_HANDLER}) and the node's other stages
+     * in traffic order, modules' included.
+     */
+    public List<String> pipelineNames() {
+        requireRunning();
+        return onLoop(() -> List.copyOf(channel.pipeline().names()));
+    }
+
+    /**
+     * Adds a handler of your own to the node's channel pipeline, between the impairment handler and
+     * the frame stage: it sees every datagram the socket delivers ({@code DatagramPacket}, after
+     * impairment) and every datagram the node writes ({@code DatagramPacket}, or runs of them as
+     * {@code SegmentedDatagramPacket} where UDP GSO is on): the place for a packet capture or a metrics
+     * tap. It runs on the node's event loop and must pass on what it gets (fireChannelRead, write).
+     *
+     * @throws IllegalArgumentException when the name is taken
+     */
+    public void addChannelHandler(String name, io.netty.channel.ChannelHandler handler) {
+        Objects.requireNonNull(name, "name");
+        Objects.requireNonNull(handler, "handler");
+        requireRunning();
+        onLoop(() -> channel.pipeline().addBefore(FRAME_HANDLER, name, handler));
+    }
+
     public void addListener(NodeListener listener) {
         listeners.add(Objects.requireNonNull(listener, "listener"));
     }
@@ -841,6 +883,14 @@ public final class OverlayNode implements AutoCloseable {
         @Override
         public boolean writable() {
             return channel.isWritable();
+        }
+
+        @Override
+        public void execute(Runnable task) {
+            executeOnLoop(() -> {
+                engine.advance(System.nanoTime());
+                task.run();
+            });
         }
 
         @Override
