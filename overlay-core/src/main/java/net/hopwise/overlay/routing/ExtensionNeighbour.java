@@ -41,8 +41,13 @@ final class ExtensionNeighbour {
 
     /** The neighbour sent an extension packet: it speaks extensions. */
     void heard() {
-        heard = true;
-        silentRounds = 0;
+        if (!heard) {
+            heard = true;
+            silentRounds = 0;
+            // Sent again now, on the normal interval: the unacked map stays in retransmission order.
+            outgoing.addAll(unacked.keySet());
+            unacked.clear();
+        }
     }
 
     void acknowledged(ExtensionDatabase.Key key, long sequence) {

@@ -10,6 +10,10 @@ public enum PacketType {
     LINK_STATE_ACK(3),
     /** An application datagram (or a fragment of one) routed best-effort across the overlay. */
     DATA(4),
+    /** Real-time data: forwarded at once even out of order, recovered once per link while still useful. */
+    REALTIME_DATA(5),
+    /** Asks the previous hop, once, for the real-time packets a gap revealed. */
+    REALTIME_NACK(6),
     /**
      * Link-state extension records (a module's opaque per-origin records, such as multicast
      * membership), several per packet, flooded reliably beside the advertisements. A type of their
@@ -18,10 +22,6 @@ public enum PacketType {
     LINK_STATE_EXTENSION(7),
     /** Acknowledges link-state extension records. */
     LINK_STATE_EXTENSION_ACK(8),
-    /** Real-time data: forwarded at once even out of order, recovered once per link while still useful. */
-    REALTIME_DATA(5),
-    /** Asks the previous hop, once, for the real-time packets a gap revealed. */
-    REALTIME_NACK(6),
     /**
      * A routed packet on a link's reliable channel: link-reliable sequence number, the
      * acknowledgement of the other direction, then the routed packet (data and session headers).

@@ -11,7 +11,13 @@ final class CapturingOutput implements RouterOutput {
 
     record Rejection(NodeId from, DropReason reason) {}
 
+    record ExtensionSent(NodeId to, ExtensionUpdate update, ExtensionAck ack) {}
+
+    record ExtensionChange(NodeId origin, int kind, byte[] record) {}
+
     final List<Sent> sent = new ArrayList<>();
+    final List<ExtensionSent> extensionsSent = new ArrayList<>();
+    final List<ExtensionChange> extensionChanges = new ArrayList<>();
     final List<Rejection> rejections = new ArrayList<>();
     int routeChanges;
 
@@ -23,6 +29,33 @@ final class CapturingOutput implements RouterOutput {
     @Override
     public void sendAck(NodeId neighbour, LinkStateAck ack) {
         sent.add(new Sent(neighbour, null, ack));
+    }
+
+    @Override
+    public void sendExtensionUpdate(NodeId neighbour, ExtensionUpdate update) {
+        extensionsSent.add(new ExtensionSent(neighbour, update, null));
+    }
+
+    @Override
+    public void sendExtensionAck(NodeId neighbour, ExtensionAck ack) {
+        extensionsSent.add(new ExtensionSent(neighbour, null, ack));
+    }
+
+    @Override
+    public void extensionChanged(NodeId origin, int kind, byte[] record) {
+        extensionChanges.add(new ExtensionChange(origin, kind, record));
+    }
+
+    /** Every extension record sent to {@code to}, in order. */
+    List<ExtensionRecord> extensionRecordsTo(NodeId to) {
+        return extensionsSent.stream().filter(s -> s.to().equals(to) && s.update() != null)
+                .flatMap(s -> s.update().records().stream()).toList();
+    }
+
+    /** Every extension ack entry sent to {@code to}, in order. */
+    List<ExtensionAck.Entry> extensionAcksTo(NodeId to) {
+        return extensionsSent.stream().filter(s -> s.to().equals(to) && s.ack() != null)
+                .flatMap(s -> s.ack().entries().stream()).toList();
     }
 
     @Override
@@ -54,6 +87,8 @@ final class CapturingOutput implements RouterOutput {
 
     void clear() {
         sent.clear();
+        extensionsSent.clear();
+        extensionChanges.clear();
         rejections.clear();
     }
 }

@@ -15,15 +15,24 @@ import net.hopwise.overlay.wire.DropReason;
 
 /**
  * Routers wired by links with delay, loss, duplication and reordering, on a virtual clock. Every
- * packet goes through {@link LinkStateCodec} (and a real ByteBuf) on its way, so size limits and
- * decoding are exercised too.
+ * packet goes through {@link LinkStateCodec} or {@link ExtensionCodec} (and a real ByteBuf) on its
+ * way, so size limits and decoding are exercised too.
  */
 final class VirtualNetwork {
     static final long MS = 1_000_000L;
     static final long SECOND = 1_000 * MS;
 
     /** One packet a router handed to its output. */
-    record Packet(long sentAtNanos, NodeId from, NodeId to, LinkStateUpdate update, LinkStateAck ack) {
+    record Packet(long sentAtNanos, NodeId from, NodeId to, LinkStateUpdate update, LinkStateAck ack,
+            ExtensionUpdate extensionUpdate, ExtensionAck extensionAck) {
+        Packet(long sentAtNanos, NodeId from, NodeId to, LinkStateUpdate update, LinkStateAck ack) {
+            this(sentAtNanos, from, to, update, ack, null, null);
+        }
+
+        boolean isExtension() {
+            return extensionUpdate != null || extensionAck != null;
+        }
+
         boolean isUpdate() {
             return update != null;
         }
@@ -42,6 +51,10 @@ final class VirtualNetwork {
         Router router;
         int routeChanges;
         final Map<DropReason, Integer> rejected = new java.util.EnumMap<>(DropReason.class);
+        /** Every record as the router's extensionChanged calls told it: kind -> origin -> bytes. */
+        final Map<Integer, Map<NodeId, byte[]>> heardRecords = new TreeMap<>();
+        /** extensionChanged calls that changed nothing: the same content again, or a removal of nothing. */
+        int redundantExtensionEvents;
 
         private Host(String name) {
             this.name = name;
@@ -56,6 +69,25 @@ final class VirtualNetwork {
         @Override
         public void sendAck(NodeId neighbour, LinkStateAck ack) {
             transmit(new Packet(now, id, neighbour, null, ack));
+        }
+
+        @Override
+        public void sendExtensionUpdate(NodeId neighbour, ExtensionUpdate update) {
+            transmit(new Packet(now, id, neighbour, null, null, update, null));
+        }
+
+        @Override
+        public void sendExtensionAck(NodeId neighbour, ExtensionAck ack) {
+            transmit(new Packet(now, id, neighbour, null, null, null, ack));
+        }
+
+        @Override
+        public void extensionChanged(NodeId origin, int kind, byte[] record) {
+            Map<NodeId, byte[]> ofKind = heardRecords.computeIfAbsent(kind, k -> new TreeMap<>());
+            byte[] previous = record == null ? ofKind.remove(origin) : ofKind.put(origin, record);
+            if (java.util.Arrays.equals(previous, record)) {
+                redundantExtensionEvents++;
+            }
         }
 
         @Override
@@ -197,6 +229,7 @@ final class VirtualNetwork {
         Host h = byName.get(name);
         h.router = new Router(h.id, name, config, h, sequenceBase, now);
         h.routeChanges = 0;
+        h.heardRecords.clear();
     }
 
     private void transmit(Packet p) {
@@ -206,6 +239,10 @@ final class VirtualNetwork {
         try {
             if (p.isUpdate()) {
                 LinkStateCodec.encodeUpdate(p.update(), buf);
+            } else if (p.extensionUpdate() != null) {
+                ExtensionCodec.encodeUpdate(p.extensionUpdate(), buf);
+            } else if (p.extensionAck() != null) {
+                ExtensionCodec.encodeAck(p.extensionAck(), buf);
             } else {
                 LinkStateCodec.encodeAck(p.ack(), buf);
             }
@@ -241,6 +278,18 @@ final class VirtualNetwork {
                     throw new AssertionError("update did not survive the codec: " + p);
                 }
                 to.router.onUpdate(p.from(), u, now);
+            } else if (p.extensionUpdate() != null) {
+                ExtensionUpdate u = ExtensionCodec.decodeUpdate(buf);
+                if (u == null || !u.equals(p.extensionUpdate())) {
+                    throw new AssertionError("extension update did not survive the codec: " + p);
+                }
+                to.router.onExtensionUpdate(p.from(), u, now);
+            } else if (p.extensionAck() != null) {
+                ExtensionAck a = ExtensionCodec.decodeAck(buf);
+                if (a == null || !a.equals(p.extensionAck())) {
+                    throw new AssertionError("extension ack did not survive the codec: " + p);
+                }
+                to.router.onExtensionAck(p.from(), a, now);
             } else {
                 LinkStateAck a = LinkStateCodec.decodeAck(buf);
                 if (a == null || !a.equals(p.ack())) {
