@@ -41,10 +41,14 @@ final class ModuleHost {
     private final Routes routes = new Routes();
     private MeterRegistry meters;
 
-    ModuleHost(NodeContext node, StageChain chain, FrameStage frames) {
+    private final RoutingStage routing;
+    private final Map<Integer, String> extensionKinds = new HashMap<>();
+
+    ModuleHost(NodeContext node, StageChain chain, FrameStage frames, RoutingStage routing) {
         this.node = node;
         this.chain = chain;
         this.frames = frames;
+        this.routing = routing;
     }
 
     void install(OverlayModule module) {
@@ -217,8 +221,19 @@ final class ModuleHost {
 
         @Override
         public LinkStateExtension linkStateExtension(int kind, LinkStateExtension.Listener listener) {
-            throw new UnsupportedOperationException("module " + module
-                    + ": link-state extensions are not carried by this version's flooding yet");
+            if (kind < 1 || kind > 0xFFFF) {
+                throw new IllegalArgumentException("module " + module + ": link-state record kind must be 1-65535, got "
+                        + kind);
+            }
+            String holder = extensionKinds.putIfAbsent(kind, module);
+            if (holder != null) {
+                throw new IllegalArgumentException("module " + module + ": link-state record kind " + kind
+                        + " is taken by module " + holder);
+            }
+            if (listener != null) {
+                routing.listenToExtension(kind, listener);
+            }
+            return new Extension(kind);
         }
 
         @Override
@@ -246,6 +261,35 @@ final class ModuleHost {
         @Override
         public void execute(Runnable task) {
             node.execute(task);
+        }
+    }
+
+    /** A module's records of one kind, published through the router's flooding. */
+    private final class Extension implements LinkStateExtension {
+        private final int kind;
+
+        Extension(int kind) {
+            this.kind = kind;
+        }
+
+        @Override
+        public int kind() {
+            return kind;
+        }
+
+        @Override
+        public void publish(byte[] record) {
+            node.router().publishExtension(kind, Objects.requireNonNull(record, "record").clone(), node.now());
+        }
+
+        @Override
+        public void withdraw() {
+            node.router().publishExtension(kind, null, node.now());
+        }
+
+        @Override
+        public Map<NodeId, byte[]> records() {
+            return node.router().extensions(kind);
         }
     }
 
@@ -297,7 +341,7 @@ final class ModuleHost {
 
         @Override
         public Map<NodeId, NodeId> tree(NodeId source, RoutingMetric metric) {
-            throw new UnsupportedOperationException("shortest-path trees from other sources are not computed yet");
+            return node.router().tree(source, metric);
         }
 
         @Override

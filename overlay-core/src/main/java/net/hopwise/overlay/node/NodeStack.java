@@ -79,7 +79,7 @@ public final class NodeStack {
         chain.add(SessionStage.NAME, node.sessions);
         chain.add(DeliveryStage.NAME, node.delivery);
         chain.add(UnclaimedStage.NAME, new UnclaimedStage(node.counters()));
-        modules = new ModuleHost(node, chain, frames);
+        modules = new ModuleHost(node, chain, frames, routing);
         for (OverlayModule m : config.modules()) {
             modules.install(m);
         }

@@ -2,6 +2,9 @@ package net.hopwise.overlay.node;
 
 import net.hopwise.overlay.NodeEvent;
 import net.hopwise.overlay.NodeId;
+import net.hopwise.overlay.routing.ExtensionAck;
+import net.hopwise.overlay.routing.ExtensionCodec;
+import net.hopwise.overlay.routing.ExtensionUpdate;
 import net.hopwise.overlay.routing.LinkStateAck;
 import net.hopwise.overlay.routing.LinkStateCodec;
 import net.hopwise.overlay.routing.LinkStateUpdate;
@@ -24,6 +27,9 @@ final class RoutingStage implements Stage {
     private final NodeContext node;
     private final NodeCounters counters;
     private final Router router;
+    /** Who hears of changed link-state extension records, by kind: the modules that registered them. */
+    private final io.netty.util.collection.IntObjectHashMap<net.hopwise.overlay.spi.LinkStateExtension.Listener>
+            extensionListeners = new io.netty.util.collection.IntObjectHashMap<>();
     RoutingStage(NodeContext node, long startMillis, long nowNanos) {
         this.node = node;
         this.counters = node.counters();
@@ -33,6 +39,10 @@ final class RoutingStage implements Stage {
 
     Router router() {
         return router;
+    }
+
+    void listenToExtension(int kind, net.hopwise.overlay.spi.LinkStateExtension.Listener listener) {
+        extensionListeners.put(kind, listener);
     }
 
     @Override
@@ -56,6 +66,24 @@ final class RoutingStage implements Stage {
             Neighbour n = (Neighbour) frame.link();
             n.monitor.onPacketReceived(frame.linkSequence(), frame.nowNanos());
             router.onAck(n.id(), ack, frame.nowNanos());
+        } else if (type == PacketType.LINK_STATE_EXTENSION.code()) {
+            ExtensionUpdate update = ExtensionCodec.decodeUpdate(frame.body());
+            if (update == null) {
+                counters.drop(DropReason.MALFORMED);
+                return;
+            }
+            Neighbour n = (Neighbour) frame.link();
+            n.monitor.onPacketReceived(frame.linkSequence(), frame.nowNanos());
+            router.onExtensionUpdate(n.id(), update, frame.nowNanos());
+        } else if (type == PacketType.LINK_STATE_EXTENSION_ACK.code()) {
+            ExtensionAck ack = ExtensionCodec.decodeAck(frame.body());
+            if (ack == null) {
+                counters.drop(DropReason.MALFORMED);
+                return;
+            }
+            Neighbour n = (Neighbour) frame.link();
+            n.monitor.onPacketReceived(frame.linkSequence(), frame.nowNanos());
+            router.onExtensionAck(n.id(), ack, frame.nowNanos());
         } else {
             next.accept(frame);
         }
@@ -86,6 +114,34 @@ final class RoutingStage implements Stage {
             Neighbour n = node.neighbour(neighbour.value());
             if (n != null) {
                 node.sendControl(n, PacketType.LINK_STATE_ACK, out -> LinkStateCodec.encodeAck(ack, out));
+            }
+        }
+
+        @Override
+        public void sendExtensionUpdate(NodeId neighbour, ExtensionUpdate update) {
+            Neighbour n = node.neighbour(neighbour.value());
+            if (n != null) {
+                node.sendControl(n, PacketType.LINK_STATE_EXTENSION, out -> ExtensionCodec.encodeUpdate(update, out));
+            }
+        }
+
+        @Override
+        public void sendExtensionAck(NodeId neighbour, ExtensionAck ack) {
+            Neighbour n = node.neighbour(neighbour.value());
+            if (n != null) {
+                node.sendControl(n, PacketType.LINK_STATE_EXTENSION_ACK, out -> ExtensionCodec.encodeAck(ack, out));
+            }
+        }
+
+        @Override
+        public void extensionChanged(NodeId origin, int kind, byte[] record) {
+            net.hopwise.overlay.spi.LinkStateExtension.Listener l = extensionListeners.get(kind);
+            if (l != null) {
+                try {
+                    l.changed(origin, record);
+                } catch (RuntimeException e) {
+                    node.faults().record("a module's listener of link-state records of kind " + kind, e, node.now());
+                }
             }
         }
 
