@@ -108,6 +108,12 @@ public final class Neighbour implements LinkView {
     }
 
     @Override
+    public LinkFlow flow() {
+        ReliableLinkSender s = reliableSender;
+        return s == null ? new LinkFlow(0, false, 0) : new LinkFlow(s.queueLength(), s.hasRoom(), s.congestionLevel());
+    }
+
+    @Override
     public double cost(RoutingMetric metric) {
         LinkMonitor m = monitor;
         if (m == null || m.status() != LinkStatus.UP) {

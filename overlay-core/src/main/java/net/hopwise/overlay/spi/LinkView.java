@@ -31,6 +31,16 @@ public interface LinkView {
     ReliableLinkStatistics reliableStatistics();
 
     /**
+     * How full the link's reliable channel is now, for flow control above it (Cost-Benefit prices a
+     * link by its queue): packets queued and not yet sent, whether it takes another packet, and the
+     * congestion level (0-3) a packet joining the queue now is marked with.
+     */
+    LinkFlow flow();
+
+    /** A link's reliable channel at one instant; see {@link #flow()}. */
+    record LinkFlow(int queued, boolean hasRoom, int congestionLevel) {}
+
+    /**
      * What this link costs routing under a metric, from its latest measurements; +Infinity while the
      * link is not up.
      */

@@ -221,6 +221,7 @@ class ModuleSpiTest {
             assertThat(ctx.routes().nameOf(a)).isEqualTo("a");
             assertThat(ctx.links()).extracting(LinkView::name).containsExactly("a");
             assertThat(ctx.link(a).cost(RoutingMetric.HOPS)).isEqualTo(1.0);
+            assertThat(ctx.link(a).flow()).isEqualTo(new LinkView.LinkFlow(0, true, 0));
         }
     }
 
