@@ -170,7 +170,8 @@ class LinkStateExtensionTest {
         a.onExtensionUpdate(B, records(new ExtensionRecord(C, 1, 10, 0, HELLO), new ExtensionRecord(C, 2, 10, 0, null)),
                 2 * SECOND);
         a.onUpdate(B, update(lsa(D, 3, B)), 2 * SECOND);
-        a.onExtensionUpdate(B, records(new ExtensionRecord(D, 1, 10, 0, OTHER)), 2 * SECOND);
+        // D's record is younger than its advertisement: it would outlive it, but goes with it.
+        a.onExtensionUpdate(B, records(new ExtensionRecord(D, 1, 10, 0, OTHER)), 20 * SECOND);
         out.clear();
         long maxAge = config.maxAge().toNanos();
         // C's advertisement is refreshed (its record is not); D goes silent altogether.
