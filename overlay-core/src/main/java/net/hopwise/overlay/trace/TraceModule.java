@@ -4,6 +4,7 @@ import java.time.Duration;
 import java.util.Objects;
 import net.hopwise.overlay.spi.ModuleContext;
 import net.hopwise.overlay.spi.OverlayModule;
+import net.hopwise.overlay.spi.StagePosition;
 
 /**
  * {@code overlay trace}: the path to another node under any metric, each hop with its link cost and
@@ -45,6 +46,11 @@ public final class TraceModule implements OverlayModule {
 
     @Override
     public void install(ModuleContext context) {
-        // filled in with the stage
+        context.registerPacketType(TracePacket.PROBE, "trace-probe");
+        context.registerPacketType(TracePacket.ANSWER, "trace-answer");
+        TraceStage stage = new TraceStage(context, probeTimeout.toNanos());
+        // It takes only its own packet types, so it goes after every core stage.
+        context.addStage(name(), StagePosition.last(), stage);
+        context.provide(TraceService.class, stage::trace);
     }
 }
