@@ -91,7 +91,7 @@ final class ForwardingStage implements Stage {
         if (via == null) {
             return SendResult.NO_ROUTE;
         }
-        if (!node.writable()) {
+        if (!via.writable()) {
             return SendResult.BACK_PRESSURED;
         }
         int fragments = Math.max(1, (length + DataHeader.MAX_FRAGMENT_PAYLOAD - 1) / DataHeader.MAX_FRAGMENT_PAYLOAD);

@@ -40,6 +40,16 @@ final class ModuleHost {
     private final List<LinkStates<?>> perLink = new ArrayList<>();
     private final Routes routes = new Routes();
     private MeterRegistry meters;
+    /** Where datagrams from a link's own transport enter the chain. */
+    interface Receiver {
+        void receive(java.net.InetSocketAddress from, ByteBuf datagram);
+    }
+
+    private Receiver receiver;
+
+    void receiver(Receiver receiver) {
+        this.receiver = receiver;
+    }
 
     private final RoutingStage routing;
     private final Map<Integer, String> extensionKinds = new HashMap<>();
@@ -143,7 +153,7 @@ final class ModuleHost {
         public boolean send(LinkView link, int type, ByteBuf body) {
             try {
                 Neighbour n = current(link);
-                if (n == null || !node.writable()) {
+                if (n == null || !n.writable()) {
                     return false;
                 }
                 requireClaimed(type);
@@ -163,11 +173,11 @@ final class ModuleHost {
                 List<Neighbour> to = new ArrayList<>(links.size());
                 for (LinkView l : links) {
                     Neighbour n = current(l);
-                    if (n != null) {
+                    if (n != null && n.writable()) {
                         to.add(n);
                     }
                 }
-                return node.writable() ? node.fanOut(to, type, body) : 0;
+                return node.fanOut(to, type, body);
             } finally {
                 body.release();
             }
@@ -195,6 +205,26 @@ final class ModuleHost {
                 throw new IllegalArgumentException("module " + module + ": a body of " + body.readableBytes()
                         + " bytes exceeds the " + WireHeader.MAX_BODY + " a datagram carries");
             }
+        }
+
+        @Override
+        public void setTransport(LinkView link, net.hopwise.overlay.spi.LinkTransport transport) {
+            Neighbour n = current(link);
+            if (n == null) {
+                throw new IllegalArgumentException("module " + module + ": " + link + " is not a link of node "
+                        + node.config().name());
+            }
+            n.transport = transport;
+        }
+
+        @Override
+        public void receive(LinkView link, ByteBuf datagram) {
+            Neighbour n = current(link);
+            if (n == null) {
+                throw new IllegalArgumentException("module " + module + ": " + link + " is not a link of node "
+                        + node.config().name());
+            }
+            receiver.receive(n.address(), datagram);
         }
 
         @Override

@@ -27,6 +27,11 @@ public final class Neighbour implements LinkView {
     ReliableLinkSender reliableSender;
     ReliableLinkReceiver reliableReceiver;
 
+    /** The link's own transport, or null when it uses the node's socket. */
+    net.hopwise.overlay.spi.LinkTransport transport;
+    /** Whether the node's socket takes more: for links without a transport of their own. */
+    java.util.function.BooleanSupplier socketWritable = () -> true;
+
     /** When any packet of this neighbour last arrived from its current address. */
     long lastHeardNanos;
     /** When an unverified hello was last answered with a probe; MIN_VALUE if never. */
@@ -105,6 +110,12 @@ public final class Neighbour implements LinkView {
     public ReliableLinkStatistics reliableStatistics() {
         ReliableLinkSender s = reliableSender;
         return s == null ? null : s.statistics();
+    }
+
+    @Override
+    public boolean writable() {
+        net.hopwise.overlay.spi.LinkTransport t = transport;
+        return t != null ? t.writable() : socketWritable.getAsBoolean();
     }
 
     @Override

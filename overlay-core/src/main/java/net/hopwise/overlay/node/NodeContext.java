@@ -128,6 +128,7 @@ final class NodeContext {
     }
 
     void putNeighbour(Neighbour n) {
+        n.socketWritable = output::writable;
         neighbours.put(n.id().value(), n);
         publishNeighbours();
     }
@@ -213,6 +214,10 @@ final class NodeContext {
         to.bytesSent += packet.readableBytes();
         counters.packetsSent++;
         counters.bytesSent += packet.readableBytes();
+        if (to.transport != null && address.equals(to.address)) {
+            to.transport.transmit(packet);
+            return;
+        }
         output.transmit(address, packet);
     }
 

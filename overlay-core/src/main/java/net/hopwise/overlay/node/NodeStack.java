@@ -80,6 +80,7 @@ public final class NodeStack {
         chain.add(DeliveryStage.NAME, node.delivery);
         chain.add(UnclaimedStage.NAME, new UnclaimedStage(node.counters()));
         modules = new ModuleHost(node, chain, frames, routing);
+        modules.receiver((from, datagram) -> onDatagram(from, datagram, node.now()));
         for (OverlayModule m : config.modules()) {
             modules.install(m);
         }

@@ -87,7 +87,7 @@ final class RealTimeStage implements Stage {
         if (via == null) {
             return SendResult.NO_ROUTE;
         }
-        if (!node.writable()) {
+        if (!via.writable()) {
             return SendResult.BACK_PRESSURED;
         }
         ByteBuf packet = allocator.ioBuffer(WireHeader.LENGTH + RealTimeCodec.HEADER_LENGTH + length);

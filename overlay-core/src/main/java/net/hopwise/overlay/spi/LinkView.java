@@ -24,6 +24,9 @@ public interface LinkView {
 
     LinkStatus status();
 
+    /** Whether the link's transport takes more now (the node's socket, or the link's own transport). */
+    boolean writable();
+
     /** The latest round-trip, loss and jitter measurements; null before the first hello. */
     LinkStatistics statistics();
 

@@ -72,6 +72,18 @@ public interface ModuleContext {
      */
     int fanOut(List<? extends LinkView> links, int type, ByteBuf body);
 
+    /**
+     * Carries a link's datagrams over a transport of the module's own instead of the node's UDP socket
+     * (null goes back to the socket). What arrives over it is handed in with {@link #receive}.
+     */
+    void setTransport(LinkView link, LinkTransport transport);
+
+    /**
+     * A datagram that arrived over a link's own transport: it goes up the node's chain as one from the
+     * socket would, from the frame stage on. The caller keeps ownership of {@code datagram}.
+     */
+    void receive(LinkView link, ByteBuf datagram);
+
     /** Bytes of headers the node puts in front of a module's body: its payload room is the rest. */
     int headroom();
 

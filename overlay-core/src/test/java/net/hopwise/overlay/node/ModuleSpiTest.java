@@ -226,6 +226,59 @@ class ModuleSpiTest {
     }
 
     @Test
+    void aLinkCarriedByATransportOfAModulesOwnKeepsWorkingAndLeavesTheSocketAlone() {
+        try (TwoNodeWire w = wire()) {
+            w.runFor(3_000 * TwoNodeWire.MS);
+            ModuleContext a = w.a.module(Echo.class).context();
+            ModuleContext b = w.b.module(Echo.class).context();
+            java.util.ArrayDeque<ByteBuf> toB = new java.util.ArrayDeque<>();
+            java.util.ArrayDeque<ByteBuf> toA = new java.util.ArrayDeque<>();
+            boolean[] full = {false};
+            a.setTransport(a.link(NodeId.ofName("b")), new net.hopwise.overlay.spi.LinkTransport() {
+                @Override
+                public void transmit(ByteBuf datagram) {
+                    toB.add(datagram);
+                }
+
+                @Override
+                public boolean writable() {
+                    return !full[0];
+                }
+            });
+            b.setTransport(b.link(NodeId.ofName("a")), new net.hopwise.overlay.spi.LinkTransport() {
+                @Override
+                public void transmit(ByteBuf datagram) {
+                    toA.add(datagram);
+                }
+
+                @Override
+                public boolean writable() {
+                    return true;
+                }
+            });
+            int udpBefore = w.sentByA.get(TwoNodeWire.B).size();
+            for (int ms = 0; ms < 3_000; ms++) {
+                w.runFor(TwoNodeWire.MS);
+                for (ByteBuf d; (d = toB.poll()) != null; d.release()) {
+                    b.receive(b.link(NodeId.ofName("a")), d);
+                }
+                for (ByteBuf d; (d = toA.poll()) != null; d.release()) {
+                    a.receive(a.link(NodeId.ofName("b")), d);
+                }
+            }
+            assertThat(w.sentByA.get(TwoNodeWire.B)).hasSize(udpBefore);
+            assertThat(a.link(NodeId.ofName("b")).status()).isEqualTo(net.hopwise.overlay.link.LinkStatus.UP);
+            assertThat(w.a.send(1, NodeId.ofName("b"), 9, Unpooled.wrappedBuffer(new byte[] {1}), RoutingMetric.HOPS,
+                    w.now())).isEqualTo(net.hopwise.overlay.SendResult.ACCEPTED);
+            full[0] = true;
+            assertThat(a.link(NodeId.ofName("b")).writable()).isFalse();
+            assertThat(w.a.send(1, NodeId.ofName("b"), 9, Unpooled.wrappedBuffer(new byte[] {1}), RoutingMetric.HOPS,
+                    w.now())).isEqualTo(net.hopwise.overlay.SendResult.BACK_PRESSURED);
+            toB.forEach(ByteBuf::release);
+        }
+    }
+
+    @Test
     void registrationMistakesAreClearErrors() {
         assertThat(installError(ctx -> ctx.registerPacketType(10, "core"))).contains("outside the module range 64-127");
         assertThat(installError(ctx -> {
