@@ -10,6 +10,7 @@ import net.hopwise.overlay.daemon.DaemonArguments;
 import net.hopwise.overlay.daemon.DaemonLog;
 import net.hopwise.overlay.daemon.DaemonOptions;
 import net.hopwise.overlay.daemon.SetupException;
+import net.hopwise.overlay.daemon.TraceCommand;
 
 /**
  * Runs one overlay node as a process, for deployments without the admin service and for tests that
@@ -25,6 +26,9 @@ import net.hopwise.overlay.daemon.SetupException;
  * <p>It prints {@code READY <name> <port>} on stdout once its socket is bound, and logs to stderr
  * what happens to its links and routes, and statistics every minute. {@code --help} lists the
  * options. A bad argument or an address in use ends it with one line on stderr and exit code 2.
+ *
+ * <p>With {@code --trace NODE [--metric M]} it runs once instead: it waits for a route to NODE,
+ * traces it, prints the hops as a table on stdout and exits with 0 when NODE answered, 1 when not.
  */
 public final class NodeDaemon {
     /** One line per record, which is what an operator greps and a log collector splits on. */
@@ -42,8 +46,10 @@ public final class NodeDaemon {
 
     /**
      * Runs a node until standard input ends (with {@code --until-stdin-closes}) or the process is
-     * stopped; returns the exit code: 0, or {@link SetupException#EXIT_CODE} when the arguments or
-     * an address were refused (then without starting anything).
+     * stopped, or with {@code --trace} until the trace is printed; returns the exit code: 0 (for a trace:
+     * the destination answered), 1 for a trace that did not reach its destination, or {@link
+     * SetupException#EXIT_CODE} when the arguments or an address were refused (then without starting
+     * anything).
      */
     public static int run(String[] args, PrintStream out, PrintStream err, InputStream in) {
         DaemonOptions options;
@@ -65,13 +71,20 @@ public final class NodeDaemon {
         }
         Thread hook = new Thread(daemon::close, "hopwise-shutdown");
         Runtime.getRuntime().addShutdownHook(hook);
-        out.println("READY " + daemon.node().name() + " " + daemon.node().localAddress().getPort());
-        out.flush();
+        int code = 0;
         try {
-            if (options.untilStdinCloses()) {
-                awaitEnd(in);
+            if (options.trace() != null) {
+                // Interrupted before the trace printed, the command has not shown the node reached.
+                code = TraceCommand.NOT_REACHED;
+                code = TraceCommand.run(daemon.node(), options.trace(), out);
             } else {
-                new CountDownLatch(1).await();
+                out.println("READY " + daemon.node().name() + " " + daemon.node().localAddress().getPort());
+                out.flush();
+                if (options.untilStdinCloses()) {
+                    awaitEnd(in);
+                } else {
+                    new CountDownLatch(1).await();
+                }
             }
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
@@ -83,7 +96,7 @@ public final class NodeDaemon {
                 // The hook is running or has run: the daemon is closed either way.
             }
         }
-        return 0;
+        return code;
     }
 
     private static int refuse(PrintStream err, String message) {

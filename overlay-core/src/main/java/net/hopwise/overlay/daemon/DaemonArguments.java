@@ -3,12 +3,15 @@ package net.hopwise.overlay.daemon;
 import java.net.InetSocketAddress;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
+import java.util.Locale;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import net.hopwise.overlay.NeighbourConfig;
 import net.hopwise.overlay.NodeConfig;
 import net.hopwise.overlay.NodeId;
+import net.hopwise.overlay.routing.RoutingMetric;
 
 /**
  * Parses the daemon's command line into {@link DaemonOptions}. Every mistake becomes a
@@ -25,14 +28,21 @@ public final class DaemonArguments {
               --stats-interval DURATION   how often to log link and drop statistics: 30s, 5m, 1h, 0 for never (default 60s)
               --echo-port PORT            send every message received on this overlay port back to its sender
               --until-stdin-closes        stop when standard input ends (for a parent process that owns the node)
+              --trace NODE                trace the route to NODE once, print it and exit: 0 when NODE answered, 1 if not
+              --metric METRIC             the metric whose route --trace follows: hops, latency, loss, expected_latency
+                                          (any case; default the node's default metric)
+              --trace-wait DURATION       how long --trace waits for a route to NODE: 500ms, 15s, 1m, 0 for not at all
+                                          (default 15s)
               --help                      print this help and exit
             Events (links up and down, reroutes, neighbour address changes) and statistics are logged to stderr;
-            stdout carries only the line READY <name> <udp port> once the node is bound.""";
+            stdout carries only the line READY <name> <udp port> once the node is bound, or with --trace the trace.""";
 
     private static final Pattern PORT = Pattern.compile("\\d{1,5}");
     private static final Pattern DURATION = Pattern.compile("(\\d{1,9})(ms|s|m|h)?");
     private static final Duration MIN_INTERVAL = Duration.ofSeconds(1);
     private static final Duration MAX_INTERVAL = Duration.ofDays(1);
+    /** A wait longer than this is a mistake in the unit, not a route that may still come. */
+    private static final Duration MAX_TRACE_WAIT = Duration.ofHours(1);
 
     private DaemonArguments() {}
 
@@ -44,6 +54,9 @@ public final class DaemonArguments {
         Duration interval = null;
         Integer echoPort = null;
         boolean untilStdinCloses = false;
+        String trace = null;
+        RoutingMetric metric = null;
+        Duration traceWait = null;
         List<NeighbourConfig> neighbours = new ArrayList<>();
         for (int i = 0; i < args.size(); i++) {
             String option = args.get(i);
@@ -76,6 +89,18 @@ public final class DaemonArguments {
                     echoPort = port(option + " '" + v + "'", v, 1);
                 }
                 case "--until-stdin-closes" -> untilStdinCloses = true;
+                case "--trace" -> {
+                    once(option, trace);
+                    trace = nodeName(option, value(args, ++i, option));
+                }
+                case "--metric" -> {
+                    once(option, metric);
+                    metric = metric(option, value(args, ++i, option));
+                }
+                case "--trace-wait" -> {
+                    once(option, traceWait);
+                    traceWait = traceWait(option, value(args, ++i, option));
+                }
                 default -> throw new SetupException(option.startsWith("-")
                         ? "unknown option " + option
                         : "unexpected argument '" + option + "' (options start with --)");
@@ -84,10 +109,18 @@ public final class DaemonArguments {
         if (name == null) {
             throw new SetupException("--name is required");
         }
+        if (trace == null && (metric != null || traceWait != null)) {
+            throw new SetupException((metric != null ? "--metric" : "--trace-wait") + " only applies to --trace NODE");
+        }
+        if (name.equals(trace)) {
+            throw new SetupException("--trace " + trace + ": a node does not trace itself");
+        }
         DaemonOptions options = new DaemonOptions(name,
                 bind != null ? bind : new InetSocketAddress(NodeConfig.DEFAULT_PORT), neighbours, metrics,
                 interval != null ? interval : DaemonOptions.DEFAULT_STATISTICS_INTERVAL,
-                echoPort != null ? echoPort : 0, untilStdinCloses);
+                echoPort != null ? echoPort : 0, untilStdinCloses, trace == null ? null
+                        : new DaemonOptions.Trace(trace, metric, traceWait != null ? traceWait
+                                : DaemonOptions.DEFAULT_TRACE_WAIT));
         try {
             // The node's own checks (a neighbour named twice, the node as its own neighbour) now, not at start.
             options.nodeConfig(null);
@@ -182,22 +215,34 @@ public final class DaemonArguments {
         return port;
     }
 
+    private static RoutingMetric metric(String option, String text) throws SetupException {
+        String upper = text.trim().toUpperCase(Locale.ROOT).replace('-', '_');
+        for (RoutingMetric m : RoutingMetric.values()) {
+            if (m.name().equals(upper)) {
+                return m;
+            }
+        }
+        throw new SetupException(option + " '" + text + "' is not one of "
+                + String.join(", ", Arrays.stream(RoutingMetric.values()).map(m -> m.name().toLowerCase(Locale.ROOT))
+                        .toList()));
+    }
+
+    private static Duration traceWait(String option, String text) throws SetupException {
+        if (text.equals("0")) {
+            return Duration.ZERO;
+        }
+        Duration d = duration(option, text);
+        if (d.compareTo(MAX_TRACE_WAIT) > 0) {
+            throw new SetupException(option + " '" + text + "' is longer than 1h");
+        }
+        return d;
+    }
+
     private static Duration interval(String option, String text) throws SetupException {
         if (text.equals("0") || text.equals("off") || text.equals("never")) {
             return Duration.ZERO;
         }
-        Matcher m = DURATION.matcher(text);
-        if (!m.matches()) {
-            throw new SetupException(option + " '" + text + "' is not a duration such as 30s, 5m or 1h");
-        }
-        long n = Long.parseLong(m.group(1));
-        String unit = m.group(2) == null ? "s" : m.group(2);
-        Duration d = switch (unit) {
-            case "ms" -> Duration.ofMillis(n);
-            case "m" -> Duration.ofMinutes(n);
-            case "h" -> Duration.ofHours(n);
-            default -> Duration.ofSeconds(n);
-        };
+        Duration d = duration(option, text);
         if (d.isZero()) {
             return Duration.ZERO;
         }
@@ -205,5 +250,21 @@ public final class DaemonArguments {
             throw new SetupException(option + " '" + text + "' is outside 1s-24h (0 turns statistics off)");
         }
         return d;
+    }
+
+    /** {@code 1500ms}, {@code 30s} (or {@code 30}), {@code 5m}, {@code 1h}. */
+    private static Duration duration(String option, String text) throws SetupException {
+        Matcher m = DURATION.matcher(text);
+        if (!m.matches()) {
+            throw new SetupException(option + " '" + text + "' is not a duration such as 30s, 5m or 1h");
+        }
+        long n = Long.parseLong(m.group(1));
+        String unit = m.group(2) == null ? "s" : m.group(2);
+        return switch (unit) {
+            case "ms" -> Duration.ofMillis(n);
+            case "m" -> Duration.ofMinutes(n);
+            case "h" -> Duration.ofHours(n);
+            default -> Duration.ofSeconds(n);
+        };
     }
 }

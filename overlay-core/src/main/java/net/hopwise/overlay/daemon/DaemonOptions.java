@@ -7,6 +7,8 @@ import java.util.List;
 import java.util.Objects;
 import net.hopwise.overlay.NeighbourConfig;
 import net.hopwise.overlay.NodeConfig;
+import net.hopwise.overlay.routing.RoutingMetric;
+import net.hopwise.overlay.trace.TraceModule;
 
 /**
  * What a node daemon was asked to run, as {@link DaemonArguments} parsed it from the command line.
@@ -18,6 +20,8 @@ import net.hopwise.overlay.NodeConfig;
  * @param statisticsInterval how often to log link and drop statistics; {@link Duration#ZERO} for never
  * @param echoPort an overlay port whose messages go back to their sender, or 0 for none
  * @param untilStdinCloses whether to stop when standard input ends
+ * @param trace a trace to run once, printing it and exiting, instead of running until stopped; null
+ *     to run until stopped
  */
 public record DaemonOptions(
         String name,
@@ -26,7 +30,8 @@ public record DaemonOptions(
         InetSocketAddress metrics,
         Duration statisticsInterval,
         int echoPort,
-        boolean untilStdinCloses) {
+        boolean untilStdinCloses,
+        Trace trace) {
 
     /**
      * One minute: the log is read by a person, who wants a link's RTT, loss and state and what was
@@ -35,6 +40,28 @@ public record DaemonOptions(
      */
     public static final Duration DEFAULT_STATISTICS_INTERVAL = Duration.ofMinutes(1);
 
+    /**
+     * 15 s: a freshly started node needs its links up (one hello each way, 100 ms apart by default)
+     * and the neighbours' advertisements flooded before it has a route, well under a second on a
+     * healthy overlay; fifteen seconds also waits out a neighbour that is itself starting, and is
+     * still short enough that an operator is not left wondering whether the command hangs.
+     */
+    public static final Duration DEFAULT_TRACE_WAIT = Duration.ofSeconds(15);
+
+    /**
+     * A one-shot trace ({@code --trace}).
+     *
+     * @param destination the node traced to
+     * @param metric the metric whose route is traced; null for the node's default metric
+     * @param routeWait how long to wait for a route to the destination before tracing; zero traces at once
+     */
+    public record Trace(String destination, RoutingMetric metric, Duration routeWait) {
+        public Trace {
+            Objects.requireNonNull(destination, "destination");
+            Objects.requireNonNull(routeWait, "routeWait");
+        }
+    }
+
     public DaemonOptions {
         Objects.requireNonNull(name, "name");
         Objects.requireNonNull(bind, "bind");
@@ -42,9 +69,20 @@ public record DaemonOptions(
         Objects.requireNonNull(statisticsInterval, "statisticsInterval");
     }
 
-    /** The node's configuration, its meters registered in {@code registry} (null for the node's own). */
+    /** A daemon that runs until stopped. */
+    public DaemonOptions(String name, InetSocketAddress bind, List<NeighbourConfig> neighbours,
+            InetSocketAddress metrics, Duration statisticsInterval, int echoPort, boolean untilStdinCloses) {
+        this(name, bind, neighbours, metrics, statisticsInterval, echoPort, untilStdinCloses, null);
+    }
+
+    /**
+     * The node's configuration, its meters registered in {@code registry} (null for the node's own).
+     * The trace module is installed on every daemon: it answers other nodes' traces, and {@code
+     * --trace} uses it.
+     */
     public NodeConfig nodeConfig(MeterRegistry registry) {
-        NodeConfig.Builder b = NodeConfig.builder(name).bindAddress(bind).neighbours(neighbours);
+        NodeConfig.Builder b = NodeConfig.builder(name).bindAddress(bind).neighbours(neighbours)
+                .module(new TraceModule());
         if (registry != null) {
             b.meterRegistry(registry);
         }

@@ -9,6 +9,7 @@ import java.time.Duration;
 import java.util.List;
 import net.hopwise.overlay.NeighbourConfig;
 import net.hopwise.overlay.NodeConfig;
+import net.hopwise.overlay.routing.RoutingMetric;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
@@ -32,6 +33,26 @@ class DaemonArgumentsTest {
         assertThat(o.statisticsInterval()).isEqualTo(Duration.ofMinutes(5));
         assertThat(o.echoPort()).isEqualTo(7);
         assertThat(o.untilStdinCloses()).isTrue();
+        assertThat(o.trace()).isNull();
+    }
+
+    @Test
+    void aTraceNamesItsDestinationAndTakesAMetricInAnyCaseAndAWaitForItsRoute() throws SetupException {
+        DaemonOptions o = parse("--name", "a", "--neighbour", "b@127.0.0.1:8101", "--trace", "c", "--metric",
+                "Expected_Latency", "--trace-wait", "500ms");
+        assertThat(o.trace()).isEqualTo(new DaemonOptions.Trace("c", RoutingMetric.EXPECTED_LATENCY,
+                Duration.ofMillis(500)));
+        assertThat(parse("--name", "a", "--trace", "c", "--metric", "expected-latency").trace().metric())
+                .isEqualTo(RoutingMetric.EXPECTED_LATENCY);
+        DaemonOptions defaults = parse("--name", "a", "--trace", "c");
+        // No metric: the node's default metric, which the node's configuration decides.
+        assertThat(defaults.trace()).isEqualTo(new DaemonOptions.Trace("c", null, DaemonOptions.DEFAULT_TRACE_WAIT));
+        assertThat(parse("--name", "a", "--trace", "c", "--trace-wait", "0").trace().routeWait()).isZero();
+    }
+
+    @Test
+    void everyDaemonAnswersTraces() throws SetupException {
+        assertThat(parse("--name", "a").nodeConfig(null).modules()).extracting(m -> m.name()).containsExactly("trace");
     }
 
     @Test
@@ -66,7 +87,7 @@ class DaemonArgumentsTest {
         assertThat(parse("--help")).isNull();
         assertThat(parse("--name", "a", "-h")).isNull();
         assertThat(DaemonArguments.USAGE).contains("--name", "--bind", "--neighbour", "--metrics", "--stats-interval",
-                "--echo-port", "--until-stdin-closes", "--help");
+                "--echo-port", "--until-stdin-closes", "--trace", "--metric ", "--trace-wait", "--help");
     }
 
     @ParameterizedTest(name = "{0}")
@@ -103,6 +124,16 @@ class DaemonArgumentsTest {
             "--name a --stats-interval soon          | --stats-interval 'soon' is not a duration",
             "--name a --stats-interval 500ms         | --stats-interval '500ms' is outside 1s-24h",
             "--name a --stats-interval 2d            | --stats-interval '2d' is not a duration",
+            "--name a --trace                        | --trace needs a value",
+            "--name a --trace b --trace c            | --trace is given twice",
+            "--name a --trace b?                     | --trace: invalid node name 'b?'",
+            "--name a --trace a                      | --trace a: a node does not trace itself",
+            "--name a --metric hops                  | --metric only applies to --trace NODE",
+            "--name a --trace-wait 5s                | --trace-wait only applies to --trace NODE",
+            "--name a --trace b --metric fastest     | --metric 'fastest' is not one of hops, latency, loss, expected_latency",
+            "--name a --trace b --metric hops --metric loss | --metric is given twice",
+            "--name a --trace b --trace-wait soon    | --trace-wait 'soon' is not a duration",
+            "--name a --trace b --trace-wait 2h      | --trace-wait '2h' is longer than 1h",
     })
     void mistakesAreNamedInOneLine(String line, String message) {
         String[] args = line.trim().split("\\s+");
