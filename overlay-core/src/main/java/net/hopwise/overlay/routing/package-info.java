@@ -14,5 +14,13 @@
  * probe and an array read. Nothing here reads a clock, sleeps, starts a thread or touches Netty
  * channels: the node engine passes time in, calls {@code onTimer} at {@code nextDeadlineNanos()},
  * and carries the updates and acks a router hands to its {@link net.hopwise.overlay.routing.RouterOutput}.
+ *
+ * <p>Beside link state, the same reliable flooding carries modules' link-state extension records
+ * ({@link net.hopwise.overlay.routing.ExtensionRecord}: one opaque record per origin and kind, such as
+ * multicast membership), in packet types of their own ({@link net.hopwise.overlay.routing.ExtensionCodec}),
+ * ordered, aged and collected with their origin's advertisement, and never a cause of route
+ * computation. From the snapshot its routes come from, a router also gives the shortest-path tree
+ * from any source ({@link net.hopwise.overlay.routing.Router#tree}), tie-broken as every node's own
+ * routes are, which is what source-rooted multicast forwards along.
  */
 package net.hopwise.overlay.routing;

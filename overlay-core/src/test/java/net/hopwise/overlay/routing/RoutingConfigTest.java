@@ -26,6 +26,26 @@ class RoutingConfigTest {
         assertThat(c.advertisementLimitInterval()).isEqualTo(Duration.ofSeconds(1));
         assertThat(c.maxAdvertisementsPerNeighbour()).isEqualTo(512);
         assertThat(c.maxAdvertisementsPerOrigin()).isEqualTo(20);
+        assertThat(c.maxExtensionBytes()).isEqualTo(1024);
+        assertThat(c.maxExtensionsPerOrigin()).isEqualTo(16);
+    }
+
+    @Test
+    void maxExtensionBytesFollowsTheUpdateBodyUnlessSet() {
+        RoutingConfig small = RoutingConfig.builder().maxUpdateBodyBytes(RoutingConfig.MIN_UPDATE_BODY_BYTES).build();
+        int room = RoutingConfig.MIN_UPDATE_BODY_BYTES - ExtensionCodec.UPDATE_HEADER_BYTES - ExtensionCodec.RECORD_HEADER_BYTES;
+        assertThat(small.maxExtensionBytes()).isEqualTo(room);
+        assertThat(RoutingConfig.builder().maxExtensionBytes(0).build().maxExtensionBytes()).isZero();
+        assertThatThrownBy(() -> RoutingConfig.builder().maxUpdateBodyBytes(RoutingConfig.MIN_UPDATE_BODY_BYTES)
+                .maxExtensionBytes(room + 1).build())
+                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("maxExtensionBytes");
+        assertThatThrownBy(() -> RoutingConfig.builder().maxExtensionBytes(-1).build())
+                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("maxExtensionBytes");
+        assertThatThrownBy(() -> RoutingConfig.builder().maxExtensionsPerOrigin(0).build())
+                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("maxExtensionsPerOrigin");
+        // Left unset, it keeps following the body size through toBuilder.
+        assertThat(RoutingConfig.defaults().toBuilder().maxUpdateBodyBytes(RoutingConfig.MIN_UPDATE_BODY_BYTES).build()
+                .maxExtensionBytes()).isEqualTo(room);
     }
 
     @Test
@@ -62,7 +82,7 @@ class RoutingConfigTest {
     void toBuilderKeepsEverything() {
         RoutingConfig c = RoutingConfig.builder().minRecomputeInterval(Duration.ofMillis(7)).maxOrigins(9)
                 .maxSequenceLead(Duration.ofHours(2)).advertisementLimitInterval(Duration.ofMillis(300))
-                .maxAdvertisementsPerNeighbour(7).maxAdvertisementsPerOrigin(3).build();
+                .maxAdvertisementsPerNeighbour(7).maxAdvertisementsPerOrigin(3).maxExtensionBytes(99).maxExtensionsPerOrigin(4).build();
         assertThat(c.toBuilder().build().toString()).isEqualTo(c.toString());
     }
 }
