@@ -1,9 +1,5 @@
 package net.hopwise.overlay.node;
 
-import net.hopwise.overlay.spi.Frame;
-import net.hopwise.overlay.spi.FrameSink;
-import net.hopwise.overlay.spi.Stage;
-
 import io.netty.buffer.ByteBuf;
 import java.lang.System.Logger;
 import java.lang.System.Logger.Level;
@@ -14,6 +10,9 @@ import net.hopwise.overlay.link.HelloPacket;
 import net.hopwise.overlay.link.LinkMonitor;
 import net.hopwise.overlay.link.LinkMonitorOutput;
 import net.hopwise.overlay.routing.LinkCost;
+import net.hopwise.overlay.spi.Frame;
+import net.hopwise.overlay.spi.FrameSink;
+import net.hopwise.overlay.spi.Stage;
 import net.hopwise.overlay.wire.DropReason;
 import net.hopwise.overlay.wire.PacketType;
 import net.hopwise.overlay.wire.WireHeader;

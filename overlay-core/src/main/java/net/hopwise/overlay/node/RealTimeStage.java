@@ -1,9 +1,5 @@
 package net.hopwise.overlay.node;
 
-import net.hopwise.overlay.spi.Frame;
-import net.hopwise.overlay.spi.FrameSink;
-import net.hopwise.overlay.spi.Stage;
-
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.ByteBufAllocator;
 import io.netty.util.collection.LongObjectHashMap;
@@ -18,6 +14,9 @@ import net.hopwise.overlay.realtime.RealTimeFlowStatistics;
 import net.hopwise.overlay.realtime.RealTimeLinkReceiver;
 import net.hopwise.overlay.realtime.RealTimeLinkSender;
 import net.hopwise.overlay.routing.RoutingMetric;
+import net.hopwise.overlay.spi.Frame;
+import net.hopwise.overlay.spi.FrameSink;
+import net.hopwise.overlay.spi.Stage;
 import net.hopwise.overlay.wire.DropReason;
 import net.hopwise.overlay.wire.PacketType;
 import net.hopwise.overlay.wire.WireHeader;

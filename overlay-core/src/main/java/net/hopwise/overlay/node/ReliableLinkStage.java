@@ -1,9 +1,5 @@
 package net.hopwise.overlay.node;
 
-import net.hopwise.overlay.spi.Frame;
-import net.hopwise.overlay.spi.FrameSink;
-import net.hopwise.overlay.spi.Stage;
-
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.ByteBufAllocator;
 import io.netty.buffer.Unpooled;
@@ -15,6 +11,9 @@ import net.hopwise.overlay.reliable.ReliableLinkReceiver;
 import net.hopwise.overlay.reliable.ReliableLinkSender;
 import net.hopwise.overlay.routing.RoutingMetric;
 import net.hopwise.overlay.session.SessionHeader;
+import net.hopwise.overlay.spi.Frame;
+import net.hopwise.overlay.spi.FrameSink;
+import net.hopwise.overlay.spi.Stage;
 import net.hopwise.overlay.wire.DataHeader;
 import net.hopwise.overlay.wire.DropReason;
 import net.hopwise.overlay.wire.HeaderBytes;
