@@ -31,8 +31,8 @@ public final class DaemonArguments {
               --trace NODE                trace the route to NODE once, print it and exit: 0 when NODE answered, 1 if not
               --metric METRIC             the metric whose route --trace follows: hops, latency, loss, expected_latency
                                           (any case; default the node's default metric)
-              --trace-wait DURATION       how long --trace waits for a route to NODE: 500ms, 15s, 1m, 0 for not at all
-                                          (default 15s)
+              --trace-wait DURATION       how long --trace waits for a route to NODE and tries again while NODE does not
+                                          answer: 500ms, 15s, 1m, 0 for a single try (default 15s)
               --help                      print this help and exit
             Events (links up and down, reroutes, neighbour address changes) and statistics are logged to stderr;
             stdout carries only the line READY <name> <udp port> once the node is bound, or with --trace the trace.""";

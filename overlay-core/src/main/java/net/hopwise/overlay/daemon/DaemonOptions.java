@@ -53,7 +53,8 @@ public record DaemonOptions(
      *
      * @param destination the node traced to
      * @param metric the metric whose route is traced; null for the node's default metric
-     * @param routeWait how long to wait for a route to the destination before tracing; zero traces at once
+     * @param routeWait how long to wait for a route to the destination, and to try again while it does
+     *     not answer; zero traces once, at once
      */
     public record Trace(String destination, RoutingMetric metric, Duration routeWait) {
         public Trace {

@@ -33,58 +33,90 @@ public final class TraceCommand {
      */
     static final Duration TRACE_LIMIT = Duration.ofSeconds(20);
 
+    /**
+     * Between attempts of a trace that did not reach its destination: the nodes on the route learn
+     * their way back to a new node within a few hello intervals (100 ms), and a pause keeps an
+     * intermediate node that answers at once (no route yet) from being probed in a tight loop.
+     */
+    static final Duration RETRY_PAUSE = Duration.ofMillis(500);
+
     private TraceCommand() {}
 
     /** Runs the trace on a started node and prints it to {@code out}; returns the exit code. */
     public static int run(OverlayNode node, DaemonOptions.Trace trace, PrintStream out) throws InterruptedException {
         RoutingMetric metric = trace.metric() != null ? trace.metric() : node.config().defaultMetric();
-        awaitRoute(node, trace.destination(), metric, trace.routeWait());
+        String what = "trace from " + node.name() + " to " + trace.destination() + " under " + metric;
         TraceResult result;
-        try {
-            result = node.module(TraceService.class).trace(trace.destination(), metric)
-                    .get(TRACE_LIMIT.toMillis(), TimeUnit.MILLISECONDS);
-        } catch (TimeoutException e) {
-            out.println("trace from " + node.name() + " to " + trace.destination() + " under " + metric
-                    + ": no result within " + TRACE_LIMIT.toSeconds() + " s");
-            out.flush();
-            return NOT_REACHED;
+        try (RouteWatch routes = new RouteWatch(node)) {
+            long deadline = System.nanoTime() + trace.routeWait().toNanos();
+            routes.awaitReachable(trace.destination(), metric, deadline);
+            result = trace(node, trace.destination(), metric);
+            // A node that has just started has a route before every node on it has one back: the
+            // answers of the first probes can be lost on the way back. Within the wait, try again.
+            while (result != null && !result.reached() && System.nanoTime() < deadline) {
+                routes.awaitChange(Math.min(deadline, System.nanoTime() + RETRY_PAUSE.toNanos()));
+                routes.awaitReachable(trace.destination(), metric, deadline);
+                result = trace(node, trace.destination(), metric);
+            }
         } catch (ExecutionException e) {
-            out.println("trace from " + node.name() + " to " + trace.destination() + " under " + metric + " failed: "
-                    + e.getCause());
+            out.println(what + " failed: " + e.getCause());
             out.flush();
             return NOT_REACHED;
         }
-        for (String line : lines(result)) {
-            out.println(line);
+        if (result == null) {
+            out.println(what + ": no result within " + TRACE_LIMIT.toSeconds() + " s");
+        } else {
+            for (String line : lines(result)) {
+                out.println(line);
+            }
         }
         out.flush();
-        return result.reached() ? REACHED : NOT_REACHED;
+        return result != null && result.reached() ? REACHED : NOT_REACHED;
     }
 
-    /**
-     * Returns once the node has a route to {@code destination} under {@code metric}, or {@code wait}
-     * has passed. Route changes wake it, so it returns as soon as the route is there.
-     */
-    static void awaitRoute(OverlayNode node, String destination, RoutingMetric metric, Duration wait)
-            throws InterruptedException {
-        Semaphore changed = new Semaphore(0);
-        NodeListener listener = e -> {
+    /** One trace, or null when it did not finish within {@link #TRACE_LIMIT}. */
+    private static TraceResult trace(OverlayNode node, String destination, RoutingMetric metric)
+            throws InterruptedException, ExecutionException {
+        try {
+            return node.module(TraceService.class).trace(destination, metric)
+                    .get(TRACE_LIMIT.toMillis(), TimeUnit.MILLISECONDS);
+        } catch (TimeoutException e) {
+            return null;
+        }
+    }
+
+    /** Wakes a waiting thread whenever the node's routes change. */
+    private static final class RouteWatch implements AutoCloseable {
+        private final OverlayNode node;
+        private final Semaphore changed = new Semaphore(0);
+        private final NodeListener listener = e -> {
             if (e.kind() == NodeEvent.Kind.ROUTES_CHANGED) {
                 changed.release();
             }
         };
-        node.addListener(listener);
-        try {
-            long deadline = System.nanoTime() + wait.toNanos();
-            while (!node.reachableNodes(metric).contains(destination)) {
-                long left = deadline - System.nanoTime();
-                if (left <= 0) {
-                    return;
-                }
-                changed.tryAcquire(left, TimeUnit.NANOSECONDS);
-                changed.drainPermits();
+
+        RouteWatch(OverlayNode node) {
+            this.node = node;
+            node.addListener(listener);
+        }
+
+        /** Returns once the node has a route to {@code destination} under {@code metric}, or at the deadline. */
+        void awaitReachable(String destination, RoutingMetric metric, long deadlineNanos) throws InterruptedException {
+            while (!node.reachableNodes(metric).contains(destination) && awaitChange(deadlineNanos)) {
+                // Routes changed: look again.
             }
-        } finally {
+        }
+
+        /** Waits for a route change until the deadline; false when the deadline came first. */
+        boolean awaitChange(long deadlineNanos) throws InterruptedException {
+            long left = deadlineNanos - System.nanoTime();
+            boolean woken = left > 0 && changed.tryAcquire(left, TimeUnit.NANOSECONDS);
+            changed.drainPermits();
+            return woken;
+        }
+
+        @Override
+        public void close() {
             node.removeListener(listener);
         }
     }
