@@ -87,12 +87,12 @@ final class DeliveryStage implements Stage {
             counters.drop(DropReason.PORT_CLOSED);
             return;
         }
-        counters.messagesDelivered++;
+        counters.add(NodeCounters.MESSAGES_DELIVERED, 1);
         try {
             handler.onMessage(new ReceivedMessage(new NodeId(origin), node.nameOf(origin), sourcePort, port,
                     payload.duplicate(), flowSequence, sendTime));
         } catch (RuntimeException e) {
-            counters.handlerFailures++;
+            counters.add(NodeCounters.HANDLER_FAILURES, 1);
             LOG.log(Level.WARNING, "message handler on port " + port + " of node " + config.name() + " failed", e);
         }
     }

@@ -63,7 +63,7 @@ final class ForwardingStage implements Stage {
         }
         DataHeader.setHopLimit(body, hops - 1);
         WireHeader.restamp(datagram, node.selfId(), via.id().value(), via.takeLinkSequence());
-        counters.packetsForwarded++;
+        counters.add(NodeCounters.PACKETS_FORWARDED, 1);
         node.transmit(via, datagram.retainedDuplicate());
     }
 
@@ -82,7 +82,7 @@ final class ForwardingStage implements Stage {
         }
         long selfId = node.selfId();
         if (destination.value() == selfId) {
-            counters.messagesSent++;
+            counters.add(NodeCounters.MESSAGES_SENT, 1);
             node.deliver(selfId, sourcePort, destinationPort, payload, DeliveryStage.NOT_REAL_TIME,
                     DeliveryStage.NOT_REAL_TIME);
             return SendResult.ACCEPTED;
@@ -107,7 +107,7 @@ final class ForwardingStage implements Stage {
             WireHeader.finish(packet, 0);
             node.transmit(via, packet);
         }
-        counters.messagesSent++;
+        counters.add(NodeCounters.MESSAGES_SENT, 1);
         return SendResult.ACCEPTED;
     }
 
@@ -127,7 +127,7 @@ final class ForwardingStage implements Stage {
         long selfId = node.selfId();
         if (destination.value() == selfId) {
             try {
-                counters.messagesSent++;
+                counters.add(NodeCounters.MESSAGES_SENT, 1);
                 node.deliver(selfId, sourcePort, destinationPort, packet.slice(PREPARED_HEADROOM, payloadLength),
                         DeliveryStage.NOT_REAL_TIME, DeliveryStage.NOT_REAL_TIME);
             } finally {
@@ -147,7 +147,7 @@ final class ForwardingStage implements Stage {
                 metric.ordinal(), 0, 1, nextMessageId++);
         packet.writerIndex(end);
         WireHeader.finish(packet, 0);
-        counters.messagesSent++;
+        counters.add(NodeCounters.MESSAGES_SENT, 1);
         node.transmit(via, packet);
         return SendResult.ACCEPTED;
     }

@@ -48,8 +48,8 @@ final class FrameStage implements Stage {
             return null; // a read that raced with stop: whatever it would create could never be released
         }
         node.advance(nowNanos);
-        counters.packetsReceived++;
-        counters.bytesReceived += datagram.readableBytes();
+        counters.add(NodeCounters.PACKETS_RECEIVED, 1);
+        counters.add(NodeCounters.BYTES_RECEIVED, datagram.readableBytes());
         DropReason bad = WireHeader.check(datagram);
         if (bad != null) {
             counters.drop(bad);
@@ -70,8 +70,8 @@ final class FrameStage implements Stage {
             counters.drop(DropReason.WRONG_ADDRESS);
             return null;
         }
-        n.packetsReceived++;
-        n.bytesReceived += datagram.readableBytes();
+        n.count(Neighbour.PACKETS_RECEIVED, 1);
+        n.count(Neighbour.BYTES_RECEIVED, datagram.readableBytes());
         long now = node.now();
         if (from == null || from.equals(n.address)) {
             n.lastHeardNanos = now;

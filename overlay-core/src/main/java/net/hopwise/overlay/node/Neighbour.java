@@ -39,10 +39,16 @@ public final class Neighbour implements LinkView {
     /** Where the hello being sent goes instead of {@link #address}: set only while a probe is sent. */
     InetSocketAddress probeTo;
 
-    long packetsSent;
-    long bytesSent;
-    long packetsReceived;
-    long bytesReceived;
+    static final int PACKETS_SENT = 0;
+    static final int BYTES_SENT = 1;
+    static final int PACKETS_RECEIVED = 2;
+    static final int BYTES_RECEIVED = 3;
+    /** Datagrams and bytes each way, written on the node's thread, read from any through opaque accesses. */
+    private final long[] counts = new long[4];
+
+    void count(int counter, long delta) {
+        Opaque.add(counts, counter, delta);
+    }
 
     private final RoutingConfig routing;
 
@@ -87,19 +93,19 @@ public final class Neighbour implements LinkView {
     }
 
     public long packetsSent() {
-        return packetsSent;
+        return Opaque.get(counts, PACKETS_SENT);
     }
 
     public long bytesSent() {
-        return bytesSent;
+        return Opaque.get(counts, BYTES_SENT);
     }
 
     public long packetsReceived() {
-        return packetsReceived;
+        return Opaque.get(counts, PACKETS_RECEIVED);
     }
 
     public long bytesReceived() {
-        return bytesReceived;
+        return Opaque.get(counts, BYTES_RECEIVED);
     }
 
     /**

@@ -210,10 +210,10 @@ final class NodeContext {
 
     /** Counts the datagram as sent on the link to {@code to}, wherever it goes (a probe goes elsewhere). */
     void transmit(Neighbour to, InetSocketAddress address, ByteBuf packet) {
-        to.packetsSent++;
-        to.bytesSent += packet.readableBytes();
-        counters.packetsSent++;
-        counters.bytesSent += packet.readableBytes();
+        to.count(Neighbour.PACKETS_SENT, 1);
+        to.count(Neighbour.BYTES_SENT, packet.readableBytes());
+        counters.add(NodeCounters.PACKETS_SENT, 1);
+        counters.add(NodeCounters.BYTES_SENT, packet.readableBytes());
         if (to.transport != null && address.equals(to.address)) {
             to.transport.transmit(packet);
             return;

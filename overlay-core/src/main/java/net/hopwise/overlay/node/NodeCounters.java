@@ -3,75 +3,80 @@ package net.hopwise.overlay.node;
 import net.hopwise.overlay.wire.DropReason;
 
 /**
- * A node's counters. Written only on the node's event loop; read from anywhere (meters, admin),
- * where a slightly stale value is fine, so plain fields keep the hot path free of atomics.
+ * A node's counters. Written only on the node's event loop; read from anywhere (meters, admin) through
+ * opaque accesses ({@code Opaque}), whole and visible, without atomics on the hot path.
  */
 public final class NodeCounters {
-    long packetsReceived;
-    long bytesReceived;
-    long packetsSent;
-    long bytesSent;
-    long packetsForwarded;
-    long messagesSent;
-    long messagesDelivered;
-    long handlerFailures;
-    long routeChanges;
+    static final int PACKETS_RECEIVED = 0;
+    static final int BYTES_RECEIVED = 1;
+    static final int PACKETS_SENT = 2;
+    static final int BYTES_SENT = 3;
+    static final int PACKETS_FORWARDED = 4;
+    static final int MESSAGES_SENT = 5;
+    static final int MESSAGES_DELIVERED = 6;
+    static final int HANDLER_FAILURES = 7;
+    static final int ROUTE_CHANGES = 8;
+    private final long[] counts = new long[9];
     private final long[] drops = new long[DropReason.values().length];
 
+    void add(int counter, long delta) {
+        Opaque.add(counts, counter, delta);
+    }
+
     void drop(DropReason reason) {
-        drops[reason.ordinal()]++;
+        Opaque.add(drops, reason.ordinal(), 1);
     }
 
     void drop(DropReason reason, long count) {
-        drops[reason.ordinal()] += count;
+        Opaque.add(drops, reason.ordinal(), count);
     }
 
     public long packetsReceived() {
-        return packetsReceived;
+        return Opaque.get(counts, PACKETS_RECEIVED);
     }
 
     public long bytesReceived() {
-        return bytesReceived;
+        return Opaque.get(counts, BYTES_RECEIVED);
     }
 
     public long packetsSent() {
-        return packetsSent;
+        return Opaque.get(counts, PACKETS_SENT);
     }
 
     public long bytesSent() {
-        return bytesSent;
+        return Opaque.get(counts, BYTES_SENT);
     }
 
     public long packetsForwarded() {
-        return packetsForwarded;
+        return Opaque.get(counts, PACKETS_FORWARDED);
     }
 
     public long messagesSent() {
-        return messagesSent;
+        return Opaque.get(counts, MESSAGES_SENT);
     }
 
     public long messagesDelivered() {
-        return messagesDelivered;
+        return Opaque.get(counts, MESSAGES_DELIVERED);
     }
 
     /** Exceptions thrown by applications' message handlers; the node survives them. */
     public long handlerFailures() {
-        return handlerFailures;
+        return Opaque.get(counts, HANDLER_FAILURES);
     }
 
     /** Route computations that changed a next hop or path. */
     public long routeChanges() {
-        return routeChanges;
+        return Opaque.get(counts, ROUTE_CHANGES);
     }
 
     public long drops(DropReason reason) {
-        return drops[reason.ordinal()];
+        return Opaque.get(drops, reason.ordinal());
     }
 
     public long totalDrops() {
         long sum = 0;
-        for (long d : drops) {
-            sum += d;
+        for (int i = 0; i < drops.length; i++) {
+            sum += Opaque.get(drops, i);
         }
         for (ModuleDrop d : moduleDrops) {
             sum += d.count();

@@ -2,31 +2,36 @@ package net.hopwise.overlay.node;
 
 /**
  * A node's real-time flow counters. Written only on the node's event loop; read from anywhere
- * (meters), where a slightly stale value is fine.
+ * (meters) through opaque accesses.
  */
 public final class RealTimeCounters {
-    long sent;
-    long forwarded;
-    long delivered;
-    long late;
+    static final int SENT = 0;
+    static final int FORWARDED = 1;
+    static final int DELIVERED = 2;
+    static final int LATE = 3;
+    private final long[] counts = new long[4];
+
+    void add(int counter) {
+        Opaque.add(counts, counter, 1);
+    }
 
     /** Real-time packets sent by local flows. */
     public long sent() {
-        return sent;
+        return Opaque.get(counts, SENT);
     }
 
     /** Real-time packets forwarded for other nodes. */
     public long forwarded() {
-        return forwarded;
+        return Opaque.get(counts, FORWARDED);
     }
 
     /** Real-time packets delivered to local ports (first copies). */
     public long delivered() {
-        return delivered;
+        return Opaque.get(counts, DELIVERED);
     }
 
     /** Delivered real-time packets older than the late deadline. */
     public long late() {
-        return late;
+        return Opaque.get(counts, LATE);
     }
 }

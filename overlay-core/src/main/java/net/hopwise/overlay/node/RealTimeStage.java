@@ -78,7 +78,7 @@ final class RealTimeStage implements Stage {
             throw new IllegalArgumentException("ports must be 1-65535");
         }
         if (destination.equals(node.id())) {
-            realTimeCounters.sent++;
+            realTimeCounters.add(RealTimeCounters.SENT);
             deliverRealTime(node.selfId(), sourcePort, destinationPort, flowSequence, node.now(), payload);
             return SendResult.ACCEPTED;
         }
@@ -95,7 +95,7 @@ final class RealTimeStage implements Stage {
                 metric.ordinal(), flowSequence, node.now());
         packet.writeBytes(payload, payload.readerIndex(), length);
         WireHeader.finish(packet, 0);
-        realTimeCounters.sent++;
+        realTimeCounters.add(RealTimeCounters.SENT);
         transmitRealTime(via, packet);
         return SendResult.ACCEPTED;
     }
@@ -217,8 +217,8 @@ final class RealTimeStage implements Stage {
         }
         RealTimeCodec.setHopLimit(body, hops - 1);
         WireHeader.restamp(datagram, node.selfId(), via.id().value(), via.takeLinkSequence());
-        counters.packetsForwarded++;
-        realTimeCounters.forwarded++;
+        counters.add(NodeCounters.PACKETS_FORWARDED, 1);
+        realTimeCounters.add(RealTimeCounters.FORWARDED);
         // A right-sized copy: the link history keeps it for up to the deadline, and a received datagram
         // may be a slice of a larger batch buffer that must not stay pinned that long.
         ByteBuf copy = allocator.ioBuffer(datagram.readableBytes());
@@ -251,9 +251,9 @@ final class RealTimeStage implements Stage {
             counters.drop(DropReason.DUPLICATE);
             return;
         }
-        realTimeCounters.delivered++;
+        realTimeCounters.add(RealTimeCounters.DELIVERED);
         if (node.now() - sendTime > config.lateDeadline().toNanos()) {
-            realTimeCounters.late++;
+            realTimeCounters.add(RealTimeCounters.LATE);
         }
         node.deliver(origin, sourcePort, port, payload, flowSequence & 0xFFFF_FFFFL, sendTime);
     }

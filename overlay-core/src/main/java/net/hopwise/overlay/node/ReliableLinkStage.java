@@ -128,7 +128,7 @@ final class ReliableLinkStage implements Stage {
         rx.accept(ackBy);
         DataHeader.setHopLimit(packet, hops - 1);
         SessionHeader.raiseMark(packet, via.reliableSender.congestionLevel());
-        counters.packetsForwarded++;
+        counters.add(NodeCounters.PACKETS_FORWARDED, 1);
         via.reliableSender.offer(packet.retainedSlice(), node.now());
     }
 

@@ -157,7 +157,7 @@ final class RoutingStage implements Stage {
 
         @Override
         public void routesChanged(long nowNanos) {
-            counters.routeChanges++;
+            counters.add(NodeCounters.ROUTE_CHANGES, 1);
             node.emit(NodeEvent.Kind.ROUTES_CHANGED, null);
         }
     }

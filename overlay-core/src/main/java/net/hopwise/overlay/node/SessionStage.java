@@ -185,7 +185,7 @@ final class SessionStage implements Stage {
         if (!session.sender().offer(payload, sessionPayload, sessionHeadroom, allocator, node.now())) {
             return SendResult.BACK_PRESSURED;
         }
-        counters.messagesSent++;
+        counters.add(NodeCounters.MESSAGES_SENT, 1);
         noteBlocked(session);
         return SendResult.ACCEPTED;
     }
@@ -222,7 +222,7 @@ final class SessionStage implements Stage {
             message.release();
             return SendResult.BACK_PRESSURED;
         }
-        counters.messagesSent++;
+        counters.add(NodeCounters.MESSAGES_SENT, 1);
         noteBlocked(session);
         return SendResult.ACCEPTED;
     }
@@ -318,7 +318,7 @@ final class SessionStage implements Stage {
         try {
             taken = acceptor.accept(s);
         } catch (RuntimeException e) {
-            counters.handlerFailures++;
+            counters.add(NodeCounters.HANDLER_FAILURES, 1);
             LOG.log(Level.WARNING, "session acceptor on port " + key.localPort() + " of node " + config.name()
                     + " failed", e);
             taken = false;
@@ -415,11 +415,11 @@ final class SessionStage implements Stage {
             }
             NodeId source = s.remote();
             String name = node.nameOf(source.value());
-            counters.messagesDelivered++;
+            counters.add(NodeCounters.MESSAGES_DELIVERED, 1);
             try {
                 handler.onMessage(new ReceivedMessage(source, name, s.remotePort(), s.localPort(), message.duplicate()));
             } catch (RuntimeException e) {
-                counters.handlerFailures++;
+                counters.add(NodeCounters.HANDLER_FAILURES, 1);
                 LOG.log(Level.WARNING, "session handler on port " + s.localPort() + " of node " + config.name()
                         + " failed", e);
             }
