@@ -18,8 +18,8 @@ import net.hopwise.overlay.routing.RoutingMetric;
  *  5  u8  metric: the {@link RoutingMetric} ordinal whose routes the probe follows (the answer too)
  *  6  u8  status: 0 in a probe; in an answer 1 (the probe's hop reached), 2 (the destination
  *         reached) or 3 (the answerer has no route onwards)
- *  7  u8  hops left: 0 in a probe (its records bound it); in an answer, decremented by every relay
- *         on its way back, which drops it at 0
+ *  7  u8  at: 0 in a probe; in an answer, the hop number of the node it is sent to on its way back
+ *         along the probe's records (0 = the source), one less at each relay
  *  8  i64 source: the node that traces, where the answer goes
  * 16  i64 destination: the node traced
  * 24  u8  record count, 1 to probe
@@ -30,10 +30,12 @@ import net.hopwise.overlay.routing.RoutingMetric;
  * </pre>
  *
  * <p>Every node that forwards a probe appends the record of the link it forwards on, so the node
- * that answers finds itself in the last record. Decoding is total: anything that does not fit this
+ * that answers finds itself in the last record, and the answer retraces those records back to the
+ * source: it needs no route to the source (a node may answer before its routes know the way back),
+ * and its round trip crosses the same links both ways. Decoding is total: anything that does not fit this
  * layout and its bounds decodes to null, never to an exception.
  */
-record TracePacket(long traceId, int probe, RoutingMetric metric, int status, int hopsLeft, NodeId source,
+record TracePacket(long traceId, int probe, RoutingMetric metric, int status, int at, NodeId source,
         NodeId destination, List<Hop> records) {
     static final int PROBE = 64;
     static final int ANSWER = 65;
@@ -63,15 +65,22 @@ record TracePacket(long traceId, int probe, RoutingMetric metric, int status, in
         List<Hop> more = new ArrayList<>(records.size() + 1);
         more.addAll(records);
         more.add(hop);
-        return new TracePacket(traceId, probe, metric, status, hopsLeft, source, destination, more);
+        return new TracePacket(traceId, probe, metric, status, at, source, destination, more);
     }
 
-    TracePacket answer(int answerStatus, int answerHops) {
-        return new TracePacket(traceId, probe, metric, answerStatus, answerHops, source, destination, records);
+    /** The answer to this probe, on its way to the hop before the answerer's. */
+    TracePacket answer(int answerStatus) {
+        return new TracePacket(traceId, probe, metric, answerStatus, records.size() - 1, source, destination, records);
     }
 
+    /** This answer, on its way one hop further back. */
     TracePacket relayed() {
-        return new TracePacket(traceId, probe, metric, status, hopsLeft - 1, source, destination, records);
+        return new TracePacket(traceId, probe, metric, status, at - 1, source, destination, records);
+    }
+
+    /** The node at a hop of this packet's path: the source at 0. */
+    NodeId node(int hop) {
+        return hop == 0 ? source : records.get(hop - 1).node();
     }
 
     /** The node the last record names: the probe's current holder, the answer's author. */
@@ -85,7 +94,7 @@ record TracePacket(long traceId, int probe, RoutingMetric metric, int status, in
         out.writeByte(probe);
         out.writeByte(metric.ordinal());
         out.writeByte(status);
-        out.writeByte(hopsLeft);
+        out.writeByte(at);
         out.writeLong(source.value());
         out.writeLong(destination.value());
         out.writeByte(records.size());
@@ -113,10 +122,10 @@ record TracePacket(long traceId, int probe, RoutingMetric metric, int status, in
         int probe = body.getUnsignedByte(at + 4);
         int metric = body.getUnsignedByte(at + 5);
         int status = body.getUnsignedByte(at + 6);
-        int hopsLeft = body.getUnsignedByte(at + 7);
+        int back = body.getUnsignedByte(at + 7);
         int count = body.getUnsignedByte(at + 24);
-        boolean statusFits = type == PROBE ? status == PROBING && hopsLeft == 0
-                : type == ANSWER && status >= HOP_REACHED && status <= NO_ROUTE;
+        boolean statusFits = type == PROBE ? status == PROBING && back == 0
+                : type == ANSWER && status >= HOP_REACHED && status <= NO_ROUTE && back < count;
         if (!statusFits || probe == 0 || metric >= METRICS.length || count == 0 || count > probe
                 || length != FIXED_LENGTH + count * RECORD_LENGTH) {
             return null;
@@ -136,7 +145,7 @@ record TracePacket(long traceId, int probe, RoutingMetric metric, int status, in
         if (source == 0 || destination == 0) {
             return null; // 0 is no node's id
         }
-        return new TracePacket(traceId, probe, METRICS[metric], status, hopsLeft, new NodeId(source),
+        return new TracePacket(traceId, probe, METRICS[metric], status, back, new NodeId(source),
                 new NodeId(destination), records);
     }
 }

@@ -33,6 +33,7 @@ final class TraceStage implements Stage {
     private final int maxHops;
     private final DropCounter malformed;
     private final DropCounter unmatched;
+    /** Answers whose way back lost a link. */
     private final DropCounter noRoute;
     private final DropCounter hopLimit;
     private final DropCounter unsent;
@@ -51,7 +52,7 @@ final class TraceStage implements Stage {
         this.maxHops = Math.min(context.config().hopLimit(), TracePacket.maxRecords(context.maxBody()));
         malformed = context.dropReason("trace_malformed");
         unmatched = context.dropReason("trace_unmatched");
-        noRoute = context.dropReason("trace_no_route");
+        noRoute = context.dropReason("trace_link_gone");
         hopLimit = context.dropReason("trace_hop_limit");
         unsent = context.dropReason("trace_unsent");
         reached = outcome("reached");
@@ -133,18 +134,15 @@ final class TraceStage implements Stage {
             malformed.increment();
         } else if (type == TracePacket.PROBE) {
             onProbe(p, frame.link());
-        } else if (p.source().equals(context.self())) {
-            onAnswer(p, frame.nowNanos());
         } else {
-            relayAnswer(p);
+            onAnswer(p, frame.link(), frame.nowNanos());
         }
     }
 
     private void onProbe(TracePacket p, LinkView from) {
-        List<TracePacket.Hop> hops = p.records();
-        NodeId previous = hops.size() == 1 ? p.source() : hops.get(hops.size() - 2).node();
+        int hop = p.records().size();
         // The sender appended the record of the link to us: anything else was not forwarded by the protocol.
-        if (!p.last().equals(context.self()) || !previous.equals(from.id())) {
+        if (!p.node(hop).equals(context.self()) || !p.node(hop - 1).equals(from.id())) {
             malformed.increment();
             return;
         }
@@ -154,7 +152,7 @@ final class TraceStage implements Stage {
         }
         if (p.destination().equals(context.self())) {
             answer(p, TracePacket.DESTINATION_REACHED);
-        } else if (hops.size() == p.probe()) {
+        } else if (hop == p.probe()) {
             answer(p, TracePacket.HOP_REACHED);
         } else {
             NodeId nextHop = routes.nextHop(p.destination(), p.metric());
@@ -175,49 +173,44 @@ final class TraceStage implements Stage {
     }
 
     private void answer(TracePacket probe, int status) {
-        TracePacket answer = probe.answer(status, context.config().hopLimit());
-        if (answer.source().equals(context.self())) {
-            onAnswer(answer, context.nowNanos()); // a probe that came back round a loop
-        } else {
-            routeBack(answer);
-        }
+        sendBack(probe.answer(status));
     }
 
-    private void relayAnswer(TracePacket answer) {
-        if (answer.hopsLeft() == 0) {
-            hopLimit.increment();
-            return;
-        }
-        routeBack(answer.relayed());
-    }
-
-    private void routeBack(TracePacket answer) {
-        NodeId nextHop = routes.nextHop(answer.source(), answer.metric());
-        LinkView link = nextHop == null ? null : context.link(nextHop);
+    /** Sends an answer to the node its {@code at} names: back the way the probe came, no route needed. */
+    private void sendBack(TracePacket answer) {
+        LinkView link = context.link(answer.node(answer.at()));
         if (link == null) {
-            noRoute.increment();
+            noRoute.increment(); // the link the probe came by is gone
             return;
         }
         send(link, TracePacket.ANSWER, answer);
+    }
+
+    private void onAnswer(TracePacket answer, LinkView from, long nowNanos) {
+        int at = answer.at();
+        // Sent by the node one hop further along the records, to the node they name at this hop.
+        if (!answer.node(at).equals(context.self()) || !answer.node(at + 1).equals(from.id())) {
+            malformed.increment();
+        } else if (at > 0) {
+            sendBack(answer.relayed());
+        } else {
+            PendingTrace trace = pending.get(answer.traceId());
+            if (trace == null || !trace.matches(answer)) {
+                unmatched.increment(); // late (after its timeout), duplicated past completion, or forged
+                return;
+            }
+            trace.answered(answer, nowNanos);
+            if (trace.complete()) {
+                pending.remove(trace.id);
+                complete(trace);
+            }
+        }
     }
 
     private void send(LinkView link, int type, TracePacket packet) {
         ByteBuf body = packet.encode(context.allocator());
         if (!context.send(link, type, body)) {
             unsent.increment();
-        }
-    }
-
-    private void onAnswer(TracePacket answer, long nowNanos) {
-        PendingTrace trace = pending.get(answer.traceId());
-        if (trace == null || !trace.matches(answer)) {
-            unmatched.increment(); // late (after its timeout), duplicated past completion, or forged
-            return;
-        }
-        trace.answered(answer, nowNanos);
-        if (trace.complete()) {
-            pending.remove(trace.id);
-            complete(trace);
         }
     }
 

@@ -39,12 +39,17 @@ class TraceVirtualTimeTest {
     private VirtualOverlay overlay;
 
     private void startChain() {
+        startChain(o -> {});
+    }
+
+    private void startChain(java.util.function.Consumer<VirtualOverlay> more) {
         overlay = new VirtualOverlay(42, b -> b.module(new TraceModule(PROBE_TIMEOUT)).module(new RoutesModule())
                 .module(new AnswerLoss()));
         CHAIN.forEach(overlay::node);
         for (int i = 0; i < DELAYS.length; i++) {
             overlay.link(CHAIN.get(i), CHAIN.get(i + 1), DELAYS[i]);
         }
+        more.accept(overlay);
         overlay.startAll();
         overlay.runFor(30_000 * MS);
     }
@@ -195,7 +200,7 @@ class TraceVirtualTimeTest {
         assertThat(drop("trace_malformed") - before).isEqualTo(bodies.size());
 
         long strays = drop("trace_unmatched");
-        TracePacket answer = new TracePacket(12345, 1, RoutingMetric.LATENCY, TracePacket.HOP_REACHED, 30, a, d,
+        TracePacket answer = new TracePacket(12345, 1, RoutingMetric.LATENCY, TracePacket.HOP_REACHED, 0, a, d,
                 List.of(new TracePacket.Hop(b, 4.0, 8 * MS)));
         inject("b", "a", TracePacket.ANSWER, answer.encode(Unpooled.buffer().alloc()));
         overlay.runFor(100 * MS);
@@ -208,6 +213,34 @@ class TraceVirtualTimeTest {
         assertThat(drop("b", "trace_unmatched") - strayAtB).isEqualTo(1);
         assertThat(drop("trace_malformed") - before).isEqualTo(bodies.size());
         assertNoFaults();
+    }
+
+    @Test
+    void answersRetraceTheProbeWithoutARouteToTheSource() {
+        // x is a neighbour of a that runs no node: it never says hello, so no node has a route to it.
+        List<TracePacket> received = new java.util.ArrayList<>();
+        startChain(o -> {
+            o.external("x", (from, datagram, now) -> {
+                if (WireHeader.typeCode(datagram) == TracePacket.ANSWER) {
+                    received.add(TracePacket.decode(TracePacket.ANSWER, WireHeader.body(datagram)));
+                }
+            });
+            o.link("x", "a", 3 * MS);
+        });
+        NodeId x = NodeId.ofName("x");
+        assertThat(routes(overlay.engine("b")).nextHop(x, RoutingMetric.LATENCY)).isNull();
+        TracePacket probe = new TracePacket(9, 2, RoutingMetric.LATENCY, TracePacket.PROBING, 0, x, NodeId.ofName("d"),
+                List.of(new TracePacket.Hop(NodeId.ofName("a"), 3.0, -1)));
+        inject("x", "a", TracePacket.PROBE, probe.encode(Unpooled.buffer().alloc()));
+        overlay.runFor(100 * MS);
+
+        assertThat(received).hasSize(1);
+        TracePacket answer = received.get(0);
+        assertThat(answer.status()).isEqualTo(TracePacket.HOP_REACHED);
+        assertThat(answer.at()).isZero();
+        assertThat(answer.records()).extracting(TracePacket.Hop::node)
+                .containsExactly(NodeId.ofName("a"), NodeId.ofName("b"));
+        assertThat(drop("b", "trace_link_gone")).isZero();
     }
 
     private static ByteBuf withByte(TracePacket p, int index, int value) {
