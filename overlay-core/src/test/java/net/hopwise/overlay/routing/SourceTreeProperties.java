@@ -56,6 +56,75 @@ class SourceTreeProperties {
     }
 
     /**
+     * On graphs whose link costs are all distinct (no zero loss, latencies and losses drawn from wide
+     * ranges, so no two paths cost the same), under every metric but HOPS, each branch of the tree from any
+     * source is the one shortest path Floyd-Warshall finds, so the tree is exactly the union of the
+     * brute-force shortest paths from the source.
+     */
+    @Property(tries = 100)
+    void treesAreTheUnionOfTheUniqueShortestPaths(@ForAll @IntRange(min = 2, max = 16) int nodes, @ForAll long seed) {
+        Random random = new Random(seed);
+        RandomTopology shape = RandomTopology.generate(nodes, random, false);
+        List<RandomTopology.Edge> edges = new ArrayList<>();
+        Map<String, Map<String, LinkCost>> claims = new java.util.TreeMap<>();
+        shape.names().forEach(n -> claims.put(n, new java.util.LinkedHashMap<>()));
+        for (RandomTopology.Edge e : shape.edges()) {
+            RandomTopology.Edge unique = new RandomTopology.Edge(e.a(), e.b(), uniqueCost(random), uniqueCost(random));
+            edges.add(unique);
+            claims.get(e.a()).put(e.b(), unique.ab());
+            claims.get(e.b()).put(e.a(), unique.ba());
+        }
+        RandomTopology topology = new RandomTopology(shape.names(), edges, claims);
+        RoutingConfig config = RoutingConfig.defaults();
+        List<LinkStateAdvertisement> advertisements = new ArrayList<>();
+        Map<NodeId, Router> routers = routersWithTheWholeDatabase(topology, config, advertisements);
+        BruteForceRoutes brute = new BruteForceRoutes(advertisements, config);
+        List<NodeId> ids = brute.nodes();
+        Router viewer = routers.get(ids.get(random.nextInt(ids.size())));
+        // HOPS ties wherever two paths have as many hops: its tie-breaking is checked exactly above.
+        for (RoutingMetric metric : new RoutingMetric[] {RoutingMetric.LATENCY, RoutingMetric.LOSS, RoutingMetric.EXPECTED_LATENCY}) {
+            double[][] d = brute.distances(metric);
+            for (int s = 0; s < ids.size(); s++) {
+                Map<NodeId, NodeId> tree = viewer.tree(ids.get(s), metric);
+                for (int t = 0; t < ids.size(); t++) {
+                    List<NodeId> expected = uniqueShortestPath(brute, metric, config, d, s, t);
+                    assertThat(branch(tree, ids.get(t))).as(metric + " from " + ids.get(s) + " to " + ids.get(t)).isEqualTo(expected);
+                }
+            }
+        }
+    }
+
+    /** Wide ranges and no zero loss: distinct costs under every metric, with overwhelming probability. */
+    private static LinkCost uniqueCost(Random random) {
+        return new LinkCost(1_000 + random.nextInt(200_000), 1 + random.nextInt(300_000));
+    }
+
+    /** Floyd-Warshall's shortest path, checking at every step that exactly one neighbour continues it; null if unreachable. */
+    private static List<NodeId> uniqueShortestPath(BruteForceRoutes brute, RoutingMetric metric, RoutingConfig config,
+            double[][] d, int s, int t) {
+        if (Double.isInfinite(d[s][t])) {
+            return null;
+        }
+        List<NodeId> ids = brute.nodes();
+        List<NodeId> path = new ArrayList<>(List.of(ids.get(s)));
+        for (int x = s; x != t; ) {
+            int next = -1;
+            int candidates = 0;
+            for (int y = 0; y < ids.size(); y++) {
+                LinkCost c = brute.link(ids.get(x), ids.get(y));
+                if (c != null && Math.abs(metric.linkCost(c, config) + d[y][t] - d[x][t]) <= 1e-9 * Math.max(1, d[x][t])) {
+                    next = y;
+                    candidates++;
+                }
+            }
+            assertThat(candidates).as("a unique shortest path (" + metric + ")").isEqualTo(1);
+            x = next;
+            path.add(ids.get(x));
+        }
+        return path;
+    }
+
+    /**
      * After a history of links coming up, costs changing and a link flapping under loss, with zero
      * route-change margins: at every node of any source's tree, under every metric, the next hop that
      * node computes for each node below it is its child towards it, which is what a packet forwarded
