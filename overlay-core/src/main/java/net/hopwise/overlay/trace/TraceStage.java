@@ -215,13 +215,11 @@ final class TraceStage implements Stage {
     }
 
     private void complete(PendingTrace trace) {
-        TraceResult result = trace.result(context.config().name(), routes);
-        (result.error() != null ? failed : result.reached() ? reached : unreached).increment();
-        trace.future.complete(result);
+        finish(trace.future, trace.result(context.config().name(), routes));
     }
 
     private void finish(CompletableFuture<TraceResult> future, TraceResult result) {
-        failed.increment();
+        (result.error() != null ? failed : result.reached() ? reached : unreached).increment();
         future.complete(result);
     }
 
@@ -246,8 +244,7 @@ final class TraceStage implements Stage {
     public void close() {
         closed = true;
         for (PendingTrace trace : pending.values()) {
-            failed.increment();
-            trace.future.complete(TraceResult.failed(context.config().name(), trace.destinationName, trace.metric,
+            finish(trace.future, TraceResult.failed(context.config().name(), trace.destinationName, trace.metric,
                     "the node stopped before the trace ended"));
         }
         pending.clear();

@@ -72,6 +72,11 @@ class TraceVirtualTimeTest {
         return stack.module(RoutesModule.View.class).routes();
     }
 
+    private double traces(String node, String outcome) {
+        return overlay.engine(node).module(RoutesModule.View.class).meters().get("hopwise.trace.traces")
+                .tag("node", node).tag("outcome", outcome).counter().count();
+    }
+
     @Test
     void traceFollowsTheRouteWithItsCostsAndGrowingRoundTrips() {
         startChain();
@@ -103,10 +108,13 @@ class TraceVirtualTimeTest {
                 assertThat(hop.linkRttMillis()).as("measured rtt of link %d", k)
                         .isCloseTo(2 * DELAYS[k - 1] / 1e6, within(0.5));
             }
+            assertThat(result.hops()).extracting(TraceHop::roundTripMillis).isSorted();
             if (metric == RoutingMetric.HOPS) {
                 assertThat(result.hops()).extracting(TraceHop::linkCost).containsOnly(1.0);
             }
         }
+        assertThat(traces("a", "reached")).isEqualTo(2);
+        assertThat(traces("a", "error")).isZero();
         assertNoFaults();
     }
 
@@ -140,6 +148,8 @@ class TraceVirtualTimeTest {
         assertThat(self.reached()).isTrue();
         assertThat(self.hops()).isEmpty();
         assertThat(self.error()).isNull();
+        assertThat(traces("a", "error")).isEqualTo(3);
+        assertThat(traces("a", "reached")).isEqualTo(1);
     }
 
     @Test
@@ -286,6 +296,8 @@ class TraceVirtualTimeTest {
     static final class RoutesModule implements OverlayModule {
         interface View {
             RouteView routes();
+
+            io.micrometer.core.instrument.MeterRegistry meters();
         }
 
         @Override
@@ -295,8 +307,17 @@ class TraceVirtualTimeTest {
 
         @Override
         public void install(ModuleContext context) {
-            RouteView routes = context.routes();
-            context.provide(View.class, () -> routes);
+            context.provide(View.class, new View() {
+                @Override
+                public RouteView routes() {
+                    return context.routes();
+                }
+
+                @Override
+                public io.micrometer.core.instrument.MeterRegistry meters() {
+                    return context.meterRegistry();
+                }
+            });
         }
     }
 
