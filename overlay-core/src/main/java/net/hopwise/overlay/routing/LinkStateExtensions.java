@@ -1,5 +1,6 @@
 package net.hopwise.overlay.routing;
 
+import java.util.ArrayDeque;
 import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -43,8 +44,12 @@ final class LinkStateExtensions {
     private final long maxAgeNanos;
     private final long refreshNanos;
     private long sequence;
+    /** Changes made by the current router call, reported at its end; see {@link #deliverChanges}. */
+    private final ArrayDeque<Change> changes = new ArrayDeque<>();
     private long rejected;
     private long deferred;
+
+    private record Change(NodeId origin, int kind, byte[] record) {}
 
     LinkStateExtensions(NodeId self, RoutingConfig config, RouterOutput out, LinkStateDatabase origins, long sequenceBase,
             long nowNanos) {
@@ -76,7 +81,7 @@ final class LinkStateExtensions {
         }
         byte[] copy = record == null ? null : record.clone();
         originate(key, copy, nowNanos);
-        out.extensionChanged(self, kind, copy == null ? null : copy.clone());
+        changed(self, kind, copy == null ? null : copy.clone());
     }
 
     /** Every live record of {@code kind}, this node's included, as fresh copies. */
@@ -130,7 +135,7 @@ final class LinkStateExtensions {
     void originGone(NodeId origin) {
         for (ExtensionRecord r : database.removeOrigin(origin)) {
             if (!r.withdrawn()) {
-                out.extensionChanged(origin, r.kind(), null);
+                changed(origin, r.kind(), null);
             }
         }
         admission.forgetOrigin(origin);
@@ -143,7 +148,7 @@ final class LinkStateExtensions {
                 admission.forgetOrigin(r.origin());
             }
             if (!r.withdrawn()) {
-                out.extensionChanged(r.origin(), r.kind(), null);
+                changed(r.origin(), r.kind(), null);
             }
         }
         for (ExtensionRecord r : List.copyOf(database.of(self))) {
@@ -179,6 +184,17 @@ final class LinkStateExtensions {
         for (ExtensionNeighbour n : neighbours.values()) {
             n.sendAcks(out, config.maxUpdateBodyBytes());
             n.sendUpdates(out, database, nowNanos, pacing, retransmit, refreshNanos, config.maxUpdateBodyBytes());
+        }
+    }
+
+    /**
+     * Reports the changes the current call made, in order, once its packets have left: a listener may
+     * then publish in answer (a nested call, whose own changes are reported here too) without meeting
+     * the router halfway through an update.
+     */
+    void deliverChanges() {
+        for (Change c = changes.poll(); c != null; c = changes.poll()) {
+            out.extensionChanged(c.origin(), c.kind(), c.record());
         }
     }
 
@@ -255,7 +271,7 @@ final class LinkStateExtensions {
             }
             boolean wasLive = held != null && !held.withdrawn();
             if ((wasLive || !r.withdrawn()) && (held == null || !Arrays.equals(held.data(), r.data()))) {
-                out.extensionChanged(r.origin(), r.kind(), r.withdrawn() ? null : r.data().clone());
+                changed(r.origin(), r.kind(), r.withdrawn() ? null : r.data().clone());
             }
         } else if (r.sameVersionAs(held)) {
             from.acks.add(ack);
@@ -290,6 +306,10 @@ final class LinkStateExtensions {
             from.acks.add(ack);
             from.acknowledged(key, r.sequence());
         }
+    }
+
+    private void changed(NodeId origin, int kind, byte[] record) {
+        changes.add(new Change(origin, kind, record));
     }
 
     private void reject(ExtensionNeighbour from, DropReason reason) {

@@ -553,7 +553,10 @@ public final class Router {
         }
     }
 
-    /** Sends what this call produced, then recomputes routes if the graph changed and the rate limit allows. */
+    /**
+     * Sends what this call produced, recomputes routes if the graph changed and the rate limit allows,
+     * then reports the extension records the call changed.
+     */
     private void finish(long nowNanos) {
         for (FloodNeighbour n : neighbours.values()) {
             n.sendAcks(out, config.maxUpdateBodyBytes());
@@ -563,6 +566,8 @@ public final class Router {
         if (graphChanged && nowNanos - lastRecomputeNanos >= minRecomputeNanos) {
             recompute(nowNanos);
         }
+        // Last, when the router is consistent again: a listener may publish in answer.
+        extensions.deliverChanges();
     }
 
     private void recompute(long nowNanos) {

@@ -5,7 +5,8 @@ import net.hopwise.overlay.wire.DropReason;
 
 /**
  * Where a {@link Router} puts what it produces. Called on the router's thread, from inside the
- * router's own methods: an implementation queues or transmits, and never calls back into the router.
+ * router's own methods: an implementation queues or transmits, and never calls back into the router
+ * ({@link #extensionChanged} excepted).
  */
 public interface RouterOutput {
     /** Transmit this update to a neighbour; its body never exceeds the configured maxUpdateBodyBytes. */
@@ -31,8 +32,11 @@ public interface RouterOutput {
      * The record of {@code kind} that {@code origin} publishes changed here: {@code record} is the new
      * content (a fresh copy the callee may keep), or null when it was withdrawn, expired, or went with
      * its origin's advertisement. Called for this node's own publishes too, once per actual change
-     * (a refresh or a re-flooded copy with the same content is not one). Never a cause of route
-     * computation. The implementation must not call back into the router.
+     * (a refresh or a re-flooded copy with the same content is not one), in the order of the changes,
+     * at the end of the router call that made them, once its packets were handed out. Unlike the
+     * other methods, an implementation may call back into the router from here (to publish a record
+     * in answer, say): the router is consistent by then, and the nested call's own changes are
+     * reported after these. Never a cause of route computation.
      */
     default void extensionChanged(NodeId origin, int kind, byte[] record) {}
 

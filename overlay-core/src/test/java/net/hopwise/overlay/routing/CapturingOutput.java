@@ -6,7 +6,7 @@ import net.hopwise.overlay.NodeId;
 import net.hopwise.overlay.wire.DropReason;
 
 /** Records what a router emits, for tests that drive one router by hand. */
-final class CapturingOutput implements RouterOutput {
+class CapturingOutput implements RouterOutput {
     record Sent(NodeId to, LinkStateUpdate update, LinkStateAck ack) {}
 
     record Rejection(NodeId from, DropReason reason) {}

@@ -231,6 +231,39 @@ class LinkStateExtensionTest {
                 .containsExactly(9_001L);
     }
 
+    /** Changes are reported at the end of the call, in order, and a listener may publish in answer. */
+    @Test
+    void aListenerMayPublishInAnswerToAChange() {
+        Router[] self = new Router[1];
+        CapturingOutput answering = new CapturingOutput() {
+            @Override
+            public void extensionChanged(NodeId origin, int kind, byte[] record) {
+                super.extensionChanged(origin, kind, record);
+                if (kind == 1 && !origin.equals(A)) {
+                    // Mid-update, the router would still owe the sender its ack: it must come out whole.
+                    assertThat(extensionAcksTo(B)).as("the call's acks left before the change is reported").isNotEmpty();
+                    self[0].publishExtension(9, record == null ? null : new byte[] {(byte) extensionChanges.size()}, 0);
+                }
+            }
+        };
+        Router r = new Router(A, "a", config, answering, 100, 0);
+        self[0] = r;
+        r.neighbourUp(B, TEN_MS, 0);
+        r.onUpdate(B, update(lsa(B, 5, A), lsa(C, 7, B)), 0);
+        answering.clear();
+        r.onExtensionUpdate(B, records(new ExtensionRecord(B, 1, 10, 0, HELLO), new ExtensionRecord(C, 1, 10, 0, OTHER)), SECOND);
+        assertThat(answering.extensionChanges).extracting(CapturingOutput.ExtensionChange::origin).containsExactly(B, C, A, A);
+        assertThat(answering.extensionChanges).extracting(CapturingOutput.ExtensionChange::kind).containsExactly(1, 1, 9, 9);
+        // B's change made the first answer, C's (reported in order, after it) the second.
+        assertThat(r.extensions(9).get(A)).containsExactly(2);
+        assertThat(answering.extensionRecordsTo(B)).filteredOn(x -> x.kind() == 9).extracting(ExtensionRecord::sequence)
+                .as("the second answer waits for pacing").containsExactly(100L);
+        r.onTimer(SECOND + config.floodPacingInterval().toNanos());
+        assertThat(answering.extensionRecordsTo(B)).filteredOn(x -> x.kind() == 9).extracting(ExtensionRecord::sequence)
+                .containsExactly(100L, 101L);
+        assertThat(r.extensions(1)).containsOnlyKeys(B, C);
+    }
+
     @Test
     void packetsFromANodeThatIsNotAnUpNeighbourAreIgnoredAndCounted() {
         long ignored = a.ignoredMessages();
