@@ -328,6 +328,9 @@
     const enter = rows.enter().append("tr");
     enter.append("td").attr("class", "dest");
     metrics.forEach(m => enter.append("td").attr("data-metric", m));
+    // trace.js answers the click: the hops of the route under the selected metric, measured.
+    enter.append("td").attr("class", "act").append("button").attr("class", "trace compact")
+      .attr("title", "Trace the route under the selected metric").text("trace");
     enter.merge(rows).attr("data-destination", d => d.destination).each(function (d) {
       const tr = d3.select(this);
       tr.select(".dest").text(d.destination);
@@ -679,7 +682,7 @@
     } catch (e) { /* next time */ }
   }
 
-  window.hopwise = { api, fmt };
+  window.hopwise = { api, fmt, metric: () => state.metric };
   showSignedIn();
   refresh().then(() => { refreshHistory(); refreshRoutes(); });
   api("GET", "api/events/recent").then(ev => addEvents(ev, false)).catch(() => {}).finally(listen);

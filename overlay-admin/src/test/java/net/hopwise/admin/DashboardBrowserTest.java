@@ -4,7 +4,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import java.io.File;
 import java.io.IOException;
 import java.net.URI;
 import java.net.http.HttpClient;
@@ -27,8 +26,6 @@ import org.openqa.selenium.OutputType;
 import org.openqa.selenium.WebDriver;
 import org.openqa.selenium.WebElement;
 import org.openqa.selenium.chrome.ChromeDriver;
-import org.openqa.selenium.chrome.ChromeDriverService;
-import org.openqa.selenium.chrome.ChromeOptions;
 import org.openqa.selenium.support.ui.WebDriverWait;
 import org.springframework.boot.test.web.server.LocalServerPort;
 
@@ -37,10 +34,8 @@ import org.springframework.boot.test.web.server.LocalServerPort;
  * installs): it shows every node of the demo overlay, and when an impairment is set through the API
  * the link's statistics on the page change; it shows the sessions, flows and drop counters the API
  * reports, the selected link's impairment in the form, charts over a chosen span, and node labels
- * clear of every node and of each other.
- *
- * <p>Without the browser this test fails and says what to install: a dashboard test that passes
- * without a browser would prove nothing.
+ * clear of every node and of each other. {@link DashboardTraceBrowserTest} traces from the routes
+ * table.
  */
 @DemoServiceTest
 class DashboardBrowserTest {
@@ -54,21 +49,7 @@ class DashboardBrowserTest {
 
     @BeforeEach
     void openBrowser() {
-        File chromium = new File(System.getProperty("hopwise.chromium", "/usr/bin/chromium"));
-        File driver = new File(System.getProperty("hopwise.chromedriver", "/usr/bin/chromedriver"));
-        if (!chromium.canExecute() || !driver.canExecute()) {
-            throw new AssertionError("the dashboard test needs Chromium at " + chromium + " and its driver at " + driver
-                    + ": install them with `apt-get install chromium chromium-driver` (.ci/run does), or point"
-                    + " -Dhopwise.chromium and -Dhopwise.chromedriver at them");
-        }
-        ChromeOptions options = new ChromeOptions();
-        options.setBinary(chromium);
-        options.addArguments("--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage",
-                "--disable-background-networking", "--window-size=1400,1250");
-        // An explicit driver executable keeps Selenium Manager from trying to download one.
-        ChromeDriverService service = new ChromeDriverService.Builder().usingDriverExecutable(driver)
-                .usingAnyFreePort().build();
-        browser = new ChromeDriver(service, options);
+        browser = Chromium.open();
     }
 
     @AfterEach

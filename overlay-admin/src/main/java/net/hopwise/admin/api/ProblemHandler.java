@@ -47,6 +47,7 @@ public class ProblemHandler extends ResponseEntityExceptionHandler {
             case UNKNOWN_NODE -> Problems.UNKNOWN_NODE;
             case UNKNOWN_LINK -> Problems.UNKNOWN_LINK;
             case NOT_LOCAL -> Problems.NOT_LOCAL;
+            case TRACE_TIMEOUT -> Problems.TRACE_TIMEOUT;
         }).detail(e.getMessage());
     }
 

@@ -19,6 +19,8 @@ public enum Problems {
     UNKNOWN_NODE("unknown-node", "Unknown node", HttpStatus.NOT_FOUND),
     UNKNOWN_LINK("unknown-link", "Unknown link", HttpStatus.NOT_FOUND),
     NOT_LOCAL("not-local", "Link not local to this instance", HttpStatus.CONFLICT),
+    /** The overlay did not answer in time: the gateway (this service) gives up on the upstream (the overlay). */
+    TRACE_TIMEOUT("trace-timeout", "Trace timed out", HttpStatus.GATEWAY_TIMEOUT),
     /** A value of the right type outside what it may be; the detail names the field or parameter. */
     INVALID_VALUE("invalid-value", "Invalid value", HttpStatus.BAD_REQUEST),
     /** A value of the wrong JSON or parameter type; the detail names the field and the type expected. */

@@ -316,6 +316,10 @@ public class HopwiseProperties {
 
     /** The service itself: sampling of link statistics, history, security. */
     public static class Admin {
+        public static final Duration DEFAULT_TRACE_TIMEOUT = Duration.ofSeconds(10);
+        /** Tomcat ends an asynchronous request after 30 s by default: a longer wait would never be seen. */
+        public static final Duration MAX_TRACE_TIMEOUT = Duration.ofSeconds(30);
+
         /**
          * How often link statistics are sampled for the time series and throughput: once a second
          * matches what a person can follow on a chart and the hello protocol's measurement pace.
@@ -330,6 +334,11 @@ public class HopwiseProperties {
         @Min(1)
         @Max(100_000)
         private int eventHistorySize = 500;
+        /**
+         * How long {@code GET /api/trace} waits for a trace: well above the trace's own 2 s probe
+         * timeout, so only a trace that is stuck is cut short, and below Tomcat's 30 s async timeout.
+         */
+        private Duration traceTimeout = DEFAULT_TRACE_TIMEOUT;
         @Valid
         private final Security security = new Security();
 
@@ -355,6 +364,19 @@ public class HopwiseProperties {
 
         public void setEventHistorySize(int eventHistorySize) {
             this.eventHistorySize = eventHistorySize;
+        }
+
+        public Duration getTraceTimeout() {
+            return traceTimeout;
+        }
+
+        public void setTraceTimeout(Duration traceTimeout) {
+            if (traceTimeout == null || traceTimeout.isNegative() || traceTimeout.isZero()
+                    || traceTimeout.compareTo(MAX_TRACE_TIMEOUT) > 0) {
+                throw new IllegalArgumentException("must be more than 0 and at most " + MAX_TRACE_TIMEOUT.toSeconds()
+                        + " s, got " + traceTimeout);
+            }
+            this.traceTimeout = traceTimeout;
         }
 
         public Security getSecurity() {

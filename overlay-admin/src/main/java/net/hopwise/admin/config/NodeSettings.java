@@ -10,6 +10,7 @@ import net.hopwise.overlay.NodeConfig;
 import net.hopwise.overlay.NodeId;
 import net.hopwise.overlay.link.HelloConfig;
 import net.hopwise.overlay.routing.RoutingConfig;
+import net.hopwise.overlay.trace.TraceModule;
 
 /**
  * Turns {@code hopwise.node.*} into a {@link NodeConfig}, reporting every bad value with the property
@@ -60,7 +61,10 @@ public final class NodeSettings {
         if (!problems.isEmpty()) {
             throw new InvalidSettingsException(problems);
         }
-        NodeConfig.Builder b = NodeConfig.builder(name).neighbours(neighbours).hello(hello).routing(routing);
+        // The trace module answers other nodes' traces and serves the API's: a node the operator runs
+        // through this service should be traceable like every other.
+        NodeConfig.Builder b = NodeConfig.builder(name).neighbours(neighbours).hello(hello).routing(routing)
+                .module(new TraceModule());
         if (bind != null) {
             b.bindAddress(bind);
         }

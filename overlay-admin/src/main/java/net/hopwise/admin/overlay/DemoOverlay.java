@@ -19,6 +19,7 @@ import net.hopwise.overlay.OverlayPort;
 import net.hopwise.overlay.RealTimeFlow;
 import net.hopwise.overlay.ReliableSession;
 import net.hopwise.overlay.routing.RoutingMetric;
+import net.hopwise.overlay.trace.TraceModule;
 
 /**
  * The demo overlay: five nodes named after cities, in this process on loopback UDP, joined in a ring
@@ -90,8 +91,9 @@ public final class DemoOverlay {
         };
         try {
             for (String name : NODES) {
+                // Every demo node answers traces, so the dashboard can trace to any of them.
                 OverlayNode node = OverlayNode.start(NodeConfig.builder(name).loopback(0).meterRegistry(registry)
-                        .build(), runtime);
+                        .module(new TraceModule()).build(), runtime);
                 nodes.put(name, node);
                 ports.put(name, node.openPort(PORT, message -> { }));
             }

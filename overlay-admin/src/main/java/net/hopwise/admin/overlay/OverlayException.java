@@ -7,7 +7,9 @@ public class OverlayException extends RuntimeException {
         UNKNOWN_NODE,
         UNKNOWN_LINK,
         /** The link has no local end, so this instance cannot impair it. */
-        NOT_LOCAL
+        NOT_LOCAL,
+        /** A trace did not finish within the time the service waits for one. */
+        TRACE_TIMEOUT
     }
 
     private final Kind kind;
@@ -23,6 +25,11 @@ public class OverlayException extends RuntimeException {
 
     public static OverlayException unknownNode(String name) {
         return new OverlayException(Kind.UNKNOWN_NODE, "no node named '" + name + "' is known to this overlay");
+    }
+
+    public static OverlayException traceTimeout(String destination, java.time.Duration waited) {
+        return new OverlayException(Kind.TRACE_TIMEOUT, "the trace to " + destination + " did not finish within "
+                + waited.toMillis() + " ms (hopwise.admin.trace-timeout)");
     }
 
     public static OverlayException unknownLink(String a, String b) {
