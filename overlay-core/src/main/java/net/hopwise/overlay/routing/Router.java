@@ -332,8 +332,9 @@ public final class Router {
 
     /**
      * The shortest-path tree rooted at {@code source} under {@code metric}: each node it reaches mapped
-     * to its parent, the source to itself; empty when the source is not in the database. Read-only,
-     * cached per (source, metric) until the next route computation.
+     * to its parent, the source to itself; empty when the source was not in the database at the last
+     * route computation. Read-only, cached per (source, metric) until the next route computation (the
+     * least recently used dropped beyond a few hundred thousand entries).
      *
      * <p>It is computed from the database as of the last route computation (the snapshot
      * {@link #path} answers from) with exactly the tie-breaking of this node's own routes (least cost,

@@ -1,5 +1,6 @@
 package net.hopwise.overlay.routing;
 
+import java.util.Iterator;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import net.hopwise.overlay.NodeId;
@@ -12,29 +13,46 @@ import net.hopwise.overlay.NodeId;
  */
 final class SourceTrees {
     /**
-     * Trees kept at once, least recently used dropped first: a node forwards for a few hundred active
-     * multicast sources at most, and a dropped tree costs one shortest-path computation to make again.
+     * Tree entries (one per node of each cached tree) kept at once, least recently used trees dropped
+     * first: 2^18 holds a few hundred trees of a thousand nodes (a node forwards for a few hundred
+     * active multicast sources at most) in about 12 MB, and a dropped tree costs one shortest-path
+     * computation to make again.
      */
-    static final int MAX_CACHED = 1024;
+    static final int MAX_CACHED_ENTRIES = 1 << 18;
 
     private record Key(NodeId source, RoutingMetric metric) {}
 
     private final RoutingTable table;
-    private final Map<Key, Map<NodeId, NodeId>> cache = new LinkedHashMap<>(16, 0.75f, true) {
-        @Override
-        protected boolean removeEldestEntry(Map.Entry<Key, Map<NodeId, NodeId>> eldest) {
-            return size() > MAX_CACHED;
-        }
-    };
+    private final int maxEntries;
+    /** In access order, so the first is the least recently used. */
+    private final LinkedHashMap<Key, Map<NodeId, NodeId>> cache = new LinkedHashMap<>(16, 0.75f, true);
+    private int entries;
 
     SourceTrees(RoutingTable table) {
+        this(table, MAX_CACHED_ENTRIES);
+    }
+
+    SourceTrees(RoutingTable table, int maxEntries) {
         this.table = table;
+        this.maxEntries = maxEntries;
     }
 
     Map<NodeId, NodeId> tree(NodeId source, RoutingMetric metric) {
-        return cache.computeIfAbsent(new Key(source, metric), k -> table.tree(k.source(), k.metric()));
+        Key key = new Key(source, metric);
+        Map<NodeId, NodeId> tree = cache.get(key);
+        if (tree == null) {
+            tree = table.tree(source, metric);
+            cache.put(key, tree);
+            entries += tree.size();
+            for (Iterator<Map<NodeId, NodeId>> eldest = cache.values().iterator(); entries > maxEntries && cache.size() > 1; ) {
+                entries -= eldest.next().size();
+                eldest.remove();
+            }
+        }
+        return tree;
     }
 
+    /** How many trees are cached. */
     int cached() {
         return cache.size();
     }

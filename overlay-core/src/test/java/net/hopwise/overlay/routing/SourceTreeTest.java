@@ -27,6 +27,23 @@ class SourceTreeTest {
         assertThatThrownBy(() -> a.tree(null, RoutingMetric.HOPS)).isInstanceOf(NullPointerException.class);
     }
 
+    @Test
+    void theLeastRecentlyUsedTreesGoBeyondTheEntryBound() {
+        RoutingTable table = RoutingTable.compute(A, java.util.List.of(lsa(A, 1, B, D), lsa(B, 1, A, C), lsa(C, 1, B, D),
+                lsa(D, 1, A, C)), config);
+        SourceTrees trees = new SourceTrees(table, 8);
+        Map<NodeId, NodeId> fromA = trees.tree(A, RoutingMetric.HOPS);
+        Map<NodeId, NodeId> fromB = trees.tree(B, RoutingMetric.HOPS);
+        assertThat(fromA).hasSize(4);
+        assertThat(trees.tree(A, RoutingMetric.HOPS)).isSameAs(fromA);
+        // Eight entries held; a third tree pushes out the least recently used one, B's.
+        Map<NodeId, NodeId> fromC = trees.tree(C, RoutingMetric.HOPS);
+        assertThat(trees.cached()).isEqualTo(2);
+        assertThat(trees.tree(A, RoutingMetric.HOPS)).isSameAs(fromA);
+        assertThat(trees.tree(C, RoutingMetric.HOPS)).isSameAs(fromC);
+        assertThat(trees.tree(B, RoutingMetric.HOPS)).isNotSameAs(fromB).isEqualTo(fromB);
+    }
+
     /** a-b, b-c, c-d and a-d: from b, d is two hops either way, and the tie goes to the smaller ids. */
     @Test
     void treesAreCachedUntilTheNextRouteComputation() {
