@@ -49,7 +49,6 @@ import net.hopwise.overlay.node.RealTimeMeters;
 import net.hopwise.overlay.realtime.RealTimeFlowStatistics;
 import net.hopwise.overlay.routing.RoutingMetric;
 import net.hopwise.overlay.session.SessionEndpoint;
-import net.hopwise.overlay.wire.DataHeader;
 import net.hopwise.overlay.wire.DropReason;
 
 /**
@@ -195,6 +194,10 @@ public final class OverlayNode implements AutoCloseable {
             for (int i = 1; i < engine.stageCount(); i++) {
                 ch.pipeline().addLast(engine.stageNames().get(i), new StageHandler(engine, i));
             }
+            for (int i = 0; i < engine.datagramStageCount(); i++) {
+                ch.pipeline().addBefore(FRAME_HANDLER, engine.datagramStageNames().get(i),
+                        new DatagramStageHandler(engine, i));
+            }
             meters = new NodeMeters(engine, registry, () -> impairment.dropped());
             offloadMeters = List.of(
                     FunctionCounter.builder("hopwise.node.udp.segmented.sends", runs, DatagramRuns::segmentedSends)
@@ -326,7 +329,7 @@ public final class OverlayNode implements AutoCloseable {
             return refused;
         }
         ByteBuf message;
-        boolean prepared = length <= DataHeader.MAX_FRAGMENT_PAYLOAD;
+        boolean prepared = length <= engine.maxFragmentPayload();
         if (prepared) {
             // The one copy of the payload, made here on the caller's thread, straight into the
             // datagram the loop will send: the loop only writes the headers in front of it.
@@ -699,7 +702,7 @@ public final class OverlayNode implements AutoCloseable {
 
     /**
      * Adds a handler of your own to the node's channel pipeline, between the impairment handler and
-     * the frame stage: it sees every datagram the socket delivers ({@code DatagramPacket}, after
+     * the node's datagram stages (or its frame stage when no module added any): it sees every datagram the socket delivers ({@code DatagramPacket}, after
      * impairment) and every datagram the node writes ({@code DatagramPacket}, or runs of them as
      * {@code SegmentedDatagramPacket} where UDP GSO is on): the place for a packet capture or a metrics
      * tap. It runs on the node's event loop and must pass on what it gets (fireChannelRead, write).
@@ -710,7 +713,11 @@ public final class OverlayNode implements AutoCloseable {
         Objects.requireNonNull(name, "name");
         Objects.requireNonNull(handler, "handler");
         requireRunning();
-        onLoop(() -> channel.pipeline().addBefore(FRAME_HANDLER, name, handler));
+        onLoop(() -> {
+            List<String> datagramStages = engine.datagramStageNames();
+            return channel.pipeline().addBefore(datagramStages.isEmpty() ? FRAME_HANDLER : datagramStages.get(0), name,
+                    handler);
+        });
     }
 
     public void addListener(NodeListener listener) {

@@ -103,6 +103,34 @@ class PipelineTest {
     }
 
     @Test
+    void aDatagramStageIsAHandlerBetweenTheUsersAndTheFrameStageAndSealsWhatLeaves() {
+        net.hopwise.overlay.node.DatagramStageTest.Wrapping wa = new net.hopwise.overlay.node.DatagramStageTest.Wrapping();
+        net.hopwise.overlay.node.DatagramStageTest.Wrapping wb = new net.hopwise.overlay.node.DatagramStageTest.Wrapping();
+        try (NodeRuntime runtime = NodeRuntime.create(1)) {
+            OverlayNode a = OverlayNode.start(NodeConfig.builder("a").loopback(0).module(wa).build(), runtime);
+            OverlayNode b = OverlayNode.start(NodeConfig.builder("b").loopback(0).module(wb).build(), runtime);
+            try {
+                a.addChannelHandler("capture", new DatagramTap());
+                List<String> names = a.pipelineNames();
+                assertThat(names).containsSubsequence(OverlayNode.IMPAIRMENT_HANDLER, "capture", "seal",
+                        OverlayNode.FRAME_HANDLER, "link");
+                assertThat(names.indexOf("seal")).isEqualTo(names.indexOf(OverlayNode.FRAME_HANDLER) - 1);
+                a.addNeighbour(new NeighbourConfig("b", loopback(b)));
+                b.addNeighbour(new NeighbourConfig("a", loopback(a)));
+                Eventually.await("b routes to a", () -> b.reachableNodes(b.config().defaultMetric()).contains("a"));
+                List<Integer> got = new CopyOnWriteArrayList<>();
+                a.openPort(7, m -> got.add(m.payload().readableBytes()));
+                assertThat(b.openPort(7, m -> {}).send("a", 7, new byte[3_000])).isEqualTo(SendResult.ACCEPTED);
+                Eventually.await("the message reached a", () -> got.contains(3_000));
+                assertThat(wb.sealedSizes).isNotEmpty().allSatisfy(size -> assertThat(size).isLessThanOrEqualTo(1200));
+            } finally {
+                b.stop();
+                a.stop();
+            }
+        }
+    }
+
+    @Test
     void aModulesApiIsFetchedByTypeAndAMissingOneIsAClearError() {
         try (OverlayNode a = OverlayNode.start(NodeConfig.builder("a").loopback(0).build())) {
             assertThatThrownBy(() -> a.module(Runnable.class)).isInstanceOf(IllegalArgumentException.class)

@@ -39,7 +39,9 @@ final class DeliveryStage implements Stage {
         this.config = node.config();
         this.counters = node.counters();
         this.reassembler = new Reassembler(node.allocator(), config.maxMessageBytes(), config.reassemblyBufferBytes(),
-                config.reassemblyTimeout().toNanos(), DataHeader.MAX_FRAGMENT_PAYLOAD);
+                // Fragments of one size across the overlay: every node installs the same datagram
+                // stages, so every node's fragments are as large as this node's own.
+                config.reassemblyTimeout().toNanos(), node.maxDatagram() - ForwardingStage.PREPARED_HEADROOM);
     }
 
     Reassembler reassembler() {

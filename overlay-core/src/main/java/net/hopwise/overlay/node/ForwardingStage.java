@@ -30,11 +30,18 @@ final class ForwardingStage implements Stage {
     private final NodeConfig config;
     private final NodeCounters counters;
     private int nextMessageId;
+    /** Payload of one fragment: what a datagram of this node holds behind the wire and data headers. */
+    private final int fragmentPayload;
 
     ForwardingStage(NodeContext node) {
         this.node = node;
+        this.fragmentPayload = node.maxDatagram() - PREPARED_HEADROOM;
         this.config = node.config();
         this.counters = node.counters();
+    }
+
+    int fragmentPayload() {
+        return fragmentPayload;
     }
 
     @Override
@@ -94,16 +101,16 @@ final class ForwardingStage implements Stage {
         if (!via.writable()) {
             return SendResult.BACK_PRESSURED;
         }
-        int fragments = Math.max(1, (length + DataHeader.MAX_FRAGMENT_PAYLOAD - 1) / DataHeader.MAX_FRAGMENT_PAYLOAD);
+        int fragments = Math.max(1, (length + fragmentPayload - 1) / fragmentPayload);
         int messageId = nextMessageId++;
         int offset = payload.readerIndex();
         for (int i = 0; i < fragments; i++) {
-            int chunk = Math.min(DataHeader.MAX_FRAGMENT_PAYLOAD, length - i * DataHeader.MAX_FRAGMENT_PAYLOAD);
+            int chunk = Math.min(fragmentPayload, length - i * fragmentPayload);
             ByteBuf packet = node.allocator().ioBuffer(PREPARED_HEADROOM + chunk);
             WireHeader.write(packet, PacketType.DATA, 0, selfId, via.id().value(), via.takeLinkSequence());
             DataHeader.write(packet, selfId, destination.value(), sourcePort, destinationPort, config.hopLimit(),
                     metric.ordinal(), i, fragments, messageId);
-            packet.writeBytes(payload, offset + i * DataHeader.MAX_FRAGMENT_PAYLOAD, chunk);
+            packet.writeBytes(payload, offset + i * fragmentPayload, chunk);
             WireHeader.finish(packet, 0);
             node.transmit(via, packet);
         }
@@ -119,10 +126,10 @@ final class ForwardingStage implements Stage {
     SendResult sendPrepared(int sourcePort, NodeId destination, int destinationPort, ByteBuf packet,
             RoutingMetric metric) {
         int payloadLength = packet.readableBytes() - PREPARED_HEADROOM;
-        if (payloadLength < 0 || payloadLength > DataHeader.MAX_FRAGMENT_PAYLOAD || packet.readerIndex() != 0) {
+        if (payloadLength < 0 || payloadLength > fragmentPayload || packet.readerIndex() != 0) {
             packet.release();
             throw new IllegalArgumentException("a prepared packet holds " + PREPARED_HEADROOM
-                    + " bytes of headroom and at most " + DataHeader.MAX_FRAGMENT_PAYLOAD + " bytes of payload");
+                    + " bytes of headroom and at most " + fragmentPayload + " bytes of payload");
         }
         long selfId = node.selfId();
         if (destination.value() == selfId) {

@@ -33,8 +33,12 @@ import net.hopwise.overlay.wire.WireHeader;
  */
 final class ModuleHost {
     private final NodeContext node;
-    private final StageChain chain;
     private final FrameStage frames;
+    /** Stages the modules asked for, placed once the core chain is built. */
+    private final List<PendingStage> pendingStages = new ArrayList<>();
+    private final List<String> datagramStageNames = new ArrayList<>();
+    private final List<net.hopwise.overlay.spi.DatagramStage> datagramStages = new ArrayList<>();
+    private final Map<Integer, LinkStateExtension.Listener> extensionListeners = new HashMap<>();
     private final Map<Integer, String> packetTypes = new HashMap<>();
     private final Map<Class<?>, Object> apis = new HashMap<>();
     private final List<LinkStates<?>> perLink = new ArrayList<>();
@@ -51,14 +55,48 @@ final class ModuleHost {
         this.receiver = receiver;
     }
 
-    private final RoutingStage routing;
     private final Map<Integer, String> extensionKinds = new HashMap<>();
 
-    ModuleHost(NodeContext node, StageChain chain, FrameStage frames, RoutingStage routing) {
+    private record PendingStage(String module, String name, StagePosition position, Stage stage) {}
+
+    ModuleHost(NodeContext node, FrameStage frames) {
         this.node = node;
-        this.chain = chain;
         this.frames = frames;
-        this.routing = routing;
+    }
+
+    /** Bytes the modules' datagram stages add to every datagram, together. */
+    int datagramOverhead() {
+        int sum = 0;
+        for (net.hopwise.overlay.spi.DatagramStage d : datagramStages) {
+            sum += d.overhead();
+        }
+        return sum;
+    }
+
+    List<String> datagramStageNames() {
+        return datagramStageNames;
+    }
+
+    List<net.hopwise.overlay.spi.DatagramStage> datagramStages() {
+        return datagramStages;
+    }
+
+    /** Puts the modules' stages into the core chain and their record listeners on the routing stage. */
+    void place(StageChain chain, RoutingStage routing) {
+        for (PendingStage p : pendingStages) {
+            try {
+                chain.insert(p.name(), p.position(), p.stage());
+            } catch (IllegalArgumentException e) {
+                throw new IllegalStateException("module " + p.module() + " failed to install on node "
+                        + node.config().name() + ": " + e.getMessage(), e);
+            }
+        }
+        for (String name : datagramStageNames) {
+            if (chain.names().contains(name)) {
+                throw new IllegalStateException("a datagram stage is named " + name + ", as a stage of the chain is");
+            }
+        }
+        extensionListeners.forEach(routing::listenToExtension);
     }
 
     void install(OverlayModule module) {
@@ -131,7 +169,24 @@ final class ModuleHost {
 
         @Override
         public void addStage(String name, StagePosition position, Stage stage) {
-            chain.insert(name, position, Objects.requireNonNull(stage, "stage"));
+            Objects.requireNonNull(name, "name");
+            Objects.requireNonNull(position, "position");
+            pendingStages.add(new PendingStage(module, name, position, Objects.requireNonNull(stage, "stage")));
+        }
+
+        @Override
+        public void addDatagramStage(String name, net.hopwise.overlay.spi.DatagramStage stage) {
+            Objects.requireNonNull(stage, "stage");
+            if (datagramStageNames.contains(Objects.requireNonNull(name, "name"))) {
+                throw new IllegalArgumentException("a datagram stage named " + name + " is already installed");
+            }
+            if (stage.overhead() < 0 || datagramOverhead() + stage.overhead() > WireHeader.MAX_DATAGRAM / 4) {
+                throw new IllegalArgumentException("module " + module + ": datagram stage " + name + " adds "
+                        + stage.overhead() + " bytes; all datagram stages together may add at most "
+                        + WireHeader.MAX_DATAGRAM / 4 + " of a datagram's " + WireHeader.MAX_DATAGRAM);
+            }
+            datagramStageNames.add(name);
+            datagramStages.add(stage);
         }
 
         @Override
@@ -201,9 +256,9 @@ final class ModuleHost {
         }
 
         private void requireFits(ByteBuf body) {
-            if (body.readableBytes() > WireHeader.MAX_BODY) {
+            if (body.readableBytes() > node.maxBody()) {
                 throw new IllegalArgumentException("module " + module + ": a body of " + body.readableBytes()
-                        + " bytes exceeds the " + WireHeader.MAX_BODY + " a datagram carries");
+                        + " bytes exceeds the " + node.maxBody() + " a datagram of this node carries");
             }
         }
 
@@ -234,7 +289,7 @@ final class ModuleHost {
 
         @Override
         public int maxBody() {
-            return WireHeader.MAX_BODY;
+            return node.maxBody();
         }
 
         @Override
@@ -261,7 +316,7 @@ final class ModuleHost {
                         + " is taken by module " + holder);
             }
             if (listener != null) {
-                routing.listenToExtension(kind, listener);
+                extensionListeners.put(kind, listener);
             }
             return new Extension(kind);
         }

@@ -42,6 +42,9 @@ final class NodeContext {
     private final long startNanos;
     private long now;
     private long incarnations;
+    /** The datagram stages next to the socket (the first nearest), and the bytes they add together. */
+    private net.hopwise.overlay.spi.DatagramStage[] datagramStages = new net.hopwise.overlay.spi.DatagramStage[0];
+    private int datagramOverhead;
 
     Router router;
     LinkStage links;
@@ -92,6 +95,21 @@ final class NodeContext {
 
     long startMillis() {
         return startMillis;
+    }
+
+    void datagramStages(List<net.hopwise.overlay.spi.DatagramStage> stages, int overhead) {
+        this.datagramStages = stages.toArray(new net.hopwise.overlay.spi.DatagramStage[0]);
+        this.datagramOverhead = overhead;
+    }
+
+    /** The largest datagram the stages above the datagram stages may build: the wire's less their overhead. */
+    int maxDatagram() {
+        return WireHeader.MAX_DATAGRAM - datagramOverhead;
+    }
+
+    /** The largest body behind the wire header in a datagram of this node. */
+    int maxBody() {
+        return maxDatagram() - WireHeader.LENGTH;
     }
 
     // ---------------------------------------------------------------- clock
@@ -210,6 +228,17 @@ final class NodeContext {
 
     /** Counts the datagram as sent on the link to {@code to}, wherever it goes (a probe goes elsewhere). */
     void transmit(Neighbour to, InetSocketAddress address, ByteBuf packet) {
+        for (int i = datagramStages.length - 1; i >= 0 && packet != null; i--) {
+            try {
+                packet = datagramStages[i].outbound(to, address, packet, now);
+            } catch (RuntimeException e) {
+                faults.record("a datagram to " + to.name() + " in a datagram stage", e, now);
+                return; // the stage owned it: what it held is its to release
+            }
+        }
+        if (packet == null) {
+            return;
+        }
         to.count(Neighbour.PACKETS_SENT, 1);
         to.count(Neighbour.BYTES_SENT, packet.readableBytes());
         counters.add(NodeCounters.PACKETS_SENT, 1);
@@ -226,7 +255,7 @@ final class NodeContext {
     }
 
     void sendControl(Neighbour to, InetSocketAddress address, PacketType type, Consumer<ByteBuf> body) {
-        ByteBuf packet = allocator.ioBuffer(WireHeader.MAX_DATAGRAM);
+        ByteBuf packet = allocator.ioBuffer(maxDatagram());
         try {
             WireHeader.write(packet, type, 0, selfId, to.id().value(), to.takeLinkSequence());
             body.accept(packet);

@@ -62,6 +62,12 @@ public final class NodeStack {
         node = new NodeContext(config, allocator, output, startMillis, nowNanos);
         chain = new StageChain(node.faults());
         frames = new FrameStage(node);
+        // Modules first: their datagram stages' overhead sets every payload limit of the core stages.
+        modules = new ModuleHost(node, frames);
+        for (OverlayModule m : config.modules()) {
+            modules.install(m);
+        }
+        node.datagramStages(modules.datagramStages(), modules.datagramOverhead());
         node.links = new LinkStage(node, node.counters());
         routing = new RoutingStage(node, startMillis, nowNanos);
         node.router = routing.router();
@@ -79,11 +85,8 @@ public final class NodeStack {
         chain.add(SessionStage.NAME, node.sessions);
         chain.add(DeliveryStage.NAME, node.delivery);
         chain.add(UnclaimedStage.NAME, new UnclaimedStage(node.counters()));
-        modules = new ModuleHost(node, chain, frames, routing);
+        modules.place(chain, routing);
         modules.receiver((from, datagram) -> onDatagram(from, datagram, node.now()));
-        for (OverlayModule m : config.modules()) {
-            modules.install(m);
-        }
         chain.freeze();
         for (NeighbourConfig n : config.neighbours()) {
             addNeighbour(n, nowNanos);
@@ -151,14 +154,62 @@ public final class NodeStack {
      * releases it afterwards; the stages retain what they keep or forward.
      */
     public void onDatagram(InetSocketAddress from, ByteBuf datagram, long nowNanos) {
-        Frame frame = frames.accept(from, datagram, nowNanos);
-        if (frame != null) {
-            try {
-                chain.inbound(1, frame);
-            } finally {
-                frame.clear();
+        ByteBuf opened = datagram;
+        for (int i = 0; i < datagramStageCount() && opened != null; i++) {
+            ByteBuf next = openDatagram(i, from, opened, nowNanos);
+            if (opened != datagram && next != opened) {
+                opened.release();
+            }
+            opened = next;
+        }
+        if (opened == null) {
+            return;
+        }
+        try {
+            Frame frame = frames.accept(from, opened, nowNanos);
+            if (frame != null) {
+                try {
+                    chain.inbound(1, frame);
+                } finally {
+                    frame.clear();
+                }
+            }
+        } finally {
+            if (opened != datagram) {
+                opened.release();
             }
         }
+    }
+
+    /** How many datagram stages sit between the socket and the frame stage. */
+    public int datagramStageCount() {
+        return modules.datagramStages().size();
+    }
+
+    /** The names of the datagram stages, the one next to the socket first. */
+    public List<String> datagramStageNames() {
+        return List.copyOf(modules.datagramStageNames());
+    }
+
+    /**
+     * Runs datagram stage {@code index} on an arriving datagram (see {@link
+     * net.hopwise.overlay.spi.DatagramStage#inbound}): what goes on, or null when it was dropped or the
+     * stage failed (counted). The caller keeps ownership of {@code datagram}.
+     */
+    public ByteBuf openDatagram(int index, InetSocketAddress from, ByteBuf datagram, long nowNanos) {
+        node.advance(nowNanos);
+        try {
+            return modules.datagramStages().get(index).inbound(from, datagram, node.now());
+        } catch (RuntimeException e) {
+            node.faults().record("a datagram from " + from + " in datagram stage "
+                    + modules.datagramStageNames().get(index), e, node.now());
+            return null;
+        }
+    }
+
+    /** Largest payload of a one-datagram best-effort message on this node: more takes several. */
+    public int maxFragmentPayload() {
+        return forwarding.fragmentPayload();
     }
 
     /**

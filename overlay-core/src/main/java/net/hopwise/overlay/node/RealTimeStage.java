@@ -70,9 +70,9 @@ final class RealTimeStage implements Stage {
             ByteBuf payload, RoutingMetric metric, long nowNanos) {
         node.advance(nowNanos);
         int length = payload.readableBytes();
-        if (length > RealTimeCodec.MAX_PAYLOAD) {
+        if (length > node.maxBody() - RealTimeCodec.HEADER_LENGTH) {
             throw new IllegalArgumentException("real-time packet of " + length + " bytes exceeds "
-                    + RealTimeCodec.MAX_PAYLOAD);
+                    + (node.maxBody() - RealTimeCodec.HEADER_LENGTH));
         }
         if (destinationPort < 1 || destinationPort > 65535 || sourcePort < 0 || sourcePort > 65535) {
             throw new IllegalArgumentException("ports must be 1-65535");

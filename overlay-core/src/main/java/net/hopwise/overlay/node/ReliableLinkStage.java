@@ -167,7 +167,7 @@ final class ReliableLinkStage implements Stage {
             }
             ReliableLinkReceiver rx = neighbour.reliableReceiver;
             int payloadBytes = packet.readableBytes();
-            int room = (WireHeader.MAX_DATAGRAM - WireHeader.LENGTH - ReliableLinkCodec.DATA_FIXED - payloadBytes
+            int room = (node.maxDatagram() - WireHeader.LENGTH - ReliableLinkCodec.DATA_FIXED - payloadBytes
                     - ReliableLinkCodec.ACK_FIXED) / ReliableLinkCodec.BLOCK_BYTES;
             HeaderBytes h = headers.clear();
             WireHeader.write(h, PacketType.RELIABLE_DATA, 0, 0, node.selfId(), neighbour.id().value(),

@@ -33,8 +33,15 @@ final class RoutingStage implements Stage {
     RoutingStage(NodeContext node, long startMillis, long nowNanos) {
         this.node = node;
         this.counters = node.counters();
-        this.router = new Router(node.id(), node.config().name(), node.config().routing(), new Events(), startMillis,
+        this.router = new Router(node.id(), node.config().name(), fitted(node.config().routing(), node.maxBody()),
+                new Events(), startMillis,
                 nowNanos);
+    }
+
+    /** The routing settings with link-state updates no larger than a datagram of this node carries. */
+    private static net.hopwise.overlay.routing.RoutingConfig fitted(net.hopwise.overlay.routing.RoutingConfig c,
+            int maxBody) {
+        return c.maxUpdateBodyBytes() <= maxBody ? c : c.toBuilder().maxUpdateBodyBytes(maxBody).build();
     }
 
     Router router() {

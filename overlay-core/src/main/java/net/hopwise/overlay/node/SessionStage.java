@@ -82,7 +82,7 @@ final class SessionStage implements Stage {
         this.config = config;
         this.allocator = allocator;
         this.counters = counters;
-        this.sessionPayload = WireHeader.MAX_BODY - ReliableLinkCodec.maxHeaderLength(config.reliableLink().sackBlocks())
+        this.sessionPayload = node.maxBody() - ReliableLinkCodec.maxHeaderLength(config.reliableLink().sackBlocks())
                 - SessionHeader.PAYLOAD_OFFSET;
         this.linkHeadroom = WireHeader.LENGTH + ReliableLinkCodec.maxHeaderLength(config.reliableLink().sackBlocks());
         this.sessionHeadroom = linkHeadroom + SessionHeader.PAYLOAD_OFFSET;

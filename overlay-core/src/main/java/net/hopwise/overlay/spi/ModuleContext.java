@@ -46,6 +46,12 @@ public interface ModuleContext {
      */
     void addStage(String name, StagePosition position, Stage stage);
 
+    /**
+     * Adds a stage that sees every datagram whole, between the socket and the frame stage (see
+     * {@link DatagramStage}); several go in the order added, the first next to the socket.
+     */
+    void addDatagramStage(String name, DatagramStage stage);
+
     /** The node's routes. */
     RouteView routes();
 

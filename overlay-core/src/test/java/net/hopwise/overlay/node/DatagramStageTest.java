@@ -1,0 +1,115 @@
+package net.hopwise.overlay.node;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.netty.buffer.ByteBuf;
+import io.netty.buffer.Unpooled;
+import java.net.InetSocketAddress;
+import java.util.ArrayList;
+import java.util.List;
+import net.hopwise.overlay.NodeId;
+import net.hopwise.overlay.SendResult;
+import net.hopwise.overlay.routing.RoutingMetric;
+import net.hopwise.overlay.spi.DatagramStage;
+import net.hopwise.overlay.spi.DropCounter;
+import net.hopwise.overlay.spi.LinkView;
+import net.hopwise.overlay.spi.ModuleContext;
+import net.hopwise.overlay.spi.OverlayModule;
+import net.hopwise.overlay.wire.DropReason;
+import net.hopwise.overlay.wire.WireHeader;
+import org.junit.jupiter.api.Test;
+
+/**
+ * A stage between the socket and the frame stage, as link security will be: it wraps every datagram
+ * in a header and a trailer of its own, and the node's payload limits shrink by what it adds.
+ */
+public class DatagramStageTest {
+    /** Bytes the test stage puts in front of every datagram, and behind it. */
+    static final int HEAD = 12;
+    static final int TAIL = 16;
+    static final int MARK = 0x5EA1ED00;
+
+    /** Wraps each datagram: a mark and 8 bytes in front, 16 behind; refuses what is not wrapped. */
+    public static final class Wrapping implements OverlayModule {
+        public final List<Integer> sealedSizes = new java.util.concurrent.CopyOnWriteArrayList<>();
+
+        @Override
+        public String name() {
+            return "wrapping";
+        }
+
+        @Override
+        public void install(ModuleContext ctx) {
+            DropCounter unwrapped = ctx.dropReason("not_wrapped");
+            ctx.addDatagramStage("seal", new DatagramStage() {
+                @Override
+                public int overhead() {
+                    return HEAD + TAIL;
+                }
+
+                @Override
+                public ByteBuf inbound(InetSocketAddress from, ByteBuf datagram, long nowNanos) {
+                    if (datagram.readableBytes() < HEAD + TAIL || datagram.getInt(datagram.readerIndex()) != MARK) {
+                        unwrapped.increment();
+                        return null;
+                    }
+                    return datagram.retainedSlice(datagram.readerIndex() + HEAD, datagram.readableBytes() - HEAD - TAIL);
+                }
+
+                @Override
+                public ByteBuf outbound(LinkView link, InetSocketAddress address, ByteBuf datagram, long nowNanos) {
+                    ByteBuf sealed = ctx.allocator().ioBuffer(datagram.readableBytes() + HEAD + TAIL);
+                    sealed.writeInt(MARK).writeLong(nowNanos);
+                    sealed.writeBytes(datagram);
+                    sealed.writeZero(TAIL);
+                    datagram.release();
+                    sealedSizes.add(sealed.readableBytes());
+                    return sealed;
+                }
+            });
+        }
+    }
+
+    @Test
+    void everyDatagramIsSealedAndOpenedAndTheNodesLimitsLeaveRoomForIt() {
+        Wrapping wa = new Wrapping();
+        Wrapping wb = new Wrapping();
+        List<Integer> delivered = new ArrayList<>();
+        try (TwoNodeWire w = new TwoNodeWire(b -> b.module(b.build().name().equals("a") ? wa : wb))) {
+            w.b.openPort(9, m -> delivered.add(m.payload().readableBytes()));
+            w.runFor(3_000 * TwoNodeWire.MS);
+            assertThat(w.a.hasRoute(NodeId.ofName("b"), RoutingMetric.HOPS)).isTrue();
+            assertThat(w.a.maxFragmentPayload()).isEqualTo(WireHeader.MAX_DATAGRAM - HEAD - TAIL
+                    - NodeStack.PREPARED_HEADROOM);
+            assertThat(w.a.sessionPayloadBytes()).isLessThanOrEqualTo(WireHeader.MAX_DATAGRAM - HEAD - TAIL);
+
+            byte[] big = new byte[5_000];
+            assertThat(w.a.send(1, NodeId.ofName("b"), 9, Unpooled.wrappedBuffer(big), RoutingMetric.HOPS, w.now()))
+                    .isEqualTo(SendResult.ACCEPTED);
+            w.runFor(10 * TwoNodeWire.MS);
+            assertThat(delivered).containsExactly(5_000);
+            // Everything on the wire, hellos, link state and fragments alike, was sealed and still fits.
+            assertThat(wa.sealedSizes).isNotEmpty().allSatisfy(size ->
+                    assertThat(size).isLessThanOrEqualTo(WireHeader.MAX_DATAGRAM));
+            assertThat(wa.sealedSizes).contains(WireHeader.MAX_DATAGRAM);
+            assertThat(w.sentByA.get(TwoNodeWire.B)).allSatisfy(d -> assertThat(d.getInt(0)).isEqualTo(MARK));
+            assertThat(w.b.counters().drops(DropReason.BAD_MAGIC)).isZero();
+        }
+    }
+
+    @Test
+    void aDatagramTheStageRefusesNeverReachesTheFrameStage() {
+        Wrapping wb = new Wrapping();
+        try (TwoNodeWire w = new TwoNodeWire(b -> {
+            if (b.build().name().equals("b")) {
+                b.module(wb);
+            }
+        })) {
+            w.runFor(3_000 * TwoNodeWire.MS);
+            NodeCounters c = w.b.counters();
+            assertThat(c.moduleDrops()).singleElement().satisfies(d -> assertThat(d.count()).isPositive());
+            assertThat(c.packetsReceived()).isZero();
+            assertThat(w.b.hasRoute(NodeId.ofName("a"), RoutingMetric.HOPS)).isFalse();
+        }
+    }
+}
