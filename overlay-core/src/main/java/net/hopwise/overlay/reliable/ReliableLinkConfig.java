@@ -64,7 +64,8 @@ public final class ReliableLinkConfig {
      * than a whole one. Only the last packet of a flight is probed, once, and only when the
      * congestion window has room, so a bulk flow sends one probe per burst at most, and a stream of
      * lone messages (interactive traffic, where delay matters most) pays with twice its own, small,
-     * rate.
+     * rate. A packet that carries only a session's acknowledgement is not probed: nobody waits on it,
+     * and probing it too cost a quarter of every link's datagrams on such a stream.
      */
     public static final boolean DEFAULT_TAIL_PROBE = true;
     /**

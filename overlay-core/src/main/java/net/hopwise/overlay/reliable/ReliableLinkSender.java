@@ -2,6 +2,7 @@ package net.hopwise.overlay.reliable;
 
 import io.netty.buffer.ByteBuf;
 import java.util.ArrayDeque;
+import net.hopwise.overlay.session.SessionHeader;
 import net.hopwise.overlay.wire.WireHeader;
 
 /**
@@ -33,7 +34,9 @@ import net.hopwise.overlay.wire.WireHeader;
  * then arrives a quarter of a round trip late instead of more than one. The probe keeps the packet's
  * transmission order and send time, so loss detection and RTT samples stay those of the original
  * (a sample is at most the probe delay too long when the original was lost); the timeouts restart
- * from the probe, as from a retransmission.
+ * from the probe, as from a retransmission. A packet that carries only a session's acknowledgement
+ * is never probed: nobody waits on it (the next acknowledgement, one message later, covers it), and
+ * on a stream of lone messages probing it cost a quarter of all datagrams on every link.
  *
  * <p>Sans-IO and single-threaded: it takes acknowledgements and the time, and emits packets through
  * its {@link ReliableLinkOutput}.
@@ -68,6 +71,8 @@ public final class ReliableLinkSender {
     private static final byte RESENT = 4;
     /** The packet's tail probe went out, or was decided against: at most one per packet. */
     private static final byte PROBED = 8;
+    /** The packet carries no application data, only a session's acknowledgement: never probed. */
+    private static final byte ACK_ONLY = 16;
 
     private long epoch;
     /** Lowest sequence number not yet acknowledged. */
@@ -476,6 +481,16 @@ public final class ReliableLinkSender {
         }
     }
 
+    /**
+     * Whether anyone waits on this routed packet: all but a session's bare acknowledgement, which the
+     * next one covers, so that its loss only delays freeing the other edge's send buffer. A packet too
+     * short to tell counts as waited on.
+     */
+    static boolean waitedOn(ByteBuf packet) {
+        return packet.readableBytes() <= SessionHeader.OFFSET_KIND
+                || packet.getUnsignedByte(packet.readerIndex() + SessionHeader.OFFSET_KIND) != SessionHeader.KIND_ACK;
+    }
+
     /** Doubles the slot arrays, keeping every packet of the flight at its sequence number's new slot. */
     private void grow() {
         int bigger = Math.min(window, capacity * 2);
@@ -514,7 +529,10 @@ public final class ReliableLinkSender {
             lastProgress = nowNanos; // a flight begins: nothing was waiting for an acknowledgement
             deadline = nowNanos + timer.timeoutNanos();
         }
-        if (probing()) {
+        if (!retransmission && !waitedOn(packets[i])) {
+            state[i] |= ACK_ONLY | PROBED;
+        }
+        if (probing() && (state[i] & PROBED) == 0) {
             // The new tail's probe may be due before anything else; an early wake-up just rearms.
             deadline = Math.min(deadline, nowNanos + probeDelayNanos());
         }

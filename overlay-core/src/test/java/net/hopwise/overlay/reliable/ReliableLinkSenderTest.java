@@ -6,6 +6,7 @@ import io.netty.buffer.ByteBuf;
 import io.netty.buffer.PooledByteBufAllocator;
 import java.util.ArrayList;
 import java.util.List;
+import net.hopwise.overlay.session.SessionHeader;
 import net.hopwise.overlay.testing.LeakDetection;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
@@ -237,6 +238,26 @@ class ReliableLinkSenderTest {
         advanceTo(flight + RTT / 4 + RTT / 8);
         assertThat(sent).hasSize(4).noneMatch(Transmission::again);
         assertThat(sender.tailProbes()).isZero();
+    }
+
+    @Test
+    void aSessionAcknowledgementAloneIsNotProbedButStillRecovered() {
+        use(ReliableLinkConfig.defaults());
+        int seq = warmUp();
+        sent.clear();
+        long at = now;
+        ByteBuf ack = PooledByteBufAllocator.DEFAULT.buffer(SessionHeader.PAYLOAD_OFFSET).writeZero(SessionHeader.PAYLOAD_OFFSET);
+        ack.setByte(SessionHeader.OFFSET_KIND, SessionHeader.KIND_ACK);
+        assertThat(sender.offer(ack, now)).isTrue(); // lost
+        advanceTo(at + RTT);
+        assertThat(sent).containsExactly(new Transmission(at, seq, false)); // no probe
+        long timeout = sender.timeoutNanos();
+        advanceTo(at + timeout);
+        assertThat(sent).last().isEqualTo(new Transmission(at + timeout, seq, true)); // the tail-loss timer
+        assertThat(sender.tailProbes()).isEqualTo(seq); // the warm-up's data packets only
+        advanceTo(now + RTT);
+        ack(seq + 1);
+        assertThat(sender.unacknowledged()).isZero();
     }
 
     @Test
