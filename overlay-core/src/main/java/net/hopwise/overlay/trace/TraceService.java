@@ -14,7 +14,11 @@ public interface TraceService {
      * probe was answered or timed out. An unknown destination or one without a route completes it
      * with an error result, never exceptionally.
      *
+     * <p>The future completes on the node's thread: hand slow work in its callbacks to another
+     * executor (the {@code *Async} methods).
+     *
      * @param destination the destination node's name
+     * @param metric whose routes to trace; null for the node's default metric
      */
     CompletableFuture<TraceResult> trace(String destination, RoutingMetric metric);
 }

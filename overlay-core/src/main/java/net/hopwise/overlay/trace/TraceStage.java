@@ -34,7 +34,7 @@ final class TraceStage implements Stage {
     private final DropCounter malformed;
     private final DropCounter unmatched;
     /** Answers whose way back lost a link. */
-    private final DropCounter noRoute;
+    private final DropCounter linkGone;
     private final DropCounter hopLimit;
     private final DropCounter unsent;
     private final Counter reached;
@@ -52,7 +52,7 @@ final class TraceStage implements Stage {
         this.maxHops = Math.min(context.config().hopLimit(), TracePacket.maxRecords(context.maxBody()));
         malformed = context.dropReason("trace_malformed");
         unmatched = context.dropReason("trace_unmatched");
-        noRoute = context.dropReason("trace_link_gone");
+        linkGone = context.dropReason("trace_link_gone");
         hopLimit = context.dropReason("trace_hop_limit");
         unsent = context.dropReason("trace_unsent");
         reached = outcome("reached");
@@ -180,7 +180,7 @@ final class TraceStage implements Stage {
     private void sendBack(TracePacket answer) {
         LinkView link = context.link(answer.node(answer.at()));
         if (link == null) {
-            noRoute.increment(); // the link the probe came by is gone
+            linkGone.increment(); // the link the probe came by is gone
             return;
         }
         send(link, TracePacket.ANSWER, answer);
@@ -230,23 +230,27 @@ final class TraceStage implements Stage {
 
     @Override
     public void onTimer(long nowNanos) {
+        List<PendingTrace> due = new ArrayList<>();
         for (Iterator<PendingTrace> i = pending.values().iterator(); i.hasNext(); ) {
             PendingTrace trace = i.next();
             if (trace.deadlineNanos - nowNanos > 0) {
-                return;
+                break;
             }
             i.remove();
-            complete(trace);
+            due.add(trace);
         }
+        // Completed outside the loop: a caller's callback runs here and may start another trace.
+        due.forEach(this::complete);
     }
 
     @Override
     public void close() {
         closed = true;
-        for (PendingTrace trace : pending.values()) {
+        List<PendingTrace> stopped = new ArrayList<>(pending.values());
+        pending.clear();
+        for (PendingTrace trace : stopped) {
             finish(trace.future, TraceResult.failed(context.config().name(), trace.destinationName, trace.metric,
                     "the node stopped before the trace ended"));
         }
-        pending.clear();
     }
 }

@@ -181,6 +181,26 @@ class TraceVirtualTimeTest {
     }
 
     @Test
+    void aCallbackOfATimedOutTraceMayStartAnother() {
+        startChain();
+        AnswerLoss loss = overlay.engine("a").module(AnswerLoss.class);
+        loss.loseProbe = 1;
+        loss.toLose = 2;
+        TraceService service = overlay.engine("a").module(TraceService.class);
+        // Two traces that time out at the same instant, the first's callback starting a third.
+        CompletableFuture<TraceResult> third = trace("a", "d", RoutingMetric.LATENCY)
+                .thenCompose(first -> service.trace("c", RoutingMetric.LATENCY));
+        CompletableFuture<TraceResult> second = trace("a", "d", RoutingMetric.LATENCY);
+        overlay.runFor(2 * PROBE_TIMEOUT.toNanos());
+        assertThat(loss.lost).isEqualTo(2);
+        assertThat(second).isDone();
+        assertThat(second.join().hops().get(0).roundTripMillis()).isNull();
+        assertThat(third).isDone();
+        assertThat(third.join().reached()).isTrue();
+        assertNoFaults();
+    }
+
+    @Test
     void malformedProbesAndStrayAnswersAreCountedDrops() {
         startChain();
         NodeId a = NodeId.ofName("a");
@@ -251,6 +271,15 @@ class TraceVirtualTimeTest {
         assertThat(answer.records()).extracting(TracePacket.Hop::node)
                 .containsExactly(NodeId.ofName("a"), NodeId.ofName("b"));
         assertThat(drop("b", "trace_link_gone")).isZero();
+
+        // A relay with no route onwards answers so, from where it is.
+        TracePacket lost = new TracePacket(10, 3, RoutingMetric.LATENCY, TracePacket.PROBING, 0, x,
+                NodeId.ofName("nowhere"), List.of(new TracePacket.Hop(NodeId.ofName("a"), 3.0, -1)));
+        inject("x", "a", TracePacket.PROBE, lost.encode(Unpooled.buffer().alloc()));
+        overlay.runFor(100 * MS);
+        assertThat(received).hasSize(2);
+        assertThat(received.get(1).status()).isEqualTo(TracePacket.NO_ROUTE);
+        assertThat(received.get(1).records()).extracting(TracePacket.Hop::node).containsExactly(NodeId.ofName("a"));
     }
 
     private static ByteBuf withByte(TracePacket p, int index, int value) {
@@ -321,9 +350,10 @@ class TraceVirtualTimeTest {
         }
     }
 
-    /** Swallows the first answer to one probe number that reaches its source, just before the trace stage. */
+    /** Swallows the first answers (one unless told) to one probe number that reaches its source, just before the trace stage. */
     static final class AnswerLoss implements OverlayModule {
         int loseProbe;
+        int toLose = 1;
         int lost;
 
         @Override
@@ -340,7 +370,7 @@ class TraceVirtualTimeTest {
                 @Override
                 public void onFrame(Frame frame, FrameSink next) {
                     ByteBuf body = frame.body();
-                    if (frame.type() == TracePacket.ANSWER && state.lost == 0 && body.readableBytes() > 16
+                    if (frame.type() == TracePacket.ANSWER && state.lost < state.toLose && body.readableBytes() > 16
                             && body.getUnsignedByte(body.readerIndex() + 4) == state.loseProbe
                             && body.getLong(body.readerIndex() + 8) == context.self().value()) {
                         state.lost++;
