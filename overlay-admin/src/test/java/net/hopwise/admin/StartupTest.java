@@ -48,6 +48,15 @@ class StartupTest {
     }
 
     @Test
+    void aTraceTimeoutBeyondTomcatsAsyncTimeoutStopsTheStart() {
+        SpringApplicationBuilder app = new SpringApplicationBuilder(AdminApplication.class)
+                .web(WebApplicationType.NONE)
+                .properties("hopwise.node.name=a", "hopwise.admin.trace-timeout=1m", "spring.main.banner-mode=off");
+        assertThatThrownBy(() -> app.run()).hasStackTraceContaining("property trace-timeout")
+                .hasStackTraceContaining("at most 30 s, got PT1M");
+    }
+
+    @Test
     void theDemoAndANamedNodeExcludeEachOther() {
         SpringApplicationBuilder app = new SpringApplicationBuilder(AdminApplication.class)
                 .web(WebApplicationType.NONE)

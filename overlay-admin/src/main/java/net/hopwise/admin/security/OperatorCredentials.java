@@ -5,6 +5,7 @@ import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
 import java.util.Base64;
 import java.util.List;
+import net.hopwise.admin.config.AdminProperties;
 import net.hopwise.admin.config.HopwiseProperties;
 import net.hopwise.admin.config.InvalidSettingsException;
 
@@ -33,7 +34,7 @@ public final class OperatorCredentials {
 
     /** The configured credentials; in the demo with none configured, demo / demo. */
     public static OperatorCredentials from(HopwiseProperties properties) {
-        HopwiseProperties.Security s = properties.getAdmin().getSecurity();
+        AdminProperties.Security s = properties.getAdmin().getSecurity();
         if (properties.demoMode() && blank(s.getToken()) && blank(s.getUsername()) && blank(s.getPassword())) {
             return new OperatorCredentials(null, DEMO_USER, DEMO_PASSWORD);
         }

@@ -9,8 +9,8 @@ import org.junit.jupiter.api.Test;
 class TraceTimeoutSettingTest {
     @Test
     void theWaitForATraceIsPositiveAndWithinTomcatsAsyncTimeout() {
-        HopwiseProperties.Admin admin = new HopwiseProperties().getAdmin();
-        assertThat(admin.getTraceTimeout()).isEqualTo(HopwiseProperties.Admin.DEFAULT_TRACE_TIMEOUT);
+        AdminProperties admin = new HopwiseProperties().getAdmin();
+        assertThat(admin.getTraceTimeout()).isEqualTo(AdminProperties.DEFAULT_TRACE_TIMEOUT);
         admin.setTraceTimeout(Duration.ofSeconds(30));
         assertThat(admin.getTraceTimeout()).hasSeconds(30);
         for (Duration bad : new Duration[] {Duration.ZERO, Duration.ofMillis(-1), Duration.ofSeconds(31), null}) {
