@@ -74,7 +74,12 @@ final class TraceStage implements Stage {
             future.complete(TraceResult.failed(context.config().name(), destination, m, "the node is stopped"));
             return future;
         }
-        context.execute(() -> start(destination, m, future));
+        try {
+            context.execute(() -> start(destination, m, future));
+        } catch (RuntimeException e) {
+            // A node stopping under the call may refuse the task (its loop shut down).
+            future.complete(TraceResult.failed(context.config().name(), destination, m, "the node is stopped"));
+        }
         return future;
     }
 

@@ -47,6 +47,11 @@ class TraceUdpTest {
             assertThat(result.hops()).allSatisfy(h -> assertThat(h.roundTripMillis()).isNotNull().isPositive());
             assertThat(nodes.get("a").module(TraceService.class).trace("nobody", RoutingMetric.HOPS)
                     .get(60, TimeUnit.SECONDS).error()).isEqualTo("unknown node nobody");
+
+            TraceService stopped = nodes.get("a").module(TraceService.class);
+            nodes.get("a").stop();
+            assertThat(stopped.trace("c", RoutingMetric.HOPS)).as("answered at once, not left waiting")
+                    .isCompletedWithValueMatching(r -> "the node is stopped".equals(r.error()));
         } finally {
             nodes.values().forEach(OverlayNode::stop);
             runtime.close();
