@@ -33,6 +33,14 @@ public interface CongestionController {
     /** The retransmission timer expired: nothing arrived for a whole timeout. */
     void onTimeout(long nowNanos);
 
+    /**
+     * The last timeout was spurious: a packet sent before it and never sent again since was
+     * acknowledged after it, so the acknowledgements were late, not the packets lost (a pause of the
+     * host or the receiver). The controller may go back to the window it had before that timeout,
+     * as TCP does after an Eifel or F-RTO detection (RFC 4015). By default it keeps its reduction.
+     */
+    default void onSpuriousTimeout(long nowNanos) {}
+
     /** Slow-start threshold in bytes, for statistics; {@code Long.MAX_VALUE} when not used. */
     long slowStartThreshold();
 

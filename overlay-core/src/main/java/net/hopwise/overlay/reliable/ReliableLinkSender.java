@@ -82,6 +82,12 @@ public final class ReliableLinkSender {
     private long nextTransmitOrder = 1;
     private long highestDelivered;
     private long recoveryPoint;
+    /**
+     * After a timeout until the first acknowledgement of something new: the last transmission before
+     * the timeout (-1 otherwise), and the recovery point the timeout replaced.
+     */
+    private long timeoutBoundary = -1;
+    private long recoveryPointBeforeTimeout;
     /** Sent, neither acknowledged nor known lost. */
     private int inFlight;
     /** The wire bytes of the packets in flight: what the congestion window limits. */
@@ -98,6 +104,7 @@ public final class ReliableLinkSender {
     private long timeouts;
     private long tailLosses;
     private long tailProbes;
+    private long spuriousTimeouts;
     private long abandoned;
 
     public ReliableLinkSender(ReliableLinkConfig config, long epoch, ReliableLinkOutput output) {
@@ -160,6 +167,7 @@ public final class ReliableLinkSender {
         int newly = 0;
         long newlyBytes = 0;
         long sample = -1;
+        boolean lateOriginal = false;
         long delivered = highestDelivered;
         boolean windowLimited = !queue.isEmpty() || lost > 0
                 || bytesInFlight + config.segmentBytes() > controller.window();
@@ -168,6 +176,7 @@ public final class ReliableLinkSender {
             if ((state[i] & SACKED) == 0) {
                 newly++;
                 newlyBytes += wireBytes[i];
+                lateOriginal |= sentBeforeTimeout(i);
                 release(i);
                 delivered = Math.max(delivered, transmitOrder[i]);
                 if ((state[i] & RESENT) == 0) {
@@ -191,6 +200,7 @@ public final class ReliableLinkSender {
                 if ((state[i] & SACKED) == 0) {
                     newly++;
                     newlyBytes += wireBytes[i];
+                    lateOriginal |= sentBeforeTimeout(i);
                     release(i);
                     state[i] |= SACKED;
                     delivered = Math.max(delivered, transmitOrder[i]);
@@ -202,6 +212,12 @@ public final class ReliableLinkSender {
         }
         if (newly == 0) {
             return;
+        }
+        if (timeoutBoundary >= 0) {
+            if (lateOriginal) {
+                undoTimeout(nowNanos);
+            }
+            timeoutBoundary = -1; // decided by the first acknowledgement of something new, as F-RTO does
         }
         highestDelivered = delivered;
         lastProgress = nowNanos;
@@ -359,6 +375,10 @@ public final class ReliableLinkSender {
         timeouts++;
         controller.onTimeout(nowNanos);
         timer.backOff();
+        if (timeoutBoundary < 0) {
+            timeoutBoundary = nextTransmitOrder - 1;
+            recoveryPointBeforeTimeout = recoveryPoint;
+        }
         recoveryPoint = nextTransmitOrder - 1;
         for (long s = base; s < next; s++) {
             int i = (int) (s & mask);
@@ -372,6 +392,36 @@ public final class ReliableLinkSender {
         lastProgress = nowNanos;
         pump(nowNanos);
         rearm();
+    }
+
+    /**
+     * Whether the packet in slot {@code i}, being acknowledged, left before the pending timeout and
+     * was not sent again since: its own first copy arrived, so the timeout was spurious.
+     */
+    private boolean sentBeforeTimeout(int i) {
+        return timeoutBoundary >= 0 && transmitOrder[i] <= timeoutBoundary;
+    }
+
+    /**
+     * The timeout was spurious (RFC 4015): what it marked lost and has not been sent again yet is in
+     * flight after all, and the congestion controller may take back its reduction. Losses among
+     * those packets are still found as acknowledgements reveal them, and count as a congestion event.
+     * Without this, a pause of the host longer than the timeout made a bulk link resend its whole
+     * flight from a window of one segment.
+     */
+    private void undoTimeout(long nowNanos) {
+        spuriousTimeouts++;
+        controller.onSpuriousTimeout(nowNanos);
+        for (long s = base; s < next && lost > 0; s++) {
+            int i = (int) (s & mask);
+            if ((state[i] & LOST) != 0 && transmitOrder[i] <= timeoutBoundary) {
+                state[i] &= ~LOST;
+                lost--;
+                inFlight++;
+                bytesInFlight += wireBytes[i];
+            }
+        }
+        recoveryPoint = recoveryPointBeforeTimeout;
     }
 
     /**
@@ -576,6 +626,7 @@ public final class ReliableLinkSender {
         lost = 0;
         highestDelivered = 0;
         recoveryPoint = nextTransmitOrder - 1;
+        timeoutBoundary = -1;
         deadline = Long.MAX_VALUE;
         return dropped;
     }
@@ -639,6 +690,11 @@ public final class ReliableLinkSender {
     /** Tail probes sent: second copies of a flight's lone last packet (see the class comment). */
     public long tailProbes() {
         return tailProbes;
+    }
+
+    /** Timeouts found spurious by a late acknowledgement of a packet not sent again, and undone. */
+    public long spuriousTimeouts() {
+        return spuriousTimeouts;
     }
 
     /** Packets given up on (only without hop-by-hop recovery). */

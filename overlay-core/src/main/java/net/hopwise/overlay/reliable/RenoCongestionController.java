@@ -17,6 +17,9 @@ public final class RenoCongestionController implements CongestionController {
     private final int segment;
     private double window;
     private double threshold;
+    /** Window and threshold before the last timeout, for undoing it; NaN when there is none to undo. */
+    private double windowBeforeTimeout = Double.NaN;
+    private double thresholdBeforeTimeout;
 
     /**
      * @param initialWindow bytes allowed before the first acknowledgement
@@ -79,8 +82,24 @@ public final class RenoCongestionController implements CongestionController {
 
     @Override
     public void onTimeout(long nowNanos) {
+        if (Double.isNaN(windowBeforeTimeout) || window > segment) {
+            // Backed-off timeouts in a row (the window still one segment): undoing goes back to
+            // before the first of them.
+            windowBeforeTimeout = window;
+            thresholdBeforeTimeout = threshold;
+        }
         threshold = Math.max(window / 2, 2.0 * segment);
         window = segment;
+    }
+
+    /** RFC 4015's response: the window and threshold from before the timeout. */
+    @Override
+    public void onSpuriousTimeout(long nowNanos) {
+        if (!Double.isNaN(windowBeforeTimeout)) {
+            window = Math.max(window, windowBeforeTimeout);
+            threshold = thresholdBeforeTimeout;
+            windowBeforeTimeout = Double.NaN;
+        }
     }
 
     @Override

@@ -158,6 +158,48 @@ class ReliableLinkSenderTest {
         assertThat(sender.nextDeadlineNanos()).isEqualTo(flight + 3 * timeout); // backed off: doubled
     }
 
+    /**
+     * A flight whose acknowledgements all come 15 ms after the timeout (the receiving host paused):
+     * the timeout resends one packet, and the first acknowledgement, of packets sent before it and
+     * never again, shows it spurious: the window it took is given back and nothing else is resent.
+     * Without the undo a paused receiver left a bulk link at one segment, resending its flight.
+     */
+    @Test
+    void aTimeoutThatLateAcknowledgementsShowSpuriousIsUndone() {
+        int seq = warmUp();
+        long window = sender.congestionWindowBytes();
+        long flight = now;
+        for (int k = 0; k < 4; k++) {
+            offer(); // the initial window's four packets
+        }
+        long timeout = sender.timeoutNanos();
+        advanceTo(flight + timeout);
+        assertThat(sender.timeouts()).isEqualTo(1);
+        assertThat(sender.congestionWindowBytes()).isEqualTo(SEGMENT);
+        advanceTo(flight + timeout + 15 * MS);
+        ack(seq + 4); // every original arrived; only their acknowledgements were late
+        assertThat(sender.congestionWindowBytes()).isGreaterThanOrEqualTo(window); // given back, and grown by what was acknowledged
+        assertThat(sender.spuriousTimeouts()).isEqualTo(1);
+        assertThat(sender.retransmissions()).isEqualTo(1);
+        assertThat(sender.unacknowledged()).isZero();
+    }
+
+    @Test
+    void aTimeoutWhoseResendIsWhatArrivesStands() {
+        int seq = warmUp();
+        long window = sender.congestionWindowBytes();
+        long flight = now;
+        for (int k = 0; k < 4; k++) {
+            offer(); // all four lost
+        }
+        long timeout = sender.timeoutNanos();
+        advanceTo(flight + timeout + RTT);
+        ack(seq + 1); // the resent first packet: the timeout was real
+        assertThat(sender.spuriousTimeouts()).isZero();
+        assertThat(sender.congestionWindowBytes()).isLessThan(window);
+        assertThat(sender.lossEvents()).isZero();
+    }
+
     @Test
     void aPacketAcknowledgedInTimeIsNeverSentAgain() {
         int seq = warmUp();
