@@ -25,7 +25,7 @@
       d3.select(this).selectAll("td").data([
         cell("hop num", String(h.hop)),
         cell("node", h.node),
-        cell("cost num", h.linkCost == null ? "∞" : `${fmt.cost(h.linkCost, t.metric)}${unit ? " " + unit : ""}`),
+        cell("link-cost num", h.linkCost == null ? "∞" : `${fmt.cost(h.linkCost, t.metric)}${unit ? " " + unit : ""}`),
         cell("link-rtt num", fmt.ms(h.linkRttMillis), h.linkRttMillis == null),
         // No answer within the probe's timeout: traceroute's star.
         cell("round-trip num", h.roundTripMillis == null ? "*" : fmt.ms(h.roundTripMillis), h.roundTripMillis == null),

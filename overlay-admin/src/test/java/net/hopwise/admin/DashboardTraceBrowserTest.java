@@ -2,12 +2,18 @@ package net.hopwise.admin;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.openqa.selenium.By;
+import org.openqa.selenium.JavascriptExecutor;
+import org.openqa.selenium.OutputType;
+import org.openqa.selenium.TakesScreenshot;
 import org.openqa.selenium.WebDriver;
 import org.openqa.selenium.WebElement;
 import org.openqa.selenium.support.ui.WebDriverWait;
@@ -34,7 +40,7 @@ class DashboardTraceBrowserTest {
     }
 
     @Test
-    void aTraceShowsEachHopOfTheRouteUnderTheSelectedMetric() {
+    void aTraceShowsEachHopOfTheRouteUnderTheSelectedMetric() throws IOException {
         browser.get("http://localhost:" + port + "/");
         WebDriverWait wait = new WebDriverWait(browser, Duration.ofSeconds(40), Duration.ofMillis(200));
         // Expected latency counts the chord's 10% loss: denver is reached by edinburgh (5 + 40 ms, lossless),
@@ -64,12 +70,14 @@ class DashboardTraceBrowserTest {
         for (int i = 0; i < rows.size(); i++) {
             WebElement row = rows.get(i);
             assertThat(text(row, "hop")).isEqualTo(String.valueOf(i + 1));
-            assertThat(text(row, "cost")).matches("\\d+(\\.\\d+)? ms");
+            assertThat(text(row, "link-cost")).matches("\\d+(\\.\\d+)? ms");
             assertThat(number(row, "link-rtt")).isPositive();
             assertThat(number(row, "round-trip")).isPositive();
         }
         // The probe to denver crossed 45 ms of delay each way.
         assertThat(number(rows.get(1), "round-trip")).isGreaterThan(80);
+        ((JavascriptExecutor) browser).executeScript("document.getElementById('trace').scrollIntoView({block: 'end'})");
+        screenshot("dashboard-trace.png");
 
         // Another metric, another trace: by hops each link costs 1.
         browser.findElement(By.cssSelector("#metric button[data-metric='HOPS']")).click();
@@ -79,8 +87,17 @@ class DashboardTraceBrowserTest {
                         && b.findElement(By.id("trace-metric")).getText().equals("by hops"));
         WebElement berlin = browser.findElement(By.cssSelector("#trace-table tbody tr[data-hop='1']"));
         assertThat(berlin.getAttribute("data-node")).isEqualTo("berlin");
-        assertThat(text(berlin, "cost")).isEqualTo("1");
+        assertThat(text(berlin, "link-cost")).isEqualTo("1");
         assertThat(browser.findElements(By.cssSelector("#trace-table tbody tr"))).hasSize(1);
+    }
+
+    /** Keeps what the browser saw, for people reviewing a build. */
+    private void screenshot(String name) throws IOException {
+        if (browser instanceof TakesScreenshot camera) {
+            Path target = Path.of("target", name);
+            Files.createDirectories(target.getParent());
+            Files.write(target, camera.getScreenshotAs(OutputType.BYTES));
+        }
     }
 
     private static String text(WebElement row, String cls) {
