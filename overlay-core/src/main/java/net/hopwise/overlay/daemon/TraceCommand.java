@@ -34,9 +34,9 @@ public final class TraceCommand {
     static final Duration TRACE_LIMIT = Duration.ofSeconds(20);
 
     /**
-     * Between attempts of a trace that did not reach its destination: the nodes on the route learn
-     * their way back to a new node within a few hello intervals (100 ms), and a pause keeps an
-     * intermediate node that answers at once (no route yet) from being probed in a tight loop.
+     * Between attempts of a trace that did not reach its destination: routes that are still being
+     * computed settle within a few hello intervals (100 ms), and a pause keeps an intermediate node
+     * that answers at once (no route onwards yet) from being probed in a tight loop.
      */
     static final Duration RETRY_PAUSE = Duration.ofMillis(500);
 
@@ -51,8 +51,8 @@ public final class TraceCommand {
             long deadline = System.nanoTime() + trace.routeWait().toNanos();
             routes.awaitReachable(trace.destination(), metric, deadline);
             result = trace(node, trace.destination(), metric);
-            // A node that has just started has a route before every node on it has one back: the
-            // answers of the first probes can be lost on the way back. Within the wait, try again.
+            // A probe or its answer can be lost (a lossy link, a node on the path still joining, a
+            // node restarting): within the wait, try again, as an operator would by hand.
             while (result != null && !result.reached() && System.nanoTime() < deadline) {
                 routes.awaitChange(Math.min(deadline, System.nanoTime() + RETRY_PAUSE.toNanos()));
                 routes.awaitReachable(trace.destination(), metric, deadline);
