@@ -107,6 +107,7 @@ public final class OverlayNode implements AutoCloseable {
     private final Runnable drainTask = this::drain;
     private final AtomicBoolean running = new AtomicBoolean();
     private final ImpairmentHandler impairment;
+    private final StageHandler.Contexts stageContexts = new StageHandler.Contexts();
 
     private volatile Channel channel;
     private volatile EventLoop loop;
@@ -192,8 +193,9 @@ public final class OverlayNode implements AutoCloseable {
             // Added on the loop, so no datagram is read while the chain is half built; until now the
             // frame handler dropped what arrived, as a node not yet started would.
             for (int i = 1; i < engine.stageCount(); i++) {
-                ch.pipeline().addLast(engine.stageNames().get(i), new StageHandler(engine, i));
+                ch.pipeline().addLast(engine.stageNames().get(i), new StageHandler(engine, i, stageContexts));
             }
+            stageContexts.fill(ch.pipeline(), engine.stageNames(), FRAME_HANDLER);
             for (int i = 0; i < engine.datagramStageCount(); i++) {
                 ch.pipeline().addBefore(FRAME_HANDLER, engine.datagramStageNames().get(i),
                         new DatagramStageHandler(engine, i));
@@ -926,6 +928,10 @@ public final class OverlayNode implements AutoCloseable {
                 return;
             }
             ByteBuf content = packet.content();
+            if (!mayBeKept(content)) {
+                passUp(ctx, packet.sender(), content);
+                return;
+            }
             // The epoll transport hands out slices of the buffer it read into, whose writer index ends
             // where the read did (leak-detection wrappers may sit in between).
             ByteBuf read = content.unwrap();
@@ -946,11 +952,28 @@ public final class OverlayNode implements AutoCloseable {
             passUp(ctx, packet.sender(), content);
         }
 
+        /**
+         * Whether the node may keep a view of this datagram after the batch: reliable data (a link's
+         * queue, a session's reordering), real-time data (a link's history) and modules' packets, whose
+         * handling is not known here. Best-effort data and control packets are forwarded, copied
+         * (reassembly) or decoded at once, so their views never outlive the read buffer's batch and they
+         * need no copy of their own.
+         */
+        private boolean mayBeKept(ByteBuf datagram) {
+            if (datagram.readableBytes() <= net.hopwise.overlay.wire.WireHeader.OFFSET_TYPE) {
+                return false;
+            }
+            int type = datagram.getUnsignedByte(datagram.readerIndex() + net.hopwise.overlay.wire.WireHeader.OFFSET_TYPE);
+            return type == net.hopwise.overlay.wire.PacketType.RELIABLE_DATA.code()
+                    || type == net.hopwise.overlay.wire.PacketType.REALTIME_DATA.code()
+                    || net.hopwise.overlay.wire.WireHeader.isModuleType(type);
+        }
+
         private void passUp(ChannelHandlerContext ctx, InetSocketAddress sender, ByteBuf datagram) {
             net.hopwise.overlay.spi.Frame frame = engine.acceptDatagram(sender, datagram, System.nanoTime());
             if (frame != null) {
                 try {
-                    ctx.fireChannelRead(frame);
+                    stageContexts.passTo(engine.nextStage(1, frame.type()), frame);
                 } finally {
                     frame.clear();
                 }

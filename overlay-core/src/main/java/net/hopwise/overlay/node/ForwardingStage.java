@@ -45,6 +45,11 @@ final class ForwardingStage implements Stage {
     }
 
     @Override
+    public boolean takes(int type) {
+        return type == PacketType.DATA.code();
+    }
+
+    @Override
     public void onFrame(Frame frame, FrameSink next) {
         if (frame.type() != PacketType.DATA.code()) {
             next.accept(frame);

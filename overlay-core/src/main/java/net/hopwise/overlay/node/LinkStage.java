@@ -49,6 +49,11 @@ final class LinkStage implements Stage {
     }
 
     @Override
+    public boolean takes(int type) {
+        return type == net.hopwise.overlay.wire.PacketType.HELLO.code();
+    }
+
+    @Override
     public void onFrame(Frame frame, FrameSink next) {
         if (frame.type() == net.hopwise.overlay.wire.PacketType.HELLO.code()) {
             onHello((Neighbour) frame.link(), frame.sender(), frame.datagram(), frame.body());

@@ -144,6 +144,14 @@ public final class NodeStack {
         chain.run(index, frame, next);
     }
 
+    /**
+     * The first stage from {@code from} on that takes frames of {@code type} (see {@link Stage#takes}):
+     * where a driver passes such a frame next; {@link #stageCount()} when none does.
+     */
+    public int nextStage(int from, int type) {
+        return chain.taker(from, type);
+    }
+
     /** The stage at {@code index}, for drivers that wrap it. */
     public Stage stage(int index) {
         return chain.stage(index);

@@ -282,6 +282,11 @@ final class RealTimeStage implements Stage {
     }
 
     @Override
+    public boolean takes(int type) {
+        return type == PacketType.REALTIME_DATA.code() || type == PacketType.REALTIME_NACK.code();
+    }
+
+    @Override
     public void onFrame(Frame frame, FrameSink next) {
         int type = frame.type();
         if (type == PacketType.REALTIME_DATA.code()) {

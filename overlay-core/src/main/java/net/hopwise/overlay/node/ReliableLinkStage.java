@@ -197,6 +197,11 @@ final class ReliableLinkStage implements Stage {
 
 
     @Override
+    public boolean takes(int type) {
+        return type == PacketType.RELIABLE_DATA.code() || type == PacketType.LINK_ACK.code();
+    }
+
+    @Override
     public void onFrame(Frame frame, FrameSink next) {
         int type = frame.type();
         if (type == PacketType.RELIABLE_DATA.code()) {

@@ -53,6 +53,12 @@ final class RoutingStage implements Stage {
     }
 
     @Override
+    public boolean takes(int type) {
+        return type == PacketType.LINK_STATE_UPDATE.code() || type == PacketType.LINK_STATE_ACK.code()
+                || type == PacketType.LINK_STATE_EXTENSION.code() || type == PacketType.LINK_STATE_EXTENSION_ACK.code();
+    }
+
+    @Override
     public void onFrame(Frame frame, FrameSink next) {
         int type = frame.type();
         if (type == PacketType.LINK_STATE_UPDATE.code()) {

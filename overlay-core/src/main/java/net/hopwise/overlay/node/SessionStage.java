@@ -429,6 +429,11 @@ final class SessionStage implements Stage {
 
     /** The sessions' part of a read batch's end: the acknowledgements the batch calls for, at once. */
     @Override
+    public boolean takes(int type) {
+        return false; // its packets arrive inside the reliable link's, never as frames of their own
+    }
+
+    @Override
     public void flush(long nowNanos) {
         for (SessionEndpoint s : sessionList) {
             if (s.receiver().ackDue(node.now())) {

@@ -19,8 +19,10 @@ final class StageChain {
     private final List<Stage> stages = new ArrayList<>();
     private Stage[] frozen;
     private TimedStep[] timers;
-    /** The direct path: sink i hands a frame to stage i. */
+    /** The direct path: sink j hands a frame to the first stage from j on that takes its type. */
     private FrameSink[] sinks;
+    /** For each start j and type: the first stage from j on that takes the type; the chain's size if none. */
+    private int[][] takers;
 
     StageChain(ProtocolFaults faults) {
         this.faults = faults;
@@ -81,10 +83,23 @@ final class StageChain {
                     stage.onTimer(nowNanos);
                 }
             };
-            int index = i;
-            sinks[i] = frame -> run(index, frame, sinks[index + 1]);
         }
-        sinks[frozen.length] = frame -> { };
+        takers = new int[frozen.length + 1][256];
+        java.util.Arrays.fill(takers[frozen.length], frozen.length);
+        for (int j = frozen.length - 1; j >= 0; j--) {
+            for (int type = 0; type < 256; type++) {
+                takers[j][type] = frozen[j].takes(type) ? j : takers[j + 1][type];
+            }
+        }
+        for (int j = 0; j <= frozen.length; j++) {
+            int[] taker = takers[j];
+            sinks[j] = frame -> {
+                int i = taker[frame.type()];
+                if (i < frozen.length) {
+                    run(i, frame, sinks[i + 1]);
+                }
+            };
+        }
     }
 
     List<String> names() {
@@ -97,6 +112,11 @@ final class StageChain {
 
     Stage stage(int index) {
         return frozen[index];
+    }
+
+    /** The first stage from {@code from} on that takes frames of {@code type}; the chain's size if none. */
+    int taker(int from, int type) {
+        return takers[from][type];
     }
 
     /** Passes a frame up the chain from stage {@code index}, stage by stage, without Netty. */

@@ -705,6 +705,6 @@ public final class ReliableLinkSender {
     public ReliableLinkStatistics statistics() {
         return new ReliableLinkStatistics(queue.size(), inFlight + lost, controller.window(),
                 controller.slowStartThreshold(), timer.srttNanos(), timer.timeoutNanos(), packetsSent,
-                retransmissions, lossEvents, timeouts, tailProbes);
+                retransmissions, lossEvents, timeouts, tailProbes, spuriousTimeouts);
     }
 }

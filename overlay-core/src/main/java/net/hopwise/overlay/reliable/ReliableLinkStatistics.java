@@ -14,7 +14,8 @@ package net.hopwise.overlay.reliable;
  * @param lossEvents congestion events (at most one per window of data)
  * @param timeouts retransmission timer expiries
  * @param tailProbes second copies of a flight's lone last packet, sent before any loss was known
+ * @param spuriousTimeouts timeouts a late acknowledgement showed spurious, and undone
  */
 public record ReliableLinkStatistics(int queueLength, int unacknowledged, long congestionWindowBytes,
         long slowStartThresholdBytes, long srttNanos, long timeoutNanos, long packetsSent, long retransmissions,
-        long lossEvents, long timeouts, long tailProbes) {}
+        long lossEvents, long timeouts, long tailProbes, long spuriousTimeouts) {}

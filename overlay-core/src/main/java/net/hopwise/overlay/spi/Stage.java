@@ -20,6 +20,16 @@ public interface Stage {
     }
 
     /**
+     * Whether the stage wants frames of a packet type. A stage that does not is skipped for them, so a
+     * frame goes straight to the next stage that takes it. The default takes every frame, as a stage
+     * that watches all traffic must; a stage that handles only its own types says so and costs the
+     * others nothing.
+     */
+    default boolean takes(int type) {
+        return true;
+    }
+
+    /**
      * The end of a batch of inbound datagrams, or of a timer pass: send what was held for it (for
      * example acknowledgements covering the batch). Called on every stage, from the top of the chain
      * down, so that what upper layers send is there for lower layers to ride on.
