@@ -182,9 +182,9 @@ public final class ChainLatencyBenchmark {
                     long r = st.retransmissions();
                     linkResends += r;
                     if (r > 0) {
-                        System.err.printf("%s: %s→%s resends %d, loss events %d, timeouts %d, probes %d, srtt %.1f ms,"
+                        System.err.printf("%s: %s→%s resends %d, loss events %d, timeouts %d (spurious %d), probes %d, srtt %.1f ms,"
                                 + " timeout %.1f ms, sent %d; hello srtt %.1f ms, min %.1f ms, ups %d%n", mode, n.name(), nb.name(), r,
-                                st.lossEvents(), st.timeouts(), st.tailProbes(), st.srttNanos() / 1e6,
+                                st.lossEvents(), st.timeouts(), st.spuriousTimeouts(), st.tailProbes(), st.srttNanos() / 1e6,
                                 st.timeoutNanos() / 1e6, st.packetsSent(), nb.statistics().srttNanos() / 1e6,
                                 nb.statistics().minRttNanos() / 1e6, nb.statistics().upTransitions());
                     }

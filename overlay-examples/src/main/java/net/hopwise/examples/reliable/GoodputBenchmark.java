@@ -388,7 +388,8 @@ public final class GoodputBenchmark {
         SessionStatistics ss = out.statistics();
         String extra = "all " + w.offered + " delivered after draining: " + (received.get() == w.offered)
                 + "; link resends " + (s.retransmissions() - s0.retransmissions()) + ", timeouts "
-                + (s.timeouts() - s0.timeouts()) + "; session resends "
+                + (s.timeouts() - s0.timeouts()) + " (undone as spurious "
+                + (s.spuriousTimeouts() - s0.spuriousTimeouts()) + "); session resends "
                 + ss.retransmissions() + ", congestion marks heeded " + ss.congestionReactions() + "; "
                 + datagrams(w);
         in.close();
