@@ -127,6 +127,12 @@ final class TraceStage implements Stage {
 
     // ---------------------------------------------------------------- the chain
 
+    /** Only its own packet types: every other frame skips this stage. */
+    @Override
+    public boolean takes(int type) {
+        return type == TracePacket.PROBE || type == TracePacket.ANSWER;
+    }
+
     @Override
     public void onFrame(Frame frame, FrameSink next) {
         int type = frame.type();
