@@ -40,6 +40,7 @@ class TraceUdpTest {
             TraceResult result = nodes.get("a").module(TraceService.class).trace("c", RoutingMetric.HOPS)
                     .get(60, TimeUnit.SECONDS);
 
+            System.out.println("loopback trace: " + result);
             assertThat(result.error()).isNull();
             assertThat(result.reached()).isTrue();
             assertThat(result.hops()).extracting(TraceHop::node).containsExactly("b", "c");
