@@ -100,6 +100,8 @@ public final class HostilePackets {
             case REALTIME_NACK -> nack(body);
             case RELIABLE_DATA -> reliable(body);
             case LINK_ACK -> linkAck(body);
+            case LINK_STATE_EXTENSION -> extensionUpdate(body);
+            case LINK_STATE_EXTENSION_ACK -> extensionAck(body);
             default -> throw new IllegalStateException(type.name());
         }
         byte[] packet = frame(type, body);
@@ -127,10 +129,13 @@ public final class HostilePackets {
         if (r < 74) {
             return PacketType.REALTIME_NACK;
         }
-        if (r < 90) {
+        if (r < 86) {
             return PacketType.RELIABLE_DATA;
         }
-        return PacketType.LINK_ACK;
+        if (r < 92) {
+            return PacketType.LINK_ACK;
+        }
+        return r < 97 ? PacketType.LINK_STATE_EXTENSION : PacketType.LINK_STATE_EXTENSION_ACK;
     }
 
     // ---------------------------------------------------------------- framing
@@ -214,6 +219,49 @@ public final class HostilePackets {
         if (values.pick(10)) {
             body.writeBytes(new byte[random.nextInt(HelloCodec.MAX_LENGTH)]);
         }
+    }
+
+    /** Extension records of made-up and real origins, kinds, sequences and sizes (some too large). */
+    private void extensionUpdate(ByteBuf body) {
+        java.util.List<net.hopwise.overlay.routing.ExtensionRecord> records = new java.util.ArrayList<>();
+        int count = 1 + random.nextInt(values.pick(80) ? 3 : 12);
+        int size = net.hopwise.overlay.routing.ExtensionCodec.UPDATE_HEADER_BYTES;
+        for (int i = 0; i < count; i++) {
+            byte[] data = values.pick(10) ? null : new byte[values.pick(90) ? random.nextInt(64) : random.nextInt(1100)];
+            if (data != null) {
+                random.nextBytes(data);
+            }
+            net.hopwise.overlay.routing.ExtensionRecord r = new net.hopwise.overlay.routing.ExtensionRecord(
+                    new net.hopwise.overlay.NodeId(nonZero(values.origin())), values.pick(90) ? 1 + random.nextInt(4)
+                            : 1 + random.nextInt(0xFFFF), values.sequenceFor(values.origin()) & Long.MAX_VALUE, (int) values.age() & Integer.MAX_VALUE, data);
+            int cell = net.hopwise.overlay.routing.ExtensionCodec.encodedSize(r);
+            if (size + cell > WireHeader.MAX_BODY) {
+                break;
+            }
+            size += cell;
+            records.add(r);
+        }
+        if (records.isEmpty()) {
+            body.writeShort(0);
+            return;
+        }
+        net.hopwise.overlay.routing.ExtensionCodec.encodeUpdate(new net.hopwise.overlay.routing.ExtensionUpdate(records),
+                body);
+    }
+
+    /** Id 0 means "unknown" and no record carries it; the codec's own tests cover a zero on the wire. */
+    private static long nonZero(long id) {
+        return id == 0 ? 1 : id;
+    }
+
+    private void extensionAck(ByteBuf body) {
+        java.util.List<net.hopwise.overlay.routing.ExtensionAck.Entry> entries = new java.util.ArrayList<>();
+        int count = 1 + random.nextInt(values.pick(80) ? 4 : 40);
+        for (int i = 0; i < count; i++) {
+            entries.add(new net.hopwise.overlay.routing.ExtensionAck.Entry(new net.hopwise.overlay.NodeId(nonZero(values.origin())),
+                    1 + random.nextInt(8), values.sequenceFor(values.origin()) & Long.MAX_VALUE));
+        }
+        net.hopwise.overlay.routing.ExtensionCodec.encodeAck(new net.hopwise.overlay.routing.ExtensionAck(entries), body);
     }
 
     private void update(ByteBuf body) {
