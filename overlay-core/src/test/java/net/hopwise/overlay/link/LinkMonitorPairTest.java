@@ -162,7 +162,7 @@ class LinkMonitorPairTest {
     void deadPeerIsDetectedExactlyOneDeadIntervalAfterItsLastPacketAndNotBefore() {
         VirtualLink link = VirtualLink.withDelay(10 * MS, 8).startBoth();
         link.runUntil(2_345 * MS);
-        long silentFrom = link.simNow;
+        long silentFrom = link.simNow();
         link.b.online = false;
         link.runFor(10 * MS + 1);
         long last = link.a.lastDeliveryAt;
@@ -189,7 +189,7 @@ class LinkMonitorPairTest {
         link.runFor(5 * SECOND);
         assertThat(link.a.monitor.status()).isEqualTo(LinkStatus.DOWN);
 
-        long back = link.simNow;
+        long back = link.simNow();
         link.b.online = true;
         link.runFor(SECOND);
         // b's overdue timer finds its own link dead, then its hello is answered at once.
@@ -215,7 +215,7 @@ class LinkMonitorPairTest {
         assertThat(link.b.downsAt).singleElement().satisfies(t -> assertThat(t).isBetween(last + DEAD,
                 last + DEAD + INTERVAL + 10 * MS));
 
-        long healed = link.simNow;
+        long healed = link.simNow();
         link.b.out.loss(0);
         link.runFor(SECOND);
         assertThat(link.a.upsAt).hasSize(2).last().satisfies(t -> assertThat(t).isLessThan(healed + 200 * MS));
@@ -230,7 +230,7 @@ class LinkMonitorPairTest {
         link.b.sendData(2 * MS);
         link.runUntil(2_000 * MS + 7 * MS);
 
-        long restart = link.simNow;
+        long restart = link.simNow();
         link.b.clockOffset += clockShift;
         link.b.out.firstLinkSeq(firstLinkSeq);
         link.b.start();

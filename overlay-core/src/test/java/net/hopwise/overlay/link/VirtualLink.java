@@ -5,15 +5,19 @@ import io.netty.buffer.PooledByteBufAllocator;
 import io.netty.buffer.Unpooled;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.PriorityQueue;
 import java.util.Random;
 import net.hopwise.overlay.NodeId;
+import net.hopwise.overlay.sim.AgentTimer;
+import net.hopwise.overlay.sim.Simulator;
 
 /**
  * Two {@link LinkMonitor}s wired back to back through a virtual channel on virtual time. Each
  * direction has its own one-way delay, uniform extra jitter, loss and duplication, drawn from one
  * seeded {@link Random}; each node has its own clock offset, so nothing relies on synchronised
  * clocks. Hellos go through {@link HelloCodec} and real buffers on the way.
+ *
+ * <p>Runs on the simulator's engine ({@link Simulator}): its event queue and ordering, its clock read
+ * from the start of the run, so that the tests' instants count from 0.
  */
 final class VirtualLink {
     static final long MS = 1_000_000L;
@@ -65,7 +69,9 @@ final class VirtualLink {
         long clockOffset;
         boolean online = true;
         long dataPeriodNanos;
-        long nextDataAt = Long.MAX_VALUE;
+        /** Bumped when the data period changes, so the sends of the old period stop. */
+        private long dataGeneration;
+        private final AgentTimer timer;
         final List<Long> upsAt = new ArrayList<>();
         final List<Long> downsAt = new ArrayList<>();
         final List<Long> hellosAt = new ArrayList<>();
@@ -79,33 +85,50 @@ final class VirtualLink {
             this.name = name;
             this.id = NodeId.ofName(name);
             this.clockOffset = clockOffset;
+            this.timer = new AgentTimer(simulator, name.hashCode(), t -> fireTimer(this));
         }
 
         long now() {
-            return simNow + clockOffset;
+            return simNow() + clockOffset;
         }
 
         /** (Re)creates the monitor at the current time: a process start or restart. */
         Node start() {
             monitor = new LinkMonitor(id, name, other.id, config, this, now());
             online = true;
+            wake();
             return this;
         }
 
         /** Sends one data packet to the peer every period from now on (0 stops). */
         Node sendData(long periodNanos) {
             dataPeriodNanos = periodNanos;
-            nextDataAt = periodNanos > 0 ? simNow + periodNanos : Long.MAX_VALUE;
+            long generation = ++dataGeneration;
+            if (periodNanos > 0) {
+                simulator.after(periodNanos, t -> dataDue(this, generation));
+            }
             return this;
         }
 
+        /** When the monitor is next due, on the link's clock; MAX_VALUE if never. */
         long timerAt() {
-            return online && monitor != null ? monitor.nextDeadlineNanos() - clockOffset : Long.MAX_VALUE;
+            if (!online || monitor == null || monitor.nextDeadlineNanos() == Long.MAX_VALUE) {
+                return Long.MAX_VALUE;
+            }
+            return monitor.nextDeadlineNanos() - clockOffset;
+        }
+
+        /** Makes sure the simulator wakes the monitor when it is next due. */
+        void wake() {
+            long at = timerAt();
+            if (at < Long.MAX_VALUE - Simulator.START_NANOS) {
+                timer.update(Simulator.START_NANOS + at);
+            }
         }
 
         @Override
         public void sendHello(HelloPacket hello) {
-            hellosAt.add(simNow);
+            hellosAt.add(simNow());
             ByteBuf buf = PooledByteBufAllocator.DEFAULT.buffer(HelloCodec.MAX_LENGTH);
             try {
                 HelloCodec.encode(hello, buf);
@@ -119,12 +142,12 @@ final class VirtualLink {
 
         @Override
         public void linkUp(long nowNanos) {
-            upsAt.add(simNow);
+            upsAt.add(simNow());
         }
 
         @Override
         public void linkDown(long nowNanos) {
-            downsAt.add(simNow);
+            downsAt.add(simNow());
         }
 
         @Override
@@ -138,16 +161,11 @@ final class VirtualLink {
         }
     }
 
-    private record Delivery(long at, long order, Node to, long linkSeq, byte[] hello) {}
-
     final HelloConfig config;
     final Random random;
+    private final Simulator simulator = new Simulator();
     final Node a;
     final Node b;
-    long simNow;
-    private long order;
-    private final PriorityQueue<Delivery> inFlight = new PriorityQueue<>(
-            (x, y) -> x.at != y.at ? Long.compare(x.at, y.at) : Long.compare(x.order, y.order));
 
     VirtualLink(HelloConfig config, long seed) {
         this.config = config;
@@ -172,65 +190,60 @@ final class VirtualLink {
         return this;
     }
 
+    /** Virtual time since the link was made. */
+    long simNow() {
+        return simulator.now() - Simulator.START_NANOS;
+    }
+
     /** Runs every event due up to and including {@code until} (virtual nanoseconds), in time order. */
     void runUntil(long until) {
-        while (true) {
-            Delivery next = inFlight.peek();
-            long deliveryAt = next == null ? Long.MAX_VALUE : next.at;
-            long at = Math.min(deliveryAt, Math.min(Math.min(a.timerAt(), b.timerAt()),
-                    Math.min(a.nextDataAt, b.nextDataAt)));
-            if (at > until) {
-                break;
-            }
-            simNow = Math.max(simNow, at);
-            if (deliveryAt == at) {
-                deliver(inFlight.poll());
-            } else if (a.timerAt() == at) {
-                fireTimer(a);
-            } else if (b.timerAt() == at) {
-                fireTimer(b);
-            } else if (a.nextDataAt == at) {
-                sendData(a);
-            } else {
-                sendData(b);
-            }
-        }
-        simNow = until;
+        // The test may have changed a node's clock or taken it offline since the last run.
+        a.wake();
+        b.wake();
+        simulator.runUntil(Simulator.START_NANOS + until);
     }
 
     void runFor(long nanos) {
-        runUntil(simNow + nanos);
+        runUntil(simNow() + nanos);
     }
 
     /** Runs until {@code node}'s status is {@code wanted} or {@code limit} passes; returns when (or -1). */
     long runUntilStatus(Node node, LinkStatus wanted, long limit) {
         long step = MS / 10;
-        while (simNow < limit) {
+        while (simNow() < limit) {
             if (node.monitor.status() == wanted) {
-                return simNow;
+                return simNow();
             }
-            runUntil(Math.min(limit, simNow + step));
+            runUntil(Math.min(limit, simNow() + step));
         }
-        return node.monitor.status() == wanted ? simNow : -1;
+        return node.monitor.status() == wanted ? simNow() : -1;
     }
 
     private void fireTimer(Node n) {
-        if (n.timerFiredAt == simNow) {
-            if (++n.timerRepeats > 100) {
-                throw new AssertionError(n + ": deadline does not advance past " + simNow);
+        long simNow = simNow();
+        // A wake-up the monitor no longer needs (its deadline moved later) only re-arms.
+        if (n.timerAt() <= simNow) {
+            if (n.timerFiredAt == simNow) {
+                if (++n.timerRepeats > 100) {
+                    throw new AssertionError(n + ": deadline does not advance past " + simNow);
+                }
+            } else {
+                n.timerFiredAt = simNow;
+                n.timerRepeats = 0;
             }
-        } else {
-            n.timerFiredAt = simNow;
-            n.timerRepeats = 0;
+            n.monitor.onTimer(n.now());
         }
-        n.monitor.onTimer(n.now());
+        n.wake();
     }
 
-    private void sendData(Node n) {
+    private void dataDue(Node n, long generation) {
+        if (generation != n.dataGeneration) {
+            return;
+        }
         if (n.online) {
             transmit(n, null);
         }
-        n.nextDataAt = n.dataPeriodNanos > 0 ? n.nextDataAt + n.dataPeriodNanos : Long.MAX_VALUE;
+        simulator.after(n.dataPeriodNanos, t -> dataDue(n, generation));
     }
 
     private void transmit(Node from, byte[] hello) {
@@ -250,20 +263,19 @@ final class VirtualLink {
 
     private void schedule(Node to, long seq, byte[] hello, Direction d) {
         long extra = d.jitterNanos > 0 ? random.nextLong(d.jitterNanos + 1) : 0;
-        inFlight.add(new Delivery(simNow + d.delayNanos + extra, order++, to, seq, hello));
+        simulator.after(d.delayNanos + extra, t -> deliver(to, seq, hello));
     }
 
-    private void deliver(Delivery d) {
-        Node to = d.to;
+    private void deliver(Node to, long linkSeq, byte[] helloBytes) {
         if (!to.online || to.monitor == null) {
             return;
         }
         long now = to.now();
-        to.lastDeliveryAt = simNow;
-        to.receivedSeqs.add(d.linkSeq);
-        to.monitor.onPacketReceived(d.linkSeq, now);
-        if (d.hello != null) {
-            ByteBuf body = Unpooled.wrappedBuffer(d.hello);
+        to.lastDeliveryAt = simNow();
+        to.receivedSeqs.add(linkSeq);
+        to.monitor.onPacketReceived(linkSeq, now);
+        if (helloBytes != null) {
+            ByteBuf body = Unpooled.wrappedBuffer(helloBytes);
             try {
                 HelloPacket hello = HelloCodec.decode(body);
                 if (hello == null) {
@@ -274,5 +286,6 @@ final class VirtualLink {
                 body.release();
             }
         }
+        to.wake();
     }
 }

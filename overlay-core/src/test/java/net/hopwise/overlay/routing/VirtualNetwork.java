@@ -6,17 +6,21 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.PriorityQueue;
 import java.util.Random;
 import java.util.TreeMap;
 import java.util.function.Predicate;
 import net.hopwise.overlay.NodeId;
+import net.hopwise.overlay.sim.AgentTimer;
+import net.hopwise.overlay.sim.Simulator;
 import net.hopwise.overlay.wire.DropReason;
 
 /**
  * Routers wired by links with delay, loss, duplication and reordering, on a virtual clock. Every
  * packet goes through {@link LinkStateCodec} or {@link ExtensionCodec} (and a real ByteBuf) on its
  * way, so size limits and decoding are exercised too.
+ *
+ * <p>Runs on the simulator's engine ({@link Simulator}): its event queue and ordering, its clock read
+ * from the start of the run, so that the tests' instants count from 0.
  */
 final class VirtualNetwork {
     static final long MS = 1_000_000L;
@@ -42,12 +46,11 @@ final class VirtualNetwork {
         }
     }
 
-    private record Delivery(long atNanos, long order, Packet packet, byte[] body) {}
-
     /** A node: its router and what it did. */
     final class Host implements RouterOutput {
         final String name;
         final NodeId id;
+        private final AgentTimer timer;
         Router router;
         int routeChanges;
         final Map<DropReason, Integer> rejected = new java.util.EnumMap<>(DropReason.class);
@@ -59,26 +62,48 @@ final class VirtualNetwork {
         private Host(String name) {
             this.name = name;
             this.id = NodeId.ofName(name);
+            this.timer = new AgentTimer(simulator, byName.size(), t -> onTimer());
+        }
+
+        /** Makes sure the simulator wakes the router when it is next due. */
+        private void wake() {
+            if (router == null) {
+                timer.cancel();
+                return;
+            }
+            long deadline = router.nextDeadlineNanos();
+            if (deadline < Long.MAX_VALUE - Simulator.START_NANOS) {
+                timer.update(Simulator.START_NANOS + deadline);
+            }
+        }
+
+        private void onTimer() {
+            // A wake-up the router no longer needs (its deadline moved later) only re-arms.
+            if (router != null && router.nextDeadlineNanos() <= now()) {
+                countEvent();
+                router.onTimer(now());
+            }
+            wake();
         }
 
         @Override
         public void sendUpdate(NodeId neighbour, LinkStateUpdate update) {
-            transmit(new Packet(now, id, neighbour, update, null));
+            transmit(new Packet(now(), id, neighbour, update, null));
         }
 
         @Override
         public void sendAck(NodeId neighbour, LinkStateAck ack) {
-            transmit(new Packet(now, id, neighbour, null, ack));
+            transmit(new Packet(now(), id, neighbour, null, ack));
         }
 
         @Override
         public void sendExtensionUpdate(NodeId neighbour, ExtensionUpdate update) {
-            transmit(new Packet(now, id, neighbour, null, null, update, null));
+            transmit(new Packet(now(), id, neighbour, null, null, update, null));
         }
 
         @Override
         public void sendExtensionAck(NodeId neighbour, ExtensionAck ack) {
-            transmit(new Packet(now, id, neighbour, null, null, null, ack));
+            transmit(new Packet(now(), id, neighbour, null, null, null, ack));
         }
 
         @Override
@@ -107,11 +132,9 @@ final class VirtualNetwork {
     private final Map<String, Host> byName = new HashMap<>();
     /** Directed links that are up: from -> to -> cost the sender measured. */
     private final Map<NodeId, Map<NodeId, LinkCost>> links = new HashMap<>();
-    private final PriorityQueue<Delivery> inFlight = new PriorityQueue<>(
-            (a, b) -> a.atNanos != b.atNanos ? Long.compare(a.atNanos, b.atNanos) : Long.compare(a.order, b.order));
+    private final Simulator simulator = new Simulator();
     final List<Packet> log = new ArrayList<>();
-    private long now;
-    private long order;
+    private long inFlight;
     private long events;
 
     double lossRate;
@@ -127,12 +150,12 @@ final class VirtualNetwork {
     }
 
     long now() {
-        return now;
+        return simulator.now() - Simulator.START_NANOS;
     }
 
     Host add(String name, long sequenceBase) {
         Host h = new Host(name);
-        h.router = new Router(h.id, name, config, h, sequenceBase, now);
+        h.router = new Router(h.id, name, config, h, sequenceBase, now());
         hosts.put(h.id, h);
         byName.put(name, h);
         return h;
@@ -165,7 +188,7 @@ final class VirtualNetwork {
         Host ha = byName.get(a);
         Host hb = byName.get(b);
         links.computeIfAbsent(ha.id, k -> new HashMap<>()).put(hb.id, cost);
-        ha.router.neighbourUp(hb.id, cost, now);
+        ha.router.neighbourUp(hb.id, cost, now());
     }
 
     void disconnect(String a, String b) {
@@ -173,8 +196,8 @@ final class VirtualNetwork {
         Host hb = byName.get(b);
         links.getOrDefault(ha.id, Map.of()).remove(hb.id);
         links.getOrDefault(hb.id, Map.of()).remove(ha.id);
-        ha.router.neighbourDown(hb.id, now);
-        hb.router.neighbourDown(ha.id, now);
+        ha.router.neighbourDown(hb.id, now());
+        hb.router.neighbourDown(ha.id, now());
     }
 
     /**
@@ -185,7 +208,7 @@ final class VirtualNetwork {
         Host h = byName.get(name);
         links.computeIfAbsent(stranger, k -> new HashMap<>()).put(h.id, cost);
         links.computeIfAbsent(h.id, k -> new HashMap<>()).put(stranger, cost);
-        h.router.neighbourUp(stranger, cost, now);
+        h.router.neighbourUp(stranger, cost, now());
     }
 
     /** Takes down, at {@code name}, the link to a stranger. */
@@ -193,7 +216,7 @@ final class VirtualNetwork {
         Host h = byName.get(name);
         links.getOrDefault(stranger, Map.of()).remove(h.id);
         links.getOrDefault(h.id, Map.of()).remove(stranger);
-        h.router.neighbourDown(stranger, now);
+        h.router.neighbourDown(stranger, now());
     }
 
     /** Delivers an update from {@code from} to {@code name} now, through the codec like any other. */
@@ -205,7 +228,7 @@ final class VirtualNetwork {
             if (decoded == null || !decoded.equals(update)) {
                 throw new AssertionError("update did not survive the codec: " + update);
             }
-            byName.get(name).router.onUpdate(from, decoded, now);
+            byName.get(name).router.onUpdate(from, decoded, now());
         } finally {
             buf.release();
         }
@@ -218,7 +241,7 @@ final class VirtualNetwork {
             links.get(h.id).remove(other);
             Map<NodeId, LinkCost> back = links.get(other);
             if (back != null && back.remove(h.id) != null) {
-                hosts.get(other).router.neighbourDown(h.id, now);
+                hosts.get(other).router.neighbourDown(h.id, now());
             }
         }
         h.router = null;
@@ -227,7 +250,7 @@ final class VirtualNetwork {
     /** The node starts again with an empty database. */
     void restart(String name, long sequenceBase) {
         Host h = byName.get(name);
-        h.router = new Router(h.id, name, config, h, sequenceBase, now);
+        h.router = new Router(h.id, name, config, h, sequenceBase, now());
         h.routeChanges = 0;
         h.heardRecords.clear();
     }
@@ -260,83 +283,74 @@ final class VirtualNetwork {
         int copies = random.nextDouble() < duplicateRate ? 2 : 1;
         for (int i = 0; i < copies; i++) {
             long jitter = jitterNanos > 0 ? (long) (random.nextDouble() * jitterNanos) : 0;
-            inFlight.add(new Delivery(now + delayNanos + jitter, order++, p, body));
+            inFlight++;
+            simulator.after(delayNanos + jitter, t -> {
+                inFlight--;
+                countEvent();
+                deliver(p, body);
+            });
         }
     }
 
-    private void deliver(Delivery d) {
-        Packet p = d.packet();
+    private void countEvent() {
+        if (++events > 5_000_000) {
+            throw new AssertionError("the network does not settle: runaway events at " + now());
+        }
+    }
+
+    private void deliver(Packet p, byte[] body) {
         Host to = hosts.get(p.to());
         if (to == null || to.router == null || !links.getOrDefault(p.from(), Map.of()).containsKey(p.to())) {
             return;
         }
-        ByteBuf buf = Unpooled.wrappedBuffer(d.body());
+        ByteBuf buf = Unpooled.wrappedBuffer(body);
         try {
             if (p.isUpdate()) {
                 LinkStateUpdate u = LinkStateCodec.decodeUpdate(buf);
                 if (u == null || !u.equals(p.update())) {
                     throw new AssertionError("update did not survive the codec: " + p);
                 }
-                to.router.onUpdate(p.from(), u, now);
+                to.router.onUpdate(p.from(), u, now());
             } else if (p.extensionUpdate() != null) {
                 ExtensionUpdate u = ExtensionCodec.decodeUpdate(buf);
                 if (u == null || !u.equals(p.extensionUpdate())) {
                     throw new AssertionError("extension update did not survive the codec: " + p);
                 }
-                to.router.onExtensionUpdate(p.from(), u, now);
+                to.router.onExtensionUpdate(p.from(), u, now());
             } else if (p.extensionAck() != null) {
                 ExtensionAck a = ExtensionCodec.decodeAck(buf);
                 if (a == null || !a.equals(p.extensionAck())) {
                     throw new AssertionError("extension ack did not survive the codec: " + p);
                 }
-                to.router.onExtensionAck(p.from(), a, now);
+                to.router.onExtensionAck(p.from(), a, now());
             } else {
                 LinkStateAck a = LinkStateCodec.decodeAck(buf);
                 if (a == null || !a.equals(p.ack())) {
                     throw new AssertionError("ack did not survive the codec: " + p);
                 }
-                to.router.onAck(p.from(), a, now);
+                to.router.onAck(p.from(), a, now());
             }
         } finally {
             buf.release();
         }
+        to.wake();
     }
 
     /** Runs deliveries and timers in time order until {@code untilNanos}; the clock then reads it. */
     void runUntil(long untilNanos) {
-        while (true) {
-            Host due = null;
-            long timer = Long.MAX_VALUE;
-            for (Host h : hosts.values()) {
-                if (h.router != null && h.router.nextDeadlineNanos() < timer) {
-                    timer = h.router.nextDeadlineNanos();
-                    due = h;
-                }
-            }
-            long delivery = inFlight.isEmpty() ? Long.MAX_VALUE : inFlight.peek().atNanos();
-            long next = Math.min(timer, delivery);
-            if (next > untilNanos) {
-                break;
-            }
-            if (++events > 5_000_000) {
-                throw new AssertionError("the network does not settle: runaway events at " + now);
-            }
-            now = Math.max(now, next);
-            if (delivery <= timer) {
-                deliver(inFlight.poll());
-            } else {
-                due.router.onTimer(now);
-            }
+        // Tests drive routers directly between runs, which moves their deadlines.
+        for (Host h : hosts.values()) {
+            h.wake();
         }
-        now = Math.max(now, untilNanos);
+        simulator.runUntil(Simulator.START_NANOS + untilNanos);
     }
 
     void runFor(long nanos) {
-        runUntil(now + nanos);
+        runUntil(now() + nanos);
     }
 
     boolean quiet() {
-        return inFlight.isEmpty();
+        return inFlight == 0;
     }
 
     /** What every origin currently advertises: each live router's own advertisement. */
