@@ -896,6 +896,9 @@ public final class OverlayNode implements AutoCloseable {
 
         @Override
         public void execute(Runnable task) {
+            if (!running.get()) {
+                throw new java.util.concurrent.RejectedExecutionException("node " + config.name() + " is stopped");
+            }
             executeOnLoop(() -> {
                 engine.advance(System.nanoTime());
                 task.run();

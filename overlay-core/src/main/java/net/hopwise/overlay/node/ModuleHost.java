@@ -435,6 +435,22 @@ final class ModuleHost {
         }
 
         @Override
+        public java.util.Optional<NodeId> find(String name) {
+            if (name == null) {
+                return java.util.Optional.empty();
+            }
+            if (name.equals(node.config().name())) {
+                return java.util.Optional.of(node.id());
+            }
+            for (Neighbour n : node.neighbourValues()) {
+                if (n.name().equals(name)) {
+                    return java.util.Optional.of(n.id());
+                }
+            }
+            return node.router().database().idOf(name);
+        }
+
+        @Override
         public NodeId idOf(String name) {
             return node.router().database().idOf(name).orElseGet(() -> NodeId.ofName(name));
         }

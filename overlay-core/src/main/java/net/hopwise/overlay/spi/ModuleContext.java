@@ -122,6 +122,10 @@ public interface ModuleContext {
     /**
      * Runs a task on the node's thread at its current time, then lets the node send what it produced
      * and re-arm its timer: how a module's API, called from any thread, reaches its stage.
+     *
+     * @throws java.util.concurrent.RejectedExecutionException when the node is stopped (or stopping)
+     *     and the task will not run; a task accepted just before the node stops may still not run, and
+     *     the module's stage hears {@link Stage#close()} then
      */
     void execute(Runnable task);
 }

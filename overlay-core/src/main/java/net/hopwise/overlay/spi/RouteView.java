@@ -37,4 +37,10 @@ public interface RouteView {
 
     /** A node's id from its name, resolving through link state; the hash of the name otherwise. */
     NodeId idOf(String name);
+
+    /**
+     * The node of that name if this node knows it: itself, a neighbour, or an origin in link state;
+     * empty for a name nobody advertised (or one that is not a valid node name).
+     */
+    java.util.Optional<NodeId> find(String name);
 }

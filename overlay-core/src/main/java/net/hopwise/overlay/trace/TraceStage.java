@@ -89,20 +89,20 @@ final class TraceStage implements Stage {
             finish(future, TraceResult.failed(self, destinationName, metric, "the node is stopped"));
             return;
         }
-        NodeId destination;
         try {
-            destination = routes.idOf(destinationName);
+            NodeId.requireValidName(destinationName);
         } catch (RuntimeException e) {
             finish(future, TraceResult.failed(self, destinationName, metric, "not a node name: " + destinationName));
             return;
         }
-        if (destination.equals(context.self())) {
-            finish(future, new TraceResult(self, destinationName, metric, true, List.of(), null));
+        // Until a node's advertisement arrives its name is unknown here.
+        NodeId destination = routes.find(destinationName).orElse(null);
+        if (destination == null) {
+            finish(future, TraceResult.failed(self, destinationName, metric, "unknown node " + destinationName));
             return;
         }
-        // Until a node's advertisement arrives its name resolves to nothing link state knows.
-        if (!destinationName.equals(routes.nameOf(destination))) {
-            finish(future, TraceResult.failed(self, destinationName, metric, "unknown node " + destinationName));
+        if (destination.equals(context.self())) {
+            finish(future, new TraceResult(self, destinationName, metric, true, List.of(), null));
             return;
         }
         List<NodeId> path = routes.path(destination, metric);

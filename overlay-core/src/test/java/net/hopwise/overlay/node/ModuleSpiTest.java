@@ -219,6 +219,9 @@ class ModuleSpiTest {
             assertThat(ctx.routes().tree(a, RoutingMetric.HOPS)).containsEntry(a, a).containsEntry(b, a);
             assertThat(ctx.routes().linkCost(b, a, RoutingMetric.HOPS)).isEqualTo(1.0);
             assertThat(ctx.routes().nameOf(a)).isEqualTo("a");
+            assertThat(ctx.routes().find("a")).contains(a);
+            assertThat(ctx.routes().find("b")).contains(b);
+            assertThat(ctx.routes().find("nobody")).isEmpty();
             assertThat(ctx.links()).extracting(LinkView::name).containsExactly("a");
             assertThat(ctx.link(a).cost(RoutingMetric.HOPS)).isEqualTo(1.0);
             assertThat(ctx.link(a).flow()).isEqualTo(new LinkView.LinkFlow(0, true, 0));

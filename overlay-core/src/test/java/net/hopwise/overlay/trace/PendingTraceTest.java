@@ -113,5 +113,10 @@ class PendingTraceTest {
         public NodeId idOf(String name) {
             return NodeId.ofName(name);
         }
+
+        @Override
+        public java.util.Optional<NodeId> find(String name) {
+            return java.util.Optional.of(NodeId.ofName(name));
+        }
     };
 }
