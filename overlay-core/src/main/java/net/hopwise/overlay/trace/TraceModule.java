@@ -20,6 +20,13 @@ public final class TraceModule implements OverlayModule {
      */
     public static final Duration DEFAULT_PROBE_TIMEOUT = Duration.ofSeconds(2);
 
+    /**
+     * Traces one node runs at once: an operator traces a handful of paths at a time, and the bound
+     * keeps callers of an open admin endpoint from making a node send an unbounded burst of probes
+     * (each trace sends up to a probe per hop); one more is answered with an error at once.
+     */
+    public static final int MAX_TRACES_IN_PROGRESS = 16;
+
     private final Duration probeTimeout;
 
     public TraceModule() {

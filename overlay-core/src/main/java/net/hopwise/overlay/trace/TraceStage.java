@@ -112,6 +112,11 @@ final class TraceStage implements Stage {
                     "no route to " + destinationName + " under " + metric));
             return;
         }
+        if (pending.size() >= TraceModule.MAX_TRACES_IN_PROGRESS) {
+            finish(future, TraceResult.failed(self, destinationName, metric, "node " + self + " runs "
+                    + TraceModule.MAX_TRACES_IN_PROGRESS + " traces already; try again when one is done"));
+            return;
+        }
         List<NodeId> planned = path.size() - 1 > maxHops ? path.subList(0, maxHops + 1) : path;
         long id = nextId;
         nextId = (nextId + 1) & 0xFFFF_FFFFL; // the wire carries 32 bits

@@ -153,6 +153,21 @@ class TraceVirtualTimeTest {
     }
 
     @Test
+    void aNodeRunsABoundedNumberOfTracesAtOnce() {
+        startChain();
+        List<CompletableFuture<TraceResult>> running = new java.util.ArrayList<>();
+        for (int i = 0; i < TraceModule.MAX_TRACES_IN_PROGRESS; i++) {
+            running.add(trace("a", "d", RoutingMetric.LATENCY));
+        }
+        TraceResult refused = trace("a", "d", RoutingMetric.LATENCY).join();
+        assertThat(refused.reached()).isFalse();
+        assertThat(refused.error()).contains("runs " + TraceModule.MAX_TRACES_IN_PROGRESS + " traces already");
+        overlay.runFor(100 * MS);
+        assertThat(running).allSatisfy(f -> assertThat(f.join().reached()).isTrue());
+        assertThat(trace("a", "d", RoutingMetric.LATENCY)).isNotDone();
+    }
+
+    @Test
     void aLostAnswerLeavesItsHopWithoutRoundTripAfterTheTimeout() {
         startChain();
         overlay.engine("a").module(AnswerLoss.class).loseProbe = 2;
