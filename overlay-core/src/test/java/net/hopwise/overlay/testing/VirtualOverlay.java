@@ -2,21 +2,31 @@ package net.hopwise.overlay.testing;
 
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.PooledByteBufAllocator;
-import java.net.InetAddress;
 import java.net.InetSocketAddress;
+import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.HashMap;
+import java.util.IdentityHashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.PriorityQueue;
+import java.util.Set;
 import java.util.SplittableRandom;
 import java.util.function.Consumer;
 import net.hopwise.overlay.NeighbourConfig;
 import net.hopwise.overlay.NodeConfig;
 import net.hopwise.overlay.NodeEvent;
-import net.hopwise.overlay.node.NodeStack;
+import net.hopwise.overlay.impair.LossModel;
 import net.hopwise.overlay.node.NodeOutput;
+import net.hopwise.overlay.node.NodeStack;
+import net.hopwise.overlay.sim.AgentTimer;
+import net.hopwise.overlay.sim.LinkSpec;
+import net.hopwise.overlay.sim.Packet;
+import net.hopwise.overlay.sim.SimLink;
+import net.hopwise.overlay.sim.SimNetwork;
+import net.hopwise.overlay.sim.SimNode;
+import net.hopwise.overlay.sim.Simulator;
 import net.hopwise.overlay.wire.PacketType;
 import net.hopwise.overlay.wire.WireHeader;
 
@@ -28,24 +38,36 @@ import net.hopwise.overlay.wire.WireHeader;
  *
  * <p>A member can also be external: no engine, its datagrams made by the test ({@link #inject}) and
  * those sent to it handed to the test, as a neighbour running other code (or none) would be.
+ *
+ * <p>A test-side face of the simulator rather than a simulator of its own: time, ordering, links
+ * (delay, loss, failure of a crashed end) and the trace are {@link SimNetwork}'s, whose clock and
+ * event queue run everything here. The engines are hosted here and not in {@code SimNode} because
+ * the tests need to see every datagram an engine sends (its type, to count it; duplication and
+ * reordering; external members), and a simulated node keeps its engine's output to itself.
  */
 public final class VirtualOverlay implements AutoCloseable {
-    private final PriorityQueue<Delivery> queue = new PriorityQueue<>();
+    /** IPv4 and UDP headers, which the simulated link charges on every datagram as a real one would. */
+    private static final int IP_UDP_HEADER_BYTES = 28;
+
+    private final SimNetwork network;
+    private final Simulator simulator;
     private final Map<String, Member> members = new LinkedHashMap<>();
-    private final Map<InetSocketAddress, String> byAddress = new HashMap<>();
-    private final Map<String, LinkSpec> links = new HashMap<>();
+    private final Map<InetSocketAddress, Member> byAddress = new HashMap<>();
+    /** Directions of links, by "from|to", in the order declared. */
+    private final Map<String, Direction> links = new LinkedHashMap<>();
+    /** Datagrams between a send and their arrival, released by {@link #close} if still out. */
+    private final Set<Carried> outstanding = Collections.newSetFromMap(new IdentityHashMap<>());
     private final List<NodeEvent> events = new ArrayList<>();
     /** Datagrams put on each directed link, by "from|to|packet type". */
     private final Map<String, Long> sentByType = new HashMap<>();
     private final SplittableRandom random;
     private final Consumer<NodeConfig.Builder> customise;
     private DatagramFailure datagramFailures;
-    private long now = 1_000_000_000L;
     private boolean writable = true;
-    private long order;
-    private int nextPort = 10_000;
 
     public VirtualOverlay(long seed, Consumer<NodeConfig.Builder> customise) {
+        this.network = new SimNetwork(seed);
+        this.simulator = network.simulator();
         this.random = new SplittableRandom(seed);
         this.customise = customise;
     }
@@ -60,7 +82,12 @@ public final class VirtualOverlay implements AutoCloseable {
     }
 
     public long now() {
-        return now;
+        return simulator.now();
+    }
+
+    /** The simulation underneath, for what this face does not show (its trace, its links). */
+    public SimNetwork network() {
+        return network;
     }
 
     public List<NodeEvent> events() {
@@ -96,7 +123,7 @@ public final class VirtualOverlay implements AutoCloseable {
      * ownership of {@code datagram}.
      */
     public void inject(String from, String to, ByteBuf datagram) {
-        LinkSpec link = links.get(from + "|" + to);
+        Direction link = links.get(from + "|" + to);
         if (link == null) {
             datagram.release();
             throw new IllegalArgumentException("no link " + from + " -> " + to);
@@ -104,7 +131,8 @@ public final class VirtualOverlay implements AutoCloseable {
         int type = datagram.readableBytes() > WireHeader.OFFSET_TYPE
                 ? datagram.getUnsignedByte(datagram.readerIndex() + WireHeader.OFFSET_TYPE) : -1;
         sentByType.merge(from + "|" + to + "|" + type, 1L, Long::sum);
-        queue.add(new Delivery(now + link.delay, order++, to, members.get(from).address, datagram));
+        Carried c = new Carried(members.get(from), members.get(to), datagram, 0);
+        simulator.after(link.wire.spec().delayNanos(), c::land);
     }
 
     /**
@@ -128,20 +156,28 @@ public final class VirtualOverlay implements AutoCloseable {
 
     /** Declares a node; call {@link #link} for its links, then {@link #startAll}. */
     public void node(String name) {
-        InetSocketAddress address = new InetSocketAddress(InetAddress.getLoopbackAddress(), nextPort++);
-        members.put(name, new Member(name, address));
-        byAddress.put(address, name);
+        Member m = new Member(name, network.plainNode(name));
+        members.put(name, m);
+        byAddress.put(m.address, m);
     }
 
-    /** A bidirectional link with the given one-way delay. */
+    /** A bidirectional link with the given one-way delay; declaring it again replaces it, impairments and all. */
     public void link(String a, String b, long oneWayDelayNanos) {
-        links.put(a + "|" + b, new LinkSpec(oneWayDelayNanos));
-        links.put(b + "|" + a, new LinkSpec(oneWayDelayNanos));
+        LinkSpec spec = LinkSpec.delay(Duration.ofNanos(oneWayDelayNanos));
+        if (links.containsKey(a + "|" + b)) {
+            network.changeLink(a, b, spec);
+            network.changeLink(b, a, spec);
+        } else {
+            network.link(a, b, spec);
+        }
+        links.put(a + "|" + b, new Direction(network.direction(a, b)));
+        links.put(b + "|" + a, new Direction(network.direction(b, a)));
     }
 
     /** Sets the loss rate of the direction a to b. */
     public void loss(String a, String b, double rate) {
-        links.get(a + "|" + b).loss = rate;
+        SimLink wire = links.get(a + "|" + b).wire;
+        network.changeLink(a, b, wire.spec().withLoss(new LossModel.Bernoulli(rate)));
     }
 
     /** Sets the probability that a packet from a to b arrives twice. */
@@ -154,7 +190,7 @@ public final class VirtualOverlay implements AutoCloseable {
      * from (0, maxExtraNanos], so that later packets overtake it.
      */
     public void reorder(String a, String b, double probability, long maxExtraNanos) {
-        LinkSpec link = links.get(a + "|" + b);
+        Direction link = links.get(a + "|" + b);
         link.reorder = probability;
         link.reorderDelay = maxExtraNanos;
     }
@@ -176,25 +212,33 @@ public final class VirtualOverlay implements AutoCloseable {
     public void start(String name) {
         Member m = members.get(name);
         NodeConfig.Builder b = NodeConfig.builder(name).bindAddress(m.address);
-        for (Map.Entry<String, LinkSpec> e : links.entrySet()) {
-            String[] ends = e.getKey().split("\\|");
-            if (ends[0].equals(name)) {
-                b.neighbour(new NeighbourConfig(ends[1], members.get(ends[1]).address));
+        for (Direction d : links.values()) {
+            if (d.wire.fromName().equals(name)) {
+                b.neighbour(new NeighbourConfig(d.wire.toName(), d.wire.to().address()));
             }
         }
         customise.accept(b);
         if (m.engine != null) {
             m.engine.close();
         }
-        m.engine = new NodeStack(b.build(), PooledByteBufAllocator.DEFAULT, new Output(m), now / 1_000_000, now);
+        if (!m.simNode().isAlive()) {
+            network.restart(name);
+        }
+        long now = simulator.now();
+        m.engine = new NodeStack(b.build(), PooledByteBufAllocator.DEFAULT, new Output(m),
+                SimNetwork.VIRTUAL_EPOCH_MILLIS + now / 1_000_000, now);
         m.alive = true;
+        m.timer.cancel();
+        m.wake();
     }
 
     /** Crashes a node: it stops sending and everything sent to it is lost. */
     public void crash(String name) {
         Member m = members.get(name);
         m.alive = false;
+        m.timer.cancel();
         m.engine.close();
+        network.crash(name);
     }
 
     public NodeStack engine(String name) {
@@ -203,49 +247,16 @@ public final class VirtualOverlay implements AutoCloseable {
 
     /** Runs the overlay until virtual time reaches {@code deadline}. */
     public void runUntil(long deadline) {
-        while (true) {
-            long nextTimer = Long.MAX_VALUE;
-            Member timerOwner = null;
-            for (Member m : members.values()) {
-                if (m.alive && m.engine != null) {
-                    long d = m.engine.nextDeadlineNanos();
-                    if (d < nextTimer) {
-                        nextTimer = d;
-                        timerOwner = m;
-                    }
-                }
-            }
-            Delivery head = queue.peek();
-            long nextDelivery = head == null ? Long.MAX_VALUE : head.at;
-            long next = Math.min(nextTimer, nextDelivery);
-            if (next > deadline) {
-                now = deadline;
-                return;
-            }
-            now = Math.max(now, next);
-            if (nextDelivery <= nextTimer) {
-                queue.poll();
-                Member to = members.get(head.to);
-                try {
-                    if (to.external != null) {
-                        to.external.onDatagram(byAddress.get(head.from), head.datagram, now);
-                    } else if (to.alive) {
-                        deliver(to, head);
-                    }
-                } finally {
-                    head.datagram.release();
-                }
-            } else {
-                timerOwner.engine.onTimer(now);
-                if (timerOwner.engine.nextDeadlineNanos() <= now) {
-                    if (++spinsAtNow > MAX_TIMER_SPINS) {
-                        throw new TimerLivelock(timerOwner.name, now);
-                    }
-                } else {
-                    spinsAtNow = 0;
-                }
-            }
+        // The test may have called an engine directly since the last run, moving its deadline.
+        for (Member m : members.values()) {
+            m.wake();
         }
+        simulator.runUntil(deadline);
+    }
+
+    /** Runs for {@code nanos} of virtual time. */
+    public void runFor(long nanos) {
+        runUntil(simulator.now() + nanos);
     }
 
     /**
@@ -253,7 +264,6 @@ public final class VirtualOverlay implements AutoCloseable {
      * stuck: a live node would spin its event loop there, and a virtual run would never return.
      */
     private static final int MAX_TIMER_SPINS = 100_000;
-    private int spinsAtNow;
 
     /** An engine asked for its timer again at once, over and over, without time passing. */
     public static final class TimerLivelock extends IllegalStateException {
@@ -270,29 +280,12 @@ public final class VirtualOverlay implements AutoCloseable {
         }
     }
 
-    private void deliver(Member to, Delivery d) {
-        if (datagramFailures == null) {
-            to.engine.onDatagram(d.from, d.datagram, now);
-            return;
-        }
-        try {
-            to.engine.onDatagram(d.from, d.datagram, now);
-        } catch (RuntimeException e) {
-            datagramFailures.failed(to.name, byAddress.get(d.from), d.datagram, e);
-        }
-    }
-
-    /** Runs for {@code nanos} of virtual time. */
-    public void runFor(long nanos) {
-        runUntil(now + nanos);
-    }
-
     @Override
     public void close() {
-        for (Delivery d : queue) {
-            d.datagram.release();
+        network.close();
+        for (Carried c : new ArrayList<>(outstanding)) {
+            c.discard();
         }
-        queue.clear();
         for (Member m : members.values()) {
             if (m.engine != null) {
                 m.engine.close();
@@ -300,36 +293,142 @@ public final class VirtualOverlay implements AutoCloseable {
         }
     }
 
-    private static final class Member {
-        final String name;
-        final InetSocketAddress address;
-        NodeStack engine;
-        ExternalReceiver external;
-        boolean alive;
-
-        Member(String name, InetSocketAddress address) {
-            this.name = name;
-            this.address = address;
-        }
-    }
-
-    private static final class LinkSpec {
-        final long delay;
-        double loss;
+    private static final class Direction {
+        final SimLink wire;
         double duplicate;
         double reorder;
         long reorderDelay;
 
-        LinkSpec(long delay) {
-            this.delay = delay;
+        Direction(SimLink wire) {
+            this.wire = wire;
         }
     }
 
-    private record Delivery(long at, long order, String to, InetSocketAddress from, ByteBuf datagram)
-            implements Comparable<Delivery> {
+    /** A node of the overlay: an engine on a plain simulated node, or the test speaking for it. */
+    private final class Member {
+        final String name;
+        final int index;
+        final InetSocketAddress address;
+        final AgentTimer timer;
+        NodeStack engine;
+        ExternalReceiver external;
+        boolean alive;
+        /** The instant of the read batch whose end is scheduled; MIN_VALUE when none is. */
+        long batchEndAt = Long.MIN_VALUE;
+        int spinsAtNow;
+
+        Member(String name, SimNode node) {
+            this.name = name;
+            this.index = node.index();
+            this.address = node.address();
+            this.timer = new AgentTimer(simulator, index, this::onTimer);
+        }
+
+        SimNode simNode() {
+            return network.nodeNamed(name);
+        }
+
+        boolean running() {
+            return alive && engine != null;
+        }
+
+        void wake() {
+            if (running()) {
+                timer.update(engine.nextDeadlineNanos());
+            }
+        }
+
+        private void onTimer(long nowNanos) {
+            if (!running()) {
+                return;
+            }
+            if (engine.nextDeadlineNanos() <= nowNanos) {
+                engine.onTimer(nowNanos);
+                // Whatever is still due now runs again after everything else due now.
+                spinsAtNow = engine.nextDeadlineNanos() <= nowNanos ? spinsAtNow + 1 : 0;
+                if (spinsAtNow > MAX_TIMER_SPINS) {
+                    throw new TimerLivelock(name, nowNanos);
+                }
+            }
+            wake();
+        }
+
+        void receive(Member from, ByteBuf datagram, long nowNanos) {
+            if (external != null) {
+                external.onDatagram(from.name, datagram, nowNanos);
+                return;
+            }
+            if (!running()) {
+                return;
+            }
+            try {
+                engine.onDatagram(from.address, datagram, nowNanos);
+            } catch (RuntimeException e) {
+                if (datagramFailures == null) {
+                    throw e;
+                }
+                datagramFailures.failed(name, from.name, datagram, e);
+            }
+            if (batchEndAt != nowNanos) {
+                // Scheduled at this very instant, so it runs after every arrival already due now.
+                batchEndAt = nowNanos;
+                NodeStack batchOf = engine;
+                simulator.schedule(nowNanos, now -> endBatch(batchOf, now));
+            }
+            wake();
+        }
+
+        private void endBatch(NodeStack batchOf, long nowNanos) {
+            batchEndAt = Long.MIN_VALUE;
+            if (engine == batchOf && running()) {
+                engine.onReadBatchEnd(nowNanos);
+                wake();
+            }
+        }
+    }
+
+    /**
+     * A datagram on its way: the simulated link carries it, and it lands at its member after any
+     * extra hold that reorders it.
+     */
+    private final class Carried extends Packet {
+        private final Member from;
+        private final Member to;
+        private final ByteBuf datagram;
+        private final long holdNanos;
+
+        Carried(Member from, Member to, ByteBuf datagram, long holdNanos) {
+            super(datagram.readableBytes() + IP_UDP_HEADER_BYTES, from.index);
+            this.from = from;
+            this.to = to;
+            this.datagram = datagram;
+            this.holdNanos = holdNanos;
+            outstanding.add(this);
+        }
+
         @Override
-        public int compareTo(Delivery o) {
-            return at != o.at ? Long.compare(at, o.at) : Long.compare(order, o.order);
+        protected void arrive(SimLink via, long nowNanos) {
+            if (holdNanos > 0) {
+                simulator.after(holdNanos, this::land);
+            } else {
+                land(nowNanos);
+            }
+        }
+
+        void land(long nowNanos) {
+            outstanding.remove(this);
+            try {
+                to.receive(from, datagram, nowNanos);
+            } finally {
+                datagram.release();
+            }
+        }
+
+        @Override
+        protected void discard() {
+            if (outstanding.remove(this)) {
+                datagram.release();
+            }
         }
     }
 
@@ -342,34 +441,44 @@ public final class VirtualOverlay implements AutoCloseable {
 
         @Override
         public void transmit(InetSocketAddress to, ByteBuf datagram) {
-            String target = byAddress.get(to);
+            Member target = byAddress.get(to);
             int type = datagram.getUnsignedByte(datagram.readerIndex() + WireHeader.OFFSET_TYPE);
-            sentByType.merge(member.name + "|" + target + "|" + type, 1L, Long::sum);
-            LinkSpec link = target == null ? null : links.get(member.name + "|" + target);
-            if (!member.alive || link == null || (link.loss > 0 && random.nextDouble() < link.loss)) {
+            sentByType.merge(member.name + "|" + (target == null ? null : target.name) + "|" + type, 1L, Long::sum);
+            Direction link = target == null ? null : links.get(member.name + "|" + target.name);
+            if (!member.alive || link == null) {
                 datagram.release();
                 return;
             }
             if (link.duplicate > 0 && random.nextDouble() < link.duplicate) {
-                queue.add(new Delivery(now + delay(link), order++, target, member.address, datagram.copy()));
+                link.wire.send(new Carried(member, target, datagram.copy(), hold(link)), simulator.now());
             }
             // A wire gives the receiver bytes of its own: the engine may send a view of a packet it
             // keeps for resending, and the receiver rewrites headers in place when it forwards.
             ByteBuf wire = datagram.copy();
             datagram.release();
-            queue.add(new Delivery(now + delay(link), order++, target, member.address, wire));
+            link.wire.send(new Carried(member, target, wire, hold(link)), simulator.now());
         }
 
-        private long delay(LinkSpec link) {
+        private long hold(Direction link) {
             if (link.reorder > 0 && random.nextDouble() < link.reorder) {
-                return link.delay + 1 + random.nextLong(link.reorderDelay);
+                return 1 + random.nextLong(link.reorderDelay);
             }
-            return link.delay;
+            return 0;
         }
 
         @Override
         public boolean writable() {
             return writable;
+        }
+
+        @Override
+        public void execute(Runnable task) {
+            // One thread: a module's API call runs now, and may move the engine's deadline earlier.
+            if (member.running()) {
+                member.engine.advance(simulator.now());
+                task.run();
+                member.wake();
+            }
         }
 
         @Override
