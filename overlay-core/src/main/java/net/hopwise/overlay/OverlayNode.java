@@ -890,6 +890,12 @@ public final class OverlayNode implements AutoCloseable {
         }
 
         @Override
+        public void transmitNow(InetSocketAddress to, ByteBuf datagram) {
+            runs.writeOut();
+            channel.writeAndFlush(new DatagramPacket(datagram, to), channel.voidPromise());
+        }
+
+        @Override
         public boolean writable() {
             return channel.isWritable();
         }

@@ -206,6 +206,15 @@ final class ModuleHost {
 
         @Override
         public boolean send(LinkView link, int type, ByteBuf body) {
+            return send(link, type, body, false);
+        }
+
+        @Override
+        public boolean sendImmediately(LinkView link, int type, ByteBuf body) {
+            return send(link, type, body, true);
+        }
+
+        private boolean send(LinkView link, int type, ByteBuf body, boolean now) {
             try {
                 Neighbour n = current(link);
                 if (n == null || !n.writable()) {
@@ -213,7 +222,7 @@ final class ModuleHost {
                 }
                 requireClaimed(type);
                 requireFits(body);
-                node.sendBody(n, type, body);
+                node.sendBody(n, type, body, now);
                 return true;
             } finally {
                 body.release();

@@ -223,11 +223,18 @@ final class NodeContext {
     }
 
     void transmit(Neighbour to, ByteBuf packet) {
-        transmit(to, to.address, packet);
+        transmit(to, to.address, packet, false);
     }
 
-    /** Counts the datagram as sent on the link to {@code to}, wherever it goes (a probe goes elsewhere). */
     void transmit(Neighbour to, InetSocketAddress address, ByteBuf packet) {
+        transmit(to, address, packet, false);
+    }
+
+    /**
+     * Counts the datagram as sent on the link to {@code to}, wherever it goes (a probe goes elsewhere);
+     * {@code immediately} sends it at once instead of with the batch.
+     */
+    void transmit(Neighbour to, InetSocketAddress address, ByteBuf packet, boolean immediately) {
         for (int i = datagramStages.length - 1; i >= 0 && packet != null; i--) {
             try {
                 packet = datagramStages[i].outbound(to, address, packet, now);
@@ -247,7 +254,11 @@ final class NodeContext {
             to.transport.transmit(packet);
             return;
         }
-        output.transmit(address, packet);
+        if (immediately) {
+            output.transmitNow(address, packet);
+        } else {
+            output.transmit(address, packet);
+        }
     }
 
     void sendControl(Neighbour to, PacketType type, Consumer<ByteBuf> body) {
@@ -268,9 +279,10 @@ final class NodeContext {
     }
 
     /** A datagram of any type code around a body the caller owns: header, then the body's bytes. */
-    void sendBody(Neighbour to, int type, ByteBuf body) {
+    void sendBody(Neighbour to, int type, ByteBuf body, boolean immediately) {
         ByteBuf header = header(to, type, body.readableBytes());
-        transmit(to, allocator.compositeDirectBuffer(2).addComponents(true, header, body.retainedSlice()));
+        transmit(to, to.address, allocator.compositeDirectBuffer(2).addComponents(true, header, body.retainedSlice()),
+                immediately);
     }
 
     /**

@@ -9,6 +9,15 @@ public interface NodeOutput {
     /** Sends one datagram; takes ownership of the buffer. */
     void transmit(InetSocketAddress to, ByteBuf datagram);
 
+    /**
+     * Sends one datagram at once: after what is already waiting, and before anything that follows,
+     * without waiting for the end of the batch or joining a run of datagrams to send together.
+     * Takes ownership of the buffer.
+     */
+    default void transmitNow(InetSocketAddress to, ByteBuf datagram) {
+        transmit(to, datagram);
+    }
+
     /** False while the socket cannot take more; sends are then back-pressured. */
     boolean writable();
 

@@ -70,6 +70,14 @@ public interface ModuleContext {
     boolean send(LinkView link, int type, ByteBuf body);
 
     /**
+     * As {@link #send}, but the datagram leaves at once, after what is already waiting and before what
+     * follows, instead of with the end of the batch (where datagrams to one neighbour may leave
+     * together in one segmented send): for traffic whose spacing matters, such as the packet pairs by
+     * which a layered multicast receiver measures its bottleneck. It costs a system call of its own.
+     */
+    boolean sendImmediately(LinkView link, int type, ByteBuf body);
+
+    /**
      * Sends one body to several neighbours, each copy behind its own wire header, without copying the
      * body: each datagram is the header and a retained view of the same bytes. Takes ownership of
      * {@code body}.
