@@ -3,32 +3,21 @@ package net.hopwise.overlay.testing;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.PooledByteBufAllocator;
 import java.net.InetSocketAddress;
-import java.time.Duration;
 import java.util.ArrayList;
-import java.util.Collections;
-import java.util.HashMap;
-import java.util.IdentityHashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
-import java.util.SplittableRandom;
 import java.util.function.Consumer;
 import net.hopwise.overlay.NeighbourConfig;
 import net.hopwise.overlay.NodeConfig;
 import net.hopwise.overlay.NodeEvent;
-import net.hopwise.overlay.impair.LossModel;
 import net.hopwise.overlay.node.NodeOutput;
 import net.hopwise.overlay.node.NodeStack;
 import net.hopwise.overlay.sim.AgentTimer;
-import net.hopwise.overlay.sim.LinkSpec;
-import net.hopwise.overlay.sim.Packet;
-import net.hopwise.overlay.sim.SimLink;
 import net.hopwise.overlay.sim.SimNetwork;
 import net.hopwise.overlay.sim.SimNode;
 import net.hopwise.overlay.sim.Simulator;
 import net.hopwise.overlay.wire.PacketType;
-import net.hopwise.overlay.wire.WireHeader;
 
 /**
  * Many {@link NodeStack}s joined by virtual links on a virtual clock: the production node machine
@@ -40,27 +29,23 @@ import net.hopwise.overlay.wire.WireHeader;
  * those sent to it handed to the test, as a neighbour running other code (or none) would be.
  *
  * <p>A test-side face of the simulator rather than a simulator of its own: time, ordering, links
- * (delay, loss, failure of a crashed end) and the trace are {@link SimNetwork}'s, whose clock and
- * event queue run everything here. The engines are hosted here and not in {@code SimNode} because
- * the tests need to see every datagram an engine sends (its type, to count it; duplication and
- * reordering; external members), and a simulated node keeps its engine's output to itself.
+ * (delay, loss, a crashed end) and the trace are {@link SimNetwork}'s, whose event queue runs
+ * everything here. The engines are hosted here and not in {@link SimNode} because the tests must see
+ * every datagram an engine sends (to count it by type, duplicate or hold it, or hand it to an
+ * external member), and a simulated node keeps its engine's output to itself.
  */
 public final class VirtualOverlay implements AutoCloseable {
-    /** IPv4 and UDP headers, which the simulated link charges on every datagram as a real one would. */
-    private static final int IP_UDP_HEADER_BYTES = 28;
+    /**
+     * Timer calls in a row that leave an engine due again at the same instant before it counts as
+     * stuck: a live node would spin its event loop there, and a virtual run would never return.
+     */
+    private static final int MAX_TIMER_SPINS = 100_000;
 
     private final SimNetwork network;
     private final Simulator simulator;
+    private final VirtualWires wires;
     private final Map<String, Member> members = new LinkedHashMap<>();
-    private final Map<InetSocketAddress, Member> byAddress = new HashMap<>();
-    /** Directions of links, by "from|to", in the order declared. */
-    private final Map<String, Direction> links = new LinkedHashMap<>();
-    /** Datagrams between a send and their arrival, released by {@link #close} if still out. */
-    private final Set<Carried> outstanding = Collections.newSetFromMap(new IdentityHashMap<>());
     private final List<NodeEvent> events = new ArrayList<>();
-    /** Datagrams put on each directed link, by "from|to|packet type". */
-    private final Map<String, Long> sentByType = new HashMap<>();
-    private final SplittableRandom random;
     private final Consumer<NodeConfig.Builder> customise;
     private DatagramFailure datagramFailures;
     private boolean writable = true;
@@ -68,7 +53,7 @@ public final class VirtualOverlay implements AutoCloseable {
     public VirtualOverlay(long seed, Consumer<NodeConfig.Builder> customise) {
         this.network = new SimNetwork(seed);
         this.simulator = network.simulator();
-        this.random = new SplittableRandom(seed);
+        this.wires = new VirtualWires(network, seed);
         this.customise = customise;
     }
 
@@ -96,7 +81,7 @@ public final class VirtualOverlay implements AutoCloseable {
 
     /** Datagrams of {@code type} that {@code from} has put on its link to {@code to} (lost ones too). */
     public long datagrams(String from, String to, PacketType type) {
-        return sentByType.getOrDefault(from + "|" + to + "|" + type.code(), 0L);
+        return wires.datagrams(from, to, type.code());
     }
 
     /** What an external member gets: a datagram it must not keep (the overlay releases it afterwards). */
@@ -123,16 +108,7 @@ public final class VirtualOverlay implements AutoCloseable {
      * ownership of {@code datagram}.
      */
     public void inject(String from, String to, ByteBuf datagram) {
-        Direction link = links.get(from + "|" + to);
-        if (link == null) {
-            datagram.release();
-            throw new IllegalArgumentException("no link " + from + " -> " + to);
-        }
-        int type = datagram.readableBytes() > WireHeader.OFFSET_TYPE
-                ? datagram.getUnsignedByte(datagram.readerIndex() + WireHeader.OFFSET_TYPE) : -1;
-        sentByType.merge(from + "|" + to + "|" + type, 1L, Long::sum);
-        Carried c = new Carried(members.get(from), members.get(to), datagram, 0);
-        simulator.after(link.wire.spec().delayNanos(), c::land);
+        wires.inject(members.get(from), members.get(to), datagram);
     }
 
     /**
@@ -156,33 +132,24 @@ public final class VirtualOverlay implements AutoCloseable {
 
     /** Declares a node; call {@link #link} for its links, then {@link #startAll}. */
     public void node(String name) {
-        Member m = new Member(name, network.plainNode(name));
+        Member m = new Member(network.plainNode(name));
         members.put(name, m);
-        byAddress.put(m.address, m);
+        wires.attach(m);
     }
 
     /** A bidirectional link with the given one-way delay; declaring it again replaces it, impairments and all. */
     public void link(String a, String b, long oneWayDelayNanos) {
-        LinkSpec spec = LinkSpec.delay(Duration.ofNanos(oneWayDelayNanos));
-        if (links.containsKey(a + "|" + b)) {
-            network.changeLink(a, b, spec);
-            network.changeLink(b, a, spec);
-        } else {
-            network.link(a, b, spec);
-        }
-        links.put(a + "|" + b, new Direction(network.direction(a, b)));
-        links.put(b + "|" + a, new Direction(network.direction(b, a)));
+        wires.link(a, b, oneWayDelayNanos);
     }
 
     /** Sets the loss rate of the direction a to b. */
     public void loss(String a, String b, double rate) {
-        SimLink wire = links.get(a + "|" + b).wire;
-        network.changeLink(a, b, wire.spec().withLoss(new LossModel.Bernoulli(rate)));
+        wires.loss(a, b, rate);
     }
 
     /** Sets the probability that a packet from a to b arrives twice. */
     public void duplicate(String a, String b, double probability) {
-        links.get(a + "|" + b).duplicate = probability;
+        wires.duplicate(a, b, probability);
     }
 
     /**
@@ -190,9 +157,7 @@ public final class VirtualOverlay implements AutoCloseable {
      * from (0, maxExtraNanos], so that later packets overtake it.
      */
     public void reorder(String a, String b, double probability, long maxExtraNanos) {
-        Direction link = links.get(a + "|" + b);
-        link.reorder = probability;
-        link.reorderDelay = maxExtraNanos;
+        wires.reorder(a, b, probability, maxExtraNanos);
     }
 
     /** Whether a node is running (not crashed). */
@@ -212,16 +177,12 @@ public final class VirtualOverlay implements AutoCloseable {
     public void start(String name) {
         Member m = members.get(name);
         NodeConfig.Builder b = NodeConfig.builder(name).bindAddress(m.address);
-        for (Direction d : links.values()) {
-            if (d.wire.fromName().equals(name)) {
-                b.neighbour(new NeighbourConfig(d.wire.toName(), d.wire.to().address()));
-            }
-        }
+        wires.neighbours(name).forEach((n, address) -> b.neighbour(new NeighbourConfig(n, address)));
         customise.accept(b);
         if (m.engine != null) {
             m.engine.close();
         }
-        if (!m.simNode().isAlive()) {
+        if (!m.simNode.isAlive()) {
             network.restart(name);
         }
         long now = simulator.now();
@@ -259,12 +220,6 @@ public final class VirtualOverlay implements AutoCloseable {
         runUntil(simulator.now() + nanos);
     }
 
-    /**
-     * Timer calls in a row that leave an engine due again at the same instant before it counts as
-     * stuck: a live node would spin its event loop there, and a virtual run would never return.
-     */
-    private static final int MAX_TIMER_SPINS = 100_000;
-
     /** An engine asked for its timer again at once, over and over, without time passing. */
     public static final class TimerLivelock extends IllegalStateException {
         private final String node;
@@ -283,9 +238,7 @@ public final class VirtualOverlay implements AutoCloseable {
     @Override
     public void close() {
         network.close();
-        for (Carried c : new ArrayList<>(outstanding)) {
-            c.discard();
-        }
+        wires.close();
         for (Member m : members.values()) {
             if (m.engine != null) {
                 m.engine.close();
@@ -293,22 +246,14 @@ public final class VirtualOverlay implements AutoCloseable {
         }
     }
 
-    private static final class Direction {
-        final SimLink wire;
-        double duplicate;
-        double reorder;
-        long reorderDelay;
-
-        Direction(SimLink wire) {
-            this.wire = wire;
-        }
-    }
-
-    /** A node of the overlay: an engine on a plain simulated node, or the test speaking for it. */
-    private final class Member {
+    /**
+     * A node of the overlay on a plain simulated node: an engine driven as {@link SimNode} drives
+     * one (one pending wake-up, a read batch per instant), or the test speaking for it.
+     */
+    private final class Member implements VirtualWires.End {
         final String name;
-        final int index;
         final InetSocketAddress address;
+        final SimNode simNode;
         final AgentTimer timer;
         NodeStack engine;
         ExternalReceiver external;
@@ -317,15 +262,26 @@ public final class VirtualOverlay implements AutoCloseable {
         long batchEndAt = Long.MIN_VALUE;
         int spinsAtNow;
 
-        Member(String name, SimNode node) {
-            this.name = name;
-            this.index = node.index();
-            this.address = node.address();
-            this.timer = new AgentTimer(simulator, index, this::onTimer);
+        Member(SimNode simNode) {
+            this.simNode = simNode;
+            this.name = simNode.name();
+            this.address = simNode.address();
+            this.timer = new AgentTimer(simulator, simNode.index(), this::onTimer);
         }
 
-        SimNode simNode() {
-            return network.nodeNamed(name);
+        @Override
+        public String name() {
+            return name;
+        }
+
+        @Override
+        public int index() {
+            return simNode.index();
+        }
+
+        @Override
+        public InetSocketAddress address() {
+            return address;
         }
 
         boolean running() {
@@ -342,6 +298,7 @@ public final class VirtualOverlay implements AutoCloseable {
             if (!running()) {
                 return;
             }
+            // A wake-up the engine no longer needs (its deadline moved later) only re-arms.
             if (engine.nextDeadlineNanos() <= nowNanos) {
                 engine.onTimer(nowNanos);
                 // Whatever is still due now runs again after everything else due now.
@@ -353,21 +310,22 @@ public final class VirtualOverlay implements AutoCloseable {
             wake();
         }
 
-        void receive(Member from, ByteBuf datagram, long nowNanos) {
+        @Override
+        public void receive(VirtualWires.End from, ByteBuf datagram, long nowNanos) {
             if (external != null) {
-                external.onDatagram(from.name, datagram, nowNanos);
+                external.onDatagram(from.name(), datagram, nowNanos);
                 return;
             }
             if (!running()) {
                 return;
             }
             try {
-                engine.onDatagram(from.address, datagram, nowNanos);
+                engine.onDatagram(from.address(), datagram, nowNanos);
             } catch (RuntimeException e) {
                 if (datagramFailures == null) {
                     throw e;
                 }
-                datagramFailures.failed(name, from.name, datagram, e);
+                datagramFailures.failed(name, from.name(), datagram, e);
             }
             if (batchEndAt != nowNanos) {
                 // Scheduled at this very instant, so it runs after every arrival already due now.
@@ -387,51 +345,6 @@ public final class VirtualOverlay implements AutoCloseable {
         }
     }
 
-    /**
-     * A datagram on its way: the simulated link carries it, and it lands at its member after any
-     * extra hold that reorders it.
-     */
-    private final class Carried extends Packet {
-        private final Member from;
-        private final Member to;
-        private final ByteBuf datagram;
-        private final long holdNanos;
-
-        Carried(Member from, Member to, ByteBuf datagram, long holdNanos) {
-            super(datagram.readableBytes() + IP_UDP_HEADER_BYTES, from.index);
-            this.from = from;
-            this.to = to;
-            this.datagram = datagram;
-            this.holdNanos = holdNanos;
-            outstanding.add(this);
-        }
-
-        @Override
-        protected void arrive(SimLink via, long nowNanos) {
-            if (holdNanos > 0) {
-                simulator.after(holdNanos, this::land);
-            } else {
-                land(nowNanos);
-            }
-        }
-
-        void land(long nowNanos) {
-            outstanding.remove(this);
-            try {
-                to.receive(from, datagram, nowNanos);
-            } finally {
-                datagram.release();
-            }
-        }
-
-        @Override
-        protected void discard() {
-            if (outstanding.remove(this)) {
-                datagram.release();
-            }
-        }
-    }
-
     private final class Output implements NodeOutput {
         private final Member member;
 
@@ -441,29 +354,7 @@ public final class VirtualOverlay implements AutoCloseable {
 
         @Override
         public void transmit(InetSocketAddress to, ByteBuf datagram) {
-            Member target = byAddress.get(to);
-            int type = datagram.getUnsignedByte(datagram.readerIndex() + WireHeader.OFFSET_TYPE);
-            sentByType.merge(member.name + "|" + (target == null ? null : target.name) + "|" + type, 1L, Long::sum);
-            Direction link = target == null ? null : links.get(member.name + "|" + target.name);
-            if (!member.alive || link == null) {
-                datagram.release();
-                return;
-            }
-            if (link.duplicate > 0 && random.nextDouble() < link.duplicate) {
-                link.wire.send(new Carried(member, target, datagram.copy(), hold(link)), simulator.now());
-            }
-            // A wire gives the receiver bytes of its own: the engine may send a view of a packet it
-            // keeps for resending, and the receiver rewrites headers in place when it forwards.
-            ByteBuf wire = datagram.copy();
-            datagram.release();
-            link.wire.send(new Carried(member, target, wire, hold(link)), simulator.now());
-        }
-
-        private long hold(Direction link) {
-            if (link.reorder > 0 && random.nextDouble() < link.reorder) {
-                return 1 + random.nextLong(link.reorderDelay);
-            }
-            return 0;
+            wires.send(member, member.alive, to, datagram);
         }
 
         @Override
