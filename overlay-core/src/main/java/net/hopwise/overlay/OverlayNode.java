@@ -64,6 +64,12 @@ import net.hopwise.overlay.wire.DropReason;
  *
  * <p>Every public method may be called from any thread: work is handed to the node's event loop.
  * Sends never block; queries wait for the loop unless called on it.
+ *
+ * <p>About 1000 lines, far over the house's 400: it is the one public face of a node (ports, sessions,
+ * real-time flows, neighbours, impairment, views, modules, the pipeline) and the hand-over of each of
+ * those calls to the event loop, with the Netty plumbing they share (the batched writes, the timer,
+ * the reads). The protocol itself is in the stages of {@link net.hopwise.overlay.node}; what could
+ * leave next is the hand-over of sends from other threads, into a class of its own.
  */
 public final class OverlayNode implements AutoCloseable {
     private static final System.Logger LOG = System.getLogger(OverlayNode.class.getName());
