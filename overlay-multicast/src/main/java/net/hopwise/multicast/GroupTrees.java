@@ -1,0 +1,121 @@
+package net.hopwise.multicast;
+
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import net.hopwise.overlay.NodeId;
+import net.hopwise.overlay.routing.RoutingMetric;
+import net.hopwise.overlay.spi.RouteView;
+
+/**
+ * The forwarding state of one node: for each (source, group, metric) it has seen a datagram of, its
+ * parent and its children on the source's shortest-path tree pruned to the group's member nodes.
+ * Computed on the first datagram and cached; a membership change of a group forgets that group's
+ * entries, a change of routes forgets everything. Only on the node's thread.
+ */
+final class GroupTrees {
+    /**
+     * Entries kept at most: a relay holds one per (source, group, metric) flowing through it, and the
+     * bound keeps forged sources and groups from growing it; the least recently used goes first.
+     */
+    static final int MAX_ENTRIES = 4096;
+
+    record Key(NodeId source, GroupId group, RoutingMetric metric) {}
+
+    /**
+     * A node's place on one tree.
+     *
+     * @param parent the neighbour datagrams of the tree come from; null at the source and off the tree
+     * @param children the neighbours to forward to, in id order
+     */
+    record Entry(boolean onTree, NodeId parent, List<NodeId> children) {}
+
+    private final NodeId self;
+    private final RouteView routes;
+    private final Map<Key, Entry> entries = new LinkedHashMap<>(64, 0.75f, true) {
+        @Override
+        protected boolean removeEldestEntry(Map.Entry<Key, Entry> eldest) {
+            return size() > MAX_ENTRIES;
+        }
+    };
+    /** The complete trees they are cut from, per (source, metric). */
+    private final Map<Key, Map<NodeId, NodeId>> fullTrees = new HashMap<>();
+
+    GroupTrees(NodeId self, RouteView routes) {
+        this.self = self;
+        this.routes = routes;
+    }
+
+    Entry entry(NodeId source, GroupId group, RoutingMetric metric, Set<NodeId> members) {
+        Key key = new Key(source, group, metric);
+        Entry e = entries.get(key);
+        if (e == null) {
+            Map<NodeId, NodeId> tree = fullTrees.computeIfAbsent(new Key(source, null, metric),
+                    k -> routes.tree(source, metric));
+            e = place(tree, source, self, members);
+            entries.put(key, e);
+        }
+        return e;
+    }
+
+    void forgetGroup(GroupId group) {
+        entries.keySet().removeIf(k -> k.group().equals(group));
+    }
+
+    void forgetAll() {
+        entries.clear();
+        fullTrees.clear();
+    }
+
+    int size() {
+        return entries.size();
+    }
+
+    /**
+     * The tree from {@code source} cut to the branches that lead to members: each kept node with its
+     * parent (the source with itself). Members outside the tree (unreachable) are left out.
+     */
+    static Map<NodeId, NodeId> pruned(Map<NodeId, NodeId> tree, NodeId source, Set<NodeId> members) {
+        Map<NodeId, NodeId> kept = new HashMap<>();
+        if (!tree.containsKey(source)) {
+            return kept;
+        }
+        kept.put(source, source);
+        for (NodeId m : members) {
+            NodeId at = m;
+            // Up from the member until the walk meets a node already kept; the parent map has no
+            // cycles, and the bound on steps keeps a malformed one from looping.
+            for (int steps = 0; at != null && !kept.containsKey(at) && steps <= tree.size(); steps++) {
+                NodeId parent = tree.get(at);
+                if (parent == null) {
+                    break;
+                }
+                kept.put(at, parent);
+                at = parent;
+            }
+        }
+        kept.values().retainAll(kept.keySet()); // drops nothing on a sound tree; guards a broken walk
+        return kept;
+    }
+
+    /** Where {@code at} sits on the tree from {@code source} pruned to {@code members}. */
+    static Entry place(Map<NodeId, NodeId> tree, NodeId source, NodeId at, Set<NodeId> members) {
+        Map<NodeId, NodeId> kept = pruned(tree, source, members);
+        if (!kept.containsKey(at)) {
+            return new Entry(false, null, List.of());
+        }
+        List<NodeId> children = new ArrayList<>();
+        Set<NodeId> seen = new HashSet<>();
+        kept.forEach((node, parent) -> {
+            if (!node.equals(source) && parent.equals(at) && seen.add(node)) {
+                children.add(node);
+            }
+        });
+        children.sort(null);
+        return new Entry(true, at.equals(source) ? null : kept.get(at), List.copyOf(children));
+    }
+}

@@ -1,0 +1,47 @@
+package net.hopwise.multicast;
+
+import java.util.Map;
+import java.util.Set;
+import net.hopwise.overlay.NodeId;
+import net.hopwise.overlay.routing.RoutingMetric;
+
+/**
+ * Best-effort group communication on an overlay node: fetched with {@code
+ * OverlayNode.module(Multicast.class)} from a node with a {@link MulticastModule}. Callable from any
+ * thread.
+ *
+ * <p>An application joins a group on a port and receives every message any node sends to that group
+ * and port; sending needs no membership. Messages follow the source's shortest-path tree under the
+ * send's metric, pruned to the member nodes; they may be lost, and a node whose view of the group or
+ * the routes is still changing may miss a message, but a message is never delivered twice to one
+ * member while the routes stand still, nor corrupted or cut.
+ */
+public interface Multicast {
+    /** Ports are 16 bits: 0-65535. */
+    int MAX_PORT = 0xFFFF;
+
+    /**
+     * Joins a group on a port. The node floods its membership when its first local member of the group
+     * joins; messages sent before the flood reaches a source are not delivered here.
+     *
+     * @throws IllegalArgumentException for a bad group name or port
+     * @throws IllegalStateException when the node is stopped, or holds as many groups as its
+     *     membership records carry (see {@code docs/multicast.md})
+     */
+    Membership join(String group, int port, MessageHandler handler);
+
+    /** Sends to a group's members on a port, along trees of the node's default metric. */
+    SendResult send(String group, int port, byte[] payload);
+
+    /** Sends to a group's members on a port, along trees of {@code metric}. */
+    SendResult send(String group, int port, RoutingMetric metric, byte[] payload);
+
+    /** This node's counts for a group. */
+    GroupStatistics statistics(String group);
+
+    /** The nodes this node knows as members of a group, itself included when it is one. */
+    Set<NodeId> memberNodes(String group);
+
+    /** Every group this node knows a member node of, with those nodes: the node-level membership view. */
+    Map<GroupId, Set<NodeId>> view();
+}

@@ -1,0 +1,90 @@
+package net.hopwise.multicast;
+
+import java.time.Duration;
+import java.util.Objects;
+import net.hopwise.overlay.spi.ModuleContext;
+import net.hopwise.overlay.spi.OverlayModule;
+import net.hopwise.overlay.spi.StagePosition;
+
+/**
+ * Overlay multicast: named groups, node-level membership flooded in link state, and best-effort
+ * group datagrams along source-specific shortest-path trees. Install it with {@code
+ * NodeConfig.Builder.module(new MulticastModule())} on every node of the overlay and fetch its
+ * {@link Multicast} with {@code OverlayNode.module(Multicast.class)}. See {@code docs/multicast.md}.
+ */
+public final class MulticastModule implements OverlayModule {
+    /**
+     * 65536 bytes: what a UDP datagram carries, which a user of datagrams expects to send whole; at
+     * the default module body it is under 60 fragments, and one lost fragment loses the message, so
+     * larger messages belong to a reliable service.
+     */
+    public static final int DEFAULT_MAX_MESSAGE_BYTES = 65536;
+
+    /**
+     * 2 s: fragments of one message leave the source together and cross the same tree, so they
+     * arrive within a few tens of milliseconds of each other; a message still incomplete after 2 s
+     * has lost a fragment, and best effort does not wait for it.
+     */
+    public static final Duration DEFAULT_REASSEMBLY_TIMEOUT = Duration.ofSeconds(2);
+
+    /**
+     * 64 messages in reassembly at once per node: at most 64 x 64 KiB (4 MiB) of held fragments, and
+     * room for 64 sources' large messages arriving interleaved.
+     */
+    public static final int DEFAULT_MAX_REASSEMBLIES = 64;
+
+    private final int maxMessageBytes;
+    private final Duration reassemblyTimeout;
+    private final int maxReassemblies;
+
+    public MulticastModule() {
+        this(DEFAULT_MAX_MESSAGE_BYTES, DEFAULT_REASSEMBLY_TIMEOUT, DEFAULT_MAX_REASSEMBLIES);
+    }
+
+    /**
+     * @param maxMessageBytes largest message a send takes, 0-16,777,215 bytes
+     * @param reassemblyTimeout how long a member node holds an incomplete message; positive
+     * @param maxReassemblies incomplete messages a member node holds at once; positive
+     */
+    public MulticastModule(int maxMessageBytes, Duration reassemblyTimeout, int maxReassemblies) {
+        Objects.requireNonNull(reassemblyTimeout, "reassemblyTimeout");
+        if (maxMessageBytes < 0 || maxMessageBytes > 0xFF_FFFF) {
+            throw new IllegalArgumentException("maxMessageBytes must be 0-16777215, got " + maxMessageBytes);
+        }
+        if (reassemblyTimeout.isZero() || reassemblyTimeout.isNegative()) {
+            throw new IllegalArgumentException("reassemblyTimeout must be positive, got " + reassemblyTimeout);
+        }
+        if (maxReassemblies <= 0) {
+            throw new IllegalArgumentException("maxReassemblies must be positive, got " + maxReassemblies);
+        }
+        this.maxMessageBytes = maxMessageBytes;
+        this.reassemblyTimeout = reassemblyTimeout;
+        this.maxReassemblies = maxReassemblies;
+    }
+
+    public int maxMessageBytes() {
+        return maxMessageBytes;
+    }
+
+    public Duration reassemblyTimeout() {
+        return reassemblyTimeout;
+    }
+
+    public int maxReassemblies() {
+        return maxReassemblies;
+    }
+
+    @Override
+    public String name() {
+        return "multicast";
+    }
+
+    @Override
+    public void install(ModuleContext context) {
+        context.registerPacketType(MulticastPacket.DATA, "multicast-data");
+        MulticastStage stage = new MulticastStage(context, this);
+        // It takes only its own packet type, so it goes after every core stage.
+        context.addStage(name(), StagePosition.last(), stage);
+        context.provide(Multicast.class, stage);
+    }
+}

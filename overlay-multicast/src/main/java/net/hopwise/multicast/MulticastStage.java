@@ -1,0 +1,348 @@
+package net.hopwise.multicast;
+
+import io.netty.buffer.ByteBuf;
+import io.netty.buffer.CompositeByteBuf;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Set;
+import java.util.concurrent.RejectedExecutionException;
+import net.hopwise.overlay.NodeId;
+import net.hopwise.overlay.routing.RoutingMetric;
+import net.hopwise.overlay.spi.DropCounter;
+import net.hopwise.overlay.spi.Frame;
+import net.hopwise.overlay.spi.FrameSink;
+import net.hopwise.overlay.spi.LinkStateExtension;
+import net.hopwise.overlay.spi.LinkView;
+import net.hopwise.overlay.spi.ModuleContext;
+import net.hopwise.overlay.spi.Stage;
+
+/**
+ * The multicast module on one node: its API ({@link Multicast}, from any thread) and its stage (on
+ * the node's thread), which publishes the node's memberships, keeps the view of everyone's, and
+ * originates, relays and delivers group datagrams along the cached trees.
+ */
+final class MulticastStage implements Stage, Multicast {
+    private final ModuleContext context;
+    private final NodeId self;
+    private final int maxMessageBytes;
+    private final int chunk;
+    private final int hopLimit;
+    private final LinkStateExtension[] records = new LinkStateExtension[MembershipRecords.BUCKETS];
+    private final MembershipView view = new MembershipView();
+    private final LocalMembers local;
+    private final GroupTrees trees;
+    private final Reassembly reassembly;
+    private final GroupCounters counters = new GroupCounters();
+    private final DropCounter malformed;
+    private final DropCounter offTree;
+    private final DropCounter hopLimitDrops;
+    private final DropCounter unsent;
+    private final DropCounter badRecord;
+    private final DropCounter handlerError;
+    /** Only on the node's thread; the wire carries 32 bits. */
+    private long nextMessageId = 1;
+    private volatile boolean closed;
+
+    MulticastStage(ModuleContext context, MulticastModule settings) {
+        this.context = context;
+        this.self = context.self();
+        this.maxMessageBytes = settings.maxMessageBytes();
+        this.chunk = context.maxBody() - MulticastPacket.HEADER;
+        if (chunk <= 0) {
+            throw new IllegalArgumentException("a module body of " + context.maxBody()
+                    + " bytes leaves no room after the multicast header of " + MulticastPacket.HEADER);
+        }
+        this.hopLimit = Math.min(255, context.config().hopLimit());
+        this.local = new LocalMembers(MembershipRecords.capacity(context.config().routing().maxExtensionBytes()));
+        this.trees = new GroupTrees(self, context.routes());
+        malformed = context.dropReason("multicast_malformed");
+        offTree = context.dropReason("multicast_off_tree");
+        hopLimitDrops = context.dropReason("multicast_hop_limit");
+        unsent = context.dropReason("multicast_unsent");
+        badRecord = context.dropReason("multicast_bad_record");
+        handlerError = context.dropReason("multicast_handler_error");
+        reassembly = new Reassembly(settings.maxReassemblies(), maxMessageBytes, settings.reassemblyTimeout().toNanos(),
+                context.dropReason("multicast_incomplete"), malformed);
+        for (int b = 0; b < records.length; b++) {
+            int bucket = b;
+            records[b] = context.linkStateExtension(MembershipRecords.kind(b),
+                    (origin, record) -> onRecord(bucket, origin, record));
+        }
+        // Every event of the node's (links, neighbours, routes) may move a tree: forget them all.
+        context.addListener(event -> trees.forgetAll());
+    }
+
+    // ---------------------------------------------------------------- the API, from any thread
+
+    @Override
+    public Membership join(String group, int port, MessageHandler handler) {
+        GroupId id = GroupId.ofName(group);
+        requirePort(port);
+        Objects.requireNonNull(handler, "handler");
+        if (closed) {
+            throw new IllegalStateException("the node is stopped");
+        }
+        LocalMember member = new LocalMember(id, group, port, handler, this);
+        if (local.add(member)) {
+            try {
+                context.execute(() -> republish(MembershipRecords.bucket(id)));
+            } catch (RejectedExecutionException e) {
+                local.remove(member);
+                throw new IllegalStateException("the node is stopped", e);
+            }
+        }
+        return member;
+    }
+
+    void leave(LocalMember member) {
+        if (local.remove(member) && !closed) {
+            try {
+                context.execute(() -> republish(MembershipRecords.bucket(member.group())));
+            } catch (RejectedExecutionException e) {
+                // Stopped: its records go with its link state.
+            }
+        }
+    }
+
+    @Override
+    public SendResult send(String group, int port, byte[] payload) {
+        return send(group, port, null, payload);
+    }
+
+    @Override
+    public SendResult send(String group, int port, RoutingMetric metric, byte[] payload) {
+        Objects.requireNonNull(payload, "payload");
+        GroupId id;
+        try {
+            id = GroupId.ofName(group);
+            requirePort(port);
+        } catch (IllegalArgumentException | NullPointerException e) {
+            return SendResult.refused(SendResult.Status.INVALID, e.getMessage());
+        }
+        if (payload.length > maxMessageBytes) {
+            return SendResult.refused(SendResult.Status.TOO_LARGE, payload.length + " bytes exceed maxMessageBytes "
+                    + maxMessageBytes);
+        }
+        if (closed) {
+            return SendResult.refused(SendResult.Status.STOPPED, "the node is stopped");
+        }
+        RoutingMetric m = metric != null ? metric : context.config().defaultMetric();
+        int fragments = Math.max(1, (payload.length + chunk - 1) / chunk);
+        if (fragments > 0xFFFF) {
+            return SendResult.refused(SendResult.Status.TOO_LARGE, payload.length + " bytes need " + fragments
+                    + " fragments of " + chunk + " bytes; the wire counts at most 65535");
+        }
+        byte[] bytes = payload.clone(); // the caller may reuse its array once send returns
+        try {
+            context.execute(() -> originate(id, port, m, bytes, fragments));
+        } catch (RejectedExecutionException e) {
+            return SendResult.refused(SendResult.Status.STOPPED, "the node is stopped");
+        }
+        counters.of(id).sent.incrementAndGet();
+        return SendResult.accepted(fragments);
+    }
+
+    @Override
+    public GroupStatistics statistics(String group) {
+        GroupId id = GroupId.ofName(group);
+        GroupCounters.Counts c = counters.peek(id);
+        return new GroupStatistics(id, c.sent.get(), c.sentFragments.get(), c.delivered.get(), c.forwarded.get(),
+                local.of(id).size(), view.members(id).size());
+    }
+
+    @Override
+    public Set<NodeId> memberNodes(String group) {
+        return view.members(GroupId.ofName(group));
+    }
+
+    @Override
+    public Map<GroupId, Set<NodeId>> view() {
+        return view.snapshot();
+    }
+
+    private static void requirePort(int port) {
+        if (port < 0 || port > MAX_PORT) {
+            throw new IllegalArgumentException("port must be 0-" + MAX_PORT + ", got " + port);
+        }
+    }
+
+    // ---------------------------------------------------------------- membership, on the node's thread
+
+    /** Publishes what the local members of a bucket's groups are now (tasks may run out of order). */
+    private void republish(int bucket) {
+        if (closed) {
+            return;
+        }
+        List<GroupId> groups = local.groupsOfBucket(bucket);
+        if (groups.isEmpty()) {
+            records[bucket].withdraw();
+        } else {
+            records[bucket].publish(MembershipRecords.encode(groups));
+        }
+        view.update(self, bucket, groups).forEach(trees::forgetGroup);
+    }
+
+    private void onRecord(int bucket, NodeId origin, byte[] record) {
+        if (origin.equals(self)) {
+            return; // the view holds this node's membership from its local members
+        }
+        List<GroupId> groups = record == null ? List.of() : MembershipRecords.decode(bucket, record);
+        if (groups == null) {
+            badRecord.increment();
+            groups = List.of();
+        }
+        view.update(origin, bucket, groups).forEach(trees::forgetGroup);
+    }
+
+    // ---------------------------------------------------------------- datagrams
+
+    private void originate(GroupId group, int port, RoutingMetric metric, byte[] payload, int fragments) {
+        if (closed) {
+            return;
+        }
+        long id = nextMessageId;
+        nextMessageId = (nextMessageId + 1) & 0xFFFF_FFFFL;
+        GroupTrees.Entry entry = trees.entry(self, group, metric, view.members(group));
+        List<LinkView> links = links(entry.children());
+        GroupCounters.Counts counts = counters.of(group);
+        for (int f = 0; f < fragments && !links.isEmpty(); f++) {
+            int from = f * chunk;
+            int length = Math.min(chunk, payload.length - from);
+            MulticastPacket p = new MulticastPacket(metric, hopLimit, self, group, id, port, f, fragments);
+            ByteBuf body = p.encodeHeader(context.allocator(), length);
+            body.writeBytes(payload, from, length);
+            int sent = context.fanOut(links, MulticastPacket.DATA, body);
+            counts.sentFragments.addAndGet(sent);
+            if (sent < links.size()) {
+                unsent.increment();
+            }
+        }
+        if (local.has(group)) {
+            deliver(self, group, port, id, payload);
+        }
+    }
+
+    private List<LinkView> links(List<NodeId> children) {
+        List<LinkView> links = new ArrayList<>(children.size());
+        for (NodeId child : children) {
+            LinkView link = context.link(child);
+            if (link != null) {
+                links.add(link);
+            }
+        }
+        return links;
+    }
+
+    /** Only its own packet type: every other frame skips this stage. */
+    @Override
+    public boolean takes(int type) {
+        return type == MulticastPacket.DATA;
+    }
+
+    @Override
+    public void onFrame(Frame frame, FrameSink next) {
+        if (frame.type() != MulticastPacket.DATA) {
+            next.accept(frame);
+            return;
+        }
+        ByteBuf body = frame.body();
+        MulticastPacket p = MulticastPacket.decode(body);
+        if (p == null) {
+            malformed.increment();
+            return;
+        }
+        GroupTrees.Entry entry = p.source().equals(self) ? null
+                : trees.entry(p.source(), p.group(), p.metric(), view.members(p.group()));
+        // Only from the parent on this node's tree: a datagram from elsewhere is a transient
+        // disagreement of views, and taking it could loop or duplicate.
+        if (entry == null || !entry.onTree() || !frame.link().id().equals(entry.parent())) {
+            offTree.increment();
+            return;
+        }
+        int start = body.readerIndex() + MulticastPacket.HEADER;
+        int length = body.readableBytes() - MulticastPacket.HEADER;
+        if (!entry.children().isEmpty()) {
+            forward(p, entry.children(), body, start, length);
+        }
+        if (local.has(p.group())) {
+            ByteBuf fragment = body.slice(start, length);
+            byte[] whole;
+            if (p.fragments() == 1) {
+                whole = new byte[length];
+                fragment.getBytes(fragment.readerIndex(), whole);
+            } else {
+                whole = reassembly.add(p, fragment, frame.nowNanos());
+            }
+            if (whole != null) {
+                deliver(p.source(), p.group(), p.port(), p.messageId(), whole);
+            }
+        }
+    }
+
+    private void forward(MulticastPacket p, List<NodeId> children, ByteBuf body, int start, int length) {
+        if (p.hopLimit() <= 1) {
+            hopLimitDrops.increment();
+            return;
+        }
+        List<LinkView> links = links(children);
+        if (links.isEmpty()) {
+            return;
+        }
+        // A new header before a view of the received fragment: the fragment's bytes are not copied.
+        CompositeByteBuf out = context.allocator().compositeBuffer(2);
+        out.addComponents(true, p.withHopLimit(p.hopLimit() - 1).encodeHeader(context.allocator(), 0),
+                body.retainedSlice(start, length));
+        int sent = context.fanOut(links, MulticastPacket.DATA, out);
+        counters.of(p.group()).forwarded.addAndGet(sent);
+        if (sent < links.size()) {
+            unsent.increment();
+        }
+    }
+
+    private void deliver(NodeId source, GroupId group, int port, long messageId, byte[] payload) {
+        String sourceName = context.routes().nameOf(source);
+        boolean first = true;
+        for (LocalMember m : local.of(group)) {
+            if (m.port() != port || m.left()) {
+                continue;
+            }
+            // Each member owns its bytes: the first gets the array, the others copies.
+            byte[] bytes = first ? payload : payload.clone();
+            first = false;
+            try {
+                m.handler().onMessage(new MulticastMessage(source, sourceName, group, port, messageId, bytes));
+                counters.of(group).delivered.incrementAndGet();
+            } catch (RuntimeException e) {
+                handlerError.increment();
+            }
+        }
+    }
+
+    @Override
+    public long nextDeadlineNanos() {
+        return reassembly.nextDeadlineNanos();
+    }
+
+    @Override
+    public void onTimer(long nowNanos) {
+        reassembly.expire(nowNanos);
+    }
+
+    @Override
+    public void close() {
+        closed = true;
+        reassembly.clear();
+    }
+
+    /** Cached tree entries, for tests and operators. */
+    int cachedTrees() {
+        return trees.size();
+    }
+
+    /** This node's place on a source's tree for a group, as forwarding uses it (cached as it would be). */
+    GroupTrees.Entry treeAt(NodeId source, GroupId group, RoutingMetric metric) {
+        return trees.entry(source, group, metric, view.members(group));
+    }
+}
