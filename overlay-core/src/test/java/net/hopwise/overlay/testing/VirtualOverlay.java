@@ -33,6 +33,9 @@ import net.hopwise.overlay.wire.PacketType;
  * everything here. The engines are hosted here and not in {@link SimNode} because the tests must see
  * every datagram an engine sends (to count it by type, duplicate or hold it, or hand it to an
  * external member), and a simulated node keeps its engine's output to itself.
+ *
+ * <p>The engines' timers are simulator events, re-armed after every input the face delivers; an
+ * engine the test calls directly between runs is re-armed when the next run starts.
  */
 public final class VirtualOverlay implements AutoCloseable {
     /**

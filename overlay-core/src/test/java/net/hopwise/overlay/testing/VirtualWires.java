@@ -55,7 +55,8 @@ final class VirtualWires {
     VirtualWires(SimNetwork network, long seed) {
         this.network = network;
         this.simulator = network.simulator();
-        this.random = new SplittableRandom(seed);
+        // A stream of its own: the network draws its links' seeds from the same seed's main stream.
+        this.random = new SplittableRandom(seed).split();
     }
 
     void attach(End end) {
