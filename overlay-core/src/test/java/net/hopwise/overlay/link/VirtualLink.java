@@ -7,8 +7,8 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Random;
 import net.hopwise.overlay.NodeId;
-import net.hopwise.overlay.sim.AgentTimer;
 import net.hopwise.overlay.sim.Simulator;
+import net.hopwise.overlay.testing.MachineTimer;
 
 /**
  * Two {@link LinkMonitor}s wired back to back through a virtual channel on virtual time. Each
@@ -71,7 +71,7 @@ final class VirtualLink {
         long dataPeriodNanos;
         /** Bumped when the data period changes, so the sends of the old period stop. */
         private long dataGeneration;
-        private final AgentTimer timer;
+        private final MachineTimer timer;
         final List<Long> upsAt = new ArrayList<>();
         final List<Long> downsAt = new ArrayList<>();
         final List<Long> hellosAt = new ArrayList<>();
@@ -85,7 +85,8 @@ final class VirtualLink {
             this.name = name;
             this.id = NodeId.ofName(name);
             this.clockOffset = clockOffset;
-            this.timer = new AgentTimer(simulator, name.hashCode(), t -> fireTimer(this));
+            this.timer = new MachineTimer(simulator, Simulator.START_NANOS, name.hashCode(), this::timerAt,
+                    now -> fireTimer(this));
         }
 
         long now() {
@@ -118,12 +119,8 @@ final class VirtualLink {
             return monitor.nextDeadlineNanos() - clockOffset;
         }
 
-        /** Makes sure the simulator wakes the monitor when it is next due. */
         void wake() {
-            long at = timerAt();
-            if (at < Long.MAX_VALUE - Simulator.START_NANOS) {
-                timer.update(Simulator.START_NANOS + at);
-            }
+            timer.wake();
         }
 
         @Override
@@ -221,19 +218,15 @@ final class VirtualLink {
 
     private void fireTimer(Node n) {
         long simNow = simNow();
-        // A wake-up the monitor no longer needs (its deadline moved later) only re-arms.
-        if (n.timerAt() <= simNow) {
-            if (n.timerFiredAt == simNow) {
-                if (++n.timerRepeats > 100) {
-                    throw new AssertionError(n + ": deadline does not advance past " + simNow);
-                }
-            } else {
-                n.timerFiredAt = simNow;
-                n.timerRepeats = 0;
+        if (n.timerFiredAt == simNow) {
+            if (++n.timerRepeats > 100) {
+                throw new AssertionError(n + ": deadline does not advance past " + simNow);
             }
-            n.monitor.onTimer(n.now());
+        } else {
+            n.timerFiredAt = simNow;
+            n.timerRepeats = 0;
         }
-        n.wake();
+        n.monitor.onTimer(n.now());
     }
 
     private void dataDue(Node n, long generation) {

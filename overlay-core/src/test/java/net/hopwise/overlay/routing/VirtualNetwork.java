@@ -10,8 +10,8 @@ import java.util.Random;
 import java.util.TreeMap;
 import java.util.function.Predicate;
 import net.hopwise.overlay.NodeId;
-import net.hopwise.overlay.sim.AgentTimer;
 import net.hopwise.overlay.sim.Simulator;
+import net.hopwise.overlay.testing.MachineTimer;
 import net.hopwise.overlay.wire.DropReason;
 
 /**
@@ -50,7 +50,7 @@ final class VirtualNetwork {
     final class Host implements RouterOutput {
         final String name;
         final NodeId id;
-        private final AgentTimer timer;
+        private final MachineTimer timer;
         Router router;
         int routeChanges;
         final Map<DropReason, Integer> rejected = new java.util.EnumMap<>(DropReason.class);
@@ -62,28 +62,11 @@ final class VirtualNetwork {
         private Host(String name) {
             this.name = name;
             this.id = NodeId.ofName(name);
-            this.timer = new AgentTimer(simulator, byName.size(), t -> onTimer());
-        }
-
-        /** Makes sure the simulator wakes the router when it is next due. */
-        private void wake() {
-            if (router == null) {
-                timer.cancel();
-                return;
-            }
-            long deadline = router.nextDeadlineNanos();
-            if (deadline < Long.MAX_VALUE - Simulator.START_NANOS) {
-                timer.update(Simulator.START_NANOS + deadline);
-            }
-        }
-
-        private void onTimer() {
-            // A wake-up the router no longer needs (its deadline moved later) only re-arms.
-            if (router != null && router.nextDeadlineNanos() <= now()) {
-                countEvent();
-                router.onTimer(now());
-            }
-            wake();
+            this.timer = new MachineTimer(simulator, Simulator.START_NANOS, byName.size(),
+                    () -> router == null ? Long.MAX_VALUE : router.nextDeadlineNanos(), now -> {
+                        countEvent();
+                        router.onTimer(now);
+                    });
         }
 
         @Override
@@ -333,14 +316,14 @@ final class VirtualNetwork {
         } finally {
             buf.release();
         }
-        to.wake();
+        to.timer.wake();
     }
 
     /** Runs deliveries and timers in time order until {@code untilNanos}; the clock then reads it. */
     void runUntil(long untilNanos) {
         // Tests drive routers directly between runs, which moves their deadlines.
         for (Host h : hosts.values()) {
-            h.wake();
+            h.timer.wake();
         }
         simulator.runUntil(Simulator.START_NANOS + untilNanos);
     }

@@ -13,7 +13,6 @@ import net.hopwise.overlay.NodeConfig;
 import net.hopwise.overlay.NodeEvent;
 import net.hopwise.overlay.node.NodeOutput;
 import net.hopwise.overlay.node.NodeStack;
-import net.hopwise.overlay.sim.AgentTimer;
 import net.hopwise.overlay.sim.SimNetwork;
 import net.hopwise.overlay.sim.SimNode;
 import net.hopwise.overlay.sim.Simulator;
@@ -257,7 +256,7 @@ public final class VirtualOverlay implements AutoCloseable {
         final String name;
         final InetSocketAddress address;
         final SimNode simNode;
-        final AgentTimer timer;
+        final MachineTimer timer;
         NodeStack engine;
         ExternalReceiver external;
         boolean alive;
@@ -269,7 +268,8 @@ public final class VirtualOverlay implements AutoCloseable {
             this.simNode = simNode;
             this.name = simNode.name();
             this.address = simNode.address();
-            this.timer = new AgentTimer(simulator, simNode.index(), this::onTimer);
+            this.timer = new MachineTimer(simulator, 0, simNode.index(),
+                    () -> running() ? engine.nextDeadlineNanos() : Long.MAX_VALUE, this::onTimer);
         }
 
         @Override
@@ -292,25 +292,16 @@ public final class VirtualOverlay implements AutoCloseable {
         }
 
         void wake() {
-            if (running()) {
-                timer.update(engine.nextDeadlineNanos());
-            }
+            timer.wake();
         }
 
         private void onTimer(long nowNanos) {
-            if (!running()) {
-                return;
+            engine.onTimer(nowNanos);
+            // Whatever is still due now runs again after everything else due now.
+            spinsAtNow = engine.nextDeadlineNanos() <= nowNanos ? spinsAtNow + 1 : 0;
+            if (spinsAtNow > MAX_TIMER_SPINS) {
+                throw new TimerLivelock(name, nowNanos);
             }
-            // A wake-up the engine no longer needs (its deadline moved later) only re-arms.
-            if (engine.nextDeadlineNanos() <= nowNanos) {
-                engine.onTimer(nowNanos);
-                // Whatever is still due now runs again after everything else due now.
-                spinsAtNow = engine.nextDeadlineNanos() <= nowNanos ? spinsAtNow + 1 : 0;
-                if (spinsAtNow > MAX_TIMER_SPINS) {
-                    throw new TimerLivelock(name, nowNanos);
-                }
-            }
-            wake();
         }
 
         @Override
