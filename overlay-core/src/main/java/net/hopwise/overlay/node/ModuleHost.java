@@ -14,8 +14,6 @@ import java.util.function.Function;
 import net.hopwise.overlay.NodeConfig;
 import net.hopwise.overlay.NodeId;
 import net.hopwise.overlay.NodeListener;
-import net.hopwise.overlay.routing.LinkStateAdvertisement;
-import net.hopwise.overlay.routing.RoutingMetric;
 import net.hopwise.overlay.spi.DropCounter;
 import net.hopwise.overlay.spi.LinkStateExtension;
 import net.hopwise.overlay.spi.LinkView;
@@ -42,7 +40,7 @@ final class ModuleHost {
     private final Map<Integer, String> packetTypes = new HashMap<>();
     private final Map<Class<?>, Object> apis = new HashMap<>();
     private final List<LinkStates<?>> perLink = new ArrayList<>();
-    private final Routes routes = new Routes();
+    private final ModuleRoutes routes;
     private MeterRegistry meters;
     /** Where datagrams from a link's own transport enter the chain. */
     interface Receiver {
@@ -62,6 +60,7 @@ final class ModuleHost {
     ModuleHost(NodeContext node, FrameStage frames) {
         this.node = node;
         this.frames = frames;
+        this.routes = new ModuleRoutes(node);
     }
 
     /** Bytes the modules' datagram stages add to every datagram, together. */
@@ -403,65 +402,6 @@ final class ModuleHost {
         @Override
         public T peek(LinkView link) {
             return values.get(link);
-        }
-    }
-
-    /** The router's answers, read on the node's thread. */
-    private final class Routes implements RouteView {
-        @Override
-        public NodeId nextHop(NodeId destination, RoutingMetric metric) {
-            return node.router().nextHop(destination, metric);
-        }
-
-        @Override
-        public List<NodeId> path(NodeId destination, RoutingMetric metric) {
-            return List.copyOf(node.router().path(destination, metric));
-        }
-
-        @Override
-        public double pathCost(NodeId destination, RoutingMetric metric) {
-            return node.router().pathCost(destination, metric);
-        }
-
-        @Override
-        public double linkCost(NodeId from, NodeId to, RoutingMetric metric) {
-            LinkStateAdvertisement a = node.router().database().get(from).orElse(null);
-            if (a == null) {
-                return Double.POSITIVE_INFINITY;
-            }
-            var cost = a.costTo(to);
-            return cost == null ? Double.POSITIVE_INFINITY : metric.linkCost(cost, node.config().routing());
-        }
-
-        @Override
-        public Map<NodeId, NodeId> tree(NodeId source, RoutingMetric metric) {
-            return node.router().tree(source, metric);
-        }
-
-        @Override
-        public String nameOf(NodeId id) {
-            return node.nameOf(id.value());
-        }
-
-        @Override
-        public java.util.Optional<NodeId> find(String name) {
-            if (name == null) {
-                return java.util.Optional.empty();
-            }
-            if (name.equals(node.config().name())) {
-                return java.util.Optional.of(node.id());
-            }
-            for (Neighbour n : node.neighbourValues()) {
-                if (n.name().equals(name)) {
-                    return java.util.Optional.of(n.id());
-                }
-            }
-            return node.router().database().idOf(name);
-        }
-
-        @Override
-        public NodeId idOf(String name) {
-            return node.router().database().idOf(name).orElseGet(() -> NodeId.ofName(name));
         }
     }
 }

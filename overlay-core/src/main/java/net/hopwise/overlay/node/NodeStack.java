@@ -38,6 +38,10 @@ import net.hopwise.overlay.wire.DropReason;
  * {@code delivery} (ports, reassembly), then whatever modules add, and {@code unclaimed}, which counts
  * what no stage took. This class composes them and is the node's API towards its driver; the
  * protocol lives in the stages. All methods must be called from one thread.
+ *
+ * <p>About 480 lines, over the house's 400: the composition is short, the rest is the documented API
+ * towards drivers (ports, sends of each kind, sessions, real-time flows, neighbours, the chain), each
+ * method a delegation to the stage that owns it.
  */
 public final class NodeStack {
     /** Bytes in front of the payload of a single-datagram message: the wire and data headers. */
