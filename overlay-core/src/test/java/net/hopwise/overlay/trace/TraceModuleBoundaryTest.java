@@ -21,7 +21,7 @@ class TraceModuleBoundaryTest {
     private static final Path SOURCES = Path.of("src/main/java/net/hopwise/overlay/trace");
     /** The project's packages and types a module may use besides its own. */
     private static final Set<String> ALLOWED = Set.of(
-            "net.hopwise.overlay.spi.",
+            "net.hopwise.overlay.spi",
             "net.hopwise.overlay.NodeId",
             "net.hopwise.overlay.NodeConfig",
             "net.hopwise.overlay.NodeListener",
