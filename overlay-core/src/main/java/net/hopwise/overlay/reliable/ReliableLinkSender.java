@@ -24,7 +24,9 @@ import net.hopwise.overlay.wire.WireHeader;
  * at the far edge would hold the following messages for it too. The congestion controller hears of at
  * most one congestion event per window of data (NewReno's recovery), and of every timeout, after which
  * every packet not yet acknowledged is sent again as the window allows. A timeout is no
- * acknowledgement of anything new for a whole retransmission timeout.
+ * acknowledgement of anything new for a whole retransmission timeout. If the first acknowledgement
+ * after it covers a packet sent before it and not since, the acknowledgements were late, not the
+ * packets lost, and the timeout is undone (RFC 4015's response to a spurious timeout).
  *
  * <p>Even the tail-loss timer makes the loss of a lone packet cost more than a round trip. With
  * {@link ReliableLinkConfig#tailProbe()}, the last transmission of a flight that is still

@@ -26,9 +26,12 @@ final class SimDocs {
      * the blocks would be lost.
      */
     static final List<String> BLOCKS = List.of("intro", "repro", "notes", "chain", "table1", "hops", "realtime",
-            "scale", "speed", "padhye");
+            "scale", "speed", "speednotes", "padhye");
     private static final Pattern BLOCK = Pattern.compile(
             "<!-- sim:([a-z0-9]+) begin -->\\n(.*?)<!-- sim:\\1 end -->", Pattern.DOTALL);
+
+    /** A comment marker line that is not one of this section's blocks. */
+    private static final Pattern FOREIGN_MARKER = Pattern.compile("\n<!-- (?!sim:)");
 
     private final Path root;
 
@@ -111,6 +114,12 @@ final class SimDocs {
 
     private static String sectionFrom(String document, int start) {
         int end = document.indexOf("\n## ", start + 3);
+        // The next section may open with a marker of its own (another generator's block) before its
+        // heading: that line belongs to it, not to this section.
+        Matcher foreign = FOREIGN_MARKER.matcher(document);
+        if (foreign.find(start + 3) && (end < 0 || foreign.start() < end)) {
+            end = foreign.start();
+        }
         return document.substring(start, end < 0 ? document.length() : end + 1);
     }
 

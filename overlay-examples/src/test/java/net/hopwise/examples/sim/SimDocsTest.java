@@ -45,4 +45,32 @@ class SimDocsTest {
         assertThat(after.indexOf("measured before the change")).isGreaterThan(after.indexOf("### Reproducing the papers"))
                 .isLessThan(after.indexOf("### Chain"));
     }
+
+    @Test
+    void theNextSectionsOwnMarkerBeforeItsHeadingIsKept() throws Exception {
+        Path file = root.resolve("docs/benchmarks.md");
+        Files.createDirectories(file.getParent());
+        SimDocs docs = new SimDocs(root);
+        docs.writeBlock("speed", "### Speed\n\nfast", List.of());
+        Files.writeString(file, Files.readString(file) + "<!-- hostile:start -->\n## Hostile\n\nbody\n<!-- hostile:end -->\n");
+        docs.writeBlock("speed", "### Speed\n\nfaster", List.of());
+        String text = Files.readString(file);
+        assertThat(text).contains("faster").contains("<!-- hostile:start -->\n## Hostile\n\nbody\n<!-- hostile:end -->");
+    }
+
+    @Test
+    void theSpeedNotesBlockSurvivesARunOfTheSpeedExperiment() throws Exception {
+        SimDocs docs = new SimDocs(root);
+        docs.writeBlock("speed", "### Speed\n\nfast", List.of());
+        docs.writeBlock("padhye", "### Padhye\n\nmodel", List.of());
+        Path file = root.resolve("docs/benchmarks.md");
+        Files.writeString(file, Files.readString(file).replace("<!-- sim:speed end -->\n",
+                "<!-- sim:speed end -->\n\n<!-- sim:speednotes begin -->\nthree runs\n<!-- sim:speednotes end -->\n"));
+        docs.writeBlock("speed", "### Speed\n\nfaster", List.of());
+        String after = Files.readString(file);
+        assertThat(after).contains("three runs");
+        // right under the table it reads, not moved to the end of the section
+        assertThat(after.indexOf("three runs")).isGreaterThan(after.indexOf("faster"))
+                .isLessThan(after.indexOf("### Padhye"));
+    }
 }
