@@ -41,7 +41,9 @@ import net.hopwise.overlay.wire.WireHeader;
  * on a stream of lone messages probing it cost a quarter of all datagrams on every link.
  *
  * <p>Sans-IO and single-threaded: it takes acknowledgements and the time, and emits packets through
- * its {@link ReliableLinkOutput}.
+ * its {@link ReliableLinkOutput}. It is longer than the classes around it because loss detection, the
+ * two timers, tail probes and the undo of a spurious timeout all read and write the same per-slot
+ * arrays and counters of the flight in flight; split apart, each part would take all of them.
  */
 public final class ReliableLinkSender {
     private final ReliableLinkConfig config;
