@@ -43,7 +43,7 @@ import net.hopwise.overlay.wire.WireHeader;
  * <p>Sans-IO and single-threaded: it takes acknowledgements and the time, and emits packets through
  * its {@link ReliableLinkOutput}. It is longer than the classes around it because loss detection, the
  * two timers, tail probes and the undo of a spurious timeout all read and write the same per-slot
- * arrays and counters of the flight in flight; split apart, each part would take all of them.
+ * arrays and counters of the packets in flight; split apart, each part would take all of them.
  */
 public final class ReliableLinkSender {
     private final ReliableLinkConfig config;
