@@ -132,7 +132,7 @@ public final class SimNode {
                 NodeStack batchOf = engine;
                 simulator.schedule(nowNanos, now -> endBatch(batchOf, now));
             }
-            wake(nowNanos);
+            // No wake-up here: the batch's end, due at this instant, re-arms the timer once it flushed.
         } finally {
             datagram.release();
         }
