@@ -22,7 +22,7 @@ import net.jqwik.api.Property;
 import net.jqwik.api.constraints.IntRange;
 
 /**
- * On random connected topologies with lossy links, joins and leaves at random nodes, partitions and
+ * On random connected topologies with lossy and reordering links, joins and leaves at random nodes, partitions and
  * merges, every node ends with the same membership view, and it is what the nodes' local members
  * say. Then, on the healed overlay, each node's place on a source's tree is the source's unicast
  * paths to the members pruned, and a message reaches every member exactly once.
@@ -64,6 +64,9 @@ class MembershipConvergenceProperties {
                 loss.put(l, rates);
                 overlay.loss(l.a(), l.b(), rates[0]);
                 overlay.loss(l.b(), l.a(), rates[1]);
+                if (random.nextBoolean()) {
+                    overlay.reorder(l.a(), l.b(), 0.2, 30 * MS);
+                }
             }
             overlay.startAll();
             overlay.runFor(20_000 * MS);
@@ -110,10 +113,12 @@ class MembershipConvergenceProperties {
                 assertThat(multicast(overlay, n).view()).as("the view at %s", n).isEqualTo(expected);
             }
 
-            // The healed overlay without loss: trees and delivery.
+            // The healed overlay without loss or reordering: trees and delivery. Under hops, since
+            // latency costs move with every measurement and nodes may disagree for a moment.
             loss.keySet().forEach(l -> {
                 overlay.loss(l.a(), l.b(), 0);
                 overlay.loss(l.b(), l.a(), 0);
+                overlay.reorder(l.a(), l.b(), 0, 0);
             });
             Map<String, AtomicInteger> received = new LinkedHashMap<>();
             for (String n : nodes) {
@@ -124,8 +129,8 @@ class MembershipConvergenceProperties {
             }
             overlay.runFor(5_000 * MS);
             String source = nodes.get(random.nextInt(size));
-            checkTrees(overlay, nodes, source, RoutingMetric.LATENCY);
-            multicast(overlay, source).send("final", 9, RoutingMetric.LATENCY, new byte[3000]);
+            checkTrees(overlay, nodes, source, RoutingMetric.HOPS);
+            multicast(overlay, source).send("final", 9, RoutingMetric.HOPS, new byte[3000]);
             overlay.runFor(2_000 * MS);
             Set<NodeId> members = multicast(overlay, source).memberNodes("final");
             for (String n : nodes) {
