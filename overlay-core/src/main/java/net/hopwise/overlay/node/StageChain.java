@@ -21,8 +21,12 @@ final class StageChain {
     private TimedStep[] timers;
     /** The direct path: sink j hands a frame to the first stage from j on that takes its type. */
     private FrameSink[] sinks;
-    /** For each start j and type: the first stage from j on that takes the type; the chain's size if none. */
-    private int[][] takers;
+    /**
+     * For each start j and type: the first stage from j on that takes the type; the chain's size if
+     * none. Bytes, not ints: a chain has far fewer than 128 stages, and this table is most of what a
+     * node's chain weighs.
+     */
+    private byte[][] takers;
 
     StageChain(ProtocolFaults faults) {
         this.faults = faults;
@@ -84,15 +88,18 @@ final class StageChain {
                 }
             };
         }
-        takers = new int[frozen.length + 1][256];
-        java.util.Arrays.fill(takers[frozen.length], frozen.length);
+        if (frozen.length > Byte.MAX_VALUE) {
+            throw new IllegalStateException("a chain of " + frozen.length + " stages is more than a node takes");
+        }
+        takers = new byte[frozen.length + 1][256];
+        java.util.Arrays.fill(takers[frozen.length], (byte) frozen.length);
         for (int j = frozen.length - 1; j >= 0; j--) {
             for (int type = 0; type < 256; type++) {
-                takers[j][type] = frozen[j].takes(type) ? j : takers[j + 1][type];
+                takers[j][type] = frozen[j].takes(type) ? (byte) j : takers[j + 1][type];
             }
         }
         for (int j = 0; j <= frozen.length; j++) {
-            int[] taker = takers[j];
+            byte[] taker = takers[j];
             sinks[j] = frame -> {
                 int i = taker[frame.type()];
                 if (i < frozen.length) {

@@ -61,6 +61,11 @@ final class ExtensionNeighbour {
         return unacked.size();
     }
 
+    /** Nothing to send, nothing waiting for an acknowledgement: no deadline. */
+    boolean idle() {
+        return unacked.isEmpty() && outgoing.isEmpty();
+    }
+
     long nextDeadlineNanos() {
         Iterator<Unacked> first = unacked.values().iterator();
         long retransmit = first.hasNext() ? first.next().retransmitAtNanos() : Long.MAX_VALUE;

@@ -165,14 +165,21 @@ final class LinkStateExtensions {
     }
 
     long nextDeadlineNanos() {
+        // Asked after every input of the node: without records, or with nothing owed to a neighbour,
+        // it must cost next to nothing.
         long deadline = database.nextExpiryNanos();
-        for (ExtensionRecord r : database.of(self)) {
-            if (!r.withdrawn()) {
-                deadline = Math.min(deadline, database.originatedAtNanos(new ExtensionDatabase.Key(self, r.kind())) + refreshNanos);
+        if (database.size() > 0) {
+            for (ExtensionRecord r : database.of(self)) {
+                if (!r.withdrawn()) {
+                    deadline = Math.min(deadline,
+                            database.originatedAtNanos(new ExtensionDatabase.Key(self, r.kind())) + refreshNanos);
+                }
             }
         }
         for (ExtensionNeighbour n : neighbours.values()) {
-            deadline = Math.min(deadline, n.nextDeadlineNanos());
+            if (!n.idle()) {
+                deadline = Math.min(deadline, n.nextDeadlineNanos());
+            }
         }
         return deadline;
     }

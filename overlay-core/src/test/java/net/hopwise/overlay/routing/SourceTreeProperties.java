@@ -117,7 +117,11 @@ class SourceTreeProperties {
                     candidates++;
                 }
             }
-            assertThat(candidates).as("a unique shortest path (" + metric + ")").isEqualTo(1);
+            assertThat(candidates).as("a shortest path continues (" + metric + ")").isPositive();
+            // Costs drawn from wide ranges rarely tie, but they can (a sample of 16 nodes did, seed
+            // 411624349388194782): a tie has no one shortest path to compare with, so the sample is
+            // set aside rather than failed; the tie-breaking itself is checked by the properties above.
+            net.jqwik.api.Assume.that(candidates == 1);
             x = next;
             path.add(ids.get(x));
         }
