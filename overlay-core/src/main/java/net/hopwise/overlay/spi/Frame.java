@@ -20,6 +20,8 @@ public final class Frame {
     private ByteBuf datagram;
     private InetSocketAddress sender;
     private long nowNanos;
+    /** The body view, made on first use and shared by the stages this frame passes. */
+    private ByteBuf body;
 
     /** Fills the holder for the next datagram; for the frame stage. */
     public Frame set(int type, LinkView link, ByteBuf datagram, InetSocketAddress sender, long nowNanos) {
@@ -28,6 +30,7 @@ public final class Frame {
         this.datagram = datagram;
         this.sender = sender;
         this.nowNanos = nowNanos;
+        this.body = null;
         return this;
     }
 
@@ -36,6 +39,7 @@ public final class Frame {
         link = null;
         datagram = null;
         sender = null;
+        body = null;
     }
 
     /** The header's packet type code: a {@link PacketType} code or one a module registered. */
@@ -58,9 +62,18 @@ public final class Frame {
         return datagram;
     }
 
-    /** A view of the body only (no reference of its own). */
+    /**
+     * A view of the body only (no reference of its own), from its first byte: one view per frame, made
+     * on first use and reset to the whole body on each call, so a stage may read it with relative reads
+     * but must not keep it or change its bytes for the stages after it.
+     */
     public ByteBuf body() {
-        return WireHeader.body(datagram);
+        if (body == null) {
+            body = WireHeader.body(datagram);
+        } else {
+            body.setIndex(0, body.capacity());
+        }
+        return body;
     }
 
     /** The header's flags. */
