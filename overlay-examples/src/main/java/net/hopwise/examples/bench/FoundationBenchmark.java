@@ -19,10 +19,10 @@ import net.hopwise.examples.bench.ResultTable.Target;
 import net.hopwise.examples.reliable.BenchmarkSection;
 
 /**
- * The foundation benchmarks (issue 2): round trip over 1 and 3 overlay hops against direct UDP,
+ * The foundation benchmarks: round trip over 1 and 3 overlay hops against direct UDP,
  * best-effort throughput over one overlay link against a raw UDP blast, and the heap of an idle node
  * and of a converged 50-node overlay. Prints a Markdown table and, with {@code --write}, puts it in
- * the "Foundation (issue 2)" section of {@code docs/benchmarks.md}.
+ * the "Foundation" section of {@code docs/benchmarks.md}.
  *
  * <pre>
  * ./mvnw -q -pl overlay-examples -am test-compile exec:exec -Dexec.executable=java \
@@ -41,7 +41,7 @@ import net.hopwise.examples.reliable.BenchmarkSection;
  */
 public final class FoundationBenchmark {
     /** The section of docs/benchmarks.md this benchmark owns. */
-    public static final String SECTION = "Foundation (issue 2)";
+    public static final String SECTION = "Foundation";
     static final String DEFAULT_FILE = "docs/benchmarks.md";
 
     /** Target: the 3-hop round-trip median at most this many times direct UDP's. */

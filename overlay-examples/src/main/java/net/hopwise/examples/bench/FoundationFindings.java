@@ -1,7 +1,7 @@
 package net.hopwise.examples.bench;
 
 /**
- * What was tried against issue 2's two targets and what each step measured, written under the
+ * What was tried against the foundation's two targets and what each step measured, written under the
  * table of every foundation run so the section keeps its explanation. The figures here are from the
  * development runs named in the text; the table above them is the run of record.
  */

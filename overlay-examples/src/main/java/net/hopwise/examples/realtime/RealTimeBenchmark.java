@@ -35,7 +35,7 @@ import net.hopwise.overlay.routing.RoutingMetric;
  * with Bernoulli loss on both directions of the middle link b-c, once with real-time recovery and
  * once without (plain forwarding, the UDP baseline). G.711-like flows: 160-byte packets every 20 ms;
  * several flows, offset in time, aggregate on each link as in the thesis' experiments. It prints a
- * table and, with {@code --docs FILE}, writes the "Real-time links (issue 3)" section of that file.
+ * table and, with {@code --docs FILE}, writes the "Real-time links" section of that file.
  *
  * <pre>./mvnw -q -pl overlay-examples -am test-compile exec:java \
  *     -Dexec.mainClass=net.hopwise.examples.realtime.RealTimeBenchmark \
@@ -47,7 +47,7 @@ public final class RealTimeBenchmark {
     private static final long PACKET_INTERVAL_MS = 20;
     private static final int PACKET_BYTES = 160;
     private static final Duration LINK_DELAY = Duration.ofMillis(10);
-    private static final String SECTION = "## Real-time links (issue 3)";
+    private static final String SECTION = "## Real-time links";
 
     private record Result(String label, long sent, long received, long lost, long late, double p50Ms, double p99Ms,
             double maxMs, double jitterMs, long retransmissions, long nacks) {

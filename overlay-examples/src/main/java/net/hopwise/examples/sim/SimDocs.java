@@ -19,7 +19,7 @@ import java.util.regex.Pattern;
  * stays next to the command that measured it; other sections of the file are left as they are.
  */
 final class SimDocs {
-    static final String TITLE = "Simulator (issue 4)";
+    static final String TITLE = "Simulator";
     /**
      * Block order in the section. "notes" is written by hand (what changed since a block was
      * measured) and, like every block, kept as it is by runs that rewrite other blocks; text outside

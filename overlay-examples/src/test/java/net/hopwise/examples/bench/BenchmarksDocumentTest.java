@@ -7,23 +7,23 @@ import org.junit.jupiter.api.Test;
 class BenchmarksDocumentTest {
     @Test
     void aMissingFileGetsTheIntroAndTheSection() {
-        String doc = BenchmarksDocument.withSection(null, "Foundation (issue 2)", "table");
-        assertThat(doc).startsWith("# Hopwise benchmarks").endsWith("## Foundation (issue 2)\n\ntable\n");
+        String doc = BenchmarksDocument.withSection(null, "Foundation", "table");
+        assertThat(doc).startsWith("# Hopwise benchmarks").endsWith("## Foundation\n\ntable\n");
     }
 
     @Test
     void writingASectionReplacesItAndKeepsTheOthers() {
-        String before = "# Title\n\nintro\n\n## Other\n\nkeep me\n\n## Foundation (issue 2)\n\nold\nold\n\n"
+        String before = "# Title\n\nintro\n\n## Other\n\nkeep me\n\n## Foundation\n\nold\nold\n\n"
                 + "## Later\n\nkeep me too\n";
-        String after = BenchmarksDocument.withSection(before, "Foundation (issue 2)", "new\n");
-        assertThat(after).isEqualTo("# Title\n\nintro\n\n## Other\n\nkeep me\n\n## Foundation (issue 2)\n\nnew\n\n"
+        String after = BenchmarksDocument.withSection(before, "Foundation", "new\n");
+        assertThat(after).isEqualTo("# Title\n\nintro\n\n## Other\n\nkeep me\n\n## Foundation\n\nnew\n\n"
                 + "## Later\n\nkeep me too\n");
     }
 
     @Test
     void aNewSectionIsAppended() {
-        String after = BenchmarksDocument.withSection("# Title\n\n## Other\n\nx", "Foundation (issue 2)", "t");
-        assertThat(after).isEqualTo("# Title\n\n## Other\n\nx\n\n## Foundation (issue 2)\n\nt\n");
+        String after = BenchmarksDocument.withSection("# Title\n\n## Other\n\nx", "Foundation", "t");
+        assertThat(after).isEqualTo("# Title\n\n## Other\n\nx\n\n## Foundation\n\nt\n");
     }
 
     @Test
