@@ -42,6 +42,9 @@ import net.hopwise.overlay.TransportKind;
  * message outstanding only one thread has work at a time; loops that spin before sleeping still poll
  * while idle, so with a thread per node the 4 loops of the chain take turns on 2 cores. All runtimes
  * come from the run's {@link BenchmarkSettings}, so overlay and baselines have the same loop settings.
+ *
+ * About 400 lines: every round-trip layout (direct UDP, the plain relay, the overlay on each thread
+ * layout) is here so that baseline and overlay are driven by the same ping-pong code.
  */
 final class RoundTripScenario {
     static final int PORT = 7;

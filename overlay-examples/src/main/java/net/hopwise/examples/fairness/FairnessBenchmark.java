@@ -41,6 +41,9 @@ import net.hopwise.examples.reliable.BenchmarkSection;
  * router|sender}, {@code --repeat 1} (runs of each scenario with both flows, whose share swings
  * from run to run), {@code --message 1000}, {@code --docs FILE} (relative to the top of the build),
  * {@code --samples FILE} (every one-second sample as CSV).
+ *
+ * About 460 lines, over the house's 400: the namespaces, the kernel TCP flows, the overlay flow and
+ * the table of one run are set up and torn down together, so that a failed run leaves nothing behind.
  */
 public final class FairnessBenchmark {
     private static final String DOCS_ID = "fairness-tcp";

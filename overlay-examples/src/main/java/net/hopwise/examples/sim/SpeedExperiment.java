@@ -39,7 +39,7 @@ final class SpeedExperiment {
                     Report.f(sampling, 2), Report.f(r.events() / simulating, 0),
                     Report.f(r.simulatedSeconds() / simulating, 0) + "×", Report.f(r.speedUp(), 0) + "×", heapText,
                     maxPending[0]);
-            repro.add("| Issue 4 speed target: 5000-s 500 Kbps chain ≥ 200× real time on 2 cores | ≥ 200× | "
+            repro.add("| Simulator speed target: 5000-s 500 Kbps chain ≥ 200× real time on 2 cores | ≥ 200× | "
                     + Report.f(r.simulatedSeconds() / simulating, 0) + "× (" + p.label + ", "
                     + Report.f(r.events() / simulating / 1e6, 2)
                     + " M events/s) | `SimulatorCli " + o.command + "` |");
