@@ -66,7 +66,7 @@ final class LinkStage implements Stage {
     @Override
     public long nextDeadlineNanos() {
         long next = Long.MAX_VALUE;
-        for (Neighbour n : node.neighbourValues()) {
+        for (Neighbour n : node.neighbourArray()) {
             next = Math.min(next, n.monitor.nextDeadlineNanos());
         }
         return next;
@@ -75,7 +75,7 @@ final class LinkStage implements Stage {
     /** Runs the links' hellos and liveness that are due, each link on its own. */
     @Override
     public void onTimer(long nowNanos) {
-        for (Neighbour n : node.neighbourValues()) {
+        for (Neighbour n : node.neighbourArray()) {
             try {
                 if (n.monitor.nextDeadlineNanos() <= nowNanos) {
                     n.monitor.onTimer(nowNanos);

@@ -36,6 +36,8 @@ final class NodeContext {
     private final ProtocolFaults faults;
     private final LongObjectHashMap<Neighbour> neighbours = new LongObjectHashMap<>();
     private volatile List<Neighbour> neighbourList = List.of();
+    /** The same neighbours as an array: the timer and deadline walks run after every input and must not allocate. */
+    private Neighbour[] neighbourArray = new Neighbour[0];
     private final List<NodeListener> listeners = new ArrayList<>();
     /** Wall-clock time at construction and the node's time then: event stamps derive from both. */
     private final long startMillis;
@@ -163,11 +165,17 @@ final class NodeContext {
         List<Neighbour> list = new ArrayList<>(neighbours.values());
         list.sort((a, b) -> a.name().compareTo(b.name()));
         neighbourList = Collections.unmodifiableList(list);
+        neighbourArray = list.toArray(new Neighbour[0]);
     }
 
     /** The neighbours sorted by name; a fresh immutable list after each change, safe from any thread. */
     List<Neighbour> neighbourValues() {
         return neighbourList;
+    }
+
+    /** The neighbours sorted by name, for the event loop's walks; replaced, never changed, on each change. */
+    Neighbour[] neighbourArray() {
+        return neighbourArray;
     }
 
     /**

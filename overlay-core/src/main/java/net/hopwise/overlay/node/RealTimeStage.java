@@ -314,6 +314,9 @@ final class RealTimeStage implements Stage {
     }
 
     void onRealTimeTimer() {
+        if (realTimeChannels.isEmpty()) {
+            return; // asked after every input: a node without real-time traffic pays nothing
+        }
         for (RealTimeChannel c : realTimeChannels.values()) {
             if (c.sender.nextDeadlineNanos() <= node.now()) {
                 c.sender.onTimer(node.now());
@@ -323,6 +326,9 @@ final class RealTimeStage implements Stage {
 
     long realTimeNextDeadlineNanos() {
         long next = Long.MAX_VALUE;
+        if (realTimeChannels.isEmpty()) {
+            return next;
+        }
         for (RealTimeChannel c : realTimeChannels.values()) {
             next = Math.min(next, c.sender.nextDeadlineNanos());
         }

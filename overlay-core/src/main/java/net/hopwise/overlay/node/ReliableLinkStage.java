@@ -4,7 +4,6 @@ import io.netty.buffer.ByteBuf;
 import io.netty.buffer.ByteBufAllocator;
 import io.netty.buffer.Unpooled;
 import net.hopwise.overlay.NodeConfig;
-import net.hopwise.overlay.reliable.LinkAck;
 import net.hopwise.overlay.reliable.ReliableLinkCodec;
 import net.hopwise.overlay.reliable.ReliableLinkOutput;
 import net.hopwise.overlay.reliable.ReliableLinkReceiver;
@@ -46,6 +45,8 @@ final class ReliableLinkStage implements Stage {
      * reading them from a plain array costs far less than a dozen reads through the datagram's views.
      */
     private final ByteBuf inboundHead = Unpooled.buffer(SessionHeader.PAYLOAD_OFFSET, SessionHeader.PAYLOAD_OFFSET);
+    /** Reads each inbound header in place: the stage decodes no object per packet. */
+    private final ReliableLinkCodec.Reader reader = new ReliableLinkCodec.Reader();
     /** {@link net.hopwise.overlay.reliable.ReliableLinkConfig#ackDelay()} in nanoseconds. */
     private final long linkAckDelay;
 
@@ -77,8 +78,8 @@ final class ReliableLinkStage implements Stage {
      * the packet is not lost.
      */
     void onReliableData(Neighbour from, ByteBuf datagram, ByteBuf body) {
-        ReliableLinkCodec.ReliableDataHeader h = ReliableLinkCodec.decodeData(body);
-        ByteBuf packet = h == null ? null
+        ReliableLinkCodec.Reader h = reader;
+        ByteBuf packet = !h.readData(body) ? null
                 : body.slice(body.readerIndex() + h.innerOffset(), body.readableBytes() - h.innerOffset());
         ByteBuf head = packet == null ? null : headOf(packet);
         if (head == null || !DataHeader.isWellFormed(head, METRIC_COUNT) || !SessionHeader.isWellFormed(head)) {
@@ -86,7 +87,7 @@ final class ReliableLinkStage implements Stage {
             return;
         }
         from.monitor.onPacketReceived(WireHeader.linkSequence(datagram), node.now());
-        from.reliableSender.onAck(h.ack(), node.now());
+        from.reliableSender.onAck(h, node.now());
         ReliableLinkReceiver rx = from.reliableReceiver;
         ReliableLinkReceiver.Arrival arrival = rx.classify(h.epoch(), h.sequence(), h.base());
         if (arrival == ReliableLinkReceiver.Arrival.NEW) {
@@ -133,13 +134,12 @@ final class ReliableLinkStage implements Stage {
     }
 
     void onLinkAck(Neighbour from, ByteBuf datagram, ByteBuf body) {
-        LinkAck ack = ReliableLinkCodec.decodeAck(body);
-        if (ack == null) {
+        if (!reader.readAck(body, 0)) {
             counters.drop(DropReason.MALFORMED);
             return;
         }
         from.monitor.onPacketReceived(WireHeader.linkSequence(datagram), node.now());
-        from.reliableSender.onAck(ack, node.now());
+        from.reliableSender.onAck(reader, node.now());
         node.sessionStage().pumpBlockedSessions();
     }
 
@@ -227,7 +227,7 @@ final class ReliableLinkStage implements Stage {
     /** Time passed: each link's sender resends and probes what is due. */
     void onSenderTimers() {
         long now = node.now();
-        for (Neighbour n : node.neighbourValues()) {
+        for (Neighbour n : node.neighbourArray()) {
             if (n.reliableSender.nextDeadlineNanos() <= now) {
                 n.reliableSender.onTimer(now);
             }
@@ -237,7 +237,7 @@ final class ReliableLinkStage implements Stage {
     /** Sends the link acknowledgements that are due, one per link. */
     void sendDueAcks() {
         long now = node.now();
-        for (Neighbour n : node.neighbourValues()) {
+        for (Neighbour n : node.neighbourArray()) {
             if (n.reliableReceiver.ackDue(now)) {
                 sendLinkAck(n);
             }
@@ -248,7 +248,7 @@ final class ReliableLinkStage implements Stage {
     public long nextDeadlineNanos() {
         long now = node.now();
         long next = Long.MAX_VALUE;
-        for (Neighbour n : node.neighbourValues()) {
+        for (Neighbour n : node.neighbourArray()) {
             next = Math.min(next, n.reliableSender.nextDeadlineNanos());
             if (n.reliableReceiver.ackPending()) {
                 next = Math.min(next, Math.max(now, n.reliableReceiver.ackDeadline()));
@@ -260,7 +260,7 @@ final class ReliableLinkStage implements Stage {
     /** Releases what every link's channel holds. */
     @Override
     public void close() {
-        for (Neighbour n : node.neighbourValues()) {
+        for (Neighbour n : node.neighbourArray()) {
             n.reliableSender.close();
         }
     }

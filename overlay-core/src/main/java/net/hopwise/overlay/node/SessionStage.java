@@ -435,7 +435,9 @@ final class SessionStage implements Stage {
 
     @Override
     public void flush(long nowNanos) {
-        for (SessionEndpoint s : sessionList) {
+        List<SessionEndpoint> list = sessionList;
+        for (int i = 0, n = list.size(); i < n; i++) { // runs after every batch: no iterator
+            SessionEndpoint s = list.get(i);
             if (s.receiver().ackDue(node.now())) {
                 sendSessionAck(s);
             }
@@ -446,7 +448,9 @@ final class SessionStage implements Stage {
     @Override
     public void onTimer(long nowNanos) {
         long now = node.now();
-        for (SessionEndpoint s : sessionList) {
+        List<SessionEndpoint> list = sessionList;
+        for (int i = 0, n = list.size(); i < n; i++) {
+            SessionEndpoint s = list.get(i);
             if (s.sender().nextDeadlineNanos() <= now) {
                 s.sender().onTimer(now);
                 noteBlocked(s);
@@ -461,8 +465,9 @@ final class SessionStage implements Stage {
     @Override
     public long nextDeadlineNanos() {
         long next = Long.MAX_VALUE;
-        for (SessionEndpoint s : sessionList) {
-            next = Math.min(next, s.nextDeadlineNanos());
+        List<SessionEndpoint> list = sessionList;
+        for (int i = 0, n = list.size(); i < n; i++) {
+            next = Math.min(next, list.get(i).nextDeadlineNanos());
         }
         return next;
     }

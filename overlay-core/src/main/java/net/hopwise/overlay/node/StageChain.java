@@ -19,6 +19,8 @@ final class StageChain {
     private final List<Stage> stages = new ArrayList<>();
     private Stage[] frozen;
     private TimedStep[] timers;
+    /** Each step's deadline as the last deadline walk found it; Long.MIN_VALUE where unknown. */
+    private long[] deadlines;
     /** The direct path: sink j hands a frame to the first stage from j on that takes its type. */
     private FrameSink[] sinks;
     /**
@@ -73,6 +75,8 @@ final class StageChain {
     void freeze() {
         frozen = stages.toArray(new Stage[0]);
         timers = new TimedStep[frozen.length];
+        deadlines = new long[frozen.length];
+        java.util.Arrays.fill(deadlines, Long.MIN_VALUE);
         sinks = new FrameSink[frozen.length + 1];
         for (int i = 0; i < frozen.length; i++) {
             Stage stage = frozen[i];
@@ -142,10 +146,22 @@ final class StageChain {
         }
     }
 
-    /** Runs the timers that are due, each stage on its own, then flushes. */
+    /**
+     * Runs the timers that are due, each stage on its own, then flushes. Which stages may be due is
+     * read from the deadlines of the last {@link #nextDeadlineNanos()}, which every driver asks after
+     * each piece of work, so that a pass does not ask every stage again; a stage listed as due is
+     * still asked before it runs. A stage that became due during this pass, or through a call the
+     * driver did not follow with {@link #nextDeadlineNanos()}, runs at the driver's next wake-up,
+     * which that call's answer (now or earlier) brings at once.
+     */
     void onTimer(long nowNanos) {
-        for (TimedStep step : timers) {
-            step.runIfDue(nowNanos, faults);
+        TimedStep[] steps = timers;
+        long[] known = deadlines;
+        for (int i = 0; i < steps.length; i++) {
+            if (known[i] <= nowNanos) {
+                known[i] = Long.MIN_VALUE; // asked again at the next pass unless a deadline walk comes first
+                steps[i].runIfDue(nowNanos, faults);
+            }
         }
         flush(nowNanos);
     }
@@ -162,9 +178,13 @@ final class StageChain {
     }
 
     long nextDeadlineNanos() {
+        TimedStep[] steps = timers;
+        long[] known = deadlines;
         long next = Long.MAX_VALUE;
-        for (TimedStep step : timers) {
-            next = Math.min(next, step.nextDeadlineNanos());
+        for (int i = 0; i < steps.length; i++) {
+            long deadline = steps[i].nextDeadlineNanos();
+            known[i] = deadline;
+            next = Math.min(next, deadline);
         }
         return next;
     }
@@ -190,5 +210,7 @@ final class StageChain {
         TimedStep[] more = java.util.Arrays.copyOf(timers, timers.length + 1);
         more[timers.length] = step;
         timers = more;
+        deadlines = java.util.Arrays.copyOf(deadlines, more.length);
+        deadlines[more.length - 1] = Long.MIN_VALUE;
     }
 }

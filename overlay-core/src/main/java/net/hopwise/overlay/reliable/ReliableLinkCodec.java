@@ -97,25 +97,87 @@ public final class ReliableLinkCodec {
         return decodeAck(body, 0);
     }
 
-    /** The header of a RELIABLE_DATA body; null when malformed. */
-    public static ReliableDataHeader decodeData(ByteBuf body) {
-        if (body.readableBytes() < DATA_FIXED + ACK_FIXED) {
-            return null;
-        }
-        int base = body.readerIndex();
-        long epoch = body.getLong(base);
-        int sequence = body.getInt(base + 8);
-        int lowest = body.getInt(base + 12);
-        LinkAck ack = decodeAck(body, DATA_FIXED);
-        if (ack == null || epoch == 0) {
-            return null;
-        }
-        return new ReliableDataHeader(epoch, sequence, lowest, ack, DATA_FIXED + ackLength(ack.blockCount()));
-    }
-
     /**
-     * @param base the sender's lowest unacknowledged sequence number
-     * @param innerOffset where the routed packet starts, from the body's reader index
+     * A reader of reliable data headers and acknowledgements that keeps what it read in its own fields,
+     * overwritten by the next read: one per stage, so that the hot path decodes no object per packet.
+     * Fields are valid after a read that returned true and until the next read.
      */
-    public record ReliableDataHeader(long epoch, int sequence, int base, LinkAck ack, int innerOffset) {}
+    public static final class Reader {
+        private long epoch;
+        private int sequence;
+        private int base;
+        private int innerOffset;
+        private long ackEpoch;
+        private int cumulative;
+        private final int[] blocks = new int[2 * MAX_BLOCKS];
+        private int blockInts;
+
+        /** Reads an acknowledgement at {@code offset} of {@code body}'s readable bytes; false when malformed. */
+        public boolean readAck(ByteBuf body, int offset) {
+            int end = body.readerIndex() + body.readableBytes();
+            int at = body.readerIndex() + offset;
+            if (offset < 0 || end - at < ACK_FIXED) {
+                return false;
+            }
+            int n = body.getUnsignedByte(at + 12);
+            if (n > MAX_BLOCKS || end - at < ACK_FIXED + n * BLOCK_BYTES) {
+                return false;
+            }
+            ackEpoch = body.getLong(at);
+            cumulative = body.getInt(at + 8);
+            blockInts = 2 * n;
+            for (int i = 0; i < blockInts; i++) {
+                blocks[i] = body.getInt(at + ACK_FIXED + 4 * i);
+            }
+            return true;
+        }
+
+        /** Reads the header of a RELIABLE_DATA body, its acknowledgement included; false when malformed. */
+        public boolean readData(ByteBuf body) {
+            if (body.readableBytes() < DATA_FIXED + ACK_FIXED || !readAck(body, DATA_FIXED)) {
+                return false;
+            }
+            int at = body.readerIndex();
+            epoch = body.getLong(at);
+            sequence = body.getInt(at + 8);
+            base = body.getInt(at + 12);
+            innerOffset = DATA_FIXED + ackLength(blockInts / 2);
+            return epoch != 0;
+        }
+
+        public long epoch() {
+            return epoch;
+        }
+
+        public int sequence() {
+            return sequence;
+        }
+
+        /** The sender's lowest unacknowledged sequence number. */
+        public int base() {
+            return base;
+        }
+
+        /** Where the routed packet starts, from the body's reader index. */
+        public int innerOffset() {
+            return innerOffset;
+        }
+
+        public long ackEpoch() {
+            return ackEpoch;
+        }
+
+        public int cumulative() {
+            return cumulative;
+        }
+
+        /** The selective-acknowledgement blocks as (start, end) pairs; only the first {@link #blockInts()} count. */
+        int[] blocks() {
+            return blocks;
+        }
+
+        public int blockInts() {
+            return blockInts;
+        }
+    }
 }

@@ -161,10 +161,19 @@ public final class ReliableLinkSender {
 
     /** Takes an acknowledgement from the receiver, then sends what the window allows. */
     public void onAck(LinkAck ack, long nowNanos) {
-        if (ack.epoch() != epoch || next == base && lost == 0) {
+        onAck(ack.epoch(), ack.cumulative(), ack.blocks(), ack.blocks().length, nowNanos);
+    }
+
+    /** The same, from what {@code reader} read last: the receiving path's form, with no object per packet. */
+    public void onAck(ReliableLinkCodec.Reader reader, long nowNanos) {
+        onAck(reader.ackEpoch(), reader.cumulative(), reader.blocks(), reader.blockInts(), nowNanos);
+    }
+
+    private void onAck(long ackEpoch, int ackCumulative, int[] blocks, int blockInts, long nowNanos) {
+        if (ackEpoch != epoch || next == base && lost == 0) {
             return;
         }
-        long cumulative = base + (ack.cumulative() - (int) base);
+        long cumulative = base + (ackCumulative - (int) base);
         if (cumulative > next) {
             return; // acknowledges what was never sent: stale or forged
         }
@@ -192,8 +201,7 @@ public final class ReliableLinkSender {
             state[i] = 0;
             base++;
         }
-        int[] blocks = ack.blocks();
-        for (int b = 0; b + 1 < blocks.length; b += 2) {
+        for (int b = 0; b + 1 < blockInts; b += 2) {
             long start = base + (blocks[b] - (int) base);
             long end = base + (blocks[b + 1] - (int) base);
             if (start < base || end > next || start >= end) {

@@ -123,4 +123,59 @@ class ReliableLinkProperties {
         assertThat(ack.cumulative()).isEqualTo(cumulative);
         assertThat(ack.blocks()).containsExactly(java.util.Arrays.copyOf(blocks, 2 * n));
     }
+
+    @Property(tries = 200)
+    void theReaderReadsDataHeadersInPlaceAndIsReusedWithoutLeftovers(@ForAll long epoch, @ForAll int sequence,
+            @ForAll int base, @ForAll long ackEpoch, @ForAll int cumulative, @ForAll int[] blocks,
+            @ForAll byte[] inner) {
+        int n = Math.min(blocks.length / 2, ReliableLinkCodec.MAX_BLOCKS);
+        ByteBuf b = PooledByteBufAllocator.DEFAULT.buffer();
+        ByteBuf shorter = PooledByteBufAllocator.DEFAULT.buffer();
+        try {
+            b.writeByte(0x5A); // the body need not start at index 0
+            b.readerIndex(1);
+            ReliableLinkCodec.writeDataPrefix(b, epoch, sequence, base);
+            ReliableLinkCodec.writeAck(b, ackEpoch, cumulative, blocks, n);
+            b.writeBytes(inner);
+            ReliableLinkCodec.Reader reader = new ReliableLinkCodec.Reader();
+            // A read with more blocks first: what it left must not show through the next read.
+            ReliableLinkCodec.writeAck(shorter, 1, 2, new int[2 * ReliableLinkCodec.MAX_BLOCKS],
+                    ReliableLinkCodec.MAX_BLOCKS);
+            assertThat(reader.readAck(shorter, 0)).isTrue();
+            assertThat(reader.readData(b)).isEqualTo(epoch != 0);
+            if (epoch == 0) {
+                return;
+            }
+            assertThat(reader.epoch()).isEqualTo(epoch);
+            assertThat(reader.sequence()).isEqualTo(sequence);
+            assertThat(reader.base()).isEqualTo(base);
+            assertThat(reader.ackEpoch()).isEqualTo(ackEpoch);
+            assertThat(reader.cumulative()).isEqualTo(cumulative);
+            assertThat(reader.blockInts()).isEqualTo(2 * n);
+            assertThat(java.util.Arrays.copyOf(reader.blocks(), 2 * n))
+                    .containsExactly(java.util.Arrays.copyOf(blocks, 2 * n));
+            assertThat(b.readableBytes() - reader.innerOffset()).isEqualTo(inner.length);
+            assertThat(b.readerIndex()).isEqualTo(1);
+        } finally {
+            b.release();
+            shorter.release();
+        }
+    }
+
+    @Property(tries = 300)
+    void theReaderRefusesExactlyWhatTheDecoderRefuses(@ForAll byte[] bytes, @ForAll @IntRange(max = 40) int offset) {
+        ByteBuf b = PooledByteBufAllocator.DEFAULT.buffer().writeBytes(bytes);
+        try {
+            LinkAck decoded = ReliableLinkCodec.decodeAck(b, offset);
+            ReliableLinkCodec.Reader reader = new ReliableLinkCodec.Reader();
+            assertThat(reader.readAck(b, offset)).isEqualTo(decoded != null);
+            if (decoded != null) {
+                assertThat(reader.ackEpoch()).isEqualTo(decoded.epoch());
+                assertThat(reader.cumulative()).isEqualTo(decoded.cumulative());
+                assertThat(java.util.Arrays.copyOf(reader.blocks(), reader.blockInts())).containsExactly(decoded.blocks());
+            }
+        } finally {
+            b.release();
+        }
+    }
 }
