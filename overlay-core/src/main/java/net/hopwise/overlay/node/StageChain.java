@@ -95,12 +95,16 @@ final class StageChain {
         if (frozen.length > Byte.MAX_VALUE) {
             throw new IllegalStateException("a chain of " + frozen.length + " stages is more than a node takes");
         }
-        takers = new byte[frozen.length + 1][256];
-        java.util.Arrays.fill(takers[frozen.length], (byte) frozen.length);
+        takers = new byte[frozen.length + 1][];
+        byte[] none = new byte[256];
+        java.util.Arrays.fill(none, (byte) frozen.length);
+        takers[frozen.length] = TakerRows.intern(none);
         for (int j = frozen.length - 1; j >= 0; j--) {
+            byte[] row = new byte[256];
             for (int type = 0; type < 256; type++) {
-                takers[j][type] = frozen[j].takes(type) ? (byte) j : takers[j + 1][type];
+                row[type] = frozen[j].takes(type) ? (byte) j : takers[j + 1][type];
             }
+            takers[j] = TakerRows.intern(row);
         }
         for (int j = 0; j <= frozen.length; j++) {
             byte[] taker = takers[j];

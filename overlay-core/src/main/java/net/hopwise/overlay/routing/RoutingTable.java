@@ -60,12 +60,21 @@ final class RoutingTable {
     private final int[][][] keptTrees;
     /** [metric][node]: whether the route is a kept one; null where none is kept. */
     private final boolean[][] kept;
-    /** The graph and its weights, kept so that trees from other sources use the same snapshot; null for selfOnly. */
-    private final RouteLinks links;
-    private final RouteWeights[] weights;
+    /**
+     * The advertisements the table was computed from (sorted by origin), kept so that trees from other
+     * sources use the same snapshot; empty for selfOnly. The graph and its weights are rebuilt from
+     * them when a tree is first asked for, not kept: most nodes never ask (only modules such as
+     * multicast do), and a table's arrays of links and weights, per metric, were most of the routing's
+     * memory in a 50-node overlay.
+     */
+    private final LinkStateAdvertisement[] ads;
+    private final RoutingConfig config;
+    /** Built on the first tree asked for; racy but idempotent, and its fields are final. */
+    private RouteLinks links;
+    private final RouteWeights[] weights = new RouteWeights[METRICS.length];
 
     private RoutingTable(int self, NodeId[] nodes, int[][] nextHop, int[][] parent, double[][] cost, int[][][] keptTrees,
-            boolean[][] kept, RouteLinks links, RouteWeights[] weights) {
+            boolean[][] kept, LinkStateAdvertisement[] ads, RoutingConfig config) {
         this.self = self;
         this.nodes = nodes;
         this.index = new NodeIndex(nodes);
@@ -74,8 +83,8 @@ final class RoutingTable {
         this.cost = cost;
         this.keptTrees = keptTrees;
         this.kept = kept;
-        this.links = links;
-        this.weights = weights;
+        this.ads = ads;
+        this.config = config;
     }
 
     /** The table of a node that knows no other node. */
@@ -87,7 +96,8 @@ final class RoutingTable {
             none[i] = new int[] {-1};
             zero[i] = new double[] {0.0};
         }
-        return new RoutingTable(0, new NodeId[] {self}, none, none, zero, new int[m][][], new boolean[m][], null, null);
+        return new RoutingTable(0, new NodeId[] {self}, none, none, zero, new int[m][][], new boolean[m][],
+                new LinkStateAdvertisement[0], null);
     }
 
     /** Least-cost routes from {@code self} over the links in {@code advertisements}, which must include self's own. */
@@ -121,11 +131,9 @@ final class RoutingTable {
         double[][] cost = new double[METRICS.length][];
         int[][][] keptTrees = new int[METRICS.length][][];
         boolean[][] kept = new boolean[METRICS.length][];
-        RouteWeights[] weights = new RouteWeights[METRICS.length];
         for (RoutingMetric metric : METRICS) {
             int m = metric.ordinal();
             RouteWeights w = RouteWeights.of(metric, links, n, config);
-            weights[m] = w;
             long[] dist = leastCosts(n, s, links, w);
             nextHop[m] = new int[n];
             parent[m] = new int[n];
@@ -147,7 +155,7 @@ final class RoutingTable {
                 cost[m][v] = v == s || parent[m][v] >= 0 ? w.toCost(routeUnits[v]) : Double.POSITIVE_INFINITY;
             }
         }
-        return new RoutingTable(s, nodes, nextHop, parent, cost, keptTrees, kept, links, weights);
+        return new RoutingTable(s, nodes, nextHop, parent, cost, keptTrees, kept, ads, config);
     }
 
     /** [node of {@code nodes}]: this table's next hop to it, as a number in {@code index}; -1 if none or not there. */
@@ -256,9 +264,19 @@ final class RoutingTable {
         int n = nodes.length;
         int[] parents = parent[m];
         if (s != self) {
-            long[] dist = leastCosts(n, s, links, weights[m]);
+            RouteLinks graph = links;
+            if (graph == null) {
+                graph = RouteLinks.bidirectional(ads, index);
+                links = graph;
+            }
+            RouteWeights w = weights[m];
+            if (w == null) {
+                w = RouteWeights.of(metric, graph, n, config);
+                weights[m] = w;
+            }
+            long[] dist = leastCosts(n, s, graph, w);
             parents = new int[n];
-            chooseRoutes(s, links, weights[m], dist, new int[n], parents);
+            chooseRoutes(s, graph, w, dist, new int[n], parents);
         }
         Map<NodeId, NodeId> tree = new HashMap<>();
         tree.put(source, source);
