@@ -23,6 +23,7 @@ public final class Aead {
     private final Cipher decrypt;
     private final byte[] nonce = new byte[12];
     private byte[] aadScratch = new byte[32];
+    private long lastOpened = -1;
 
     public Aead(byte[] key) {
         if (key.length != Crypto.KEY_BYTES) {
@@ -63,6 +64,13 @@ public final class Aead {
             return false;
         }
         try {
+            if (counter == lastOpened) {
+                // Java 17 refuses to initialise a ChaCha20-Poly1305 cipher, even to decrypt, with the key
+                // and nonce of its previous initialisation; a forgery and then the real datagram with the
+                // same counter do just that. An initialisation with another nonce in between clears it.
+                decrypt.init(Cipher.DECRYPT_MODE, key, iv(counter + 1));
+            }
+            lastOpened = counter;
             decrypt.init(Cipher.DECRYPT_MODE, key, iv(counter));
             updateAad(decrypt, ad);
             decrypt.doFinal(sealed, out);
