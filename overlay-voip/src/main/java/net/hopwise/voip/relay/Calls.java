@@ -35,12 +35,18 @@ final class Calls {
     private final Map<Integer, MediaStream> byRtpPort = new HashMap<>();
     private final Map<Integer, MediaStream> byOverlayPort = new HashMap<>();
     private final RelayCounters counters;
+    private java.util.function.Consumer<CallStatistics> endListener = c -> { };
 
     Calls(RelayConfig config, MediaIo io, RelayCounters counters) {
         this.config = config;
         this.io = io;
         this.counters = counters;
         this.pool = new PortPool(config.mediaPortMin(), config.mediaPortMax());
+    }
+
+    /** Receives each call's final record as the call is forgotten (a CDR). */
+    void onCallEnded(java.util.function.Consumer<CallStatistics> listener) {
+        this.endListener = java.util.Objects.requireNonNull(listener, "listener");
     }
 
     Call get(String callId) {
@@ -272,8 +278,14 @@ final class Calls {
                 }
             }
             if (now - due >= 0) {
+                CallStatistics last = snapshot(c, now);
                 release(c);
                 it.remove();
+                try {
+                    endListener.accept(last);
+                } catch (RuntimeException e) {
+                    counters.listenerFailures++;
+                }
             } else {
                 next = Math.min(next, due);
             }

@@ -28,6 +28,7 @@ final class RelayCounters {
     long mediaUnknownPort;
     long mediaTimeouts;
     long registrations;
+    long listenerFailures;
 
     Map<String, Long> snapshot() {
         Map<String, Long> m = new LinkedHashMap<>();
@@ -51,6 +52,7 @@ final class RelayCounters {
         m.put("mediaUnknownPort", mediaUnknownPort);
         m.put("mediaTimeouts", mediaTimeouts);
         m.put("registrations", registrations);
+        m.put("listenerFailures", listenerFailures);
         return m;
     }
 }

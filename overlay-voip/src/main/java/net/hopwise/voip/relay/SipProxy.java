@@ -450,6 +450,11 @@ public final class SipProxy {
         return counters.snapshot();
     }
 
+    /** Receives each call's final record when the relay forgets the call (after its linger). */
+    public void onCallEnded(java.util.function.Consumer<CallStatistics> listener) {
+        calls.onCallEnded(listener);
+    }
+
     public Registrar registrar() {
         return registrar;
     }

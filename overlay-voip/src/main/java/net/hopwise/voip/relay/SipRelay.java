@@ -152,16 +152,23 @@ public final class SipRelay implements AutoCloseable {
         return s;
     }
 
+    private void timerFired() {
+        timer = null;
+        reschedule();
+    }
+
+    /** Runs the proxy's timers now and arms the loop's timer for the next thing due, unless armed earlier. */
     private void reschedule() {
         long now = System.nanoTime();
         long next = Math.min(proxy.onTimer(now), now + MAX_TIMER_NANOS);
-        if (timer == null || next - timerAt < 0 || timer.isDone()) {
-            if (timer != null) {
-                timer.cancel(false);
-            }
-            timerAt = next;
-            timer = loop.schedule(this::reschedule, Math.max(0, next - now), TimeUnit.NANOSECONDS);
+        if (timer != null && timerAt - next <= 0) {
+            return;
         }
+        if (timer != null) {
+            timer.cancel(false);
+        }
+        timerAt = next;
+        timer = loop.schedule(this::timerFired, Math.max(0, next - now), TimeUnit.NANOSECONDS);
     }
 
     /** The address phones send SIP to (with the real port when port 0 was configured). */
@@ -180,6 +187,17 @@ public final class SipRelay implements AutoCloseable {
     /** The calls the relay holds now, ended ones still lingering included. */
     public List<CallStatistics> calls() {
         return call(() -> proxy.calls(System.nanoTime()));
+    }
+
+    /**
+     * Receives each call's final record (streams, counters, quality) when the relay forgets the call,
+     * on the relay's loop: it must not block.
+     */
+    public void onCallEnded(java.util.function.Consumer<CallStatistics> listener) {
+        call(() -> {
+            proxy.onCallEnded(listener);
+            return null;
+        });
     }
 
     /** What the relay holds: all zero (but registrations) once calls ended and lingered. */
