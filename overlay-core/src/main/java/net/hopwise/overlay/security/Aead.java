@@ -1,0 +1,124 @@
+package net.hopwise.overlay.security;
+
+import java.nio.ByteBuffer;
+import java.security.GeneralSecurityException;
+import java.security.InvalidAlgorithmParameterException;
+import java.security.InvalidKeyException;
+import javax.crypto.AEADBadTagException;
+import javax.crypto.Cipher;
+import javax.crypto.ShortBufferException;
+import javax.crypto.spec.IvParameterSpec;
+import javax.crypto.spec.SecretKeySpec;
+
+/**
+ * ChaCha20-Poly1305 under one key, with the 96-bit nonce Noise uses for it: four zero bytes then
+ * a 64-bit little-endian counter. One instance per key and direction; not thread-safe (a link's
+ * traffic runs on its node's thread).
+ */
+public final class Aead {
+    public static final int TAG_BYTES = 16;
+
+    private final SecretKeySpec key;
+    private final Cipher encrypt;
+    private final Cipher decrypt;
+    private final byte[] nonce = new byte[12];
+    private byte[] aadScratch = new byte[32];
+    private long lastOpened = -1;
+
+    public Aead(byte[] key) {
+        if (key.length != Crypto.KEY_BYTES) {
+            throw new IllegalArgumentException("a ChaCha20-Poly1305 key is 32 bytes");
+        }
+        this.key = new SecretKeySpec(key, "ChaCha20");
+        try {
+            this.encrypt = Cipher.getInstance("ChaCha20-Poly1305");
+            this.decrypt = Cipher.getInstance("ChaCha20-Poly1305");
+        } catch (GeneralSecurityException e) {
+            throw new IllegalStateException("ChaCha20-Poly1305 is required by Java 17", e);
+        }
+    }
+
+    /** Seals {@code plaintext} into {@code out}: the ciphertext then the 16-byte tag. */
+    public void seal(long counter, ByteBuffer ad, ByteBuffer plaintext, ByteBuffer out) {
+        try {
+            encrypt.init(Cipher.ENCRYPT_MODE, key, iv(counter));
+            updateAad(encrypt, ad);
+            encrypt.doFinal(plaintext, out);
+        } catch (ShortBufferException e) {
+            throw new IllegalArgumentException("no room for the sealed datagram", e);
+        } catch (InvalidKeyException | InvalidAlgorithmParameterException e) {
+            // The JDK refuses a key and nonce pair it used for the previous encryption: a nonce reuse,
+            // which the counters exclude; reaching this is a bug, not an input.
+            throw new IllegalStateException("nonce reuse under one key", e);
+        } catch (GeneralSecurityException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
+    /**
+     * Opens a sealed buffer into {@code out}; false, with {@code out}'s content undefined, when the
+     * tag does not verify.
+     */
+    public boolean open(long counter, ByteBuffer ad, ByteBuffer sealed, ByteBuffer out) {
+        if (sealed.remaining() < TAG_BYTES) {
+            return false;
+        }
+        try {
+            if (counter == lastOpened) {
+                // Java 17 refuses to initialise a ChaCha20-Poly1305 cipher, even to decrypt, with the key
+                // and nonce of its previous initialisation; a forgery and then the real datagram with the
+                // same counter do just that. An initialisation with another nonce in between clears it.
+                decrypt.init(Cipher.DECRYPT_MODE, key, iv(counter + 1));
+            }
+            lastOpened = counter;
+            decrypt.init(Cipher.DECRYPT_MODE, key, iv(counter));
+            updateAad(decrypt, ad);
+            decrypt.doFinal(sealed, out);
+            return true;
+        } catch (AEADBadTagException e) {
+            return false;
+        } catch (ShortBufferException e) {
+            throw new IllegalArgumentException("no room for the opened datagram", e);
+        } catch (GeneralSecurityException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
+    public byte[] seal(long counter, byte[] ad, byte[] plaintext) {
+        byte[] out = new byte[plaintext.length + TAG_BYTES];
+        seal(counter, ByteBuffer.wrap(ad), ByteBuffer.wrap(plaintext), ByteBuffer.wrap(out));
+        return out;
+    }
+
+    /** The plaintext, or null when the tag does not verify. */
+    public byte[] open(long counter, byte[] ad, byte[] sealed) {
+        if (sealed.length < TAG_BYTES) {
+            return null;
+        }
+        byte[] out = new byte[sealed.length - TAG_BYTES];
+        return open(counter, ByteBuffer.wrap(ad), ByteBuffer.wrap(sealed), ByteBuffer.wrap(out)) ? out : null;
+    }
+
+    // Java 17's ChaCha20-Poly1305 authenticates a ByteBuffer's AAD wrongly (its tag differs from RFC
+    // 8439's); the array form is right, so the AAD always goes in as an array.
+    private void updateAad(Cipher cipher, ByteBuffer ad) {
+        int n = ad.remaining();
+        if (ad.hasArray()) {
+            cipher.updateAAD(ad.array(), ad.arrayOffset() + ad.position(), n);
+        } else {
+            if (aadScratch.length < n) {
+                aadScratch = new byte[n];
+            }
+            ad.get(ad.position(), aadScratch, 0, n);
+            cipher.updateAAD(aadScratch, 0, n);
+        }
+        ad.position(ad.limit());
+    }
+
+    private IvParameterSpec iv(long counter) {
+        for (int i = 0; i < 8; i++) {
+            nonce[4 + i] = (byte) (counter >>> (8 * i));
+        }
+        return new IvParameterSpec(nonce);
+    }
+}

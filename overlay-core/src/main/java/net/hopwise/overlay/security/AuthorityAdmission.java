@@ -1,0 +1,62 @@
+package net.hopwise.overlay.security;
+
+import java.util.HashSet;
+import java.util.HexFormat;
+import java.util.Set;
+
+/**
+ * Admission by certificate: a node is admitted under a name when it presents a certificate for that
+ * name and its identity key, signed by a trusted authority, valid now and not revoked. Scales to
+ * any number of nodes without touching every node's configuration when one joins.
+ */
+public final class AuthorityAdmission implements Admission {
+    private final Set<String> authorities;
+    private final Set<Long> revokedSerials;
+    private final Set<String> revokedKeys;
+
+    /**
+     * @param revokedSerials serials of certificates no longer honoured (by any trusted authority)
+     * @param revokedKeys identity keys no longer honoured, whatever certifies them
+     */
+    public AuthorityAdmission(Set<byte[]> authorityKeys, Set<Long> revokedSerials, Set<byte[]> revokedKeys) {
+        if (authorityKeys.isEmpty()) {
+            throw new IllegalArgumentException("no authority key");
+        }
+        this.authorities = hex(authorityKeys);
+        this.revokedSerials = Set.copyOf(revokedSerials);
+        this.revokedKeys = hex(revokedKeys);
+    }
+
+    public static AuthorityAdmission of(byte[] authorityKey) {
+        return new AuthorityAdmission(Set.of(authorityKey), Set.of(), Set.of());
+    }
+
+    @Override
+    public Verdict check(String name, byte[] identityKey, NodeCertificate certificate, long epochSeconds) {
+        if (certificate == null) {
+            return Verdict.NO_CERTIFICATE;
+        }
+        if (!authorities.contains(HexFormat.of().formatHex(certificate.authorityKey()))
+                || !certificate.signatureValid()) {
+            return Verdict.BAD_CERTIFICATE;
+        }
+        if (!certificate.name().equals(name) || !java.util.Arrays.equals(certificate.identityKey(), identityKey)) {
+            return Verdict.CERTIFICATE_MISMATCH;
+        }
+        if (revokedSerials.contains(certificate.serial()) || revokedKeys.contains(HexFormat.of().formatHex(identityKey))) {
+            return Verdict.REVOKED;
+        }
+        return certificate.validAt(epochSeconds) ? Verdict.ADMITTED : Verdict.EXPIRED;
+    }
+
+    private static Set<String> hex(Set<byte[]> keys) {
+        Set<String> out = new HashSet<>();
+        for (byte[] k : keys) {
+            if (k.length != Crypto.KEY_BYTES) {
+                throw new IllegalArgumentException("an Ed25519 key is 32 bytes");
+            }
+            out.add(HexFormat.of().formatHex(k));
+        }
+        return Set.copyOf(out);
+    }
+}

@@ -1,0 +1,135 @@
+package net.hopwise.overlay.security;
+
+import java.net.InetSocketAddress;
+import java.util.Arrays;
+import java.util.Optional;
+import net.hopwise.overlay.security.Admission.Verdict;
+
+/**
+ * The messages that complete a handshake (RESPONSE at the initiator, FINAL at the responder) and the
+ * check that binds the authenticated static key to an admitted node name.
+ */
+final class Handshakes {
+    private Handshakes() {}
+
+    static void onCookie(LinkSecurity ls, InetSocketAddress from, byte[] b, long now) {
+        Peer p = ls.initiation(SecureWire.getInt(b, 1));
+        if (p == null || !from.equals(p.address)) {
+            ls.drop(DropReason.HANDSHAKE);
+            return;
+        }
+        Initiation i = p.initiation;
+        System.arraycopy(b, 5, i.message, 5 + NoiseXX.DH_BYTES, SecureWire.COOKIE_BYTES);
+        i.lastSentNanos = now;
+        ls.transmit(p.address, i.message.clone());
+    }
+
+    static void onResponse(LinkSecurity ls, InetSocketAddress from, byte[] b, long now) {
+        int remoteIndex = SecureWire.getInt(b, 1);
+        Peer p = ls.initiation(SecureWire.getInt(b, 5));
+        if (p == null || !from.equals(p.address)) {
+            ls.drop(DropReason.HANDSHAKE); // late, duplicated, or not ours
+            return;
+        }
+        Initiation i = p.initiation;
+        byte[] payload;
+        try {
+            payload = i.noise.readMessage(Arrays.copyOfRange(b, 9, b.length));
+        } catch (HandshakeException e) {
+            // Only a party that saw our INIT can get here; the attempt is spent, the timer starts another.
+            ls.abortInitiation(p);
+            ls.drop(DropReason.HANDSHAKE);
+            return;
+        }
+        String refusal = refusal(ls, p.name, payload, i.noise.remoteStatic());
+        if (refusal != null) {
+            ls.abortInitiation(p);
+            ls.rejected(from, p.name, refusal, now);
+            return;
+        }
+        byte[] message3;
+        byte[][] keys;
+        try {
+            message3 = i.noise.writeMessage(ls.localPayload());
+            keys = i.noise.split();
+        } catch (HandshakeException e) {
+            ls.abortInitiation(p);
+            ls.drop(DropReason.HANDSHAKE);
+            return;
+        }
+        byte[] fin = new byte[5 + message3.length];
+        fin[0] = SecureWire.FINAL;
+        SecureWire.putInt(fin, 1, remoteIndex);
+        System.arraycopy(message3, 0, fin, 5, message3.length);
+        byte[] identity = HandshakePayload.decode(payload).orElseThrow().identityKey();
+        Session s = new Session(p.name, i.localIndex, remoteIndex, true, keys, ls.config().replayWindow(), now, identity);
+        s.finalMessage = fin;
+        p.initiation = null; // its index lives on as the session's
+        ls.transmitAfterInstall(p, s, from, fin, now);
+    }
+
+    static void onFinal(LinkSecurity ls, InetSocketAddress from, byte[] b, long now) {
+        int index = SecureWire.getInt(b, 1);
+        Responder.Pending pending = ls.responder().take(index, from);
+        if (pending == null) {
+            if (!ls.hasSession(index)) {
+                ls.drop(DropReason.HANDSHAKE);
+            }
+            return; // a FINAL resent for a session already made: the initiator will hear our data
+        }
+        byte[] payload;
+        try {
+            payload = pending.noise().readMessage(Arrays.copyOfRange(b, 5, b.length));
+        } catch (HandshakeException e) {
+            ls.drop(DropReason.HANDSHAKE);
+            return;
+        }
+        Optional<HandshakePayload> claimed = HandshakePayload.decode(payload);
+        String name = claimed.map(HandshakePayload::name).orElse("?");
+        Peer p = ls.peer(name);
+        String refusal = p == null ? "not a neighbour of this node" : refusal(ls, name, payload, pending.noise().remoteStatic());
+        if (refusal != null) {
+            ls.rejected(from, name, refusal, now);
+            return;
+        }
+        byte[][] keys;
+        try {
+            keys = pending.noise().split();
+        } catch (HandshakeException e) {
+            ls.drop(DropReason.HANDSHAKE);
+            return;
+        }
+        // Both ends started at once: ours is redundant now; dropping it keeps one handshake per rekey.
+        ls.abortInitiation(p);
+        Session s = new Session(name, index, pending.remoteIndex(), false, keys, ls.config().replayWindow(), now,
+                claimed.get().identityKey());
+        ls.install(p, s, from, now);
+    }
+
+    /** Why the peer that proved {@code staticKey} may not be {@code expectedName}, or null when it may. */
+    private static String refusal(LinkSecurity ls, String expectedName, byte[] payload, byte[] staticKey) {
+        Optional<HandshakePayload> decoded = HandshakePayload.decode(payload);
+        if (decoded.isEmpty()) {
+            return "malformed identity";
+        }
+        HandshakePayload h = decoded.get();
+        if (!h.name().equals(expectedName)) {
+            return "it claims the name '" + h.name() + "'";
+        }
+        if (h.name().equals(ls.config().name())) {
+            return "it claims this node's own name";
+        }
+        if (!NodeKeys.verifyLinkKeyBinding(h.identityKey(), staticKey, h.linkKeyBinding())) {
+            return "its link key is not signed by its identity key";
+        }
+        NodeCertificate cert = null;
+        if (h.certificate() != null) {
+            cert = NodeCertificate.decode(h.certificate()).orElse(null);
+            if (cert == null) {
+                return "malformed certificate";
+            }
+        }
+        Verdict v = ls.config().admission().check(h.name(), h.identityKey(), cert, ls.config().wallClockSeconds().getAsLong());
+        return v.admitted() ? null : "not admitted: " + v + " (key " + Crypto.fingerprint(h.identityKey()) + ")";
+    }
+}

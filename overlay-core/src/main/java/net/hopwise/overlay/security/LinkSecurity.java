@@ -1,0 +1,409 @@
+package net.hopwise.overlay.security;
+
+import java.lang.System.Logger;
+import java.lang.System.Logger.Level;
+import java.net.InetSocketAddress;
+import java.nio.ByteBuffer;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.Map;
+import java.util.Set;
+
+/**
+ * A node's link security, sans-IO: handshakes with each neighbour, sealing what goes to it and
+ * opening what comes from it. It reads no clock (every call carries {@code nowNanos}) and does no
+ * I/O: handshake datagrams go to the {@link Outbox}, drops to the {@link Drops}. One instance per
+ * node, used on the node's thread only.
+ */
+public final class LinkSecurity {
+    /** Where handshake datagrams go (to the socket, past every datagram stage). */
+    public interface Outbox {
+        void send(InetSocketAddress to, byte[] datagram);
+    }
+
+    /** Where drops are counted. */
+    public interface Drops {
+        void drop(DropReason reason);
+    }
+
+    /** What happened to a link, on the node's thread. */
+    public interface Listener {
+        /** A handshake completed: datagrams to {@code peer} can be sealed now. */
+        default void established(String peer, InetSocketAddress address, boolean rekey) {}
+
+        /** An authenticated datagram of {@code peer} came from a new address. */
+        default void addressChanged(String peer, InetSocketAddress from, InetSocketAddress to) {}
+    }
+
+    /** A link as an operator sees it. */
+    public record PeerStatus(String name, boolean authenticated, String fingerprint, InetSocketAddress address,
+            long handshakes, long rekeys, long sessionAgeNanos) {}
+
+    private static final Logger LOG = System.getLogger(LinkSecurity.class.getName());
+    private static final long LOG_INTERVAL_NANOS = 10_000_000_000L;
+
+    private final SecurityConfig config;
+    private final Outbox outbox;
+    private final Drops drops;
+    private final Listener listener;
+    private final byte[] localPayload;
+    private final Responder responder;
+    private final Map<String, Peer> peers = new HashMap<>();
+    private final Map<Integer, Session> sessions = new HashMap<>();
+    private final Map<Integer, Peer> initiations = new HashMap<>();
+    private final Set<Integer> indexes = new HashSet<>();
+    private final long retryNanos;
+    private final long timeoutNanos;
+    private final long rekeyNanos;
+    private final long rejectNanos;
+    private long lastRejectLog = Long.MIN_VALUE;
+    private long rejectsNotLogged;
+
+    public LinkSecurity(SecurityConfig config, Outbox outbox, Drops drops, Listener listener) {
+        this.config = config;
+        this.outbox = outbox;
+        this.drops = drops;
+        this.listener = listener;
+        NodeKeys keys = config.keys();
+        this.localPayload = new HandshakePayload(config.name(), keys.identityPublic(), keys.linkKeyBinding(),
+                config.certificate() == null ? null : config.certificate().encode()).encode();
+        this.responder = new Responder(this, config);
+        this.retryNanos = config.handshakeRetry().toNanos();
+        this.timeoutNanos = config.handshakeTimeout().toNanos();
+        this.rekeyNanos = config.rekeyAfter().toNanos();
+        this.rejectNanos = config.rejectAfter().toNanos();
+    }
+
+    /** Bytes sealing adds to a datagram. */
+    public static int overhead() {
+        return SecureWire.DATA_OVERHEAD;
+    }
+
+    /** A neighbour this node may link with, and where to reach it first. */
+    public void addPeer(String name, InetSocketAddress address) {
+        peers.computeIfAbsent(name, n -> new Peer(n, address));
+    }
+
+    /** Forgets a neighbour and its keys. */
+    public void removePeer(String name) {
+        Peer p = peers.remove(name);
+        if (p != null) {
+            abortInitiation(p);
+            for (Session s : new Session[] {p.current, p.previous}) {
+                if (s != null) {
+                    sessions.remove(s.localIndex);
+                    releaseIndex(s.localIndex);
+                }
+            }
+        }
+    }
+
+    /**
+     * Seals {@code plaintext} for {@code peer} into {@code out} (room: its size plus {@link #overhead()}).
+     * Returns false when there is no usable session: a handshake is under way then (started if need
+     * be), and the caller holds or drops the datagram.
+     */
+    public boolean seal(String peer, ByteBuffer plaintext, ByteBuffer out, long now) {
+        Peer p = peers.get(peer);
+        if (p == null) {
+            return false;
+        }
+        Session s = p.current;
+        if (s == null || s.age(now) >= rejectNanos || s.sent() >= config.rejectAfterPackets()) {
+            startHandshake(p, now);
+            return false;
+        }
+        if (needsRekey(s, now)) {
+            startHandshake(p, now);
+        }
+        s.seal(plaintext, out);
+        return true;
+    }
+
+    /**
+     * Takes an arriving datagram. Returns the name of the peer whose data was opened into {@code out},
+     * or null when there is nothing to deliver (a handshake message, handled; or a drop, counted).
+     */
+    public String receive(InetSocketAddress from, ByteBuffer datagram, ByteBuffer out, long now) {
+        int n = datagram.remaining();
+        if (n < 1) {
+            drop(DropReason.MALFORMED);
+            return null;
+        }
+        byte type = datagram.get(datagram.position());
+        if (type == SecureWire.DATA) {
+            return n < SecureWire.DATA_OVERHEAD ? malformed() : onData(from, datagram, out, now);
+        }
+        if (n > SecureWire.MAX_HANDSHAKE_BYTES) {
+            return malformed();
+        }
+        byte[] b = new byte[n];
+        datagram.get(datagram.position(), b);
+        switch (type) {
+            case SecureWire.INIT -> {
+                if (n != SecureWire.INIT_BYTES) {
+                    return malformed();
+                }
+                responder.onInit(from, b, now);
+            }
+            case SecureWire.COOKIE -> {
+                if (n != SecureWire.COOKIE_REPLY_BYTES) {
+                    return malformed();
+                }
+                Handshakes.onCookie(this, from, b, now);
+            }
+            case SecureWire.RESPONSE -> {
+                if (n < 9 + NoiseXX.MESSAGE2_OVERHEAD) {
+                    return malformed();
+                }
+                Handshakes.onResponse(this, from, b, now);
+            }
+            case SecureWire.FINAL -> {
+                if (n < 5 + NoiseXX.MESSAGE3_OVERHEAD) {
+                    return malformed();
+                }
+                Handshakes.onFinal(this, from, b, now);
+            }
+            default -> {
+                return malformed();
+            }
+        }
+        return null;
+    }
+
+    /** The next instant at which {@link #onTimer} has work. */
+    public long nextDeadlineNanos() {
+        long next = responder.nextDeadline();
+        for (Peer p : peers.values()) {
+            if (p.initiation != null) {
+                next = Math.min(next, Math.min(p.initiation.lastSentNanos + retryNanos, p.initiation.startedNanos + timeoutNanos));
+            }
+            if (p.current != null && p.current.finalMessage != null) {
+                next = Math.min(next, p.lastFinalSentNanos + retryNanos);
+            }
+            for (Session s : new Session[] {p.current, p.previous}) {
+                if (s != null) {
+                    next = Math.min(next, s.createdNanos + rejectNanos);
+                }
+            }
+        }
+        return next;
+    }
+
+    public void onTimer(long now) {
+        responder.expire(now);
+        for (Peer p : peers.values()) {
+            Initiation i = p.initiation;
+            if (i != null && now - i.startedNanos >= timeoutNanos) {
+                abortInitiation(p);
+                startHandshake(p, now); // fresh keys: the old attempt may be stuck on a stale cookie
+            } else if (i != null && now - i.lastSentNanos >= retryNanos) {
+                i.lastSentNanos = now;
+                outbox.send(p.address, i.message.clone());
+            }
+            if (p.current != null && p.current.finalMessage != null && now - p.lastFinalSentNanos >= retryNanos) {
+                p.lastFinalSentNanos = now;
+                outbox.send(p.address, p.current.finalMessage.clone());
+            }
+            if (p.previous != null && p.previous.age(now) >= rejectNanos) {
+                retire(p.previous);
+                p.previous = null;
+            }
+            if (p.current != null && p.current.age(now) >= rejectNanos) {
+                retire(p.current);
+                p.current = null;
+            }
+        }
+    }
+
+    /** The address the peer last proved itself from, or where it is configured before that. */
+    public InetSocketAddress address(String peer) {
+        Peer p = peers.get(peer);
+        return p == null ? null : p.address;
+    }
+
+    public PeerStatus status(String peer, long now) {
+        Peer p = peers.get(peer);
+        if (p == null) {
+            return null;
+        }
+        Session s = p.current;
+        boolean up = s != null && s.age(now) < rejectNanos;
+        return new PeerStatus(p.name, up, s == null ? null : Crypto.fingerprint(s.peerIdentity), p.address,
+                p.handshakes, p.rekeys, up ? s.age(now) : -1);
+    }
+
+    /** Handshake state this node keeps for others: pending responses (bounded by configuration). */
+    public int pendingHandshakes() {
+        return responder.pendingCount();
+    }
+
+    // ---- shared with Handshakes and Responder
+
+    SecurityConfig config() {
+        return config;
+    }
+
+    byte[] localPayload() {
+        return localPayload;
+    }
+
+    byte[] linkPrivate() {
+        return config.keys().linkPrivate();
+    }
+
+    Responder responder() {
+        return responder;
+    }
+
+    Peer peer(String name) {
+        return peers.get(name);
+    }
+
+    Peer initiation(int index) {
+        return initiations.get(index);
+    }
+
+    void transmit(InetSocketAddress to, byte[] datagram) {
+        outbox.send(to, datagram);
+    }
+
+    void drop(DropReason reason) {
+        drops.drop(reason);
+    }
+
+    void rejected(InetSocketAddress from, String claimed, String why, long now) {
+        drop(DropReason.REJECTED);
+        if (now - lastRejectLog >= LOG_INTERVAL_NANOS || lastRejectLog == Long.MIN_VALUE) {
+            LOG.log(Level.WARNING, "link security: refused " + from + " claiming to be '" + claimed + "': " + why
+                    + (rejectsNotLogged > 0 ? " (" + rejectsNotLogged + " more refusals not logged)" : ""));
+            lastRejectLog = now;
+            rejectsNotLogged = 0;
+        } else {
+            rejectsNotLogged++;
+        }
+    }
+
+    int newIndex() {
+        int i;
+        do {
+            i = Crypto.random().nextInt();
+        } while (i == 0 || !indexes.add(i));
+        return i;
+    }
+
+    void releaseIndex(int index) {
+        indexes.remove(index);
+    }
+
+    boolean hasSession(int index) {
+        return sessions.containsKey(index);
+    }
+
+    /** Installs an initiator's session, then sends its FINAL (which the responder needs for it). */
+    void transmitAfterInstall(Peer p, Session s, InetSocketAddress from, byte[] fin, long now) {
+        initiations.remove(s.localIndex);
+        outbox.send(from, fin.clone()); // before any data sealed on the new session once it is installed
+        install(p, s, from, now);
+    }
+
+    void abortInitiation(Peer p) {
+        if (p.initiation != null) {
+            initiations.remove(p.initiation.localIndex);
+            releaseIndex(p.initiation.localIndex);
+            p.initiation = null;
+        }
+    }
+
+    /** Makes {@code s} the peer's session for sending; the one it replaces still opens what is in flight. */
+    void install(Peer p, Session s, InetSocketAddress from, long now) {
+        boolean rekey = p.current != null;
+        if (p.previous != null) {
+            retire(p.previous);
+        }
+        p.previous = p.current;
+        p.current = s;
+        sessions.put(s.localIndex, s);
+        p.handshakes++;
+        if (rekey) {
+            p.rekeys++;
+        }
+        if (s.finalMessage != null) {
+            p.lastFinalSentNanos = now;
+        }
+        moved(p, from);
+        listener.established(p.name, from, rekey);
+    }
+
+    private void retire(Session s) {
+        sessions.remove(s.localIndex);
+        releaseIndex(s.localIndex);
+    }
+
+    private void moved(Peer p, InetSocketAddress from) {
+        if (!from.equals(p.address)) {
+            InetSocketAddress old = p.address;
+            p.address = from;
+            listener.addressChanged(p.name, old, from);
+        }
+    }
+
+    private boolean needsRekey(Session s, long now) {
+        if (s.sent() >= config.rekeyAfterPackets()) {
+            return true;
+        }
+        // The initiator of a session renews it; the responder only if that did not happen in time, so
+        // that both ends do not start a handshake at once.
+        long due = s.initiator ? rekeyNanos : rekeyNanos + (rejectNanos - rekeyNanos) / 2;
+        return s.age(now) >= due;
+    }
+
+    private void startHandshake(Peer p, long now) {
+        if (p.initiation != null) {
+            return;
+        }
+        Initiation i = new Initiation(newIndex(), NoiseXX.initiator(SecureWire.PROLOGUE, linkPrivate()), now);
+        byte[] m;
+        try {
+            m = i.noise.writeMessage(new byte[0]);
+        } catch (HandshakeException e) {
+            throw new IllegalStateException("a fresh initiator cannot fail its first message", e);
+        }
+        i.message = new byte[SecureWire.INIT_BYTES];
+        i.message[0] = SecureWire.INIT;
+        SecureWire.putInt(i.message, 1, i.localIndex);
+        System.arraycopy(m, 0, i.message, 5, m.length);
+        p.initiation = i;
+        initiations.put(i.localIndex, p);
+        outbox.send(p.address, i.message.clone());
+    }
+
+    private String onData(InetSocketAddress from, ByteBuffer datagram, ByteBuffer out, long now) {
+        Session s = sessions.get(datagram.getInt(datagram.position() + 1));
+        Peer p = s == null ? null : peers.get(s.peer);
+        if (p == null) {
+            drop(DropReason.UNKNOWN_SESSION);
+            return null;
+        }
+        if (s.age(now) >= rejectNanos) {
+            drop(DropReason.EXPIRED);
+            return null;
+        }
+        DropReason refused = s.open(datagram, out);
+        if (refused != null) {
+            drop(refused);
+            return null;
+        }
+        if (!s.confirmed) {
+            s.confirmed = true;
+            s.finalMessage = null;
+        }
+        moved(p, from);
+        return p.name;
+    }
+
+    private String malformed() {
+        drop(DropReason.MALFORMED);
+        return null;
+    }
+}

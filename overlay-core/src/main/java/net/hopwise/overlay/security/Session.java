@@ -1,0 +1,82 @@
+package net.hopwise.overlay.security;
+
+import java.nio.ByteBuffer;
+
+/**
+ * One direction pair of keys from one handshake: how a link's datagrams are sealed and opened until
+ * the next rekey. Nonces are the packet counters, sent in clear and authenticated, so that loss and
+ * reordering cost nothing; the replay window refuses a counter twice.
+ */
+final class Session {
+    final String peer;
+    final int localIndex;
+    final int remoteIndex;
+    final boolean initiator;
+    final long createdNanos;
+    final byte[] peerIdentity;
+    private final Aead sender;
+    private final Aead receiver;
+    private final ReplayWindow window;
+    private final byte[] header = new byte[SecureWire.DATA_HEADER_BYTES];
+    private long sendCounter;
+    /** For an initiator: whether the responder has shown it has the keys (its first data). */
+    boolean confirmed;
+    /** For an initiator until confirmed: the FINAL message, resent should it have been lost. */
+    byte[] finalMessage;
+
+    Session(String peer, int localIndex, int remoteIndex, boolean initiator, byte[][] keys, int replayWindow,
+            long nowNanos, byte[] peerIdentity) {
+        this.peer = peer;
+        this.localIndex = localIndex;
+        this.remoteIndex = remoteIndex;
+        this.initiator = initiator;
+        this.createdNanos = nowNanos;
+        this.peerIdentity = peerIdentity;
+        this.sender = new Aead(initiator ? keys[0] : keys[1]);
+        this.receiver = new Aead(initiator ? keys[1] : keys[0]);
+        this.window = new ReplayWindow(replayWindow);
+        this.confirmed = !initiator;
+    }
+
+    long sent() {
+        return sendCounter;
+    }
+
+    long age(long nowNanos) {
+        return nowNanos - createdNanos;
+    }
+
+    /** Writes the sealed datagram of {@code plaintext} into {@code out}. */
+    void seal(ByteBuffer plaintext, ByteBuffer out) {
+        long counter = sendCounter++;
+        header[0] = SecureWire.DATA;
+        SecureWire.putInt(header, 1, remoteIndex);
+        for (int i = 0; i < 8; i++) {
+            header[5 + i] = (byte) (counter >>> (56 - 8 * i));
+        }
+        out.put(header);
+        sender.seal(counter, ByteBuffer.wrap(header), plaintext, out);
+    }
+
+    /**
+     * Opens a DATA datagram (positioned at its start) into {@code out}; null when it opened, else the
+     * reason it is dropped.
+     */
+    DropReason open(ByteBuffer datagram, ByteBuffer out) {
+        int at = datagram.position();
+        long counter = datagram.getLong(at + 5);
+        if (!window.check(counter)) {
+            return DropReason.REPLAY;
+        }
+        ByteBuffer ad = datagram.duplicate().position(at).limit(at + SecureWire.DATA_HEADER_BYTES);
+        ByteBuffer sealed = datagram.duplicate().position(at + SecureWire.DATA_HEADER_BYTES);
+        int start = out.position();
+        if (!receiver.open(counter, ad, sealed, out)) {
+            out.position(start);
+            return DropReason.FORGED;
+        }
+        window.accept(counter);
+        datagram.position(datagram.limit());
+        return null;
+    }
+}

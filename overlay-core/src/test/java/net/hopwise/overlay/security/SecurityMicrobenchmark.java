@@ -1,0 +1,91 @@
+package net.hopwise.overlay.security;
+
+import java.net.InetSocketAddress;
+import java.nio.ByteBuffer;
+import java.util.ArrayDeque;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * Not a test: a small timing of the handshake and of sealing and opening, for docs/security.md. Run
+ * after test-compile, under the build lock, from overlay-core:
+ * {@code java -cp target/classes:target/test-classes net.hopwise.overlay.security.SecurityMicrobenchmark}
+ */
+public final class SecurityMicrobenchmark {
+    private SecurityMicrobenchmark() {}
+
+    public static void main(String[] args) {
+        int payload = args.length > 0 ? Integer.parseInt(args[0]) : 1200;
+        System.out.println("java " + System.getProperty("java.version") + ", " + Runtime.getRuntime().availableProcessors()
+                + " cpus, payload " + payload + " bytes");
+        handshakes(200);
+        long hs = handshakes(1000);
+        System.out.printf("handshake (5 datagrams, both ends' CPU, in process): %.1f us; %.0f per second on one core%n",
+                hs / 1e3, 1e9 / hs);
+        long[] so = sealOpen(payload, 200_000);
+        so = sealOpen(payload, 1_000_000);
+        System.out.printf("seal: %d ns/packet (%.0f MB/s), open: %d ns/packet (%.0f MB/s)%n", so[0],
+                payload * 1e3 / so[0], so[1], payload * 1e3 / so[1]);
+    }
+
+    /** Mean nanoseconds per complete handshake, both ends' work together. */
+    static long handshakes(int n) {
+        NodeKeys ka = NodeKeys.generate();
+        NodeKeys kb = NodeKeys.generate();
+        Admission admit = new TrustedKeys(Map.of("a", List.of(ka.identityPublic()), "b", List.of(kb.identityPublic())));
+        InetSocketAddress aa = new InetSocketAddress("127.0.0.1", 1);
+        InetSocketAddress ab = new InetSocketAddress("127.0.0.1", 2);
+        long total = 0;
+        for (int i = 0; i < n; i++) {
+            ArrayDeque<Object[]> wire = new ArrayDeque<>();
+            LinkSecurity a = new LinkSecurity(SecurityConfig.of("a", ka, null, admit), (to, d) -> wire.add(new Object[] {ab, d}),
+                    r -> { }, new LinkSecurity.Listener() { });
+            LinkSecurity b = new LinkSecurity(SecurityConfig.of("b", kb, null, admit), (to, d) -> wire.add(new Object[] {aa, d}),
+                    r -> { }, new LinkSecurity.Listener() { });
+            a.addPeer("b", ab);
+            b.addPeer("a", aa);
+            ByteBuffer out = ByteBuffer.allocate(2048);
+            long t0 = System.nanoTime();
+            a.seal("b", ByteBuffer.allocate(0), out, 0);
+            while (!wire.isEmpty()) {
+                Object[] d = wire.poll();
+                LinkSecurity to = d[0] == ab ? b : a;
+                InetSocketAddress from = d[0] == ab ? aa : ab;
+                out.clear();
+                to.receive(from, ByteBuffer.wrap((byte[]) d[1]), out, 0);
+            }
+            total += System.nanoTime() - t0;
+            if (!b.status("a", 0).authenticated()) {
+                throw new IllegalStateException("handshake did not complete");
+            }
+        }
+        return total / n;
+    }
+
+    static long[] sealOpen(int payload, int n) {
+        byte[][] keys = {Crypto.randomBytes(32), Crypto.randomBytes(32)};
+        Session tx = new Session("b", 1, 2, true, keys, 4096, 0, new byte[32]);
+        Session rx = new Session("a", 2, 1, false, keys, 4096, 0, new byte[32]);
+        ByteBuffer plain = ByteBuffer.allocateDirect(payload);
+        ByteBuffer sealed = ByteBuffer.allocateDirect(payload + SecureWire.DATA_OVERHEAD);
+        ByteBuffer opened = ByteBuffer.allocateDirect(payload + SecureWire.DATA_OVERHEAD);
+        long sealNanos = 0;
+        long openNanos = 0;
+        for (int i = 0; i < n; i++) {
+            plain.clear();
+            sealed.clear();
+            long t0 = System.nanoTime();
+            tx.seal(plain, sealed);
+            long t1 = System.nanoTime();
+            sealed.flip();
+            opened.clear();
+            if (rx.open(sealed, opened) != null) {
+                throw new IllegalStateException("did not open");
+            }
+            long t2 = System.nanoTime();
+            sealNanos += t1 - t0;
+            openNanos += t2 - t1;
+        }
+        return new long[] {sealNanos / n, openNanos / n};
+    }
+}

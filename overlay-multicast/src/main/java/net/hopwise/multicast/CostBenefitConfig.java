@@ -1,0 +1,285 @@
+package net.hopwise.multicast;
+
+import java.time.Duration;
+import java.util.Objects;
+
+/**
+ * The parameters of Cost-Benefit global flow control (Danilov 2004, chapter 4), each with the thesis's
+ * value as its default. Build with {@link #builder()}; {@link #thesis()} is the thesis's table.
+ *
+ * <p>Link cost from the average queue {@code n} of a link's buffer: {@code C_l(n) = C_max (e^(n/M) - 1)
+ * / (e - 1)}; packet cost {@code C_p = fee + sum of C_l over the packet's tree}; a client's budget is a
+ * token bucket of {@code savings} dollars refilled by {@code salary} every salary period, and a packet
+ * goes when {@code C_p} is within the budget, then with probability {@code 1 / C_p}.
+ */
+public final class CostBenefitConfig {
+    /** $20: the prohibitive link cost, above any benefit a client can bid (thesis, S1-S4). */
+    public static final double DEFAULT_MAX_LINK_COST = 20;
+    /** 100 packets: the soft buffer limit per link of the thesis's simulations; at n = M a link costs C_max. */
+    public static final int DEFAULT_SOFT_BUFFER_PACKETS = 100;
+    /** $1 per packet: the processing fee that caps what a client sends between two updates on an idle network. */
+    public static final double DEFAULT_FEE = 1;
+    /** $10: the salary of the thesis's experiments, half the bucket, so two salaries fill it. */
+    public static final double DEFAULT_SALARY = 10;
+    /** $20 = C_max: the thesis's savings cap S, so a client that saved all it can bids the prohibitive cost. */
+    public static final double DEFAULT_SAVINGS = DEFAULT_MAX_LINK_COST;
+    /** 2: the thesis's threshold H, just above the fee, telling a blocked client on idle links from a congested one. */
+    public static final double DEFAULT_THRESHOLD = 2;
+    /** 1 s: the thesis's initial salary period. */
+    public static final Duration DEFAULT_INITIAL_SALARY_PERIOD = Duration.ofSeconds(1);
+    /** 50 ms: T_min, the update interval of links with a queue, and T_update of the salary's increase. */
+    public static final Duration DEFAULT_FAST_UPDATE = Duration.ofMillis(50);
+    /** 2.5 s: T_max, the update interval of links with an empty buffer (cost 0). */
+    public static final Duration DEFAULT_SLOW_UPDATE = Duration.ofMillis(2500);
+    /**
+     * 5 ms [not in the thesis, which leaves it open]: how long a packet the 1/C_p draw held back waits
+     * at most for another reason to try again; a tenth of T_min, short against the cost feedback.
+     */
+    public static final Duration DEFAULT_HOLD_TIMEOUT = Duration.ofMillis(5);
+    /**
+     * 1 ms [not in the thesis]: the shortest salary period, a floor on repeated increases (10,000
+     * packets a second per client at the fee) that keeps the timer finite on idle fast links.
+     */
+    public static final Duration DEFAULT_MIN_SALARY_PERIOD = Duration.ofMillis(1);
+    /**
+     * 30 s [not in the thesis]: the longest salary period, so that a client halved through a long
+     * congestion recovers within half a minute of it clearing.
+     */
+    public static final Duration DEFAULT_MAX_SALARY_PERIOD = Duration.ofSeconds(30);
+    /**
+     * 400 packets [not in the thesis, whose buffers are soft]: the hard bound of a link's buffer, four
+     * times M, above the 170 the thesis saw at 800 senders; past it a packet is dropped and counted.
+     */
+    public static final int DEFAULT_HARD_BUFFER_PACKETS = 400;
+
+    private final double maxLinkCost;
+    private final int softBufferPackets;
+    private final double fee;
+    private final double salary;
+    private final double savings;
+    private final double threshold;
+    private final long initialSalaryPeriodNanos;
+    private final long fastUpdateNanos;
+    private final long slowUpdateNanos;
+    private final long holdTimeoutNanos;
+    private final long minSalaryPeriodNanos;
+    private final long maxSalaryPeriodNanos;
+    private final int hardBufferPackets;
+    private final boolean randomised;
+
+    private CostBenefitConfig(Builder b) {
+        maxLinkCost = positive("maxLinkCost", b.maxLinkCost);
+        softBufferPackets = (int) positive("softBufferPackets", b.softBufferPackets);
+        fee = positive("fee", b.fee);
+        salary = positive("salary", b.salary);
+        savings = positive("savings", b.savings);
+        threshold = positive("threshold", b.threshold);
+        initialSalaryPeriodNanos = nanos("initialSalaryPeriod", b.initialSalaryPeriod);
+        fastUpdateNanos = nanos("fastUpdate", b.fastUpdate);
+        slowUpdateNanos = nanos("slowUpdate", b.slowUpdate);
+        holdTimeoutNanos = nanos("holdTimeout", b.holdTimeout);
+        minSalaryPeriodNanos = nanos("minSalaryPeriod", b.minSalaryPeriod);
+        maxSalaryPeriodNanos = nanos("maxSalaryPeriod", b.maxSalaryPeriod);
+        hardBufferPackets = (int) positive("hardBufferPackets", b.hardBufferPackets);
+        randomised = b.randomised;
+        if (slowUpdateNanos < fastUpdateNanos) {
+            throw new IllegalArgumentException("slowUpdate must be at least fastUpdate");
+        }
+        if (minSalaryPeriodNanos > initialSalaryPeriodNanos || initialSalaryPeriodNanos > maxSalaryPeriodNanos) {
+            throw new IllegalArgumentException("need minSalaryPeriod <= initialSalaryPeriod <= maxSalaryPeriod");
+        }
+        if (hardBufferPackets < softBufferPackets) {
+            throw new IllegalArgumentException("hardBufferPackets must be at least softBufferPackets");
+        }
+        if (threshold <= fee) {
+            throw new IllegalArgumentException("threshold H must exceed the fee, got " + threshold + " <= " + fee);
+        }
+    }
+
+    /** The thesis's parameter table. */
+    public static CostBenefitConfig thesis() {
+        return builder().build();
+    }
+
+    public static Builder builder() {
+        return new Builder();
+    }
+
+    /** Eq 4.7: what a link whose buffer held {@code averageQueue} packets on average costs. */
+    public double linkCost(double averageQueue) {
+        if (!(averageQueue > 0)) {
+            return 0;
+        }
+        return maxLinkCost * Math.expm1(averageQueue / softBufferPackets) / (Math.E - 1);
+    }
+
+    /** Eq 4.9: the benefit of a packet to a client holding {@code tokens} dollars. */
+    public double benefit(double tokens) {
+        return 1 + tokens / savings * (maxLinkCost - 1);
+    }
+
+    public double maxLinkCost() {
+        return maxLinkCost;
+    }
+
+    public int softBufferPackets() {
+        return softBufferPackets;
+    }
+
+    public double fee() {
+        return fee;
+    }
+
+    public double salary() {
+        return salary;
+    }
+
+    public double savings() {
+        return savings;
+    }
+
+    public double threshold() {
+        return threshold;
+    }
+
+    public long initialSalaryPeriodNanos() {
+        return initialSalaryPeriodNanos;
+    }
+
+    public long fastUpdateNanos() {
+        return fastUpdateNanos;
+    }
+
+    public long slowUpdateNanos() {
+        return slowUpdateNanos;
+    }
+
+    public long holdTimeoutNanos() {
+        return holdTimeoutNanos;
+    }
+
+    public long minSalaryPeriodNanos() {
+        return minSalaryPeriodNanos;
+    }
+
+    public long maxSalaryPeriodNanos() {
+        return maxSalaryPeriodNanos;
+    }
+
+    public int hardBufferPackets() {
+        return hardBufferPackets;
+    }
+
+    /** Whether an affordable packet still goes only with probability 1/C_p (the thesis's anti-synchronisation). */
+    public boolean randomised() {
+        return randomised;
+    }
+
+    private static double positive(String name, double v) {
+        if (!(v > 0) || Double.isInfinite(v)) {
+            throw new IllegalArgumentException(name + " must be positive and finite, got " + v);
+        }
+        return v;
+    }
+
+    private static long nanos(String name, Duration d) {
+        Objects.requireNonNull(d, name);
+        if (d.isZero() || d.isNegative()) {
+            throw new IllegalArgumentException(name + " must be positive, got " + d);
+        }
+        return d.toNanos();
+    }
+
+    public static final class Builder {
+        private double maxLinkCost = DEFAULT_MAX_LINK_COST;
+        private int softBufferPackets = DEFAULT_SOFT_BUFFER_PACKETS;
+        private double fee = DEFAULT_FEE;
+        private double salary = DEFAULT_SALARY;
+        private double savings = DEFAULT_SAVINGS;
+        private double threshold = DEFAULT_THRESHOLD;
+        private Duration initialSalaryPeriod = DEFAULT_INITIAL_SALARY_PERIOD;
+        private Duration fastUpdate = DEFAULT_FAST_UPDATE;
+        private Duration slowUpdate = DEFAULT_SLOW_UPDATE;
+        private Duration holdTimeout = DEFAULT_HOLD_TIMEOUT;
+        private Duration minSalaryPeriod = DEFAULT_MIN_SALARY_PERIOD;
+        private Duration maxSalaryPeriod = DEFAULT_MAX_SALARY_PERIOD;
+        private int hardBufferPackets = DEFAULT_HARD_BUFFER_PACKETS;
+        private boolean randomised = true;
+
+        private Builder() {}
+
+        public Builder maxLinkCost(double v) {
+            maxLinkCost = v;
+            return this;
+        }
+
+        public Builder softBufferPackets(int v) {
+            softBufferPackets = v;
+            return this;
+        }
+
+        public Builder fee(double v) {
+            fee = v;
+            return this;
+        }
+
+        public Builder salary(double v) {
+            salary = v;
+            return this;
+        }
+
+        public Builder savings(double v) {
+            savings = v;
+            return this;
+        }
+
+        public Builder threshold(double v) {
+            threshold = v;
+            return this;
+        }
+
+        public Builder initialSalaryPeriod(Duration v) {
+            initialSalaryPeriod = v;
+            return this;
+        }
+
+        public Builder fastUpdate(Duration v) {
+            fastUpdate = v;
+            return this;
+        }
+
+        public Builder slowUpdate(Duration v) {
+            slowUpdate = v;
+            return this;
+        }
+
+        public Builder holdTimeout(Duration v) {
+            holdTimeout = v;
+            return this;
+        }
+
+        public Builder minSalaryPeriod(Duration v) {
+            minSalaryPeriod = v;
+            return this;
+        }
+
+        public Builder maxSalaryPeriod(Duration v) {
+            maxSalaryPeriod = v;
+            return this;
+        }
+
+        public Builder hardBufferPackets(int v) {
+            hardBufferPackets = v;
+            return this;
+        }
+
+        public Builder randomised(boolean v) {
+            randomised = v;
+            return this;
+        }
+
+        public CostBenefitConfig build() {
+            return new CostBenefitConfig(this);
+        }
+    }
+}

@@ -1,0 +1,308 @@
+package net.hopwise.multicast;
+
+import io.netty.buffer.ByteBuf;
+import io.netty.buffer.ByteBufAllocator;
+import io.netty.buffer.CompositeByteBuf;
+import java.util.ArrayDeque;
+
+/**
+ * The sending end of one link's channel for flow-controlled group traffic: the link's output buffer
+ * of the thesis's model (whose average length prices the link), drained into a window that follows
+ * TCP's slow start and congestion avoidance, each packet acknowledged by the neighbour and resent
+ * until it is. This stands in for the thesis's TCP per overlay link (section 4.2.2: "if the
+ * reliability window of the downstream link is full, the overlay node buffers the packet"). Sans-IO:
+ * time is handed in and packets leave through the {@link Sink}.
+ *
+ * <p>Loss is detected as TCP with selective acknowledgements and RACK do it: a packet is lost once
+ * {@link #REORDER_THRESHOLD} packets sent after it were acknowledged, or when the retransmission
+ * timer runs out; the window halves once per window of data, or falls to one on a timeout.
+ */
+final class LinkChannel {
+    /** How far new sequences may run ahead of the oldest unacknowledged one: the receiver's window. */
+    static final int SPAN = 1024;
+    /** Half the span, so a window's sequences never wrap the receiver's window while one is resent. */
+    static final int MAX_WINDOW = SPAN / 2;
+    /** 3: TCP's duplicate-acknowledgement threshold, by send order. */
+    static final int REORDER_THRESHOLD = 3;
+    /** 4 packets: the initial window of RFC 3390 for full-size segments. */
+    static final double INITIAL_WINDOW = 4;
+    /** 200 ms: Linux's minimum retransmission timeout, above the delayed acks of no neighbour here. */
+    static final long MIN_RTO_NANOS = 200_000_000L;
+    /** 1 s: RFC 6298's initial retransmission timeout. */
+    static final long INITIAL_RTO_NANOS = 1_000_000_000L;
+    /** 60 s: RFC 6298's ceiling of the backed-off timeout. */
+    static final long MAX_RTO_NANOS = 60_000_000_000L;
+    /** 12 sends of one packet, about two minutes of backed-off timeouts: past that the link is not carrying. */
+    static final int MAX_SENDS = 12;
+
+    /** Where a channel's datagram bodies go (the link); false when it could not go now. */
+    interface Sink {
+        boolean transmit(ByteBuf body);
+    }
+
+    private static final class Entry {
+        final long sequence;
+        final ByteBuf body;
+        long order;
+        long sentNanos;
+        int sends;
+        boolean inFlight;
+        boolean acked;
+
+        Entry(long sequence, ByteBuf body) {
+            this.sequence = sequence;
+            this.body = body;
+        }
+    }
+
+    private final int epoch;
+    private final int hardLimit;
+    private final ByteBufAllocator allocator;
+    private final Sink sink;
+    private final ArrayDeque<ByteBuf> buffer = new ArrayDeque<>();
+    private final Entry[] ring = new Entry[SPAN];
+    private final ArrayDeque<Entry> lost = new ArrayDeque<>();
+    private final QueueAverage average;
+    private long oldest;
+    private long nextSequence;
+    private long sendOrder;
+    private long highestAckedOrder = -1;
+    private long recoveryOrder = -1;
+    private int inFlight;
+    private double window = INITIAL_WINDOW;
+    private double threshold = MAX_WINDOW;
+    private long srtt = -1;
+    private long rttvar;
+    private long rto = INITIAL_RTO_NANOS;
+    private long rtoDeadline = Long.MAX_VALUE;
+    private long dropped;
+    private long resent;
+
+    LinkChannel(int epoch, int hardLimit, ByteBufAllocator allocator, Sink sink, long nowNanos) {
+        this.epoch = epoch;
+        this.hardLimit = hardLimit;
+        this.allocator = allocator;
+        this.sink = sink;
+        this.average = new QueueAverage(nowNanos);
+    }
+
+    /**
+     * Queues a group datagram for the link and sends what the window allows. Takes ownership of
+     * {@code body}.
+     *
+     * @return false when the buffer is at its hard limit and the packet was dropped
+     */
+    boolean offer(ByteBuf body, long nowNanos) {
+        if (buffer.size() >= hardLimit) {
+            body.release();
+            dropped++;
+            return false;
+        }
+        buffer.add(body);
+        pump(nowNanos);
+        return true;
+    }
+
+    /** Takes an acknowledgement of this channel's epoch; others are stale and ignored. */
+    void onAck(ChannelAck ack, long nowNanos) {
+        if (ack.epoch() != epoch) {
+            return;
+        }
+        long cumulative = oldest + (ack.cumulative() - (int) oldest);
+        if (cumulative > nextSequence) {
+            return; // acknowledges what was never sent: not this channel's
+        }
+        boolean progress = false;
+        for (long s = oldest; s < cumulative; s++) {
+            progress |= acknowledge(s, nowNanos);
+        }
+        for (int raw : ack.sequences()) {
+            long s = oldest + (raw - (int) oldest);
+            if (s >= oldest && s < nextSequence) {
+                progress |= acknowledge(s, nowNanos);
+            }
+        }
+        while (oldest < nextSequence && ring[slot(oldest)] == null) {
+            oldest++;
+        }
+        if (progress) {
+            rtoDeadline = inFlight > 0 ? nowNanos + rto : Long.MAX_VALUE;
+            detectLosses();
+        }
+        pump(nowNanos);
+    }
+
+    private boolean acknowledge(long sequence, long nowNanos) {
+        Entry e = ring[slot(sequence)];
+        if (e == null || e.sequence != sequence || e.acked) {
+            return false;
+        }
+        e.acked = true;
+        ring[slot(sequence)] = null;
+        if (e.inFlight) {
+            inFlight--;
+        } else {
+            lost.remove(e);
+        }
+        if (e.sends == 1) {
+            sampleRtt(nowNanos - e.sentNanos);
+        }
+        highestAckedOrder = Math.max(highestAckedOrder, e.order);
+        window = Math.min(MAX_WINDOW, window < threshold ? window + 1 : window + 1 / window);
+        e.body.release();
+        return true;
+    }
+
+    private void sampleRtt(long sample) {
+        if (srtt < 0) {
+            srtt = sample;
+            rttvar = sample / 2;
+        } else {
+            rttvar = (3 * rttvar + Math.abs(srtt - sample)) / 4;
+            srtt = (7 * srtt + sample) / 8;
+        }
+        rto = Math.max(MIN_RTO_NANOS, Math.min(MAX_RTO_NANOS, srtt + 4 * rttvar));
+    }
+
+    private void detectLosses() {
+        for (long s = oldest; s < nextSequence; s++) {
+            Entry e = ring[slot(s)];
+            if (e != null && e.inFlight && e.order + REORDER_THRESHOLD <= highestAckedOrder) {
+                markLost(e);
+                if (e.order > recoveryOrder) {
+                    threshold = Math.max(2, window / 2);
+                    window = threshold;
+                    recoveryOrder = sendOrder;
+                }
+            }
+        }
+    }
+
+    private void markLost(Entry e) {
+        e.inFlight = false;
+        inFlight--;
+        if (e.sends >= MAX_SENDS) {
+            ring[slot(e.sequence)] = null;
+            e.acked = true;
+            e.body.release();
+            dropped++;
+            return;
+        }
+        lost.add(e);
+    }
+
+    /** Sends resends first, then new packets, while the window has room. */
+    void pump(long nowNanos) {
+        while (inFlight < (int) window) {
+            Entry e = lost.poll();
+            if (e == null) {
+                if (buffer.isEmpty() || nextSequence - oldest >= SPAN) {
+                    break;
+                }
+                e = new Entry(nextSequence++, buffer.poll());
+                ring[slot(e.sequence)] = e;
+            } else {
+                resent++;
+            }
+            transmit(e, nowNanos);
+        }
+        while (oldest < nextSequence && ring[slot(oldest)] == null) {
+            oldest++;
+        }
+        average.set(buffer.size(), nowNanos);
+    }
+
+    private void transmit(Entry e, long nowNanos) {
+        e.order = ++sendOrder;
+        e.sentNanos = nowNanos;
+        e.sends++;
+        e.inFlight = true;
+        inFlight++;
+        if (rtoDeadline == Long.MAX_VALUE) {
+            rtoDeadline = nowNanos + rto;
+        }
+        ByteBuf header = allocator.buffer(ChannelAck.DATA_HEADER);
+        header.writeInt(epoch);
+        header.writeInt((int) e.sequence);
+        CompositeByteBuf out = allocator.compositeBuffer(2);
+        out.addComponents(true, header, e.body.retainedDuplicate());
+        // A datagram the socket refused is as lost as one the wire dropped: the acknowledgements tell.
+        sink.transmit(out);
+    }
+
+    long nextDeadlineNanos() {
+        return rtoDeadline;
+    }
+
+    /** The retransmission timeout: everything in flight is lost, and the window starts again from one. */
+    void onTimer(long nowNanos) {
+        if (nowNanos < rtoDeadline) {
+            return;
+        }
+        rtoDeadline = Long.MAX_VALUE;
+        if (inFlight == 0) {
+            return;
+        }
+        for (long s = oldest; s < nextSequence; s++) {
+            Entry e = ring[slot(s)];
+            if (e != null && e.inFlight) {
+                markLost(e);
+            }
+        }
+        threshold = Math.max(2, window / 2);
+        window = 1;
+        recoveryOrder = sendOrder;
+        rto = Math.min(MAX_RTO_NANOS, rto * 2);
+        pump(nowNanos);
+    }
+
+    /** The average buffer length since the last call, starting a new period. */
+    double takeAverage(long nowNanos) {
+        average.set(buffer.size(), nowNanos);
+        return average.takeAverage(nowNanos);
+    }
+
+    /** Whether the buffer held a packet in the current period. */
+    boolean hadQueue() {
+        return average.hadQueue();
+    }
+
+    int buffered() {
+        return buffer.size();
+    }
+
+    int inFlight() {
+        return inFlight;
+    }
+
+    double window() {
+        return window;
+    }
+
+    long dropped() {
+        return dropped;
+    }
+
+    long resent() {
+        return resent;
+    }
+
+    /** Releases everything held: the link is gone or the node stops. */
+    void close() {
+        buffer.forEach(ByteBuf::release);
+        buffer.clear();
+        for (int i = 0; i < SPAN; i++) {
+            if (ring[i] != null) {
+                ring[i].body.release();
+                ring[i] = null;
+            }
+        }
+        lost.clear();
+        inFlight = 0;
+        rtoDeadline = Long.MAX_VALUE;
+    }
+
+    private static int slot(long sequence) {
+        return (int) (sequence % SPAN);
+    }
+}

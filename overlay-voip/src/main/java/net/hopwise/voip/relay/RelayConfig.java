@@ -1,0 +1,298 @@
+package net.hopwise.voip.relay;
+
+import java.net.InetSocketAddress;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Objects;
+
+/**
+ * Configuration of one SIP relay beside an overlay node. Immutable; built with {@link #builder}.
+ * Each default is declared once here with its reason and listed in docs/configuration.md.
+ */
+public final class RelayConfig {
+    /** The SIP port phones expect (RFC 3261 section 19.1.2), on every interface. */
+    public static final InetSocketAddress DEFAULT_SIP_ADDRESS = new InetSocketAddress("0.0.0.0", 5060);
+    /** The overlay port relays talk SIP on: the SIP number, so it is easy to spot in a node's port list. */
+    public static final int DEFAULT_SIGNALLING_PORT = 5060;
+    /** rtpengine's default media port range, which operators' firewalls already open. */
+    public static final int DEFAULT_MEDIA_PORT_MIN = 30000;
+    public static final int DEFAULT_MEDIA_PORT_MAX = 40000;
+    /** rtpengine's --timeout: a call with no media for this long is gone (a phone crashed, a BYE was lost). */
+    public static final Duration DEFAULT_MEDIA_TIMEOUT = Duration.ofSeconds(60);
+    /** rtpengine's --silent-timeout: held streams send little or nothing, for long. */
+    public static final Duration DEFAULT_HELD_MEDIA_TIMEOUT = Duration.ofSeconds(3600);
+    /** rtpengine's --offer-timeout: a call never answered (the proxy's Timer C ends it long before). */
+    public static final Duration DEFAULT_SETUP_TIMEOUT = Duration.ofSeconds(3600);
+    /** rtpengine's --delete-delay: after BYE the call stays to absorb retransmissions and stray media. */
+    public static final Duration DEFAULT_LINGER = Duration.ofSeconds(30);
+    /**
+     * The codec deadline of the thesis' voice experiments: a packet that trails the stream's best
+     * transit by more is dropped at the egress, as a phone's jitter buffer would discard it anyway.
+     */
+    public static final Duration DEFAULT_MEDIA_DEADLINE = Duration.ofMillis(100);
+    /** RFC 3261 Timer C for a proxy: more than 3 minutes without a final response to an INVITE. */
+    public static final Duration DEFAULT_INVITE_TIMEOUT = Duration.ofSeconds(181);
+    /** RFC 3261 T1, the round-trip estimate that paces retransmissions over UDP. */
+    public static final Duration DEFAULT_T1 = Duration.ofMillis(500);
+    /** RFC 3261 T2, the cap on the retransmission interval of non-INVITE requests. */
+    public static final Duration DEFAULT_T2 = Duration.ofSeconds(4);
+    /** Kamailio registrar's min_expires: re-registration more often than each minute only loads the relay. */
+    public static final int DEFAULT_MIN_EXPIRES = 60;
+    /** Kamailio registrar's max_expires: a phone gone for good is forgotten within the hour. */
+    public static final int DEFAULT_MAX_EXPIRES = 3600;
+
+    private final InetSocketAddress sipAddress;
+    private final String advertisedHost;
+    private final String mediaAddress;
+    private final boolean tcp;
+    private final int signallingPort;
+    private final int mediaPortMin;
+    private final int mediaPortMax;
+    private final DialPlan dialPlan;
+    private final Duration mediaTimeout;
+    private final Duration heldMediaTimeout;
+    private final Duration setupTimeout;
+    private final Duration linger;
+    private final Duration mediaDeadline;
+    private final Duration inviteTimeout;
+    private final Duration t1;
+    private final Duration t2;
+    private final int minExpires;
+    private final int maxExpires;
+
+    private RelayConfig(Builder b) {
+        this.sipAddress = b.sipAddress;
+        this.advertisedHost = b.advertisedHost != null ? b.advertisedHost : b.sipAddress.getHostString();
+        this.mediaAddress = b.mediaAddress != null ? b.mediaAddress : this.advertisedHost;
+        this.tcp = b.tcp;
+        this.signallingPort = b.signallingPort;
+        this.mediaPortMin = b.mediaPortMin;
+        this.mediaPortMax = b.mediaPortMax;
+        this.dialPlan = new DialPlan(b.rules);
+        this.mediaTimeout = b.mediaTimeout;
+        this.heldMediaTimeout = b.heldMediaTimeout;
+        this.setupTimeout = b.setupTimeout;
+        this.linger = b.linger;
+        this.mediaDeadline = b.mediaDeadline;
+        this.inviteTimeout = b.inviteTimeout;
+        this.t1 = b.t1;
+        this.t2 = b.t2;
+        this.minExpires = b.minExpires;
+        this.maxExpires = b.maxExpires;
+    }
+
+    public static Builder builder() {
+        return new Builder();
+    }
+
+    public InetSocketAddress sipAddress() {
+        return sipAddress;
+    }
+
+    /** The host phones reach the relay at, written in its Via and Record-Route. */
+    public String advertisedHost() {
+        return advertisedHost;
+    }
+
+    /** The IP literal written in SDP for the phones, where the media sockets are bound. */
+    public String mediaAddress() {
+        return mediaAddress;
+    }
+
+    public boolean tcp() {
+        return tcp;
+    }
+
+    public int signallingPort() {
+        return signallingPort;
+    }
+
+    public int mediaPortMin() {
+        return mediaPortMin;
+    }
+
+    public int mediaPortMax() {
+        return mediaPortMax;
+    }
+
+    public DialPlan dialPlan() {
+        return dialPlan;
+    }
+
+    public Duration mediaTimeout() {
+        return mediaTimeout;
+    }
+
+    public Duration heldMediaTimeout() {
+        return heldMediaTimeout;
+    }
+
+    public Duration setupTimeout() {
+        return setupTimeout;
+    }
+
+    public Duration linger() {
+        return linger;
+    }
+
+    public Duration mediaDeadline() {
+        return mediaDeadline;
+    }
+
+    public Duration inviteTimeout() {
+        return inviteTimeout;
+    }
+
+    public Duration t1() {
+        return t1;
+    }
+
+    public Duration t2() {
+        return t2;
+    }
+
+    public int minExpires() {
+        return minExpires;
+    }
+
+    public int maxExpires() {
+        return maxExpires;
+    }
+
+    public static final class Builder {
+        private InetSocketAddress sipAddress = DEFAULT_SIP_ADDRESS;
+        private String advertisedHost;
+        private String mediaAddress;
+        private boolean tcp = true;
+        private int signallingPort = DEFAULT_SIGNALLING_PORT;
+        private int mediaPortMin = DEFAULT_MEDIA_PORT_MIN;
+        private int mediaPortMax = DEFAULT_MEDIA_PORT_MAX;
+        private final List<DialPlan.Rule> rules = new ArrayList<>();
+        private Duration mediaTimeout = DEFAULT_MEDIA_TIMEOUT;
+        private Duration heldMediaTimeout = DEFAULT_HELD_MEDIA_TIMEOUT;
+        private Duration setupTimeout = DEFAULT_SETUP_TIMEOUT;
+        private Duration linger = DEFAULT_LINGER;
+        private Duration mediaDeadline = DEFAULT_MEDIA_DEADLINE;
+        private Duration inviteTimeout = DEFAULT_INVITE_TIMEOUT;
+        private Duration t1 = DEFAULT_T1;
+        private Duration t2 = DEFAULT_T2;
+        private int minExpires = DEFAULT_MIN_EXPIRES;
+        private int maxExpires = DEFAULT_MAX_EXPIRES;
+
+        /** Where phones send SIP (UDP, and TCP on the same port unless {@link #tcp(boolean)} is false). */
+        public Builder sipAddress(InetSocketAddress address) {
+            this.sipAddress = Objects.requireNonNull(address, "sipAddress");
+            return this;
+        }
+
+        /** The host written in Via and Record-Route; required when the SIP address is a wildcard. */
+        public Builder advertisedHost(String host) {
+            this.advertisedHost = host;
+            return this;
+        }
+
+        /** The media IP literal (defaults to the advertised host). */
+        public Builder mediaAddress(String address) {
+            this.mediaAddress = address;
+            return this;
+        }
+
+        public Builder tcp(boolean tcp) {
+            this.tcp = tcp;
+            return this;
+        }
+
+        public Builder signallingPort(int port) {
+            this.signallingPort = port;
+            return this;
+        }
+
+        public Builder mediaPorts(int min, int max) {
+            this.mediaPortMin = min;
+            this.mediaPortMax = max;
+            return this;
+        }
+
+        /** Adds a dial-plan rule ({@link DialPlan.Rule#parse}). */
+        public Builder route(String rule) {
+            rules.add(DialPlan.Rule.parse(rule));
+            return this;
+        }
+
+        public Builder mediaTimeout(Duration d) {
+            this.mediaTimeout = positive(d, "mediaTimeout");
+            return this;
+        }
+
+        public Builder heldMediaTimeout(Duration d) {
+            this.heldMediaTimeout = positive(d, "heldMediaTimeout");
+            return this;
+        }
+
+        public Builder setupTimeout(Duration d) {
+            this.setupTimeout = positive(d, "setupTimeout");
+            return this;
+        }
+
+        /** How long an ended call stays; zero frees it at once. */
+        public Builder linger(Duration d) {
+            Objects.requireNonNull(d, "linger");
+            if (d.isNegative()) {
+                throw new IllegalArgumentException("linger must not be negative");
+            }
+            this.linger = d;
+            return this;
+        }
+
+        public Builder mediaDeadline(Duration d) {
+            this.mediaDeadline = positive(d, "mediaDeadline");
+            return this;
+        }
+
+        public Builder inviteTimeout(Duration d) {
+            this.inviteTimeout = positive(d, "inviteTimeout");
+            return this;
+        }
+
+        public Builder timers(Duration t1, Duration t2) {
+            this.t1 = positive(t1, "t1");
+            this.t2 = positive(t2, "t2");
+            return this;
+        }
+
+        public Builder expires(int min, int max) {
+            this.minExpires = min;
+            this.maxExpires = max;
+            return this;
+        }
+
+        public RelayConfig build() {
+            if (sipAddress.getAddress() != null && sipAddress.getAddress().isAnyLocalAddress() && advertisedHost == null) {
+                throw new IllegalArgumentException("the SIP address " + sipAddress
+                        + " is a wildcard: set advertisedHost to the address phones reach the relay at");
+            }
+            if (signallingPort < 1 || signallingPort > 65535) {
+                throw new IllegalArgumentException("signallingPort must be 1-65535, got " + signallingPort);
+            }
+            if (minExpires < 1 || maxExpires < minExpires) {
+                throw new IllegalArgumentException("expires range " + minExpires + "-" + maxExpires);
+            }
+            String media = mediaAddress != null ? mediaAddress
+                    : advertisedHost != null ? advertisedHost : sipAddress.getHostString();
+            if (Calls.literal(media) == null) {
+                throw new IllegalArgumentException("the media address must be an IP literal, got " + media);
+            }
+            new PortPool(mediaPortMin, mediaPortMax);
+            return new RelayConfig(this);
+        }
+
+        private static Duration positive(Duration d, String name) {
+            Objects.requireNonNull(d, name);
+            if (d.isNegative() || d.isZero()) {
+                throw new IllegalArgumentException(name + " must be positive, got " + d);
+            }
+            return d;
+        }
+    }
+}

@@ -1,0 +1,488 @@
+package net.hopwise.voip.relay;
+
+import io.netty.buffer.ByteBuf;
+import io.netty.buffer.ByteBufAllocator;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import net.hopwise.voip.body.SipBody;
+import net.hopwise.voip.sip.NameAddr;
+import net.hopwise.voip.sip.SipMessage;
+import net.hopwise.voip.sip.SipMessageEditor;
+import net.hopwise.voip.sip.SipParseError;
+import net.hopwise.voip.sip.SipParseResult;
+import net.hopwise.voip.sip.SipParser;
+import net.hopwise.voip.sip.SipRequests;
+
+/**
+ * The relay's SIP logic: a record-routing, transaction-stateful proxy (RFC 3261 section 16) whose
+ * next hop is either a phone of its site or the relay of another overlay node. It answers INVITEs
+ * with 100 Trying, adds its Via (with a loop-detection hash) and Record-Route, decrements
+ * Max-Forwards, routes by Route, then by the dialog table, then by registrar and dial plan, turns
+ * CANCEL into a CANCEL of the forwarded branch, absorbs retransmissions and the hop-by-hop ACK, and
+ * has every SDP rewritten on the way ({@link Calls}). Sans-IO: messages and time come in, output
+ * goes to {@link SignalIo} and {@link MediaIo}. One relay loop; not thread-safe.
+ *
+ * <p>About 450 lines with {@link ResponsePath}: the request path is one concept (from a request to
+ * its next hop) whose steps are in the order RFC 3261 section 16 gives them.
+ */
+public final class SipProxy {
+    final String nodeName;
+    final RelayConfig config;
+    final SignalIo signal;
+    final ByteBufAllocator alloc;
+    final SipParser parser = new SipParser();
+    final RelayCounters counters = new RelayCounters();
+    final Transactions transactions = new Transactions();
+    final Registrar registrar;
+    final Calls calls;
+    final ProxyMessages words;
+    final ResponsePath responses;
+    private final int sipPort;
+
+    public SipProxy(String nodeName, RelayConfig config, int sipPort, SignalIo signal, MediaIo media,
+            ByteBufAllocator alloc) {
+        this.nodeName = nodeName;
+        this.config = config;
+        this.sipPort = sipPort;
+        this.signal = signal;
+        this.alloc = alloc;
+        this.registrar = new Registrar(config.minExpires(), config.maxExpires());
+        this.calls = new Calls(config, media, counters);
+        this.words = new ProxyMessages(nodeName, config.advertisedHost(), sipPort);
+        this.responses = new ResponsePath(this);
+    }
+
+    // ------------------------------------------------------------------ input
+
+    /** A UDP datagram from a phone; the caller keeps the buffer. */
+    public void onPhoneDatagram(ByteBuf datagram, InetSocketAddress source, long now) {
+        SipParseResult r = parser.parseDatagram(datagram);
+        try {
+            Hop.Phone from = new Hop.Phone(source, false);
+            switch (r.kind()) {
+                case MESSAGE -> onPhoneMessage(r.message(), from, now);
+                case ERROR -> onPhoneError(r.error(), r.message(), r.isRequest(), from);
+                default -> { }
+            }
+        } finally {
+            r.release();
+        }
+    }
+
+    /** A message from a phone (a datagram's, or one the TCP framer cut); the caller releases it. */
+    public void onPhoneMessage(SipMessage m, Hop.Phone from, long now) {
+        if (m.isRequest()) {
+            counters.requestsFromPhones++;
+            onRequest(m, from, null, now);
+        } else {
+            counters.responsesFromPhones++;
+            responses.onResponse(m, from, null, now);
+        }
+    }
+
+    /** A message that did not parse: a request is answered with the error's status when it can be. */
+    public void onPhoneError(SipParseError error, SipMessage partial, boolean isRequest, Hop.Phone from) {
+        if (isRequest && partial != null && !"ACK".equals(partial.method())) {
+            ByteBuf answer = ProxyMessages.response(partial, error.status(), words.tag(), List.of(), alloc);
+            if (answer != null) {
+                counters.malformedAnswered++;
+                signal.toPhone(from, answer);
+                return;
+            }
+        }
+        counters.malformedDropped++;
+    }
+
+    /** An enveloped message from another node's relay; the caller keeps the buffer. */
+    public void onNodeMessage(String node, ByteBuf envelope, long now) {
+        counters.messagesFromNodes++;
+        int[] ports = RelayEnvelope.decode(envelope);
+        if (ports == null) {
+            counters.badEnvelopes++;
+            return;
+        }
+        SipParseResult r = parser.parseDatagram(envelope);
+        try {
+            if (!r.isMessage()) {
+                counters.malformedDropped++;
+                return;
+            }
+            Hop.Node from = new Hop.Node(node);
+            if (r.message().isRequest()) {
+                onRequest(r.message(), from, ports, now);
+            } else {
+                responses.onResponse(r.message(), from, ports, now);
+            }
+        } finally {
+            r.release();
+        }
+    }
+
+    // ------------------------------------------------------------------ requests
+
+    private void onRequest(SipMessage m, Hop from, int[] ports, long now) {
+        String method = m.method();
+        if (method.equals("ACK")) {
+            onAck(m, from, ports, now);
+            return;
+        }
+        if (method.equals("CANCEL")) {
+            onCancel(m, from, now);
+            return;
+        }
+        String key = Transactions.serverKey(m, method);
+        Transactions.Server existing = transactions.server(key);
+        if (existing != null) {
+            counters.retransmissionsAbsorbed++;
+            if (existing.lastResponse != null) {
+                send(existing.source, alloc.buffer().writeBytes(existing.lastResponse), null);
+            }
+            return;
+        }
+        boolean initial = m.toTag() == null;
+        Transactions.Server server = new Transactions.Server(key, from, method, ProxyMessages.bytes(m.content()),
+                initial && method.equals("INVITE"));
+        transactions.add(server);
+        if (method.equals("REGISTER")) {
+            onRegister(m, server, now);
+            return;
+        }
+        int maxForwards = m.maxForwards();
+        if (maxForwards == 0) {
+            counters.tooManyHops++;
+            responses.answer(server, 483, now);
+            return;
+        }
+        String loopHash = ProxyMessages.loopHash(m);
+        if (words.looped(m, loopHash)) {
+            counters.loopsDetected++;
+            responses.answer(server, 482, now);
+            return;
+        }
+        if (method.equals("INVITE") && from instanceof Hop.Phone) {
+            // Stops the phone's INVITE retransmissions while the far side is reached (section 16.2).
+            responses.provisional(server, 100);
+        }
+        Target target = route(m, from, now);
+        if (target.status != 0) {
+            responses.answer(server, target.status, now);
+            return;
+        }
+        Call call = calls.get(m.callId());
+        if (server.initial) {
+            call = calls.create(m.callId(), m.from() == null ? null : m.from().uri(),
+                    m.to() == null ? null : m.to().uri(), now);
+            call.callerTag = m.fromTag();
+            call.callerHop = from;
+            call.calleeHop = target.hop;
+        }
+        if (method.equals("BYE") && call != null) {
+            calls.end(call, "bye", now);
+        }
+        String branch = words.branch(loopHash);
+        ByteBuf out = edit(m, from, target, branch, call, ports, now);
+        if (out == null) {
+            responses.answer(server, 503, now);
+            return;
+        }
+        Transactions.Client client = new Transactions.Client(branch, server, target.hop, method,
+                ProxyMessages.bytes(out));
+        server.clientBranch = branch;
+        long t1 = config.t1().toNanos();
+        // Over the overlay the session delivers, so only Timer C bounds an INVITE there.
+        client.timeoutAtNanos = now + (target.hop instanceof Hop.Node && method.equals("INVITE")
+                ? config.inviteTimeout().toNanos() : 64 * t1);
+        if (target.hop instanceof Hop.Phone p && !p.tcp()) {
+            client.intervalNanos = t1;
+            client.retransmitAtNanos = now + t1;
+        }
+        transactions.add(client);
+        send(target.hop, out, lastPorts);
+    }
+
+    private int[] lastPorts;
+
+    /**
+     * The forwarded request: source recorded in the top Via, this relay's Via, Max-Forwards, its
+     * Record-Route on a dialog-forming INVITE, its own Route values popped, the new Request-URI, the
+     * SDP handled. Null when media ports ran out.
+     */
+    private ByteBuf edit(SipMessage m, Hop from, Target target, String branch, Call call, int[] ports, long now) {
+        SipMessageEditor e = SipMessageEditor.of(m);
+        if (from instanceof Hop.Phone p) {
+            e.markReceived(p.address().getAddress().getHostAddress(), p.address().getPort());
+        }
+        boolean tcp = target.hop instanceof Hop.Phone p && p.tcp();
+        e.pushVia(words.via(branch, tcp));
+        e.decrementMaxForwards();
+        if (m.method().equals("INVITE") && m.toTag() == null) {
+            e.addRecordRoute(words.recordRoute());
+        }
+        ProxyMessages.popRoutes(m, e, target.ownRoutes);
+        if (target.requestUri != null) {
+            e.requestUri(target.requestUri);
+        }
+        lastPorts = null;
+        if (!sdp(m, e, from, target.hop, call, ports, now)) {
+            return null;
+        }
+        if (tcp) {
+            e.ensureContentLength();
+        }
+        return e.encode(alloc);
+    }
+
+    /**
+     * Handles the SDP of a message on its way: read and given relay ports when it leaves a phone for
+     * the overlay, rewritten to this relay's ports when it comes from the overlay for a phone. The
+     * overlay ports for the envelope are left in {@link #lastPorts}. False when ports ran out.
+     */
+    boolean sdp(SipMessage m, SipMessageEditor e, Hop from, Hop to, Call call, int[] ports, long now) {
+        lastPorts = null;
+        if (call == null || m.bodyLength() == 0) {
+            return true;
+        }
+        SipBody body = SipBody.of(m);
+        if (!body.hasSdp()) {
+            return true;
+        }
+        if (from instanceof Hop.Phone && to instanceof Hop.Node) {
+            lastPorts = calls.fromPhone(call, body.sdp(), now);
+            // A response still goes on without relay ports (the call signals, its media cannot flow);
+            // a request is refused instead.
+            return lastPorts != null || !m.isRequest();
+        }
+        if (from instanceof Hop.Node n && to instanceof Hop.Phone) {
+            byte[] rewritten = calls.toPhone(call, body.sdp(), ports == null ? new int[0] : ports, n.name(), now);
+            if (rewritten == null) {
+                return !m.isRequest();
+            }
+            e.replaceBody(body.withSdp(rewritten), null);
+        }
+        return true;
+    }
+
+    int[] takePorts() {
+        int[] p = lastPorts;
+        lastPorts = null;
+        return p;
+    }
+
+    /** Where a request goes (section 16.4 and 16.5): Route, then the dialog, then registrar and dial plan. */
+    private Target route(SipMessage m, Hop from, long now) {
+        List<NameAddr> routes = m.routes();
+        if (routes == null) {
+            return Target.fail(400);
+        }
+        int own = 0;
+        while (own < routes.size() && isMine(SipUri.parse(routes.get(own).uri()))) {
+            own++;
+        }
+        if (own < routes.size()) {
+            SipUri next = SipUri.parse(routes.get(own).uri());
+            if (next == null) {
+                return Target.fail(416);
+            }
+            String node = next.param("hwnode");
+            if (node != null) {
+                return new Target(new Hop.Node(node), null, own, 0);
+            }
+            Hop.Phone phone = phoneAt(next);
+            return phone == null ? Target.fail(404) : new Target(phone, null, own, 0);
+        }
+        if (m.toTag() != null) {
+            Call call = calls.get(m.callId());
+            Hop peer = call == null ? null : call.peerOf(m.fromTag());
+            if (peer == null) {
+                counters.unknownDialog++;
+                return Target.fail(481);
+            }
+            return new Target(peer, null, own, 0);
+        }
+        SipUri uri = SipUri.parse(m.requestUri());
+        if (uri == null) {
+            return Target.fail(416);
+        }
+        Optional<String> node = config.dialPlan().nodeFor(uri);
+        Registrar.Binding binding = registrar.lookup(uri, now);
+        if (node.isPresent() && !node.get().equals(nodeName)) {
+            return new Target(new Hop.Node(node.get()), null, own, 0);
+        }
+        if (binding != null) {
+            return new Target(new Hop.Phone(binding.source(), binding.tcp()), binding.contactUri(), own, 0);
+        }
+        if (node.isPresent() && from instanceof Hop.Node) {
+            Hop.Phone phone = phoneAt(uri);
+            if (phone != null && !isMine(uri)) {
+                return new Target(phone, null, own, 0);
+            }
+            return Target.fail(480);
+        }
+        counters.noRoute++;
+        return Target.fail(404);
+    }
+
+    /** A phone reached at a URI's host and port: IP literals only, the relay does no DNS. */
+    private static Hop.Phone phoneAt(SipUri uri) {
+        InetAddress address = Calls.literal(uri.host());
+        if (address == null) {
+            return null;
+        }
+        boolean tcp = "tcp".equalsIgnoreCase(uri.param("transport"));
+        return new Hop.Phone(new InetSocketAddress(address, uri.port() < 0 ? 5060 : uri.port()), tcp);
+    }
+
+    private boolean isMine(SipUri uri) {
+        if (uri == null) {
+            return false;
+        }
+        String node = uri.param("hwnode");
+        if (node != null) {
+            return node.equals(nodeName);
+        }
+        return uri.user() == null && uri.host().equals(config.advertisedHost().toLowerCase(java.util.Locale.ROOT))
+                && (uri.port() < 0 ? 5060 : uri.port()) == sipPort;
+    }
+
+    private void onAck(SipMessage m, Hop from, int[] ports, long now) {
+        Transactions.Server invite = transactions.server(Transactions.serverKey(m, "ACK"));
+        if (invite != null && invite.lastStatus >= 300) {
+            // The ACK of a failure answers this hop only (section 17.2.1).
+            counters.retransmissionsAbsorbed++;
+            return;
+        }
+        if (m.maxForwards() == 0) {
+            return;
+        }
+        Target target = route(m, from, now);
+        if (target.status != 0) {
+            return;
+        }
+        Call call = calls.get(m.callId());
+        ByteBuf out = edit(m, from, target, words.branch(ProxyMessages.loopHash(m)), call, ports, now);
+        if (out != null) {
+            send(target.hop, out, lastPorts);
+        }
+    }
+
+    private void onCancel(SipMessage m, Hop from, long now) {
+        Transactions.Server invite = transactions.server(Transactions.serverKey(m, "INVITE"));
+        String key = Transactions.serverKey(m, "CANCEL");
+        Transactions.Server cancel = new Transactions.Server(key, from, "CANCEL", ProxyMessages.bytes(m.content()),
+                false);
+        transactions.add(cancel);
+        if (invite == null) {
+            responses.answer(cancel, 481, now);
+            return;
+        }
+        responses.answer(cancel, 200, now);
+        Transactions.Client branch = transactions.client(invite.clientBranch);
+        if (invite.lastStatus < 200 && branch != null && branch.finalStatus == 0 && !branch.cancelled) {
+            cancelBranch(branch);
+        }
+    }
+
+    /** Sends the CANCEL of a forwarded INVITE on the branch's way (section 16.10). */
+    void cancelBranch(Transactions.Client branch) {
+        branch.cancelled = true;
+        SipParseResult forwarded = ProxyMessages.parseStored(branch.forwarded);
+        try {
+            if (forwarded.isMessage()) {
+                ByteBuf cancel = SipRequests.cancel(forwarded.message(), alloc);
+                if (cancel != null) {
+                    send(branch.destination, cancel, null);
+                }
+            }
+        } finally {
+            forwarded.release();
+        }
+    }
+
+    private void onRegister(SipMessage m, Transactions.Server server, long now) {
+        if (!(server.source instanceof Hop.Phone phone)) {
+            responses.answer(server, 403, now);
+            return;
+        }
+        counters.registrations++;
+        Registrar.Outcome outcome = registrar.register(m, phone.address(), phone.tcp(), now);
+        List<String[]> extra = new ArrayList<>();
+        if (outcome.status() == 423) {
+            extra.add(new String[] {"Min-Expires", Integer.toString(outcome.minExpires())});
+        }
+        for (Registrar.Binding b : outcome.bindings()) {
+            extra.add(new String[] {"Contact", "<" + b.contactUri() + ">;expires=" + Registrar.seconds(b, now)});
+        }
+        responses.answer(server, outcome.status(), extra, now);
+    }
+
+    /** Sends a SIP message to a hop, enveloped for a node; takes ownership of {@code sip}. */
+    void send(Hop hop, ByteBuf sip, int[] ports) {
+        if (hop instanceof Hop.Phone p) {
+            signal.toPhone(p, sip);
+            return;
+        }
+        try {
+            signal.toNode(((Hop.Node) hop).name(), RelayEnvelope.encode(sip, ports, alloc));
+        } finally {
+            sip.release();
+        }
+    }
+
+    // ------------------------------------------------------------------ time and views
+
+    /** Runs what is due; returns the next instant anything is due. */
+    public long onTimer(long now) {
+        long next = responses.onTimer(now);
+        next = Math.min(next, transactions.expire(now));
+        next = Math.min(next, calls.onTimer(now));
+        registrar.expire(now);
+        return next;
+    }
+
+    public List<CallStatistics> calls(long now) {
+        return calls.snapshot(now);
+    }
+
+    public java.util.Map<String, Long> counters() {
+        return counters.snapshot();
+    }
+
+    /** Receives each call's final record when the relay forgets the call (after its linger). */
+    public void onCallEnded(java.util.function.Consumer<CallStatistics> listener) {
+        calls.onCallEnded(listener);
+    }
+
+    public Registrar registrar() {
+        return registrar;
+    }
+
+    /** Transactions, calls and media port pairs held: all zero when the relay is idle. */
+    public RelayState state() {
+        return new RelayState(transactions.serverCount(), transactions.clientCount(), calls.size(),
+                calls.pool().capacity() - calls.pool().available(), registrar.size());
+    }
+
+    public void onPhoneMedia(int rtpPort, boolean rtcpSocket, ByteBuf packet, InetSocketAddress source, long now) {
+        calls.onPhonePacket(rtpPort, rtcpSocket, packet, source, now);
+    }
+
+    public void onNodeMedia(int overlayPort, ByteBuf packet, long flowSequence, long sendTimeNanos, long now) {
+        calls.onNodePacket(overlayPort, packet, flowSequence, sendTimeNanos, now);
+    }
+
+    /** Frees every call and transaction (the relay stops). */
+    public void close() {
+        calls.clear();
+        transactions.clear();
+    }
+
+    /** A request's next hop, or the status to answer it with. */
+    private record Target(Hop hop, String requestUri, int ownRoutes, int status) {
+        static Target fail(int status) {
+            return new Target(null, null, 0, status);
+        }
+    }
+}

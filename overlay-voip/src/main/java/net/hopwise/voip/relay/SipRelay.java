@@ -1,0 +1,376 @@
+package net.hopwise.voip.relay;
+
+import io.netty.bootstrap.Bootstrap;
+import io.netty.bootstrap.ServerBootstrap;
+import io.netty.buffer.ByteBuf;
+import io.netty.buffer.Unpooled;
+import io.netty.channel.Channel;
+import io.netty.channel.ChannelHandlerContext;
+import io.netty.channel.ChannelInboundHandlerAdapter;
+import io.netty.channel.EventLoop;
+import io.netty.channel.EventLoopGroup;
+import io.netty.channel.MultiThreadIoEventLoopGroup;
+import io.netty.channel.SimpleChannelInboundHandler;
+import io.netty.channel.nio.NioIoHandler;
+import io.netty.channel.socket.DatagramPacket;
+import io.netty.channel.socket.nio.NioDatagramChannel;
+import io.netty.channel.socket.nio.NioServerSocketChannel;
+import io.netty.channel.socket.nio.NioSocketChannel;
+import io.netty.util.concurrent.ScheduledFuture;
+import java.net.InetSocketAddress;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.Callable;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.TimeUnit;
+import net.hopwise.overlay.MessageHandler;
+import net.hopwise.overlay.OverlayNode;
+import net.hopwise.overlay.ReliableSession;
+import net.hopwise.overlay.SendResult;
+import net.hopwise.voip.sip.SipFramer;
+import net.hopwise.voip.sip.SipMessage;
+import net.hopwise.voip.sip.SipParseError;
+
+/**
+ * A running SIP relay beside an overlay node: the thin IO shell around {@link SipProxy}. Phones
+ * reach it on UDP and TCP; other relays over reliable overlay sessions on the signalling port;
+ * media goes through {@link RelayMedia}. All of the relay's state lives on one event loop of its
+ * own; the overlay's callbacks are handed to it.
+ *
+ * <pre>{@code
+ * SipRelay relay = SipRelay.start(node, RelayConfig.builder()
+ *         .sipAddress(new InetSocketAddress("192.0.2.10", 5060)).route("example.net=paris").build());
+ * }</pre>
+ */
+public final class SipRelay implements AutoCloseable {
+    /** The longest the relay sleeps between timer runs: media timeouts and registrations need no finer. */
+    private static final long MAX_TIMER_NANOS = TimeUnit.SECONDS.toNanos(1);
+
+    private final OverlayNode node;
+    private final RelayConfig config;
+    private final EventLoopGroup group;
+    private final EventLoop loop;
+    private final Map<String, ReliableSession> sessions = new ConcurrentHashMap<>();
+    private final Map<InetSocketAddress, Channel> connections = new HashMap<>();
+    private Channel udp;
+    private Channel tcp;
+    private RelayMedia media;
+    private SipProxy proxy;
+    private ScheduledFuture<?> timer;
+    private long timerAt = Long.MAX_VALUE;
+    private volatile boolean open = true;
+
+    private SipRelay(OverlayNode node, RelayConfig config) {
+        this.node = node;
+        this.config = config;
+        this.group = new MultiThreadIoEventLoopGroup(1, NioIoHandler.newFactory());
+        this.loop = group.next();
+    }
+
+    /** Binds the relay's SIP sockets and starts taking calls; returns once bound. */
+    public static SipRelay start(OverlayNode node, RelayConfig config) {
+        SipRelay relay = new SipRelay(node, config);
+        try {
+            relay.bind();
+            return relay;
+        } catch (RuntimeException e) {
+            relay.close();
+            throw e;
+        }
+    }
+
+    private void bind() {
+        udp = new Bootstrap().group(group).channel(NioDatagramChannel.class)
+                .handler(new SimpleChannelInboundHandler<DatagramPacket>() {
+                    @Override
+                    protected void channelRead0(ChannelHandlerContext ctx, DatagramPacket p) {
+                        proxy.onPhoneDatagram(p.content(), p.sender(), System.nanoTime());
+                        reschedule();
+                    }
+                })
+                .bind(config.sipAddress()).syncUninterruptibly().channel();
+        InetSocketAddress bound = (InetSocketAddress) udp.localAddress();
+        if (config.tcp()) {
+            tcp = new ServerBootstrap().group(group).channel(NioServerSocketChannel.class)
+                    .childHandler(new io.netty.channel.ChannelInitializer<NioSocketChannel>() {
+                        @Override
+                        protected void initChannel(NioSocketChannel ch) {
+                            ch.pipeline().addLast(new TcpConnection());
+                        }
+                    })
+                    .bind(bound).syncUninterruptibly().channel();
+        }
+        call(() -> {
+            media = new RelayMedia(node, loop, Calls.literal(config.mediaAddress()));
+            proxy = new SipProxy(node.name(), config, bound.getPort(), new Signal(), media, udp.alloc());
+            media.proxy(proxy);
+            return null;
+        });
+        node.acceptSessions(config.signallingPort(), session -> {
+            sessions.put(session.remoteName(), session);
+            return signalHandler();
+        });
+    }
+
+    private MessageHandler signalHandler() {
+        return msg -> {
+            ByteBuf payload = msg.payload().retain();
+            String from = msg.sourceName();
+            try {
+                loop.execute(() -> {
+                    try {
+                        if (open) {
+                            proxy.onNodeMessage(from, payload, System.nanoTime());
+                            reschedule();
+                        }
+                    } finally {
+                        payload.release();
+                    }
+                });
+            } catch (RejectedExecutionException e) {
+                payload.release();
+            }
+        };
+    }
+
+    /** The session to a peer relay, opened on first use (or accepted from it). */
+    private ReliableSession session(String peer) {
+        ReliableSession s = sessions.get(peer);
+        if (s != null && s.isOpen()) {
+            return s;
+        }
+        try {
+            s = node.openSession(config.signallingPort(), peer, config.signallingPort(), signalHandler());
+        } catch (IllegalArgumentException | IllegalStateException e) {
+            // The peer's session was accepted meanwhile, or the node stopped.
+            return sessions.get(peer);
+        }
+        sessions.put(peer, s);
+        return s;
+    }
+
+    private void timerFired() {
+        timer = null;
+        reschedule();
+    }
+
+    /** Runs the proxy's timers now and arms the loop's timer for the next thing due, unless armed earlier. */
+    private void reschedule() {
+        long now = System.nanoTime();
+        long next = Math.min(proxy.onTimer(now), now + MAX_TIMER_NANOS);
+        if (timer != null && timerAt - next <= 0) {
+            return;
+        }
+        if (timer != null) {
+            timer.cancel(false);
+        }
+        timerAt = next;
+        timer = loop.schedule(this::timerFired, Math.max(0, next - now), TimeUnit.NANOSECONDS);
+    }
+
+    /** The address phones send SIP to (with the real port when port 0 was configured). */
+    public InetSocketAddress sipAddress() {
+        return (InetSocketAddress) udp.localAddress();
+    }
+
+    public OverlayNode node() {
+        return node;
+    }
+
+    public RelayConfig config() {
+        return config;
+    }
+
+    /** The calls the relay holds now, ended ones still lingering included. */
+    public List<CallStatistics> calls() {
+        return call(() -> proxy.calls(System.nanoTime()));
+    }
+
+    /**
+     * Receives each call's final record (streams, counters, quality) when the relay forgets the call,
+     * on the relay's loop: it must not block.
+     */
+    public void onCallEnded(java.util.function.Consumer<CallStatistics> listener) {
+        call(() -> {
+            proxy.onCallEnded(listener);
+            return null;
+        });
+    }
+
+    /** What the relay holds: all zero (but registrations) once calls ended and lingered. */
+    public RelayState state() {
+        return call(() -> proxy.state());
+    }
+
+    /** Counters of what was refused, dropped or retried, by reason. */
+    public Map<String, Long> counters() {
+        return call(() -> proxy.counters());
+    }
+
+    /** The registrar's bindings by address of record. */
+    public Map<String, List<Registrar.Binding>> registrations() {
+        return call(() -> proxy.registrar().bindings());
+    }
+
+    private <T> T call(Callable<T> task) {
+        if (loop.inEventLoop()) {
+            try {
+                return task.call();
+            } catch (Exception e) {
+                throw new IllegalStateException(e);
+            }
+        }
+        try {
+            return loop.submit(task).get();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("interrupted waiting for the relay", e);
+        } catch (ExecutionException e) {
+            throw new IllegalStateException(e.getCause());
+        }
+    }
+
+    @Override
+    public void close() {
+        if (!open) {
+            return;
+        }
+        open = false;
+        try {
+            node.acceptSessions(config.signallingPort(), null);
+        } catch (RuntimeException e) {
+            // The node stopped first: it took its sessions with it.
+        }
+        if (!loop.isShuttingDown()) {
+            call(() -> {
+                if (timer != null) {
+                    timer.cancel(false);
+                }
+                if (proxy != null) {
+                    proxy.close();
+                }
+                if (media != null) {
+                    media.close();
+                }
+                for (Channel c : connections.values()) {
+                    c.close();
+                }
+                return null;
+            });
+        }
+        sessions.values().forEach(ReliableSession::close);
+        if (udp != null) {
+            udp.close().syncUninterruptibly();
+        }
+        if (tcp != null) {
+            tcp.close().syncUninterruptibly();
+        }
+        group.shutdownGracefully(0, 0, TimeUnit.MILLISECONDS).syncUninterruptibly();
+    }
+
+    /** Where the proxy's SIP goes. Runs on the relay's loop. */
+    private final class Signal implements SignalIo {
+        @Override
+        public void toPhone(Hop.Phone to, ByteBuf message) {
+            if (!to.tcp()) {
+                udp.writeAndFlush(new DatagramPacket(message, to.address()));
+                return;
+            }
+            Channel c = connections.get(to.address());
+            if (c == null) {
+                proxy.counters.nodeSendFailures++;
+                message.release();
+                return;
+            }
+            c.writeAndFlush(message);
+        }
+
+        @Override
+        public void toNode(String name, ByteBuf envelope) {
+            try {
+                ReliableSession s = session(name);
+                SendResult r = s == null ? SendResult.NO_ROUTE : s.send(envelope);
+                if (r != SendResult.ACCEPTED) {
+                    proxy.counters.nodeSendFailures++;
+                }
+            } catch (IllegalArgumentException e) {
+                proxy.counters.nodeSendFailures++;
+            } finally {
+                envelope.release();
+            }
+        }
+    }
+
+    /** One phone's TCP connection: Content-Length framing by {@link SipFramer}, replies on the same connection. */
+    private final class TcpConnection extends ChannelInboundHandlerAdapter implements SipFramer.Sink {
+        private SipFramer framer;
+        private Hop.Phone peer;
+        private ChannelHandlerContext ctx;
+
+        @Override
+        public void channelActive(ChannelHandlerContext ctx) {
+            this.ctx = ctx;
+            this.framer = new SipFramer(proxy.parser, ctx.alloc());
+            this.peer = new Hop.Phone((InetSocketAddress) ctx.channel().remoteAddress(), true);
+            connections.put(peer.address(), ctx.channel());
+            ctx.fireChannelActive();
+        }
+
+        @Override
+        public void channelRead(ChannelHandlerContext ctx, Object msg) {
+            if (!(msg instanceof ByteBuf chunk)) {
+                io.netty.util.ReferenceCountUtil.release(msg);
+                return;
+            }
+            framer.read(chunk, this);
+            reschedule();
+            if (framer.failed()) {
+                ctx.close();
+            }
+        }
+
+        @Override
+        public void message(SipMessage message) {
+            try {
+                proxy.onPhoneMessage(message, peer, System.nanoTime());
+            } finally {
+                message.release();
+            }
+        }
+
+        @Override
+        public void error(SipParseError error, SipMessage partial, boolean isRequest, boolean fatal) {
+            try {
+                proxy.onPhoneError(error, partial, isRequest, peer);
+            } finally {
+                if (partial != null) {
+                    partial.release();
+                }
+            }
+        }
+
+        @Override
+        public void ping() {
+            ctx.writeAndFlush(Unpooled.wrappedBuffer(new byte[] {'\r', '\n'}));
+        }
+
+        @Override
+        public void channelInactive(ChannelHandlerContext ctx) {
+            if (peer != null) {
+                connections.remove(peer.address(), ctx.channel());
+            }
+            if (framer != null) {
+                framer.close();
+            }
+            ctx.fireChannelInactive();
+        }
+
+        @Override
+        public void exceptionCaught(ChannelHandlerContext ctx, Throwable cause) {
+            ctx.close();
+        }
+    }
+}

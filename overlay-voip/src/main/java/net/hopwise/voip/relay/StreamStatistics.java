@@ -1,0 +1,58 @@
+package net.hopwise.voip.relay;
+
+import java.net.InetSocketAddress;
+
+/**
+ * One media stream of a call as the relay saw it, at one instant.
+ *
+ * @param index the m= line
+ * @param rtpPort the relay's RTP port facing the phone (RTCP is one above)
+ * @param overlayPort the relay's overlay port for this stream
+ * @param advertised the phone's RTP address from its SDP, or null
+ * @param latched the address the phone's RTP really came from, or null before its first packet
+ * @param remoteNode the relay at the other end, or null before it answered
+ * @param remotePort that relay's overlay port for this stream
+ * @param held whether the phone's last SDP put this stream on hold
+ * @param fromPhone RTP the local phone sent (sequence and jitter from its RTP headers)
+ * @param toPhone packets that came over the overlay for the phone (sequence from the overlay flow)
+ * @param sentToNode packets handed to the overlay flow
+ * @param deliveredToPhone packets sent to the phone (duplicates and late ones dropped)
+ */
+public record StreamStatistics(int index, int rtpPort, int overlayPort, InetSocketAddress advertised,
+        InetSocketAddress latched, String remoteNode, int remotePort, boolean held, Direction fromPhone,
+        Direction toPhone, long sentToNode, long deliveredToPhone) {
+
+    /**
+     * One direction's reception counters.
+     *
+     * @param dropped packets the relay could not pass on (no route, no address to send to yet)
+     * @param jitterMs RFC 3550 interarrival jitter in milliseconds
+     * @param meanTransitMs mean transit (a one-way delay between nodes sharing a clock)
+     */
+    public record Direction(long received, long expected, long lost, long late, long duplicates, long rtcp,
+            long dropped, double jitterMs, double meanTransitMs) {
+        static Direction of(ReceptionStats s, long rtcp, long dropped) {
+            return new Direction(s.received(), s.expected(), s.lost(), s.late(), s.duplicates(), rtcp, dropped,
+                    s.jitterNanos() / 1e6, s.meanTransitNanos() / 1e6);
+        }
+
+        /** Lost or late over expected, in percent. */
+        public double missedPercent() {
+            return expected == 0 ? 0 : 100.0 * (lost + late) / expected;
+        }
+    }
+
+    /**
+     * The E-model R of what reached the phone: G.711 with concealment, the misses the relay saw,
+     * and a mouth-to-ear delay of the mean transit plus two jitters (a jitter buffer) plus
+     * {@code accessDelayMs} (packetisation and the access legs, which the relay does not see).
+     */
+    public double rating(double accessDelayMs) {
+        double delay = Math.max(0, toPhone.meanTransitMs()) + 2 * toPhone.jitterMs() + accessDelayMs;
+        return EModel.rating(EModel.G711_PLC, delay, toPhone.missedPercent(), 1);
+    }
+
+    public double mos(double accessDelayMs) {
+        return EModel.mos(rating(accessDelayMs));
+    }
+}

@@ -1,0 +1,89 @@
+package net.hopwise.voip.relay;
+
+import java.io.File;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.net.DatagramSocket;
+import java.net.InetAddress;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Assumptions;
+
+/** Runs SIPp (Debian's sip-tester) as a process: skipped with a message where it is not installed. */
+final class Sipp {
+    private final Process process;
+    private final Path log;
+    private final List<String> command;
+
+    private Sipp(List<String> command, Path dir, String name) {
+        this.command = command;
+        this.log = dir.resolve(name + ".log");
+        try {
+            process = new ProcessBuilder(command).directory(dir.toFile()).redirectErrorStream(true)
+                    .redirectOutput(log.toFile()).redirectInput(ProcessBuilder.Redirect.from(new File("/dev/null")))
+                    .start();
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot start " + command, e);
+        }
+    }
+
+    /** Skips the calling test unless sipp is on the PATH. */
+    static String binary() {
+        for (String dir : System.getenv().getOrDefault("PATH", "/usr/bin").split(File.pathSeparator)) {
+            Path p = Path.of(dir, "sipp");
+            if (Files.isExecutable(p)) {
+                return p.toString();
+            }
+        }
+        Assumptions.abort("sipp (Debian package sip-tester) is not installed: the tests with real SIP peers"
+                + " are skipped; ./test installs it");
+        return null;
+    }
+
+    static Sipp start(Path dir, String name, String... args) {
+        List<String> command = new ArrayList<>();
+        command.add(binary());
+        command.addAll(List.of(args));
+        return new Sipp(command, dir, name);
+    }
+
+    /** Waits for SIPp to finish (its own -timeout bounds the run); returns its exit code. */
+    int await() {
+        try {
+            if (!process.waitFor(120, TimeUnit.SECONDS)) {
+                process.destroyForcibly();
+                throw new AssertionError("sipp did not finish: " + command + "\n" + output());
+            }
+            return process.exitValue();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            process.destroyForcibly();
+            throw new AssertionError("interrupted waiting for sipp", e);
+        }
+    }
+
+    void kill() {
+        process.destroyForcibly();
+    }
+
+    String output() {
+        try {
+            String text = Files.readString(log);
+            return text.length() > 4000 ? text.substring(text.length() - 4000) : text;
+        } catch (IOException e) {
+            return "(no output: " + e.getMessage() + ")";
+        }
+    }
+
+    /** A UDP port free now on loopback (the OS may hand it out again later; tests use it at once). */
+    static int freeUdpPort() {
+        try (DatagramSocket s = new DatagramSocket(0, InetAddress.getLoopbackAddress())) {
+            return s.getLocalPort();
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+}

@@ -1,0 +1,140 @@
+package net.hopwise.voip.relay;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.net.InetSocketAddress;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.Arrays;
+import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
+import net.hopwise.overlay.NeighbourConfig;
+import net.hopwise.overlay.NodeConfig;
+import net.hopwise.overlay.NodeRuntime;
+import net.hopwise.overlay.OverlayNode;
+import net.hopwise.overlay.routing.RoutingMetric;
+import net.hopwise.overlay.testing.Eventually;
+import net.hopwise.overlay.testing.LeakDetection;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestInstance;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * SIPp's uas (echoing RTP) behind relay b and a SIPp uac streaming RTP behind relay a, with the two
+ * relays on two overlay nodes over loopback UDP: every call completes, media crosses both relays in
+ * both directions (counted by each), and both relays hold nothing once the calls ended.
+ */
+@TestInstance(TestInstance.Lifecycle.PER_CLASS)
+class SippThroughTwoRelaysTest {
+    private static final int CALLS = 4;
+
+    private NodeRuntime runtime;
+    private OverlayNode a;
+    private OverlayNode b;
+    private SipRelay relayA;
+    private SipRelay relayB;
+    private final List<CallStatistics> endedA = new CopyOnWriteArrayList<>();
+    private final List<CallStatistics> endedB = new CopyOnWriteArrayList<>();
+    @TempDir
+    Path dir;
+
+    @BeforeAll
+    void start() {
+        Sipp.binary();
+        runtime = NodeRuntime.create(1);
+        a = OverlayNode.start(NodeConfig.builder("a").loopback(0).build(), runtime);
+        b = OverlayNode.start(NodeConfig.builder("b").loopback(0).build(), runtime);
+        a.addNeighbour(new NeighbourConfig("b", b.localAddress()));
+        b.addNeighbour(new NeighbourConfig("a", a.localAddress()));
+        Eventually.await("a and b reach each other", () -> a.reachableNodes(a.config().defaultMetric()).contains("b")
+                && b.reachableNodes(b.config().defaultMetric()).contains("a")
+                && a.reachableNodes(RoutingMetric.EXPECTED_LATENCY).contains("b")
+                && b.reachableNodes(RoutingMetric.EXPECTED_LATENCY).contains("a"));
+        relayA = SipRelay.start(a, relay(31000));
+        relayB = SipRelay.start(b, relay(31500));
+        relayA.onCallEnded(endedA::add);
+        relayB.onCallEnded(endedB::add);
+    }
+
+    private static RelayConfig relay(int mediaPorts) {
+        return RelayConfig.builder().sipAddress(new InetSocketAddress("127.0.0.1", 0)).mediaAddress("127.0.0.1")
+                .mediaPorts(mediaPorts, mediaPorts + 199).route("prefix:bob=b").linger(Duration.ZERO)
+                // Transactions are forgotten 64 T1 after their final response: 3.2 s instead of 32.
+                .timers(Duration.ofMillis(50), Duration.ofMillis(400)).build();
+    }
+
+    @AfterAll
+    void stop() {
+        if (relayA != null) {
+            relayA.close();
+            relayB.close();
+        }
+        if (a != null) {
+            a.stop();
+            b.stop();
+            runtime.close();
+        }
+        LeakDetection.assertNoLeaks();
+    }
+
+    @Test
+    void sippCallsWithMediaCompleteThroughTwoRelaysAndLeaveNoState() throws IOException {
+        Path audio = dir.resolve("silence.al");
+        byte[] alaw = new byte[8000];
+        Arrays.fill(alaw, (byte) 0xD5);
+        Files.write(audio, alaw);
+        try (InputStream in = getClass().getResourceAsStream("/sipp/uac_rtp.xml")) {
+            Files.copy(in, dir.resolve("uac_rtp.xml"));
+        }
+        int uasPort = Sipp.freeUdpPort();
+        Sipp uas = Sipp.start(dir, "uas", "-sn", "uas", "-i", "127.0.0.1", "-p", Integer.toString(uasPort),
+                "-mi", "127.0.0.1", "-mp", Integer.toString(Sipp.freeUdpPort()), "-rtp_echo",
+                "-m", Integer.toString(CALLS), "-nostdin", "-timeout", "60s", "-timeout_error");
+        Sipp uac;
+        try {
+            uac = Sipp.start(dir, "uac", "127.0.0.1:" + uasPort, "-rsa", "127.0.0.1:" + relayA.sipAddress().getPort(),
+                    "-sf", "uac_rtp.xml", "-s", "bob", "-i", "127.0.0.1",
+                    "-p", Integer.toString(Sipp.freeUdpPort()), "-mi", "127.0.0.1",
+                    "-mp", Integer.toString(Sipp.freeUdpPort()), "-d", "1500", "-m", Integer.toString(CALLS),
+                    "-r", "4", "-nostdin", "-timeout", "60s", "-timeout_error");
+            int uacExit = uac.await();
+            assertThat(uacExit).as("sipp uac exit code; output:\n%s\nuas:\n%s", uac.output(), uas.output())
+                    .isZero();
+            assertThat(uas.await()).as("sipp uas exit code; output:\n%s", uas.output()).isZero();
+        } finally {
+            uas.kill();
+        }
+
+        try {
+            Eventually.await("both relays forget the calls", () -> endedA.size() == CALLS
+                    && endedB.size() == CALLS && relayA.state().idle() && relayB.state().idle());
+        } catch (AssertionError e) {
+            throw new AssertionError(e.getMessage() + ": a " + relayA.state() + " " + relayA.calls() + " ended "
+                    + endedA.size() + "; b " + relayB.state() + " " + relayB.calls() + " ended " + endedB.size(), e);
+        }
+        for (CallStatistics call : endedA) {
+            assertThat(call.endReason()).isEqualTo("bye");
+            StreamStatistics s = call.streams().get(0);
+            // One second of 20 ms packets left the caller, and the callee's echo came back through b.
+            assertThat(s.fromPhone().received()).as("RTP from the caller at a").isGreaterThanOrEqualTo(40);
+            assertThat(s.sentToNode()).isEqualTo(s.fromPhone().received() + s.fromPhone().rtcp());
+            assertThat(s.deliveredToPhone()).as("echo delivered to the caller by a").isGreaterThan(0);
+            assertThat(s.latched()).isNotNull();
+        }
+        for (CallStatistics call : endedB) {
+            StreamStatistics s = call.streams().get(0);
+            assertThat(s.deliveredToPhone()).as("RTP delivered to the callee by b").isGreaterThanOrEqualTo(40);
+            assertThat(s.fromPhone().received()).as("echo from the callee at b").isGreaterThan(0);
+            assertThat(s.toPhone().lost()).isZero();
+            assertThat(s.toPhone().duplicates()).isZero();
+        }
+        assertThat(relayA.counters()).containsEntry("nodeSendFailures", 0L).containsEntry("unmatchedResponses", 0L)
+                .containsEntry("malformedDropped", 0L);
+        assertThat(relayB.counters()).containsEntry("nodeSendFailures", 0L).containsEntry("unmatchedResponses", 0L);
+    }
+}
