@@ -1,0 +1,230 @@
+package net.hopwise.overlay.security;
+
+import io.netty.buffer.ByteBuf;
+import io.netty.buffer.Unpooled;
+import java.net.InetSocketAddress;
+import java.nio.ByteBuffer;
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.EnumMap;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import net.hopwise.overlay.spi.DatagramStage;
+import net.hopwise.overlay.spi.DropCounter;
+import net.hopwise.overlay.spi.Frame;
+import net.hopwise.overlay.spi.FrameSink;
+import net.hopwise.overlay.spi.LinkView;
+import net.hopwise.overlay.spi.ModuleContext;
+import net.hopwise.overlay.spi.OverlayModule;
+import net.hopwise.overlay.spi.Stage;
+import net.hopwise.overlay.spi.StagePosition;
+import net.hopwise.overlay.wire.WireHeader;
+
+/**
+ * Authenticated, encrypted links as a module: a datagram stage that runs {@link LinkSecurity}
+ * between the socket and the frame stage, sealing every datagram the node sends and opening every
+ * one it receives, and a stage that runs its timers.
+ *
+ * <p>The SPI gives a datagram stage no way to send a datagram of its own, yet handshakes must. Until
+ * it does, handshake datagrams ride on the node's own sends: the stage asks the node to send an
+ * empty packet of its own type to the neighbour ({@link ModuleContext#sendImmediately}) and puts the
+ * handshake datagram in its place when that packet passes {@link DatagramStage#outbound}. So a
+ * handshake datagram can only go to a configured neighbour's current address; one to any other
+ * address is not sent (an initiator elsewhere gets no cookie, which only delays a moved neighbour
+ * until its address is known again). Datagrams the node sends before a link has keys wait, a few
+ * per link, and leave sealed once the handshake completes.
+ */
+public final class SecurityModule implements OverlayModule {
+    /** The module packet type that carries nothing but a chance to send a handshake datagram. */
+    public static final int CARRIER_TYPE = 127;
+    /** Datagrams held per link until it has keys: a few hellos' worth; more are dropped and counted. */
+    public static final int MAX_HELD = 16;
+
+    private final SecurityConfig config;
+
+    public SecurityModule(SecurityConfig config) {
+        this.config = config;
+    }
+
+    @Override
+    public String name() {
+        return "security";
+    }
+
+    @Override
+    public void install(ModuleContext ctx) {
+        if (!ctx.self().equals(net.hopwise.overlay.NodeId.ofName(config.name()))) {
+            throw new IllegalArgumentException("link security configured for " + config.name()
+                    + " is installed on another node");
+        }
+        new Installed(ctx).install();
+    }
+
+    /** One node's link security. */
+    private final class Installed implements DatagramStage, Stage {
+        private final ModuleContext ctx;
+        private final Map<DropReason, DropCounter> drops = new EnumMap<>(DropReason.class);
+        private final Map<String, ArrayDeque<byte[]>> handshakeOut = new HashMap<>();
+        private final Map<String, ArrayDeque<ByteBuf>> held = new HashMap<>();
+        private final List<String> carriersDue = new ArrayList<>();
+        private final LinkSecurity engine;
+
+        Installed(ModuleContext ctx) {
+            this.ctx = ctx;
+            for (DropReason r : DropReason.values()) {
+                drops.put(r, ctx.dropReason(r.reason()));
+            }
+            this.engine = new LinkSecurity(config, this::handshakeDatagram, r -> drops.get(r).increment(),
+                    new LinkSecurity.Listener() {
+                        @Override
+                        public void established(String peer, InetSocketAddress address, boolean rekey) {
+                            ArrayDeque<ByteBuf> q = held.get(peer);
+                            for (int i = 0; q != null && i < q.size(); i++) {
+                                carriersDue.add(peer);
+                            }
+                        }
+                    });
+        }
+
+        void install() {
+            ctx.registerPacketType(CARRIER_TYPE, "security-carrier");
+            ctx.addDatagramStage("security", this);
+            ctx.addStage("security-timer", StagePosition.last(), this);
+            for (LinkView link : ctx.links()) {
+                engine.addPeer(link.name(), link.address());
+            }
+            ctx.provide(LinkSecurity.class, engine);
+        }
+
+        @Override
+        public int overhead() {
+            return LinkSecurity.overhead();
+        }
+
+        @Override
+        public ByteBuf inbound(InetSocketAddress from, ByteBuf datagram, long nowNanos) {
+            int n = datagram.readableBytes();
+            ByteBuf out = ctx.allocator().heapBuffer(Math.max(n, 1));
+            String peer;
+            try {
+                ByteBuffer in = datagram.nioBuffer(datagram.readerIndex(), n);
+                ByteBuffer o = out.nioBuffer(0, out.capacity());
+                peer = engine.receive(from, in, o, nowNanos);
+                out.writerIndex(o.position());
+            } catch (RuntimeException e) {
+                out.release();
+                throw e;
+            }
+            sendCarriers();
+            if (peer == null) {
+                out.release();
+                return null;
+            }
+            return out;
+        }
+
+        @Override
+        public ByteBuf outbound(LinkView link, InetSocketAddress address, ByteBuf datagram, long nowNanos) {
+            engine.addPeer(link.name(), link.address());
+            boolean carrier = datagram.readableBytes() >= WireHeader.LENGTH
+                    && WireHeader.typeCode(datagram) == CARRIER_TYPE;
+            ArrayDeque<byte[]> hs = handshakeOut.get(link.name());
+            if (hs != null && !hs.isEmpty()) {
+                if (carrier) {
+                    datagram.release();
+                } else {
+                    hold(link.name(), datagram);
+                }
+                return Unpooled.wrappedBuffer(hs.poll());
+            }
+            ByteBuf next = datagram;
+            if (carrier) {
+                datagram.release();
+                ArrayDeque<ByteBuf> q = held.get(link.name());
+                next = q == null ? null : q.poll();
+                if (next == null) {
+                    return null;
+                }
+            }
+            ByteBuf sealed = seal(link.name(), next, nowNanos);
+            if (sealed == null) {
+                hold(link.name(), next);
+                ArrayDeque<byte[]> started = handshakeOut.get(link.name());
+                return started == null || started.isEmpty() ? null : Unpooled.wrappedBuffer(started.poll());
+            }
+            next.release();
+            return sealed;
+        }
+
+        private ByteBuf seal(String peer, ByteBuf plain, long now) {
+            int n = plain.readableBytes();
+            ByteBuf out = ctx.allocator().heapBuffer(n + LinkSecurity.overhead());
+            ByteBuffer o = out.nioBuffer(0, out.capacity());
+            if (!engine.seal(peer, plain.nioBuffer(plain.readerIndex(), n), o, now)) {
+                out.release();
+                return null;
+            }
+            out.writerIndex(o.position());
+            return out;
+        }
+
+        private void hold(String peer, ByteBuf datagram) {
+            ArrayDeque<ByteBuf> q = held.computeIfAbsent(peer, p -> new ArrayDeque<>());
+            if (q.size() >= MAX_HELD) {
+                q.poll().release();
+                drops.get(DropReason.NO_SESSION).increment();
+            }
+            q.add(datagram);
+        }
+
+        private void handshakeDatagram(InetSocketAddress to, byte[] datagram) {
+            for (LinkView link : ctx.links()) {
+                if (link.address().equals(to)) {
+                    handshakeOut.computeIfAbsent(link.name(), p -> new ArrayDeque<>()).add(datagram);
+                    carriersDue.add(link.name());
+                    return;
+                }
+            }
+        }
+
+        /** Lets the node send what the engine produced, once the engine is done (no re-entry). */
+        private void sendCarriers() {
+            while (!carriersDue.isEmpty()) {
+                String peer = carriersDue.remove(0);
+                LinkView link = ctx.links().stream().filter(l -> l.name().equals(peer)).findFirst().orElse(null);
+                if (link != null) {
+                    ctx.sendImmediately(link, CARRIER_TYPE, Unpooled.EMPTY_BUFFER);
+                }
+            }
+        }
+
+        @Override
+        public boolean takes(int type) {
+            return type == CARRIER_TYPE;
+        }
+
+        @Override
+        public void onFrame(Frame frame, FrameSink next) {
+            // A carrier always leaves with a handshake datagram in its place; one that arrives was made
+            // by someone else and means nothing.
+        }
+
+        @Override
+        public long nextDeadlineNanos() {
+            return engine.nextDeadlineNanos();
+        }
+
+        @Override
+        public void onTimer(long nowNanos) {
+            engine.onTimer(nowNanos);
+            sendCarriers();
+        }
+
+        @Override
+        public void close() {
+            held.values().forEach(q -> q.forEach(ByteBuf::release));
+            held.clear();
+        }
+    }
+}

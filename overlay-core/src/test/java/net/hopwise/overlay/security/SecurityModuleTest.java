@@ -1,0 +1,73 @@
+package net.hopwise.overlay.security;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.netty.buffer.Unpooled;
+import java.util.List;
+import java.util.Map;
+import java.util.Random;
+import net.hopwise.overlay.NodeEvent;
+import net.hopwise.overlay.NodeId;
+import net.hopwise.overlay.routing.RoutingMetric;
+import net.hopwise.overlay.spi.DropCounter;
+import net.hopwise.overlay.testing.VirtualOverlay;
+import org.junit.jupiter.api.Test;
+
+/** Two nodes with the module installed, on virtual time, and an outsider linked to one of them. */
+class SecurityModuleTest {
+    private static final long MS = 1_000_000L;
+    private static final long WALL = 1_800_000_000L;
+
+    private final NodeKeys ka = NodeKeys.generate();
+    private final NodeKeys kb = NodeKeys.generate();
+    private final Admission trusted = new TrustedKeys(Map.of("a", List.of(ka.identityPublic()),
+            "b", List.of(kb.identityPublic())));
+
+    private VirtualOverlay overlay() {
+        return new VirtualOverlay(42, builder -> {
+            String name = builder.build().name();
+            NodeKeys k = name.equals("a") ? ka : kb;
+            builder.module(new SecurityModule(SecurityConfig.of(name, k, null, trusted).withWallClock(() -> WALL)));
+        });
+    }
+
+    @Test
+    void twoNodesLinkUpSealedAndAnOutsidersDatagramsAreCountedDrops() {
+        try (VirtualOverlay o = overlay()) {
+            o.node("a");
+            o.node("b");
+            o.external("mallory", (from, d, now) -> { });
+            o.link("a", "b", MS);
+            o.link("mallory", "b", MS);
+            o.startAll();
+            o.runFor(5_000 * MS);
+            assertThat(o.engine("a").hasRoute(NodeId.ofName("b"), RoutingMetric.HOPS)).isTrue();
+            assertThat(o.engine("b").hasRoute(NodeId.ofName("a"), RoutingMetric.HOPS)).isTrue();
+            assertThat(o.events()).anySatisfy(e -> {
+                assertThat(e.kind()).isEqualTo(NodeEvent.Kind.LINK_UP);
+                assertThat(e.node()).isEqualTo("a");
+            });
+            assertThat(drops(o, "a")).isZero();
+            long before = drops(o, "b");
+
+            Random random = new Random(7);
+            for (int i = 0; i < 200; i++) {
+                byte[] junk = new byte[1 + random.nextInt(1200)];
+                random.nextBytes(junk);
+                o.inject("mallory", "b", Unpooled.wrappedBuffer(junk));
+            }
+            o.runFor(1_000 * MS);
+            // every datagram of the outsider's was dropped and counted (an INIT-shaped one may earn a
+            // cookie instead, which costs nothing); the link stays up
+            assertThat(drops(o, "b") - before).isGreaterThanOrEqualTo(195);
+            assertThat(o.engine("b").hasRoute(NodeId.ofName("a"), RoutingMetric.HOPS)).isTrue();
+            assertThat(o.engine("b").hasRoute(NodeId.ofName("mallory"), RoutingMetric.HOPS)).isFalse();
+        }
+    }
+
+    private static long drops(VirtualOverlay o, String node) {
+        return o.engine(node).counters().moduleDrops().stream()
+                .filter(d -> d.reason().startsWith("security_") && !d.reason().equals("security_no_session"))
+                .mapToLong(DropCounter::count).sum();
+    }
+}
