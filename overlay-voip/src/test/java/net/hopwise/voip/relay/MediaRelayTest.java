@@ -1,0 +1,205 @@
+package net.hopwise.voip.relay;
+
+import static net.hopwise.voip.relay.SipText.body;
+import static net.hopwise.voip.relay.SipText.response;
+import static net.hopwise.voip.relay.SipText.startLine;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.netty.buffer.ByteBuf;
+import java.net.InetSocketAddress;
+import java.time.Duration;
+import org.junit.jupiter.api.Test;
+
+/** Media through two relays on virtual time: latching, RTCP, de-duplication, drop-late, hold and timeouts. */
+class MediaRelayTest {
+    private static final InetSocketAddress CALLER_RTP = new InetSocketAddress("127.0.0.1", 41000);
+    private final RelayPair pair = new RelayPair();
+
+    /** A confirmed call; returns the INVITE phone B received. */
+    private String call(String callId) {
+        pair.fromPhoneA(SipText.invite(callId, "z9hG4bK-" + callId, SipText.SDP_A));
+        pair.atA();
+        String invite = pair.atB();
+        pair.fromPhoneB(response(invite, 200, "tagB", SipText.SDP_B));
+        pair.atA();
+        pair.fromPhoneA(SipText.request("ACK", "sip:bob@127.0.0.1:5070", "z9hG4bK-ack" + callId, "tagA", "tagB",
+                callId, 1, "", null));
+        pair.atB();
+        return invite;
+    }
+
+    private static ByteBuf rtp(int seq, long timestamp) {
+        ByteBuf b = RelayPair.ALLOC.buffer();
+        b.writeByte(0x80).writeByte(0).writeShort(seq).writeInt((int) timestamp).writeInt(0x1234);
+        b.writeZero(160);
+        return b;
+    }
+
+    private void phoneASends(int seq, InetSocketAddress from) {
+        ByteBuf p = rtp(seq, seq * 160L);
+        try {
+            pair.a.onPhoneMedia(30000, false, p, from, pair.now);
+        } finally {
+            p.release();
+        }
+    }
+
+    @Test
+    void rtpFromTheCallerReachesTheCalleeByteForByteFromTheRelaysPort() {
+        call("m1");
+        phoneASends(7, CALLER_RTP);
+        assertThat(pair.mediaB.toPhone).singleElement().satisfies(sent -> {
+            assertThat(sent[0]).isEqualTo(30500);
+            assertThat(sent[1]).isEqualTo(false);
+            assertThat(sent[2]).isEqualTo(new InetSocketAddress("127.0.0.1", 40000));
+            byte[] bytes = (byte[]) sent[3];
+            assertThat(bytes).hasSize(172);
+            assertThat(((bytes[2] & 0xFF) << 8) | (bytes[3] & 0xFF)).isEqualTo(7);
+        });
+        StreamStatistics atA = pair.a.calls(pair.now).get(0).streams().get(0);
+        assertThat(atA.latched()).isEqualTo(CALLER_RTP);
+        assertThat(atA.sentToNode()).isEqualTo(1);
+    }
+
+    @Test
+    void theCalleeIsLatchedWhereItsRtpReallyComesFrom() {
+        call("m2");
+        InetSocketAddress natted = new InetSocketAddress("127.0.0.1", 45678);
+        ByteBuf p = rtp(1, 160);
+        try {
+            pair.b.onPhoneMedia(30500, false, p, natted, pair.now);
+        } finally {
+            p.release();
+        }
+        phoneASends(1, CALLER_RTP);
+        assertThat(pair.mediaB.toPhone).singleElement().satisfies(sent -> assertThat(sent[2]).isEqualTo(natted));
+        assertThat(pair.mediaA.toPhone).singleElement().satisfies(sent -> assertThat(sent[2]).isEqualTo(CALLER_RTP));
+    }
+
+    @Test
+    void rtcpTravelsTheSameFlowAndLeavesFromTheRtcpPortToTheRtcpAddress() {
+        call("m3");
+        ByteBuf rr = RelayPair.ALLOC.buffer().writeByte(0x80).writeByte(201).writeShort(1).writeInt(0x1234);
+        try {
+            pair.a.onPhoneMedia(30000, true, rr, new InetSocketAddress("127.0.0.1", 41001), pair.now);
+        } finally {
+            rr.release();
+        }
+        assertThat(pair.mediaB.toPhone).singleElement().satisfies(sent -> {
+            assertThat(sent[1]).isEqualTo(true);
+            assertThat(sent[2]).isEqualTo(new InetSocketAddress("127.0.0.1", 40001));
+        });
+        assertThat(pair.b.calls(pair.now).get(0).streams().get(0).toPhone().rtcp()).isEqualTo(1);
+    }
+
+    @Test
+    void theEgressDropsDuplicatesAndPacketsPastTheDeadline() {
+        call("m4");
+        int overlayPort = pair.b.calls(pair.now).get(0).streams().get(0).overlayPort();
+        long t = pair.now;
+        deliverAtB(overlayPort, 0, t - 10_000_000L, t);
+        deliverAtB(overlayPort, 1, t - 10_000_000L, t + 20_000_000L);
+        deliverAtB(overlayPort, 1, t - 10_000_000L, t + 21_000_000L);
+        // 150 ms behind the best transit: past the 100 ms deadline.
+        deliverAtB(overlayPort, 2, t + 40_000_000L - 10_000_000L, t + 40_000_000L + 150_000_000L);
+        deliverAtB(overlayPort, 4, t + 80_000_000L - 10_000_000L, t + 80_000_000L);
+        assertThat(pair.mediaB.toPhone).hasSize(3);
+        StreamStatistics.Direction in = pair.b.calls(pair.now).get(0).streams().get(0).toPhone();
+        assertThat(in.duplicates()).isEqualTo(1);
+        assertThat(in.late()).isEqualTo(1);
+        assertThat(in.lost()).isEqualTo(1);
+        assertThat(in.expected()).isEqualTo(5);
+        assertThat(in.missedPercent()).isEqualTo(40.0);
+    }
+
+    private void deliverAtB(int overlayPort, long seq, long sent, long at) {
+        ByteBuf p = rtp((int) seq, seq * 160);
+        try {
+            pair.b.onNodeMedia(overlayPort, p, seq, sent, at);
+        } finally {
+            p.release();
+        }
+    }
+
+    @Test
+    void aHoldReInviteKeepsThePortsMovesTheVersionAndTakesTheLongTimeout() {
+        String invite = call("m5");
+        String hold = SipText.sdp("127.0.0.1", 41000, "53655765", 2, "a=sendonly\r\n");
+        pair.fromPhoneA(SipText.request("INVITE", "sip:bob@127.0.0.1:5070", "z9hG4bK-hold", "tagA", "tagB", "m5", 3,
+                "", hold));
+        assertThat(startLine(pair.atA())).isEqualTo("SIP/2.0 100 Trying");
+        String reInvite = pair.atB();
+        assertThat(body(reInvite)).contains("m=audio 30500 ").contains("a=sendonly")
+                .contains("o=user1 53655765 2 IN IP4 127.0.0.20");
+        assertThat(body(invite)).contains("o=user1 53655765 1 IN IP4 127.0.0.20");
+        pair.fromPhoneB(response(reInvite, 200, null, SipText.sdp("127.0.0.1", 40000, "98765", 2, "a=recvonly\r\n")));
+        assertThat(body(pair.atA())).contains("m=audio 30000 ").contains("a=recvonly");
+        assertThat(pair.a.state().mediaPortPairs()).isEqualTo(1);
+
+        pair.advance(Duration.ofSeconds(61));
+        assertThat(pair.a.state().calls()).isEqualTo(1);
+        pair.advance(Duration.ofSeconds(3600));
+        assertThat(pair.a.state().calls()).isZero();
+        assertThat(pair.a.counters()).containsEntry("mediaTimeouts", 1L);
+    }
+
+    @Test
+    void aCallWithoutMediaTimesOutAfterSixtySecondsAndReportsWhy() {
+        call("m6");
+        java.util.List<CallStatistics> ended = new java.util.ArrayList<>();
+        pair.a.onCallEnded(ended::add);
+        pair.advance(Duration.ofSeconds(59));
+        phoneASends(1, CALLER_RTP);
+        pair.advance(Duration.ofSeconds(59));
+        assertThat(pair.a.state().calls()).isEqualTo(1);
+        pair.advance(Duration.ofSeconds(2));
+        assertThat(ended).singleElement().satisfies(c -> assertThat(c.endReason()).isEqualTo("media timeout"));
+        assertThat(pair.mediaA.bound).isEmpty();
+        assertThat(pair.mediaA.overlayPorts).isEmpty();
+    }
+
+    @Test
+    void aLateOfferIsRewrittenInThe200AndTheAnswerInTheAck() {
+        pair.fromPhoneA(SipText.invite("m7", "z9hG4bK-m7", null));
+        pair.atA();
+        String invite = pair.atB();
+        assertThat(body(invite)).isEmpty();
+        pair.fromPhoneB(response(invite, 200, "tagB", SipText.SDP_B));
+        assertThat(body(pair.atA())).contains("c=IN IP4 127.0.0.10").contains("m=audio 30000 ");
+        pair.fromPhoneA(SipText.request("ACK", "sip:bob@127.0.0.1:5070", "z9hG4bK-m7ack", "tagA", "tagB", "m7", 1, "",
+                SipText.SDP_A));
+        assertThat(body(pair.atB())).contains("c=IN IP4 127.0.0.20").contains("m=audio 30500 ")
+                .doesNotContain("41000");
+        phoneASends(3, CALLER_RTP);
+        assertThat(pair.mediaB.toPhone).singleElement()
+                .satisfies(sent -> assertThat(sent[2]).isEqualTo(new InetSocketAddress("127.0.0.1", 40000)));
+    }
+
+    @Test
+    void whenMediaPortsRunOutTheInviteIsRefused503AndThePoolStaysWhole() {
+        RelayPair small = new RelayPair(c -> c.mediaPorts(30000, 30001), c -> { });
+        small.fromPhoneA(SipText.invite("p1", "z9hG4bK-p1", SipText.SDP_A));
+        small.atA();
+        small.atB();
+        small.fromPhoneA(SipText.request("INVITE", "sip:bob@127.0.0.1:5070", "z9hG4bK-p2", "tagX", null, "p2", 1, "",
+                SipText.SDP_A));
+        assertThat(startLine(small.atA())).isEqualTo("SIP/2.0 100 Trying");
+        assertThat(startLine(small.atA())).startsWith("SIP/2.0 503");
+        assertThat(small.a.counters()).containsEntry("portsExhausted", 1L);
+        // Timer C ends the unanswered call (408), which then lingers.
+        small.advance(Duration.ofSeconds(200));
+        assertThat(small.inbox("a", RelayPair.PHONE_A)).anySatisfy(m -> assertThat(startLine(m)).startsWith("SIP/2.0 408"));
+        small.advance(Duration.ofSeconds(40));
+        assertThat(small.a.state().mediaPortPairs()).isZero();
+        assertThat(small.idle()).isTrue();
+    }
+
+    @Test
+    void iceIsStrippedFromTheSdpAPhoneReceives() {
+        String ice = SipText.sdp("127.0.0.1", 41000, "1", 1,
+                "a=ice-ufrag:abcd\r\na=ice-pwd:0123456789abcdef012345\r\na=candidate:1 1 UDP 2130706431 10.0.0.5 41000 typ host\r\n");
+        pair.fromPhoneA(SipText.invite("m9", "z9hG4bK-m9", ice));
+        pair.atA();
+        assertThat(body(pair.atB())).doesNotContain("candidate").doesNotContain("ice-").doesNotContain("10.0.0.5");
+    }
+}
