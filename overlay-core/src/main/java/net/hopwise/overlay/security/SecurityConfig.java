@@ -7,7 +7,7 @@ import net.hopwise.overlay.NodeId;
 
 /**
  * One node's link security: its name and keys, what it admits, and the protocol's timings. The
- * defaults are listed in docs/configuration.md, "Link security".
+ * defaults are listed in docs/security.md, "Settings".
  *
  * @param certificate this node's certificate, sent in handshakes; null under trusted-keys admission
  * @param wallClockSeconds wall-clock time for certificate validity (the only use of real time: the

@@ -40,7 +40,16 @@ class SecurityModuleTest {
             o.link("a", "b", MS);
             o.link("mallory", "b", MS);
             o.startAll();
+            long start = o.now();
+            while (!o.engine("a").hasRoute(NodeId.ofName("b"), RoutingMetric.HOPS) && o.now() - start < 10_000 * MS) {
+                o.runFor(10 * MS);
+            }
+            long linkUp = o.now() - start;
+            System.out.println("sealed link up after " + linkUp / MS + " ms of virtual time");
             o.runFor(5_000 * MS);
+            LinkSecurity.PeerStatus status = o.engine("a").module(LinkSecurity.class).status("b", o.now());
+            assertThat(status.authenticated()).isTrue();
+            assertThat(status.fingerprint()).isEqualTo(kb.fingerprint());
             assertThat(o.engine("a").hasRoute(NodeId.ofName("b"), RoutingMetric.HOPS)).isTrue();
             assertThat(o.engine("b").hasRoute(NodeId.ofName("a"), RoutingMetric.HOPS)).isTrue();
             assertThat(o.events()).anySatisfy(e -> {
@@ -62,6 +71,24 @@ class SecurityModuleTest {
             assertThat(drops(o, "b") - before).isGreaterThanOrEqualTo(195);
             assertThat(o.engine("b").hasRoute(NodeId.ofName("a"), RoutingMetric.HOPS)).isTrue();
             assertThat(o.engine("b").hasRoute(NodeId.ofName("mallory"), RoutingMetric.HOPS)).isFalse();
+        }
+    }
+
+    @Test
+    void aNodeWithoutTheModuleCannotLinkWithASecuredOne() {
+        try (VirtualOverlay o = new VirtualOverlay(42, builder -> {
+            if (builder.build().name().equals("a")) {
+                builder.module(new SecurityModule(SecurityConfig.of("a", ka, null, trusted).withWallClock(() -> WALL)));
+            }
+        })) {
+            o.node("a");
+            o.node("b");
+            o.link("a", "b", MS);
+            o.startAll();
+            o.runFor(5_000 * MS);
+            assertThat(o.engine("a").hasRoute(NodeId.ofName("b"), RoutingMetric.HOPS)).isFalse();
+            assertThat(o.engine("b").hasRoute(NodeId.ofName("a"), RoutingMetric.HOPS)).isFalse();
+            assertThat(drops(o, "a")).isPositive(); // b's plaintext hellos
         }
     }
 
