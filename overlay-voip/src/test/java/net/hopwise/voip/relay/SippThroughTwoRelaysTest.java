@@ -23,11 +23,14 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInstance;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
 
 /**
  * SIPp's uas (echoing RTP) behind relay b and a SIPp uac streaming RTP behind relay a, with the two
  * relays on two overlay nodes over loopback UDP: every call completes, media crosses both relays in
- * both directions (counted by each), and both relays hold nothing once the calls ended.
+ * both directions (counted by each), and both relays hold nothing once the calls ended. Then a
+ * signalling matrix of custom SIPp scenario pairs (caller and callee) through the same relays.
  */
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 class SippThroughTwoRelaysTest {
@@ -82,8 +85,58 @@ class SippThroughTwoRelaysTest {
         LeakDetection.assertNoLeaks();
     }
 
+    @ParameterizedTest(name = "{0}")
+    @CsvSource({"late_offer, bye", "busy, rejected 486", "hold, bye"})
+    void aSignallingScenarioCompletesThroughTwoRelaysAndLeavesNoState(String scenario, String endReason)
+            throws IOException {
+        endedA.clear();
+        endedB.clear();
+        for (String side : List.of("uac_", "uas_")) {
+            try (InputStream in = getClass().getResourceAsStream("/sipp/" + side + scenario + ".xml")) {
+                Files.copy(in, dir.resolve(side + scenario + ".xml"), java.nio.file.StandardCopyOption.REPLACE_EXISTING);
+            }
+        }
+        int calls = 2;
+        int uasPort = Sipp.freeUdpPort();
+        Sipp uas = Sipp.start(dir, "uas_" + scenario, "-sf", "uas_" + scenario + ".xml", "-i", "127.0.0.1",
+                "-p", Integer.toString(uasPort), "-mi", "127.0.0.1", "-mp", Integer.toString(Sipp.freeUdpPort()),
+                "-m", Integer.toString(calls), "-nostdin", "-timeout", "60s", "-timeout_error");
+        try {
+            Sipp uac = Sipp.start(dir, "uac_" + scenario, "127.0.0.1:" + uasPort, "-rsa",
+                    "127.0.0.1:" + relayA.sipAddress().getPort(), "-sf", "uac_" + scenario + ".xml", "-s", "bob",
+                    "-i", "127.0.0.1", "-p", Integer.toString(Sipp.freeUdpPort()), "-mi", "127.0.0.1",
+                    "-mp", Integer.toString(Sipp.freeUdpPort()), "-m", Integer.toString(calls), "-r", "4",
+                    "-nostdin", "-timeout", "60s", "-timeout_error");
+            assertThat(uac.await()).as("sipp uac exit code; output:\n%s\nuas:\n%s", uac.output(), uas.output())
+                    .isZero();
+            assertThat(uas.await()).as("sipp uas exit code; output:\n%s", uas.output()).isZero();
+        } finally {
+            uas.kill();
+        }
+        awaitIdle(calls);
+        assertThat(endedA).allSatisfy(c -> assertThat(c.endReason()).isEqualTo(endReason));
+        if (scenario.equals("hold")) {
+            // The caller's last SDP put its stream on hold, and the relay read it so.
+            assertThat(endedA).allSatisfy(c -> assertThat(c.streams().get(0).held()).isTrue());
+        }
+        assertThat(relayA.counters()).containsEntry("unmatchedResponses", 0L).containsEntry("malformedDropped", 0L);
+        assertThat(relayB.counters()).containsEntry("unmatchedResponses", 0L).containsEntry("unknownDialog", 0L);
+    }
+
+    private void awaitIdle(int calls) {
+        try {
+            Eventually.await("both relays forget the calls", () -> endedA.size() == calls
+                    && endedB.size() == calls && relayA.state().idle() && relayB.state().idle());
+        } catch (AssertionError e) {
+            throw new AssertionError(e.getMessage() + ": a " + relayA.state() + " " + relayA.calls() + " ended "
+                    + endedA.size() + "; b " + relayB.state() + " " + relayB.calls() + " ended " + endedB.size(), e);
+        }
+    }
+
     @Test
     void sippCallsWithMediaCompleteThroughTwoRelaysAndLeaveNoState() throws IOException {
+        endedA.clear();
+        endedB.clear();
         Path audio = dir.resolve("silence.al");
         byte[] alaw = new byte[8000];
         Arrays.fill(alaw, (byte) 0xD5);
@@ -110,13 +163,7 @@ class SippThroughTwoRelaysTest {
             uas.kill();
         }
 
-        try {
-            Eventually.await("both relays forget the calls", () -> endedA.size() == CALLS
-                    && endedB.size() == CALLS && relayA.state().idle() && relayB.state().idle());
-        } catch (AssertionError e) {
-            throw new AssertionError(e.getMessage() + ": a " + relayA.state() + " " + relayA.calls() + " ended "
-                    + endedA.size() + "; b " + relayB.state() + " " + relayB.calls() + " ended " + endedB.size(), e);
-        }
+        awaitIdle(CALLS);
         for (CallStatistics call : endedA) {
             assertThat(call.endReason()).isEqualTo("bye");
             StreamStatistics s = call.streams().get(0);
