@@ -42,6 +42,8 @@ final class GroupTrees {
             return size() > MAX_ENTRIES;
         }
     };
+    /** The links of the pruned trees, as (parent, child) pairs, per (source, group, metric). */
+    private final Map<Key, List<NodeId[]>> links = new HashMap<>();
     /** The complete trees they are cut from, per (source, metric). */
     private final Map<Key, Map<NodeId, NodeId>> fullTrees = new HashMap<>();
 
@@ -62,12 +64,36 @@ final class GroupTrees {
         return e;
     }
 
+    /** The links of the tree from {@code source} pruned to {@code members}, as (parent, child) pairs; cached. */
+    List<NodeId[]> links(NodeId source, GroupId group, RoutingMetric metric, Set<NodeId> members) {
+        Key key = new Key(source, group, metric);
+        List<NodeId[]> l = links.get(key);
+        if (l == null) {
+            Map<NodeId, NodeId> tree = fullTrees.computeIfAbsent(new Key(source, null, metric),
+                    k -> routes.tree(source, metric));
+            List<NodeId[]> pairs = new ArrayList<>();
+            pruned(tree, source, members).forEach((node, parent) -> {
+                if (!node.equals(source)) {
+                    pairs.add(new NodeId[] {parent, node});
+                }
+            });
+            l = List.copyOf(pairs);
+            if (links.size() >= MAX_ENTRIES) {
+                links.clear(); // senders of this node only: rebuilt on their next packet
+            }
+            links.put(key, l);
+        }
+        return l;
+    }
+
     void forgetGroup(GroupId group) {
         entries.keySet().removeIf(k -> k.group().equals(group));
+        links.keySet().removeIf(k -> k.group().equals(group));
     }
 
     void forgetAll() {
         entries.clear();
+        links.clear();
         fullTrees.clear();
     }
 

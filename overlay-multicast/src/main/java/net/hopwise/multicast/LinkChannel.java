@@ -7,15 +7,21 @@ import java.util.ArrayDeque;
 
 /**
  * The sending end of one link's channel for flow-controlled group traffic: the link's output buffer
- * of the thesis's model (whose average length prices the link), drained into a window that follows
- * TCP's slow start and congestion avoidance, each packet acknowledged by the neighbour and resent
- * until it is. This stands in for the thesis's TCP per overlay link (section 4.2.2: "if the
- * reliability window of the downstream link is full, the overlay node buffers the packet"). Sans-IO:
- * time is handed in and packets leave through the {@link Sink}.
+ * of the thesis's model (whose average length prices the link), drained into a window, each packet
+ * acknowledged by the neighbour and resent until it is. This stands in for the thesis's reliable
+ * window per overlay link (section 4.2.2: "if the reliability window of the downstream link is full,
+ * the overlay node buffers the packet"). Sans-IO: time is handed in and packets leave through the
+ * {@link Sink}.
  *
- * <p>Loss is detected as TCP with selective acknowledgements and RACK do it: a packet is lost once
- * {@link #REORDER_THRESHOLD} packets sent after it were acknowledged, or when the retransmission
- * timer runs out; the window halves once per window of data, or falls to one on a timeout.
+ * <p>The window follows TCP Vegas (Brakmo and Peterson 1994): slow start, then once a round trip it
+ * grows by one while fewer than {@link #VEGAS_ALPHA} of its packets wait in the network's queues and
+ * shrinks by one when more than {@link #VEGAS_BETA} do. A loss-driven window (Reno) would fill the
+ * queue of the bottleneck on the path as well, hiding the congestion from the buffer that Cost-Benefit
+ * prices, and its halvings would empty that buffer; with Vegas the standing queue is here, where the
+ * link's cost sees it. Loss is detected as TCP with selective acknowledgements and RACK do: a packet
+ * is lost once {@link #REORDER_THRESHOLD} packets sent after it were acknowledged, or when the
+ * retransmission timer runs out; the window then halves once per window of data, or falls to one on
+ * a timeout.
  */
 final class LinkChannel {
     /** How far new sequences may run ahead of the oldest unacknowledged one: the receiver's window. */
@@ -30,6 +36,12 @@ final class LinkChannel {
     static final long MIN_RTO_NANOS = 200_000_000L;
     /** 1 s: RFC 6298's initial retransmission timeout. */
     static final long INITIAL_RTO_NANOS = 1_000_000_000L;
+    /** 2 packets: Vegas's alpha, the fewest of its packets it keeps queued in the network. */
+    static final double VEGAS_ALPHA = 2;
+    /** 4 packets: Vegas's beta, the most. */
+    static final double VEGAS_BETA = 4;
+    /** 1 packet: Vegas's gamma, the queue at which slow start ends. */
+    static final double VEGAS_GAMMA = 1;
     /** 60 s: RFC 6298's ceiling of the backed-off timeout. */
     static final long MAX_RTO_NANOS = 60_000_000_000L;
     /** 12 sends of one packet, about two minutes of backed-off timeouts: past that the link is not carrying. */
@@ -75,8 +87,15 @@ final class LinkChannel {
     private long rttvar;
     private long rto = INITIAL_RTO_NANOS;
     private long rtoDeadline = Long.MAX_VALUE;
+    private long baseRtt = Long.MAX_VALUE;
+    private long epochRtt = Long.MAX_VALUE;
+    private long epochEndOrder;
+    /** Whether the window held packets back in this round: only then does it grow (RFC 7661). */
+    private boolean windowLimited;
     private long dropped;
     private long resent;
+    private boolean failed;
+    private int peak;
 
     LinkChannel(int epoch, int hardLimit, ByteBufAllocator allocator, Sink sink, long nowNanos) {
         this.epoch = epoch;
@@ -99,6 +118,7 @@ final class LinkChannel {
             return false;
         }
         buffer.add(body);
+        peak = Math.max(peak, buffer.size());
         pump(nowNanos);
         return true;
     }
@@ -145,12 +165,42 @@ final class LinkChannel {
             lost.remove(e);
         }
         if (e.sends == 1) {
-            sampleRtt(nowNanos - e.sentNanos);
+            long rtt = nowNanos - e.sentNanos;
+            sampleRtt(rtt);
+            baseRtt = Math.min(baseRtt, rtt);
+            epochRtt = Math.min(epochRtt, rtt);
         }
         highestAckedOrder = Math.max(highestAckedOrder, e.order);
-        window = Math.min(MAX_WINDOW, window < threshold ? window + 1 : window + 1 / window);
+        if (window < threshold && windowLimited) {
+            window = Math.min(MAX_WINDOW, window + 1);
+        }
+        if (e.order > epochEndOrder) {
+            endOfRound();
+        }
         e.body.release();
         return true;
+    }
+
+    /** Once a round trip: Vegas's estimate of this window's packets queued in the network, and its step. */
+    private void endOfRound() {
+        epochEndOrder = sendOrder;
+        if (epochRtt == Long.MAX_VALUE || baseRtt == Long.MAX_VALUE) {
+            return;
+        }
+        double queued = window * (epochRtt - baseRtt) / (double) epochRtt;
+        epochRtt = Long.MAX_VALUE;
+        boolean limited = windowLimited;
+        windowLimited = !buffer.isEmpty();
+        if (window < threshold) {
+            if (queued > VEGAS_GAMMA) {
+                threshold = Math.max(2, window - queued);
+                window = threshold;
+            }
+        } else if (queued < VEGAS_ALPHA && limited) {
+            window = Math.min(MAX_WINDOW, window + 1);
+        } else if (queued > VEGAS_BETA) {
+            window = Math.max(2, window - 1);
+        }
     }
 
     private void sampleRtt(long sample) {
@@ -182,6 +232,8 @@ final class LinkChannel {
         e.inFlight = false;
         inFlight--;
         if (e.sends >= MAX_SENDS) {
+            // The receiver's window cannot pass the gap: the channel is done and is made anew.
+            failed = true;
             ring[slot(e.sequence)] = null;
             e.acked = true;
             e.body.release();
@@ -193,6 +245,9 @@ final class LinkChannel {
 
     /** Sends resends first, then new packets, while the window has room. */
     void pump(long nowNanos) {
+        if (!buffer.isEmpty() && inFlight >= (int) window) {
+            windowLimited = true;
+        }
         while (inFlight < (int) window) {
             Entry e = lost.poll();
             if (e == null) {
@@ -205,6 +260,9 @@ final class LinkChannel {
                 resent++;
             }
             transmit(e, nowNanos);
+        }
+        if (!buffer.isEmpty()) {
+            windowLimited = true;
         }
         while (oldest < nextSequence && ring[slot(oldest)] == null) {
             oldest++;
@@ -265,6 +323,18 @@ final class LinkChannel {
     /** Whether the buffer held a packet in the current period. */
     boolean hadQueue() {
         return average.hadQueue();
+    }
+
+    /** Whether a packet was given up after {@link #MAX_SENDS} sends: the channel must be replaced. */
+    boolean failed() {
+        return failed;
+    }
+
+    /** The longest the buffer was since the last call. */
+    int takePeak() {
+        int p = peak;
+        peak = buffer.size();
+        return p;
     }
 
     int buffered() {

@@ -30,11 +30,35 @@ public interface Multicast {
      */
     Membership join(String group, int port, MessageHandler handler);
 
-    /** Sends to a group's members on a port, along trees of the node's default metric. */
+    /**
+     * Sends to a group's members on a port, along trees of the node's default metric. Under flow
+     * control the sends of one group, port and metric share one sender (see {@link #sender}).
+     */
     SendResult send(String group, int port, byte[] payload);
 
     /** Sends to a group's members on a port, along trees of {@code metric}. */
     SendResult send(String group, int port, RoutingMetric metric, byte[] payload);
+
+    /**
+     * A sender of its own for a group and port along trees of the node's default metric: under
+     * Cost-Benefit flow control each sender is a client with its own budget (see {@link GroupSender}).
+     *
+     * @throws IllegalArgumentException for a bad group name or port
+     * @throws IllegalStateException when the node is stopped
+     */
+    GroupSender sender(String group, int port);
+
+    /** As {@link #sender(String, int)}, along trees of {@code metric}. */
+    GroupSender sender(String group, int port, RoutingMetric metric);
+
+    /**
+     * The link costs of Cost-Benefit flow control as this node knows them, by advertising node then
+     * neighbour; links that cost nothing are left out, and so is everything without flow control.
+     */
+    Map<NodeId, Map<NodeId, Double>> linkCosts();
+
+    /** This node's outgoing links under flow control, as the last cost update saw them; empty without. */
+    java.util.List<LinkBuffer> linkBuffers();
 
     /** This node's counts for a group. */
     GroupStatistics statistics(String group);

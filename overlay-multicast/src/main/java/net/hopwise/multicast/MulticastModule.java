@@ -36,9 +36,14 @@ public final class MulticastModule implements OverlayModule {
     private final int maxMessageBytes;
     private final Duration reassemblyTimeout;
     private final int maxReassemblies;
+    private final CostBenefitConfig costBenefit;
 
     public MulticastModule() {
         this(DEFAULT_MAX_MESSAGE_BYTES, DEFAULT_REASSEMBLY_TIMEOUT, DEFAULT_MAX_REASSEMBLIES);
+    }
+
+    public MulticastModule(int maxMessageBytes, Duration reassemblyTimeout, int maxReassemblies) {
+        this(maxMessageBytes, reassemblyTimeout, maxReassemblies, null);
     }
 
     /**
@@ -46,7 +51,8 @@ public final class MulticastModule implements OverlayModule {
      * @param reassemblyTimeout how long a member node holds an incomplete message; positive
      * @param maxReassemblies incomplete messages a member node holds at once; positive
      */
-    public MulticastModule(int maxMessageBytes, Duration reassemblyTimeout, int maxReassemblies) {
+    private MulticastModule(int maxMessageBytes, Duration reassemblyTimeout, int maxReassemblies,
+            CostBenefitConfig costBenefit) {
         Objects.requireNonNull(reassemblyTimeout, "reassemblyTimeout");
         if (maxMessageBytes < 0 || maxMessageBytes > 0xFF_FFFF) {
             throw new IllegalArgumentException("maxMessageBytes must be 0-16777215, got " + maxMessageBytes);
@@ -60,6 +66,21 @@ public final class MulticastModule implements OverlayModule {
         this.maxMessageBytes = maxMessageBytes;
         this.reassemblyTimeout = reassemblyTimeout;
         this.maxReassemblies = maxReassemblies;
+        this.costBenefit = costBenefit;
+    }
+
+    /**
+     * This module with Cost-Benefit global flow control (null: without). Every node of the overlay
+     * should run it alike: a node without it still receives and acknowledges flow-controlled traffic,
+     * but neither prices its links nor holds its senders back.
+     */
+    public MulticastModule withCostBenefit(CostBenefitConfig config) {
+        return new MulticastModule(maxMessageBytes, reassemblyTimeout, maxReassemblies, config);
+    }
+
+    /** The flow control's parameters, or null without it. */
+    public CostBenefitConfig costBenefit() {
+        return costBenefit;
     }
 
     public int maxMessageBytes() {
@@ -82,6 +103,9 @@ public final class MulticastModule implements OverlayModule {
     @Override
     public void install(ModuleContext context) {
         context.registerPacketType(MulticastPacket.DATA, "multicast-data");
+        context.registerPacketType(CostUpdate.TYPE, "multicast-cost");
+        context.registerPacketType(ChannelAck.DATA, "multicast-channel-data");
+        context.registerPacketType(ChannelAck.TYPE, "multicast-channel-ack");
         MulticastStage stage = new MulticastStage(context, this);
         // It takes only its own packet type, so it goes after every core stage.
         context.addStage(name(), StagePosition.last(), stage);

@@ -41,6 +41,12 @@ final class MulticastStage implements Stage, Multicast {
     private final DropCounter unsent;
     private final DropCounter badRecord;
     private final DropCounter handlerError;
+    private final DropCounter flowControlOff;
+    /** Null without Cost-Benefit flow control. */
+    private final FlowControl flow;
+    private final ChannelReceivers receivers;
+    private final java.util.concurrent.ConcurrentHashMap<GroupTrees.Key, FlowSender> defaultSenders =
+            new java.util.concurrent.ConcurrentHashMap<>();
     /** Only on the node's thread; the wire carries 32 bits. */
     private long nextMessageId = 1;
     private volatile boolean closed;
@@ -49,7 +55,9 @@ final class MulticastStage implements Stage, Multicast {
         this.context = context;
         this.self = context.self();
         this.maxMessageBytes = settings.maxMessageBytes();
-        this.chunk = context.maxBody() - MulticastPacket.HEADER;
+        // Under flow control every datagram rides a link channel, whose header comes off the room.
+        this.chunk = context.maxBody() - MulticastPacket.HEADER
+                - (settings.costBenefit() != null ? ChannelAck.DATA_HEADER : 0);
         if (chunk <= 0) {
             throw new IllegalArgumentException("a module body of " + context.maxBody()
                     + " bytes leaves no room after the multicast header of " + MulticastPacket.HEADER);
@@ -63,6 +71,7 @@ final class MulticastStage implements Stage, Multicast {
         unsent = context.dropReason("multicast_unsent");
         badRecord = context.dropReason("multicast_bad_record");
         handlerError = context.dropReason("multicast_handler_error");
+        flowControlOff = context.dropReason("multicast_flow_control_off");
         reassembly = new Reassembly(settings.maxReassemblies(), maxMessageBytes, settings.reassemblyTimeout().toNanos(),
                 context.dropReason("multicast_incomplete"), malformed);
         for (int b = 0; b < records.length; b++) {
@@ -70,6 +79,8 @@ final class MulticastStage implements Stage, Multicast {
             records[b] = context.linkStateExtension(MembershipRecords.kind(b),
                     (origin, record) -> onRecord(bucket, origin, record));
         }
+        this.receivers = new ChannelReceivers(context, malformed);
+        this.flow = settings.costBenefit() == null ? null : new FlowControl(context, this, settings.costBenefit());
         // Every event of the node's (links, neighbours, routes) may move a tree: forget them all.
         context.addListener(event -> trees.forgetAll());
     }
@@ -121,19 +132,17 @@ final class MulticastStage implements Stage, Multicast {
         } catch (IllegalArgumentException | NullPointerException e) {
             return SendResult.refused(SendResult.Status.INVALID, e.getMessage());
         }
-        if (payload.length > maxMessageBytes) {
-            return SendResult.refused(SendResult.Status.TOO_LARGE, payload.length + " bytes exceed maxMessageBytes "
-                    + maxMessageBytes);
-        }
-        if (closed) {
-            return SendResult.refused(SendResult.Status.STOPPED, "the node is stopped");
+        SendResult refused = checkSize(payload);
+        if (refused != null) {
+            return refused;
         }
         RoutingMetric m = metric != null ? metric : context.config().defaultMetric();
-        int fragments = Math.max(1, (payload.length + chunk - 1) / chunk);
-        if (fragments > 0xFFFF) {
-            return SendResult.refused(SendResult.Status.TOO_LARGE, payload.length + " bytes need " + fragments
-                    + " fragments of " + chunk + " bytes; the wire counts at most 65535");
+        if (flow != null) {
+            // Flow control buys packets per client: plain sends share one client per group, port and metric.
+            return defaultSenders.computeIfAbsent(new GroupTrees.Key(null, id, m), k -> (FlowSender) sender(group, port, m))
+                    .send(payload);
         }
+        int fragments = fragmentsOf(payload.length);
         byte[] bytes = payload.clone(); // the caller may reuse its array once send returns
         try {
             context.execute(() -> originate(id, port, m, bytes, fragments));
@@ -142,6 +151,68 @@ final class MulticastStage implements Stage, Multicast {
         }
         counters.of(id).sent.incrementAndGet();
         return SendResult.accepted(fragments);
+    }
+
+    @Override
+    public GroupSender sender(String group, int port) {
+        return sender(group, port, null);
+    }
+
+    @Override
+    public GroupSender sender(String group, int port, RoutingMetric metric) {
+        GroupId id = GroupId.ofName(group);
+        requirePort(port);
+        if (closed) {
+            throw new IllegalStateException("the node is stopped");
+        }
+        RoutingMetric m = metric != null ? metric : context.config().defaultMetric();
+        FlowSender sender = new FlowSender(this, flow, id, group, port, m);
+        if (flow != null) {
+            try {
+                context.execute(() -> flow.add(sender));
+            } catch (RejectedExecutionException e) {
+                throw new IllegalStateException("the node is stopped", e);
+            }
+        }
+        return sender;
+    }
+
+    @Override
+    public Map<NodeId, Map<NodeId, Double>> linkCosts() {
+        return flow == null ? Map.of() : flow.costs();
+    }
+
+    @Override
+    public List<LinkBuffer> linkBuffers() {
+        return flow == null ? List.of() : flow.buffers();
+    }
+
+    /** The refusal a payload of this size gets, or null when it may go. */
+    SendResult checkSize(byte[] payload) {
+        if (payload.length > maxMessageBytes) {
+            return SendResult.refused(SendResult.Status.TOO_LARGE, payload.length + " bytes exceed maxMessageBytes "
+                    + maxMessageBytes);
+        }
+        if (fragmentsOf(payload.length) > 0xFFFF) {
+            return SendResult.refused(SendResult.Status.TOO_LARGE, payload.length + " bytes need more than 65535"
+                    + " fragments of " + chunk + " bytes");
+        }
+        if (closed) {
+            return SendResult.refused(SendResult.Status.STOPPED, "the node is stopped");
+        }
+        return null;
+    }
+
+    int fragmentsOf(int length) {
+        return Math.max(1, (length + chunk - 1) / chunk);
+    }
+
+    void countSent(GroupId group) {
+        counters.of(group).sent.incrementAndGet();
+    }
+
+    ModuleContext context() {
+        return context;
     }
 
     @Override
@@ -206,22 +277,54 @@ final class MulticastStage implements Stage, Multicast {
         nextMessageId = (nextMessageId + 1) & 0xFFFF_FFFFL;
         GroupTrees.Entry entry = trees.entry(self, group, metric, view.members(group));
         List<LinkView> links = links(entry.children());
-        GroupCounters.Counts counts = counters.of(group);
         for (int f = 0; f < fragments && !links.isEmpty(); f++) {
-            int from = f * chunk;
-            int length = Math.min(chunk, payload.length - from);
-            MulticastPacket p = new MulticastPacket(metric, hopLimit, self, group, id, port, f, fragments);
-            ByteBuf body = p.encodeHeader(context.allocator(), length);
-            body.writeBytes(payload, from, length);
-            int sent = context.fanOut(links, MulticastPacket.DATA, body);
-            counts.sentFragments.addAndGet(sent);
-            if (sent < links.size()) {
-                unsent.increment();
-            }
+            emit(links, group, port, metric, id, payload, f, fragments);
         }
         if (local.has(group)) {
             deliver(self, group, port, id, payload);
         }
+    }
+
+    /** Sends one fragment of a message to the tree's children; returns the body's length. */
+    private int emit(List<LinkView> links, GroupId group, int port, RoutingMetric metric, long id, byte[] payload,
+            int f, int fragments) {
+        int from = f * chunk;
+        int length = Math.min(chunk, payload.length - from);
+        MulticastPacket p = new MulticastPacket(metric, hopLimit, self, group, id, port, f, fragments);
+        ByteBuf body = p.encodeHeader(context.allocator(), length);
+        body.writeBytes(payload, from, length);
+        int sent = out(links, body);
+        counters.of(group).sentFragments.addAndGet(sent);
+        if (sent < links.size()) {
+            unsent.increment();
+        }
+        return MulticastPacket.HEADER + length;
+    }
+
+    /** Sends a datagram on links: straight out, or into their flow-controlled channels. Takes {@code body}. */
+    private int out(List<LinkView> links, ByteBuf body) {
+        return flow != null ? flow.send(links, body) : context.fanOut(links, MulticastPacket.DATA, body);
+    }
+
+    /** A client's next fragment, bought by flow control: sent now; the message is delivered here after its last. */
+    int emitFragment(FlowSender s) {
+        if (s.nextFragment == 0) {
+            s.messageId = nextMessageId;
+            nextMessageId = (nextMessageId + 1) & 0xFFFF_FFFFL;
+        }
+        GroupTrees.Entry entry = trees.entry(self, s.group(), s.metric(), view.members(s.group()));
+        List<LinkView> links = links(entry.children());
+        int bytes = links.isEmpty() ? 0 : emit(links, s.group(), s.port(), s.metric(), s.messageId, s.payload,
+                s.nextFragment, s.fragments);
+        if (s.nextFragment == s.fragments - 1 && local.has(s.group())) {
+            deliver(self, s.group(), s.port(), s.messageId, s.payload);
+        }
+        return bytes;
+    }
+
+    /** The links of this node's tree for a group, pruned to its members, as (from, to) pairs. */
+    List<NodeId[]> treeLinks(GroupId group, RoutingMetric metric) {
+        return trees.links(self, group, metric, view.members(group));
     }
 
     private List<LinkView> links(List<NodeId> children) {
@@ -238,16 +341,50 @@ final class MulticastStage implements Stage, Multicast {
     /** Only its own packet type: every other frame skips this stage. */
     @Override
     public boolean takes(int type) {
-        return type == MulticastPacket.DATA;
+        return type == MulticastPacket.DATA || type == ChannelAck.DATA || type == ChannelAck.TYPE
+                || type == CostUpdate.TYPE;
     }
 
     @Override
     public void onFrame(Frame frame, FrameSink next) {
-        if (frame.type() != MulticastPacket.DATA) {
+        int type = frame.type();
+        if (type == MulticastPacket.DATA) {
+            onData(frame.link(), frame.body(), frame.nowNanos());
+        } else if (type == ChannelAck.DATA) {
+            ByteBuf body = receivers.accept(frame.link(), frame.body());
+            if (body != null) {
+                onData(frame.link(), body, frame.nowNanos());
+            }
+        } else if (type == ChannelAck.TYPE || type == CostUpdate.TYPE) {
+            onControl(frame, type);
+        } else {
             next.accept(frame);
+        }
+    }
+
+    private void onControl(Frame frame, int type) {
+        if (flow == null) {
+            flowControlOff.increment();
             return;
         }
-        ByteBuf body = frame.body();
+        if (type == ChannelAck.TYPE) {
+            ChannelAck ack = ChannelAck.decode(frame.body());
+            if (ack == null) {
+                malformed.increment();
+            } else {
+                flow.onAck(frame.link(), ack, frame.nowNanos());
+            }
+            return;
+        }
+        CostUpdate update = CostUpdate.decode(frame.body());
+        if (update == null) {
+            malformed.increment();
+        } else {
+            flow.onCostUpdate(frame.link(), update, frame.body(), frame.nowNanos());
+        }
+    }
+
+    private void onData(LinkView from, ByteBuf body, long nowNanos) {
         MulticastPacket p = MulticastPacket.decode(body);
         if (p == null) {
             malformed.increment();
@@ -257,7 +394,7 @@ final class MulticastStage implements Stage, Multicast {
                 : trees.entry(p.source(), p.group(), p.metric(), view.members(p.group()));
         // Only from the parent on this node's tree: a datagram from elsewhere is a transient
         // disagreement of views, and taking it could loop or duplicate.
-        if (entry == null || !entry.onTree() || !frame.link().id().equals(entry.parent())) {
+        if (entry == null || !entry.onTree() || !from.id().equals(entry.parent())) {
             offTree.increment();
             return;
         }
@@ -273,7 +410,7 @@ final class MulticastStage implements Stage, Multicast {
                 whole = new byte[length];
                 fragment.getBytes(fragment.readerIndex(), whole);
             } else {
-                whole = reassembly.add(p, fragment, frame.nowNanos());
+                whole = reassembly.add(p, fragment, nowNanos);
             }
             if (whole != null) {
                 deliver(p.source(), p.group(), p.port(), p.messageId(), whole);
@@ -294,7 +431,7 @@ final class MulticastStage implements Stage, Multicast {
         CompositeByteBuf out = context.allocator().compositeBuffer(2);
         out.addComponents(true, p.withHopLimit(p.hopLimit() - 1).encodeHeader(context.allocator(), 0),
                 body.retainedSlice(start, length));
-        int sent = context.fanOut(links, MulticastPacket.DATA, out);
+        int sent = out(links, out);
         counters.of(p.group()).forwarded.addAndGet(sent);
         if (sent < links.size()) {
             unsent.increment();
@@ -322,18 +459,31 @@ final class MulticastStage implements Stage, Multicast {
 
     @Override
     public long nextDeadlineNanos() {
-        return reassembly.nextDeadlineNanos();
+        long next = reassembly.nextDeadlineNanos();
+        return flow == null ? next : Math.min(next, flow.nextDeadlineNanos());
     }
 
     @Override
     public void onTimer(long nowNanos) {
         reassembly.expire(nowNanos);
+        if (flow != null) {
+            flow.onTimer(nowNanos);
+        }
+    }
+
+    /** The acknowledgements the batch owes go with its end. */
+    @Override
+    public void flush(long nowNanos) {
+        receivers.flush();
     }
 
     @Override
     public void close() {
         closed = true;
         reassembly.clear();
+        if (flow != null) {
+            flow.close();
+        }
     }
 
     /** Cached tree entries, for tests and operators. */

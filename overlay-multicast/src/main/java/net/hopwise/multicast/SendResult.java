@@ -13,8 +13,13 @@ public record SendResult(Status status, int fragments, String detail) {
         TOO_LARGE,
         /** A bad group name or port. */
         INVALID,
-        /** The node is stopped. */
-        STOPPED
+        /** The node is stopped, or the sender closed. */
+        STOPPED,
+        /**
+         * Flow control still holds the sender's previous message, which it cannot afford yet: send
+         * again once the sender is writable.
+         */
+        BLOCKED
     }
 
     static SendResult accepted(int fragments) {

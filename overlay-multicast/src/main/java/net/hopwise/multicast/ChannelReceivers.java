@@ -1,0 +1,86 @@
+package net.hopwise.multicast;
+
+import io.netty.buffer.ByteBuf;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import net.hopwise.overlay.NodeId;
+import net.hopwise.overlay.spi.DropCounter;
+import net.hopwise.overlay.spi.LinkView;
+import net.hopwise.overlay.spi.ModuleContext;
+
+/**
+ * The receiving ends of the neighbours' link channels on this node: each channel datagram goes up
+ * once, and each batch ends with one acknowledgement per channel that received. Kept whether or not
+ * this node runs flow control itself, so that its neighbours' channels always drain. Only on the
+ * node's thread.
+ */
+final class ChannelReceivers {
+    private final ModuleContext context;
+    private final DropCounter malformed;
+    private final DropCounter duplicate;
+    private final DropCounter outOfWindow;
+    private final int maxAcks;
+    private final Map<NodeId, ChannelReceiver> byNeighbour = new HashMap<>();
+    private final List<NodeId> owing = new ArrayList<>();
+
+    ChannelReceivers(ModuleContext context, DropCounter malformed) {
+        this.context = context;
+        this.malformed = malformed;
+        this.duplicate = context.dropReason("multicast_channel_duplicate");
+        this.outOfWindow = context.dropReason("multicast_channel_window");
+        this.maxAcks = ChannelAck.capacity(context.maxBody());
+    }
+
+    /**
+     * A channel datagram from a neighbour.
+     *
+     * @return the group datagram it carries (a view without a reference of its own) when it is new,
+     *     else null (a duplicate or malformed one, counted)
+     */
+    ByteBuf accept(LinkView from, ByteBuf body) {
+        if (body.readableBytes() < ChannelAck.DATA_HEADER + MulticastPacket.HEADER) {
+            malformed.increment();
+            return null;
+        }
+        int at = body.readerIndex();
+        ChannelReceiver r = byNeighbour.get(from.id());
+        if (r == null) {
+            // One per configured neighbour at most: the frame stage admits only those.
+            r = new ChannelReceiver(maxAcks);
+            byNeighbour.put(from.id(), r);
+        }
+        ChannelReceiver.Verdict v = r.accept(body.getInt(at), body.getInt(at + 4));
+        if (!owing.contains(from.id())) {
+            owing.add(from.id());
+        }
+        if (v == ChannelReceiver.Verdict.DUPLICATE) {
+            duplicate.increment();
+            return null;
+        }
+        if (v == ChannelReceiver.Verdict.OUT_OF_WINDOW) {
+            outOfWindow.increment();
+            return null;
+        }
+        return body.slice(at + ChannelAck.DATA_HEADER, body.readableBytes() - ChannelAck.DATA_HEADER);
+    }
+
+    /** Sends the acknowledgements the batch owes. */
+    void flush() {
+        for (NodeId n : owing) {
+            ChannelReceiver r = byNeighbour.get(n);
+            LinkView link = context.link(n);
+            ChannelAck ack = r == null ? null : r.takeAck();
+            if (ack == null) {
+                continue;
+            }
+            if (link == null) {
+                byNeighbour.remove(n); // the neighbour went: so does its channel's state
+                continue;
+            }
+            context.send(link, ChannelAck.TYPE, ack.encode(context.allocator()));
+        }
+        owing.clear();
+    }
+}

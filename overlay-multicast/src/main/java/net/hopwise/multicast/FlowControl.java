@@ -1,0 +1,330 @@
+package net.hopwise.multicast;
+
+import io.netty.buffer.ByteBuf;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.Iterator;
+import java.util.List;
+import java.util.Map;
+import java.util.SplittableRandom;
+import java.util.concurrent.CopyOnWriteArrayList;
+import net.hopwise.overlay.NodeId;
+import net.hopwise.overlay.link.LinkStatus;
+import net.hopwise.overlay.spi.DropCounter;
+import net.hopwise.overlay.spi.LinkView;
+import net.hopwise.overlay.spi.ModuleContext;
+
+/**
+ * Cost-Benefit global flow control on one node (Danilov 2004, section 4.4): the output buffer and
+ * channel of each outgoing link, their costs advertised every T_min while a link had a queue and every
+ * T_max for all, the costs every node advertised, and the local clients, whose packets it buys when
+ * their budget affords the packet's tree and the 1/C_p draw lets it go. Only on the node's thread.
+ */
+final class FlowControl {
+    private final ModuleContext context;
+    private final MulticastStage stage;
+    private final CostBenefitConfig config;
+    private final NodeId self;
+    private final SplittableRandom random;
+    private final CostTable table;
+    private final Map<NodeId, LinkChannel> channels = new HashMap<>();
+    private final Map<NodeId, Double> advertised = new HashMap<>();
+    private final List<FlowSender> senders = new CopyOnWriteArrayList<>();
+    private final DropCounter bufferDrops;
+    private final DropCounter linkGone;
+    private final int updateCapacity;
+    private volatile List<LinkBuffer> buffers = List.of();
+    private int sequence;
+    private long nextFastNanos;
+    private long nextSlowNanos;
+    private boolean pumping;
+    private boolean pumpAgain;
+    private int rotation;
+
+    FlowControl(ModuleContext context, MulticastStage stage, CostBenefitConfig config) {
+        this.context = context;
+        this.stage = stage;
+        this.config = config;
+        this.self = context.self();
+        // Seeded by the node, so a simulated run is the same each time.
+        this.random = new SplittableRandom(self.value() ^ 0x436f737442656e65L);
+        // Three slow intervals: an origin that missed three full updates is gone (crashed or cut off).
+        this.table = new CostTable(3 * config.slowUpdateNanos());
+        this.bufferDrops = context.dropReason("multicast_buffer_full");
+        this.linkGone = context.dropReason("multicast_link_gone");
+        this.updateCapacity = CostUpdate.capacity(context.maxBody());
+        long now = context.nowNanos();
+        this.sequence = (int) (now / 1_000_000L); // a restart usually counts on from above its last run
+        this.nextFastNanos = now + config.fastUpdateNanos();
+        this.nextSlowNanos = now;
+    }
+
+    CostBenefitConfig config() {
+        return config;
+    }
+
+    // ---------------------------------------------------------------- senders
+
+    void add(FlowSender sender) {
+        sender.budget = new ClientBudget(config, context.nowNanos());
+        sender.publish();
+        senders.add(sender);
+    }
+
+    void remove(FlowSender sender) {
+        senders.remove(sender);
+        if (sender.hasMessage()) {
+            sender.release();
+        }
+    }
+
+    /**
+     * A client handed a message: it is the client's held message. The thesis also ends a hold when
+     * "another packet arrives in the sending queue"; the queue is the client's own, which takes no
+     * packet while one is held, so a hold ends on a cost update or its timeout.
+     */
+    void offer(FlowSender sender, byte[] payload, int fragments) {
+        if (sender.closed() || !senders.contains(sender)) {
+            sender.release();
+            return;
+        }
+        sender.take(payload, fragments);
+        pump(context.nowNanos());
+    }
+
+    private void releaseHolds() {
+        for (FlowSender s : senders) {
+            s.holdUntilNanos = 0;
+        }
+    }
+
+    /** Buys what each client can afford now; re-entrant calls (a listener sending) run after this pass. */
+    void pump(long nowNanos) {
+        if (pumping) {
+            pumpAgain = true;
+            return;
+        }
+        List<Runnable> writable = new ArrayList<>();
+        pumping = true;
+        try {
+            do {
+                pumpAgain = false;
+                int n = senders.size();
+                // A different first client each pass, so that none is always first to the links.
+                rotation = n == 0 ? 0 : (rotation + 1) % n;
+                for (int i = 0; i < n; i++) {
+                    serve(senders.get((rotation + i) % n), nowNanos, writable);
+                }
+            } while (pumpAgain);
+        } finally {
+            pumping = false;
+        }
+        for (Runnable r : writable) {
+            r.run();
+        }
+    }
+
+    private void serve(FlowSender s, long nowNanos, List<Runnable> writable) {
+        s.budget.paySalaries(nowNanos);
+        while (s.hasMessage() && nowNanos >= s.holdUntilNanos) {
+            double cost = config.fee() + treeCost(s);
+            ClientBudget.Decision d = s.budget.offer(cost, random.nextDouble());
+            if (d == ClientBudget.Decision.HOLD) {
+                s.holdUntilNanos = nowNanos + config.holdTimeoutNanos();
+                break;
+            }
+            if (d == ClientBudget.Decision.BLOCKED) {
+                break;
+            }
+            int bytes = stage.emitFragment(s);
+            if (s.bought(cost, bytes)) {
+                Runnable listener = s.release();
+                if (listener != null) {
+                    writable.add(listener);
+                }
+            }
+        }
+        s.publish();
+    }
+
+    /** The sum of the advertised costs of the links of the client's tree: C_p without the fee (Eq 4.8). */
+    private double treeCost(FlowSender s) {
+        double sum = 0;
+        for (NodeId[] link : stage.treeLinks(s.group(), s.metric())) {
+            sum += table.cost(link[0], link[1]);
+        }
+        return sum;
+    }
+
+    // ---------------------------------------------------------------- links
+
+    /** Queues a group datagram on each link's channel; takes ownership of {@code body}. */
+    int send(List<LinkView> links, ByteBuf body) {
+        int queued = 0;
+        long now = context.nowNanos();
+        try {
+            for (LinkView link : links) {
+                if (channel(link.id(), now).offer(body.retainedDuplicate(), now)) {
+                    queued++;
+                } else {
+                    bufferDrops.increment();
+                }
+            }
+        } finally {
+            body.release();
+        }
+        return queued;
+    }
+
+    private LinkChannel channel(NodeId neighbour, long nowNanos) {
+        LinkChannel c = channels.get(neighbour);
+        if (c == null) {
+            c = new LinkChannel(random.nextInt(), config.hardBufferPackets(), context.allocator(),
+                    body -> transmit(neighbour, body), nowNanos);
+            channels.put(neighbour, c);
+        }
+        return c;
+    }
+
+    private boolean transmit(NodeId neighbour, ByteBuf body) {
+        LinkView link = context.link(neighbour);
+        if (link == null) {
+            body.release();
+            return false;
+        }
+        return context.send(link, ChannelAck.DATA, body);
+    }
+
+    void onAck(LinkView from, ChannelAck ack, long nowNanos) {
+        LinkChannel c = channels.get(from.id());
+        if (c != null) {
+            c.onAck(ack, nowNanos);
+        }
+    }
+
+    // ---------------------------------------------------------------- costs
+
+    void onCostUpdate(LinkView from, CostUpdate update, ByteBuf body, long nowNanos) {
+        if (update.origin().equals(self) || !table.accept(update, nowNanos)) {
+            return;
+        }
+        List<LinkView> onward = new ArrayList<>();
+        for (LinkView l : context.links()) {
+            if (!l.id().equals(from.id()) && !l.id().equals(update.origin()) && l.status() == LinkStatus.UP) {
+                onward.add(l);
+            }
+        }
+        if (!onward.isEmpty()) {
+            context.fanOut(onward, CostUpdate.TYPE, body.retainedSlice());
+        }
+        releaseHolds();
+        pump(nowNanos);
+    }
+
+    private void advertise(long nowNanos) {
+        boolean slow = nowNanos >= nextSlowNanos;
+        if (slow) {
+            nextSlowNanos = nowNanos + config.slowUpdateNanos();
+        }
+        List<CostUpdate.Link> links = new ArrayList<>();
+        List<LinkBuffer> snapshot = new ArrayList<>();
+        for (Iterator<Map.Entry<NodeId, LinkChannel>> it = channels.entrySet().iterator(); it.hasNext(); ) {
+            Map.Entry<NodeId, LinkChannel> e = it.next();
+            LinkView link = context.link(e.getKey());
+            LinkChannel c = e.getValue();
+            if (link == null || link.status() != LinkStatus.UP || c.failed()) {
+                for (int i = c.buffered() + c.inFlight(); i > 0; i--) {
+                    linkGone.increment();
+                }
+                c.close();
+                it.remove();
+                continue;
+            }
+            boolean hadQueue = c.hadQueue();
+            double average = c.takeAverage(nowNanos);
+            double cost = config.linkCost(average);
+            double before = advertised.getOrDefault(e.getKey(), 0.0);
+            // A link that had a queue, or whose last advertised cost is still above zero, goes fast.
+            if (hadQueue || before > 0 || slow) {
+                links.add(new CostUpdate.Link(e.getKey(), (float) cost));
+                advertised.put(e.getKey(), cost);
+            }
+            snapshot.add(new LinkBuffer(e.getKey(), average, c.takePeak(), cost, c.inFlight(), c.window(),
+                    c.dropped(), c.resent()));
+        }
+        if (slow) {
+            for (LinkView l : context.links()) {
+                if (!channels.containsKey(l.id()) && l.status() == LinkStatus.UP) {
+                    links.add(new CostUpdate.Link(l.id(), 0f));
+                    advertised.remove(l.id());
+                }
+            }
+        }
+        buffers = List.copyOf(snapshot);
+        table.expire(nowNanos);
+        for (int from = 0; from < links.size(); from += Math.max(1, updateCapacity)) {
+            List<CostUpdate.Link> part = links.subList(from, Math.min(links.size(), from + updateCapacity));
+            CostUpdate update = new CostUpdate(self, ++sequence, List.copyOf(part));
+            table.accept(update, nowNanos);
+            List<LinkView> all = new ArrayList<>();
+            for (LinkView l : context.links()) {
+                if (l.status() == LinkStatus.UP) {
+                    all.add(l);
+                }
+            }
+            if (!all.isEmpty()) {
+                context.fanOut(all, CostUpdate.TYPE, update.encode(context.allocator()));
+            }
+        }
+    }
+
+    // ---------------------------------------------------------------- time
+
+    long nextDeadlineNanos() {
+        long next = nextFastNanos;
+        for (LinkChannel c : channels.values()) {
+            next = Math.min(next, c.nextDeadlineNanos());
+        }
+        for (FlowSender s : senders) {
+            if (s.hasMessage()) {
+                next = Math.min(next, s.budget.blocked() ? s.budget.nextSalaryNanos()
+                        : Math.min(s.holdUntilNanos, s.budget.nextSalaryNanos()));
+            }
+        }
+        return next;
+    }
+
+    void onTimer(long nowNanos) {
+        for (LinkChannel c : channels.values()) {
+            c.onTimer(nowNanos);
+        }
+        if (nowNanos >= nextFastNanos) {
+            // On the fixed grid, so that a late timer does not stretch the periods.
+            while (nextFastNanos <= nowNanos) {
+                nextFastNanos += config.fastUpdateNanos();
+            }
+            advertise(nowNanos);
+            releaseHolds();
+        }
+        pump(nowNanos);
+    }
+
+    /** Link costs this node knows, by origin then neighbour: for operators and tests. */
+    Map<NodeId, Map<NodeId, Double>> costs() {
+        return table.snapshot();
+    }
+
+    List<LinkBuffer> buffers() {
+        return buffers;
+    }
+
+    void close() {
+        channels.values().forEach(LinkChannel::close);
+        channels.clear();
+        for (FlowSender s : senders) {
+            if (s.hasMessage()) {
+                s.release();
+            }
+        }
+    }
+}

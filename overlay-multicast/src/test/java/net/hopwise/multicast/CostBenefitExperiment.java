@@ -1,0 +1,46 @@
+package net.hopwise.multicast;
+
+import java.time.Duration;
+import java.util.Locale;
+
+/**
+ * Prints the thesis's Cost-Benefit scenarios beside its figures. Run from the repository root:
+ * {@code ./mvnw -q -pl overlay-multicast -am test-compile exec:exec -Dexec.executable=java
+ * -Dexec.classpathScope=test -Dexec.args="-cp %classpath net.hopwise.multicast.CostBenefitExperiment s1
+ * --seconds 120 --seeds 3"}.
+ */
+public final class CostBenefitExperiment {
+    private CostBenefitExperiment() {}
+
+    public static void main(String[] args) {
+        String scenario = args.length > 0 ? args[0] : "s1";
+        int seconds = 120;
+        int seeds = 1;
+        for (int i = 1; i + 1 < args.length; i += 2) {
+            switch (args[i]) {
+                case "--seconds" -> seconds = Integer.parseInt(args[i + 1]);
+                case "--seeds" -> seeds = Integer.parseInt(args[i + 1]);
+                default -> throw new IllegalArgumentException("unknown option " + args[i]);
+            }
+        }
+        if (!scenario.equals("s1")) {
+            throw new IllegalArgumentException("unknown scenario " + scenario + " (s1)");
+        }
+        System.out.printf(Locale.ROOT, "S1, %d s measured after 20 s, thesis's parameters (Danilov 2004, section 4.5)%n",
+                seconds);
+        System.out.printf(Locale.ROOT, "%-5s %-7s %12s %12s %14s %10s %s%n", "seed", "class", "wire Mbit/s",
+                "thesis", "payload Mbit/s", "spread %", "peak buffers (packets)");
+        for (long seed = 1; seed <= seeds; seed++) {
+            long t0 = System.nanoTime();
+            CostBenefitScenarios.S1Result r = CostBenefitScenarios.s1(seed, Duration.ofSeconds(20),
+                    Duration.ofSeconds(seconds));
+            print(seed, r.acfg(), 1.977, r.peakBuffers().toString());
+            print(seed, r.cdg(), 0.992, String.format(Locale.ROOT, "(%.1f s of CPU)", (System.nanoTime() - t0) / 1e9));
+        }
+    }
+
+    private static void print(long seed, CostBenefitScenarios.ClassRate c, double thesis, String tail) {
+        System.out.printf(Locale.ROOT, "%-5d %-7s %12.3f %12.3f %14.3f %10.1f %s%n", seed, c.name(), c.wireMbps(),
+                thesis, c.payloadMbps(), c.spreadPercent(), tail);
+    }
+}

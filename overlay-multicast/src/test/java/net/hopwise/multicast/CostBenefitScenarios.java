@@ -1,0 +1,199 @@
+package net.hopwise.multicast;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import net.hopwise.overlay.NodeId;
+import net.hopwise.overlay.routing.RoutingMetric;
+import net.hopwise.overlay.sim.LinkSpec;
+import net.hopwise.overlay.sim.SimLink;
+import net.hopwise.overlay.sim.SimNetwork;
+import net.hopwise.overlay.wire.WireHeader;
+
+/**
+ * The thesis's Cost-Benefit simulations (Danilov 2004, section 4.5) on the simulator, running the
+ * unchanged module with the thesis's parameters. The figures' drawings are lost; what the text gives
+ * is kept, the rest is chosen and said so:
+ *
+ * <p>S1: the tree A-B, B-C, B-D, B-E, E-F, E-G. Class S_acfg: 20 clients on A sending to members on C,
+ * F and G; class S_cdg: 20 clients on C sending to members on D and G; they share B-C, B-E and E-G. The
+ * bottlenecks are E-F at 2 Mbit/s (S_acfg's) and B-D at 1 Mbit/s (S_cdg's), every other link 10 Mbit/s
+ * (the text: "no other bottleneck links"). Delays: A-B 15 ms and B-E 10 ms (the text's 25 ms feedback
+ * delay from E to A), B-C 10 ms (the text's 10 ms from B to C), B-D 10 ms, E-F and E-G 5 ms (chosen).
+ * Queues at the wires are ns-2's default DropTail of 50 packets, as the thesis's simulations had.
+ */
+final class CostBenefitScenarios {
+    static final long MBIT = 1_000_000L;
+    /** 1000-byte messages, one packet each: ns-2's default packet size. */
+    static final int PAYLOAD = 1000;
+
+    private static final Map<NodeId, String> NAMES = new java.util.HashMap<>();
+
+    static {
+        for (String n : List.of("a", "b", "c", "d", "e", "f", "g")) {
+            NAMES.put(NodeId.ofName(n), n);
+        }
+    }
+
+    private CostBenefitScenarios() {}
+
+    /** One class of clients' sending throughput over the measured span. */
+    record ClassRate(String name, int clients, double wireMbps, double payloadMbps, double spreadPercent) {}
+
+    /** What a run measured. */
+    record S1Result(ClassRate acfg, ClassRate cdg, Map<String, Integer> peakBuffers, long blockedSends) {}
+
+    /** A client that sends its next message whenever its sender becomes writable again. */
+    static final class GreedyClient {
+        final GroupSender sender;
+        final byte[] payload = new byte[PAYLOAD];
+
+        GreedyClient(GroupSender sender) {
+            this.sender = sender;
+            sender.onWritable(this::next);
+        }
+
+        void next() {
+            while (sender.writable() && sender.send(payload).accepted()) {
+                if (!sender.writable()) {
+                    return;
+                }
+            }
+        }
+    }
+
+    static MulticastModule module() {
+        return module(CostBenefitConfig.thesis());
+    }
+
+    static MulticastModule module(CostBenefitConfig config) {
+        return new MulticastModule().withCostBenefit(config);
+    }
+
+    static LinkSpec link(long bitsPerSecond, int delayMillis) {
+        return LinkSpec.builder().bandwidthBitsPerSecond(bitsPerSecond).delay(Duration.ofMillis(delayMillis)).build();
+    }
+
+    /**
+     * Runs S1: {@code warmup} with the routes settling and the clients starting, then {@code measured}
+     * over which each class's sending throughput is taken.
+     */
+    static S1Result s1(long seed, Duration warmup, Duration measured) {
+        return s1(seed, warmup, measured, CostBenefitConfig.thesis());
+    }
+
+    static S1Result s1(long seed, Duration warmup, Duration measured, CostBenefitConfig config) {
+        try (SimNetwork net = new SimNetwork(seed, b -> b.module(module(config)))) {
+            for (String n : List.of("a", "b", "c", "d", "e", "f", "g")) {
+                net.node(n);
+            }
+            net.link("a", "b", link(10 * MBIT, 15));
+            net.link("b", "c", link(10 * MBIT, 10));
+            net.link("b", "d", link(MBIT, 10));
+            net.link("b", "e", link(10 * MBIT, 10));
+            net.link("e", "f", link(2 * MBIT, 5));
+            net.link("e", "g", link(10 * MBIT, 5));
+            net.start();
+            net.runFor(Duration.ofSeconds(20));
+            for (String m : List.of("c", "f", "g")) {
+                net.nodeNamed(m).interact(s -> s.module(Multicast.class).join("acfg", 9, msg -> { }));
+            }
+            for (String m : List.of("d", "g")) {
+                net.nodeNamed(m).interact(s -> s.module(Multicast.class).join("cdg", 9, msg -> { }));
+            }
+            net.runFor(Duration.ofSeconds(2));
+            List<GreedyClient> acfg = clients(net, "a", "acfg", 20);
+            List<GreedyClient> cdg = clients(net, "c", "cdg", 20);
+            net.runFor(warmup);
+            long[] acfgStart = counts(acfg);
+            long[] cdgStart = counts(cdg);
+            Map<String, Integer> peaks = new LinkedHashMap<>();
+            long end = net.now() + measured.toNanos();
+            // Sample the buffers at each cost update: LinkBuffer.peak is the longest since the last one.
+            while (net.now() < end) {
+                net.runFor(Duration.ofMillis(50));
+                for (String n : List.of("a", "b", "c", "e")) {
+                    for (LinkBuffer lb : net.engine(n).module(Multicast.class).linkBuffers()) {
+                        String name = n + "-" + NAMES.getOrDefault(lb.neighbour(), lb.neighbour().toString());
+                        peaks.merge(name, lb.peak(), Math::max);
+                    }
+                }
+            }
+            double seconds = measured.toNanos() / 1e9;
+            long blocked = 0;
+            for (GreedyClient c : acfg) {
+                blocked += c.sender.statistics().blocked();
+            }
+            for (GreedyClient c : cdg) {
+                blocked += c.sender.statistics().blocked();
+            }
+            return new S1Result(rate("S_acfg", acfg, acfgStart, seconds), rate("S_cdg", cdg, cdgStart, seconds), peaks,
+                    blocked);
+        }
+    }
+
+    /**
+     * {@code n} clients on a node, each starting at a random instant of the first second (seeded by
+     * the network): the thesis's clients are separate processes, not one started in lockstep.
+     */
+    static List<GreedyClient> clients(SimNetwork net, String node, String group, int n) {
+        List<GreedyClient> clients = new ArrayList<>();
+        java.util.SplittableRandom random = new java.util.SplittableRandom(net.seed() * 31 + group.hashCode());
+        for (int i = 0; i < n; i++) {
+            net.nodeNamed(node).interact(s -> clients.add(
+                    new GreedyClient(s.module(Multicast.class).sender(group, 9, RoutingMetric.LATENCY))));
+        }
+        for (GreedyClient c : clients) {
+            net.at(net.now() + random.nextLong(1_000_000_000L), t -> net.nodeNamed(node).interact(s -> c.next()));
+        }
+        return clients;
+    }
+
+    /** Packets and body bytes of each client so far, in pairs. */
+    static long[] counts(List<GreedyClient> clients) {
+        long[] c = new long[2 * clients.size()];
+        for (int i = 0; i < clients.size(); i++) {
+            SenderStatistics s = clients.get(i).sender.statistics();
+            c[2 * i] = s.packets();
+            c[2 * i + 1] = s.bytes();
+        }
+        return c;
+    }
+
+    /**
+     * A class's sending rate: on the wire (the packets' bodies with the channel and wire headers, what
+     * a link's capacity is spent on, as ns-2 counts a packet) and in payload bytes; and how far apart
+     * its clients are (the standard deviation of their rates over their mean).
+     */
+    static ClassRate rate(String name, List<GreedyClient> clients, long[] start, double seconds) {
+        long[] now = counts(clients);
+        double wire = 0;
+        double payload = 0;
+        double[] each = new double[clients.size()];
+        for (int i = 0; i < clients.size(); i++) {
+            long packets = now[2 * i] - start[2 * i];
+            long bytes = now[2 * i + 1] - start[2 * i + 1];
+            wire += bytes + packets * (ChannelAck.DATA_HEADER + WireHeader.LENGTH);
+            payload += bytes - packets * MulticastPacket.HEADER;
+            each[i] = bytes;
+        }
+        double mean = 0;
+        for (double e : each) {
+            mean += e / each.length;
+        }
+        double var = 0;
+        for (double e : each) {
+            var += (e - mean) * (e - mean) / each.length;
+        }
+        return new ClassRate(name, clients.size(), wire * 8 / seconds / 1e6, payload * 8 / seconds / 1e6,
+                mean > 0 ? 100 * Math.sqrt(var) / mean : 0);
+    }
+
+    /** The bytes a simulated link carried, for cross-checks of the clients' counts. */
+    static long carried(SimNetwork net, String from, String to) {
+        SimLink l = net.direction(from, to);
+        return l.bytesSent();
+    }
+}
