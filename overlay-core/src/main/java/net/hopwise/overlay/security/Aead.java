@@ -4,20 +4,23 @@ import java.nio.ByteBuffer;
 import java.security.GeneralSecurityException;
 import java.security.InvalidAlgorithmParameterException;
 import java.security.InvalidKeyException;
+import java.security.spec.AlgorithmParameterSpec;
 import javax.crypto.AEADBadTagException;
 import javax.crypto.Cipher;
 import javax.crypto.ShortBufferException;
+import javax.crypto.spec.GCMParameterSpec;
 import javax.crypto.spec.IvParameterSpec;
 import javax.crypto.spec.SecretKeySpec;
 
 /**
- * ChaCha20-Poly1305 under one key, with the 96-bit nonce Noise uses for it: four zero bytes then
- * a 64-bit little-endian counter. One instance per key and direction; not thread-safe (a link's
- * traffic runs on its node's thread).
+ * An AEAD under one key, with the 96-bit nonce Noise uses for it: four zero bytes then a 64-bit
+ * counter, little-endian for ChaCha20-Poly1305 and big-endian for AES-GCM. One instance per key and
+ * direction; not thread-safe (a link's traffic runs on its node's thread).
  */
 public final class Aead {
     public static final int TAG_BYTES = 16;
 
+    private final CipherSuite suite;
     private final SecretKeySpec key;
     private final Cipher encrypt;
     private final Cipher decrypt;
@@ -26,15 +29,20 @@ public final class Aead {
     private long lastOpened = -1;
 
     public Aead(byte[] key) {
+        this(CipherSuite.CHACHA_POLY, key);
+    }
+
+    public Aead(CipherSuite suite, byte[] key) {
         if (key.length != Crypto.KEY_BYTES) {
-            throw new IllegalArgumentException("a ChaCha20-Poly1305 key is 32 bytes");
+            throw new IllegalArgumentException("an AEAD key is 32 bytes");
         }
-        this.key = new SecretKeySpec(key, "ChaCha20");
+        this.suite = suite;
+        this.key = new SecretKeySpec(key, suite.keyAlgorithm);
         try {
-            this.encrypt = Cipher.getInstance("ChaCha20-Poly1305");
-            this.decrypt = Cipher.getInstance("ChaCha20-Poly1305");
+            this.encrypt = Cipher.getInstance(suite.transformation);
+            this.decrypt = Cipher.getInstance(suite.transformation);
         } catch (GeneralSecurityException e) {
-            throw new IllegalStateException("ChaCha20-Poly1305 is required by Java 17", e);
+            throw new IllegalStateException(suite.transformation + " is required by Java 17", e);
         }
     }
 
@@ -115,10 +123,11 @@ public final class Aead {
         ad.position(ad.limit());
     }
 
-    private IvParameterSpec iv(long counter) {
+    private AlgorithmParameterSpec iv(long counter) {
+        boolean littleEndian = suite == CipherSuite.CHACHA_POLY;
         for (int i = 0; i < 8; i++) {
-            nonce[4 + i] = (byte) (counter >>> (8 * i));
+            nonce[4 + i] = (byte) (counter >>> (littleEndian ? 8 * i : 56 - 8 * i));
         }
-        return new IvParameterSpec(nonce);
+        return littleEndian ? new IvParameterSpec(nonce) : new GCMParameterSpec(TAG_BYTES * 8, nonce);
     }
 }

@@ -62,7 +62,7 @@ final class Handshakes {
         SecureWire.putInt(fin, 1, remoteIndex);
         System.arraycopy(message3, 0, fin, 5, message3.length);
         byte[] identity = HandshakePayload.decode(payload).orElseThrow().identityKey();
-        Session s = new Session(p.name, i.localIndex, remoteIndex, true, keys, ls.config().replayWindow(), now, identity);
+        Session s = new Session(ls.config().cipherSuite(), p.name, i.localIndex, remoteIndex, true, keys, ls.config().replayWindow(), now, identity);
         s.finalMessage = fin;
         p.initiation = null; // its index lives on as the session's
         ls.transmitAfterInstall(p, s, from, fin, now);
@@ -101,7 +101,7 @@ final class Handshakes {
         }
         // Both ends started at once: ours is redundant now; dropping it keeps one handshake per rekey.
         ls.abortInitiation(p);
-        Session s = new Session(name, index, pending.remoteIndex(), false, keys, ls.config().replayWindow(), now,
+        Session s = new Session(ls.config().cipherSuite(), name, index, pending.remoteIndex(), false, keys, ls.config().replayWindow(), now,
                 claimed.get().identityKey());
         ls.install(p, s, from, now);
     }

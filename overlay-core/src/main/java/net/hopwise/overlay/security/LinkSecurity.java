@@ -362,7 +362,7 @@ public final class LinkSecurity {
         if (p.initiation != null) {
             return;
         }
-        Initiation i = new Initiation(newIndex(), NoiseXX.initiator(SecureWire.PROLOGUE, linkPrivate()), now);
+        Initiation i = new Initiation(newIndex(), NoiseXX.initiator(config.cipherSuite(), SecureWire.PROLOGUE, linkPrivate()), now);
         byte[] m;
         try {
             m = i.noise.writeMessage(new byte[0]);

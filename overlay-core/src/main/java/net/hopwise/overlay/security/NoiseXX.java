@@ -5,8 +5,8 @@ import java.security.InvalidKeyException;
 import java.util.Arrays;
 
 /**
- * The Noise handshake Noise_XX_25519_ChaChaPoly_SHA256 (Noise Protocol Framework, revision 34),
- * one instance per handshake attempt:
+ * The Noise handshake Noise_XX_25519_ChaChaPoly_SHA256 (or _AESGCM_, see {@link CipherSuite}; Noise
+ * Protocol Framework, revision 34), one instance per handshake attempt:
  *
  * <pre>
  *   -> e
@@ -21,7 +21,7 @@ import java.util.Arrays;
  * {@link HandshakeException} and leaves the instance unusable; callers drop the attempt.
  */
 public final class NoiseXX {
-    public static final String PROTOCOL_NAME = "Noise_XX_25519_ChaChaPoly_SHA256";
+    public static final String PROTOCOL_NAME = CipherSuite.CHACHA_POLY.protocolName();
     public static final int DH_BYTES = 32;
     /** Overhead of each message over its payload: the first carries e, the second e and an encrypted s, the third an encrypted s. */
     public static final int MESSAGE1_OVERHEAD = DH_BYTES;
@@ -35,7 +35,7 @@ public final class NoiseXX {
     private final byte[] ephemeralPublic;
     private byte[] remoteEphemeral;
     private byte[] remoteStatic;
-    private final SymmetricState symmetric = new SymmetricState();
+    private final SymmetricState symmetric;
     private int step;
     private boolean failed;
 
@@ -44,21 +44,35 @@ public final class NoiseXX {
      *     vectors prescribe it
      */
     public NoiseXX(boolean initiator, byte[] prologue, byte[] staticPrivate, byte[] ephemeralPrivate) {
+        this(CipherSuite.CHACHA_POLY, initiator, prologue, staticPrivate, ephemeralPrivate);
+    }
+
+    public NoiseXX(CipherSuite suite, boolean initiator, byte[] prologue, byte[] staticPrivate,
+            byte[] ephemeralPrivate) {
+        this.symmetric = new SymmetricState(suite);
         this.initiator = initiator;
         this.staticPrivate = staticPrivate.clone();
         this.staticPublic = Crypto.x25519Public(staticPrivate);
         this.ephemeralPrivate = ephemeralPrivate.clone();
         this.ephemeralPublic = Crypto.x25519Public(ephemeralPrivate);
-        symmetric.initialize(PROTOCOL_NAME.getBytes(StandardCharsets.US_ASCII));
+        symmetric.initialize(suite.protocolName().getBytes(StandardCharsets.US_ASCII));
         symmetric.mixHash(prologue);
     }
 
     public static NoiseXX initiator(byte[] prologue, byte[] staticPrivate) {
-        return new NoiseXX(true, prologue, staticPrivate, Crypto.newX25519Private());
+        return initiator(CipherSuite.CHACHA_POLY, prologue, staticPrivate);
     }
 
     public static NoiseXX responder(byte[] prologue, byte[] staticPrivate) {
-        return new NoiseXX(false, prologue, staticPrivate, Crypto.newX25519Private());
+        return responder(CipherSuite.CHACHA_POLY, prologue, staticPrivate);
+    }
+
+    public static NoiseXX initiator(CipherSuite suite, byte[] prologue, byte[] staticPrivate) {
+        return new NoiseXX(suite, true, prologue, staticPrivate, Crypto.newX25519Private());
+    }
+
+    public static NoiseXX responder(CipherSuite suite, byte[] prologue, byte[] staticPrivate) {
+        return new NoiseXX(suite, false, prologue, staticPrivate, Crypto.newX25519Private());
     }
 
     public boolean isInitiator() {
@@ -198,10 +212,15 @@ public final class NoiseXX {
 
     /** Noise's SymmetricState with its CipherState folded in. */
     private static final class SymmetricState {
+        final CipherSuite suite;
         byte[] ck;
         byte[] h;
         Aead cipher;
         long n;
+
+        SymmetricState(CipherSuite suite) {
+            this.suite = suite;
+        }
 
         void initialize(byte[] protocolName) {
             h = protocolName.length <= 32 ? Arrays.copyOf(protocolName, 32) : Crypto.sha256(protocolName);
@@ -215,7 +234,7 @@ public final class NoiseXX {
         void mixKey(byte[] ikm) {
             byte[][] out = hkdf(ck, ikm, 2);
             ck = out[0];
-            cipher = new Aead(out[1]);
+            cipher = new Aead(suite, out[1]);
             n = 0;
         }
 

@@ -20,6 +20,7 @@ final class Responder {
     private final CookieJar cookies;
     private final int maxPending;
     private final long timeoutNanos;
+    private final CipherSuite suite;
     private final LinkedHashMap<Integer, Pending> pending = new LinkedHashMap<>();
     private final Map<String, Integer> byInitiator = new HashMap<>();
 
@@ -28,6 +29,7 @@ final class Responder {
         this.cookies = new CookieJar(config.cookieLifetime().toNanos());
         this.maxPending = config.maxPendingHandshakes();
         this.timeoutNanos = config.handshakeTimeout().toNanos();
+        this.suite = config.cipherSuite();
     }
 
     int pendingCount() {
@@ -67,7 +69,7 @@ final class Responder {
             forget(pending.keySet().iterator().next());
             owner.drop(DropReason.PENDING_LIMIT);
         }
-        NoiseXX noise = NoiseXX.responder(SecureWire.PROLOGUE, owner.linkPrivate());
+        NoiseXX noise = NoiseXX.responder(suite, SecureWire.PROLOGUE, owner.linkPrivate());
         byte[] message2;
         try {
             noise.readMessage(ephemeral);

@@ -26,14 +26,19 @@ final class Session {
 
     Session(String peer, int localIndex, int remoteIndex, boolean initiator, byte[][] keys, int replayWindow,
             long nowNanos, byte[] peerIdentity) {
+        this(CipherSuite.CHACHA_POLY, peer, localIndex, remoteIndex, initiator, keys, replayWindow, nowNanos, peerIdentity);
+    }
+
+    Session(CipherSuite suite, String peer, int localIndex, int remoteIndex, boolean initiator, byte[][] keys,
+            int replayWindow, long nowNanos, byte[] peerIdentity) {
         this.peer = peer;
         this.localIndex = localIndex;
         this.remoteIndex = remoteIndex;
         this.initiator = initiator;
         this.createdNanos = nowNanos;
         this.peerIdentity = peerIdentity;
-        this.sender = new Aead(initiator ? keys[0] : keys[1]);
-        this.receiver = new Aead(initiator ? keys[1] : keys[0]);
+        this.sender = new Aead(suite, initiator ? keys[0] : keys[1]);
+        this.receiver = new Aead(suite, initiator ? keys[1] : keys[0]);
         this.window = new ReplayWindow(replayWindow);
         this.confirmed = !initiator;
     }

@@ -60,10 +60,10 @@ class DataChannelProperties {
     @Property(seed = "8439", tries = 200)
     void sealedDatagramsOpenToTheirPlaintextAndAnyChangeIsCaught(@ForAll @Size(max = 1500) byte[] payload,
             @ForAll @IntRange(min = 0, max = 40) int skip, @ForAll @IntRange(min = 0, max = 100_000) int flipAt,
-            @ForAll @IntRange(min = 1, max = 255) int flipBits) {
+            @ForAll @IntRange(min = 1, max = 255) int flipBits, @ForAll CipherSuite suite) {
         byte[][] keys = {Crypto.randomBytes(32), Crypto.randomBytes(32)};
-        Session tx = new Session("b", 1, 2, true, keys, 256, 0, new byte[32]);
-        Session rx = new Session("a", 2, 1, false, keys, 256, 0, new byte[32]);
+        Session tx = new Session(suite, "b", 1, 2, true, keys, 256, 0, new byte[32]);
+        Session rx = new Session(suite, "a", 2, 1, false, keys, 256, 0, new byte[32]);
         ByteBuffer sealed = null;
         for (int i = 0; i <= skip; i++) {
             sealed = ByteBuffer.allocate(payload.length + SecureWire.DATA_OVERHEAD);

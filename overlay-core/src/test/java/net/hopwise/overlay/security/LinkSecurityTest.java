@@ -259,6 +259,30 @@ class LinkSecurityTest {
         assertThat(b.events).containsExactly("established node-a");
     }
 
+    @Test
+    void aesGcmLinksCarryDataAndASuiteMismatchFailsTheHandshake() {
+        a.start(net.config(a).withCipherSuite(CipherSuite.AES_GCM));
+        b.start(net.config(b).withCipherSuite(CipherSuite.AES_GCM));
+        SecureNet.link(a, b);
+        establish();
+        a.send(b, SECRET);
+        net.run();
+        assertThat(b.delivered).containsExactly(SECRET);
+
+        SecureNet.Node c = net.node("node-c", 7003);
+        c.start(net.config(c));
+        SecureNet.Node d = net.node("node-d", 7004);
+        d.start(net.config(d).withCipherSuite(CipherSuite.AES_GCM));
+        // c's and d's configurations were made after each other's keys were known to the trust list
+        c.start(SecurityConfig.of("node-c", c.keys, null, net.config(d).admission()).withWallClock(() -> SecureNet.WALL));
+        SecureNet.link(c, d);
+        c.send(d, SECRET);
+        net.run();
+        assertThat(c.drops(DropReason.HANDSHAKE)).isEqualTo(1);
+        assertThat(c.events).isEmpty();
+        assertThat(d.events).isEmpty();
+    }
+
     private static void setPayload(LinkSecurity engine, byte[] payload) {
         try {
             var f = LinkSecurity.class.getDeclaredField("localPayload");

@@ -20,23 +20,25 @@ class NoiseXXTest {
     private static final HexFormat HEX = HexFormat.of();
 
     /**
-     * The published vector for this exact protocol name (cacophony's vector file, public domain).
-     * It is read from the test classpath or from the file named by -Dhopwise.noise.vectors.
+     * The published vector for this exact protocol name (cacophony's vector file, public domain):
+     * {@code <protocol name>.json} from the test classpath's {@code noise/} or from the directory
+     * named by -Dhopwise.noise.vectors.
      */
-    @Test
-    void matchesThePublishedTestVector() throws Exception {
-        String json = vectorFile();
-        Assumptions.assumeTrue(json != null, "no Noise vector file: pass -Dhopwise.noise.vectors=<file>"
-                + " (cacophony's vectors/cacophony.txt, or its Noise_XX_25519_ChaChaPoly_SHA256 entry)");
-        int at = json.indexOf("\"" + NoiseXX.PROTOCOL_NAME + "\"");
-        assertThat(at).as("vector for " + NoiseXX.PROTOCOL_NAME).isNotNegative();
+    @org.junit.jupiter.params.ParameterizedTest
+    @org.junit.jupiter.params.provider.EnumSource(CipherSuite.class)
+    void matchesThePublishedTestVector(CipherSuite suite) throws Exception {
+        String json = vectorFile(suite);
+        Assumptions.assumeTrue(json != null, "no Noise vector file " + suite.protocolName() + ".json: pass"
+                + " -Dhopwise.noise.vectors=<directory> holding cacophony's entry for that protocol name");
+        int at = json.indexOf("\"" + suite.protocolName() + "\"");
+        assertThat(at).as("vector for " + suite.protocolName()).isNotNegative();
         int end = json.indexOf("\"protocol_name\"", at + 10);
         String v = json.substring(at, end < 0 ? json.length() : end);
         // a vector with a PSK or fallback fields is another protocol; this one must have none
         assertThat(v).doesNotContain("psk").doesNotContain("fallback");
 
-        NoiseXX initiator = new NoiseXX(true, hex(v, "init_prologue"), hex(v, "init_static"), hex(v, "init_ephemeral"));
-        NoiseXX responder = new NoiseXX(false, hex(v, "resp_prologue"), hex(v, "resp_static"), hex(v, "resp_ephemeral"));
+        NoiseXX initiator = new NoiseXX(suite, true, hex(v, "init_prologue"), hex(v, "init_static"), hex(v, "init_ephemeral"));
+        NoiseXX responder = new NoiseXX(suite, false, hex(v, "resp_prologue"), hex(v, "resp_static"), hex(v, "resp_ephemeral"));
         List<byte[][]> messages = messages(v);
         assertThat(messages).hasSizeGreaterThanOrEqualTo(3);
         for (int i = 0; i < 3; i++) {
@@ -50,8 +52,8 @@ class NoiseXXTest {
         assertThat(responder.handshakeHash()).isEqualTo(initiator.handshakeHash());
         byte[][] keys = initiator.split();
         assertThat(responder.split()).isDeepEqualTo(keys);
-        Aead toResponder = new Aead(keys[0]);
-        Aead toInitiator = new Aead(keys[1]);
+        Aead toResponder = new Aead(suite, keys[0]);
+        Aead toInitiator = new Aead(suite, keys[1]);
         long[] counters = new long[2];
         for (int i = 3; i < messages.size(); i++) {
             boolean fromInitiator = i % 2 == 0;
@@ -107,12 +109,13 @@ class NoiseXXTest {
         assertThatThrownBy(() -> r2.readMessage(new byte[31])).isInstanceOf(HandshakeException.class);
     }
 
-    private static String vectorFile() throws IOException {
-        String path = System.getProperty("hopwise.noise.vectors");
-        if (path != null && !path.isBlank()) {
-            return Files.readString(Path.of(path), StandardCharsets.UTF_8);
+    private static String vectorFile(CipherSuite suite) throws IOException {
+        String dir = System.getProperty("hopwise.noise.vectors");
+        if (dir != null && !dir.isBlank()) {
+            Path file = Path.of(dir).resolve(suite.protocolName() + ".json");
+            return Files.isRegularFile(file) ? Files.readString(file, StandardCharsets.UTF_8) : null;
         }
-        try (InputStream in = NoiseXXTest.class.getResourceAsStream("/noise/" + NoiseXX.PROTOCOL_NAME + ".json")) {
+        try (InputStream in = NoiseXXTest.class.getResourceAsStream("/noise/" + suite.protocolName() + ".json")) {
             return in == null ? null : new String(in.readAllBytes(), StandardCharsets.UTF_8);
         }
     }

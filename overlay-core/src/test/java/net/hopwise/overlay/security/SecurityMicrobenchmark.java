@@ -22,10 +22,12 @@ public final class SecurityMicrobenchmark {
         long hs = handshakes(1000);
         System.out.printf("handshake (5 datagrams, both ends' CPU, in process): %.1f us; %.0f per second on one core%n",
                 hs / 1e3, 1e9 / hs);
-        long[] so = sealOpen(payload, 200_000);
-        so = sealOpen(payload, 1_000_000);
-        System.out.printf("seal: %d ns/packet (%.0f MB/s), open: %d ns/packet (%.0f MB/s)%n", so[0],
-                payload * 1e3 / so[0], so[1], payload * 1e3 / so[1]);
+        for (CipherSuite suite : CipherSuite.values()) {
+            sealOpen(suite, payload, 200_000);
+            long[] so = sealOpen(suite, payload, 1_000_000);
+            System.out.printf("%-11s seal: %d ns/packet (%.0f MB/s), open: %d ns/packet (%.0f MB/s)%n", suite, so[0],
+                    payload * 1e3 / so[0], so[1], payload * 1e3 / so[1]);
+        }
     }
 
     /** Mean nanoseconds per complete handshake, both ends' work together. */
@@ -62,13 +64,13 @@ public final class SecurityMicrobenchmark {
         return total / n;
     }
 
-    static long[] sealOpen(int payload, int n) {
+    static long[] sealOpen(CipherSuite suite, int payload, int n) {
         byte[][] keys = {Crypto.randomBytes(32), Crypto.randomBytes(32)};
-        Session tx = new Session("b", 1, 2, true, keys, 4096, 0, new byte[32]);
-        Session rx = new Session("a", 2, 1, false, keys, 4096, 0, new byte[32]);
-        ByteBuffer plain = ByteBuffer.allocateDirect(payload);
-        ByteBuffer sealed = ByteBuffer.allocateDirect(payload + SecureWire.DATA_OVERHEAD);
-        ByteBuffer opened = ByteBuffer.allocateDirect(payload + SecureWire.DATA_OVERHEAD);
+        Session tx = new Session(suite, "b", 1, 2, true, keys, 4096, 0, new byte[32]);
+        Session rx = new Session(suite, "a", 2, 1, false, keys, 4096, 0, new byte[32]);
+        ByteBuffer plain = ByteBuffer.allocate(payload);
+        ByteBuffer sealed = ByteBuffer.allocate(payload + SecureWire.DATA_OVERHEAD);
+        ByteBuffer opened = ByteBuffer.allocate(payload + SecureWire.DATA_OVERHEAD);
         long sealNanos = 0;
         long openNanos = 0;
         for (int i = 0; i < n; i++) {
