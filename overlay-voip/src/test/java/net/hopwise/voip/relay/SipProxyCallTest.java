@@ -179,4 +179,31 @@ class SipProxyCallTest {
         pair.advance(RelayConfig.DEFAULT_LINGER.plusSeconds(40));
         assertThat(pair.idle()).isTrue();
     }
+
+    @Test
+    void aCallToARegisteredUserReachesTheContactItRegisteredUntilTheBindingLapses() {
+        RelayPair reg = new RelayPair(c -> c.route("example.org=b"), c -> { });
+        reg.fromPhoneB("REGISTER sip:example.org SIP/2.0\r\nVia: SIP/2.0/UDP 127.0.0.1:5070;branch=z9hG4bK-reg1\r\n"
+                + "From: <sip:bob@example.org>;tag=r1\r\nTo: <sip:bob@example.org>\r\nCall-ID: reg-1\r\n"
+                + "CSeq: 1 REGISTER\r\nContact: <sip:bob@127.0.0.1:5070;line=7>\r\nExpires: 120\r\n"
+                + "Content-Length: 0\r\n\r\n");
+        String ok = reg.atB();
+        assertThat(startLine(ok)).isEqualTo("SIP/2.0 200 OK");
+        assertThat(header(ok, "Contact")).isEqualTo("<sip:bob@127.0.0.1:5070;line=7>;expires=120");
+        assertThat(reg.b.state().registrations()).isEqualTo(1);
+
+        reg.fromPhoneA(SipText.request("INVITE", "sip:bob@example.org", "z9hG4bK-r1", "tagA", null, "reg-call", 1, "",
+                SipText.SDP_A));
+        reg.atA();
+        assertThat(startLine(reg.atB())).isEqualTo("INVITE sip:bob@127.0.0.1:5070;line=7 SIP/2.0");
+
+        reg.advance(Duration.ofSeconds(121));
+        // The first call was never answered: its 408 came meanwhile.
+        assertThat(startLine(reg.atA())).startsWith("SIP/2.0 408");
+        reg.fromPhoneA(SipText.request("INVITE", "sip:bob@example.org", "z9hG4bK-r2", "tagA2", null, "reg-call-2", 1,
+                "", SipText.SDP_A));
+        assertThat(startLine(reg.atA())).isEqualTo("SIP/2.0 100 Trying");
+        assertThat(startLine(reg.atA())).startsWith("SIP/2.0 480");
+        assertThat(reg.b.state().registrations()).isZero();
+    }
 }

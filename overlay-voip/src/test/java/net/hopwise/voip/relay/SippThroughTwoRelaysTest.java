@@ -85,10 +85,10 @@ class SippThroughTwoRelaysTest {
         LeakDetection.assertNoLeaks();
     }
 
-    @ParameterizedTest(name = "{0}")
-    @CsvSource({"late_offer, bye", "busy, rejected 486", "hold, bye"})
-    void aSignallingScenarioCompletesThroughTwoRelaysAndLeavesNoState(String scenario, String endReason)
-            throws IOException {
+    @ParameterizedTest(name = "{0} with the caller on {2}")
+    @CsvSource({"late_offer, bye, u1", "busy, rejected 486, u1", "hold, bye, u1", "hold, bye, t1"})
+    void aSignallingScenarioCompletesThroughTwoRelaysAndLeavesNoState(String scenario, String endReason,
+            String callerTransport) throws IOException {
         endedA.clear();
         endedB.clear();
         for (String side : List.of("uac_", "uas_")) {
@@ -106,7 +106,7 @@ class SippThroughTwoRelaysTest {
                     "127.0.0.1:" + relayA.sipAddress().getPort(), "-sf", "uac_" + scenario + ".xml", "-s", "bob",
                     "-i", "127.0.0.1", "-p", Integer.toString(Sipp.freeUdpPort()), "-mi", "127.0.0.1",
                     "-mp", Integer.toString(Sipp.freeUdpPort()), "-m", Integer.toString(calls), "-r", "4",
-                    "-nostdin", "-timeout", "60s", "-timeout_error");
+                    "-t", callerTransport, "-nostdin", "-timeout", "60s", "-timeout_error");
             assertThat(uac.await()).as("sipp uac exit code; output:\n%s\nuas:\n%s", uac.output(), uas.output())
                     .isZero();
             assertThat(uas.await()).as("sipp uas exit code; output:\n%s", uas.output()).isZero();
