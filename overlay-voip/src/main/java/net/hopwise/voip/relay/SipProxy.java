@@ -2,13 +2,10 @@ package net.hopwise.voip.relay;
 
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.ByteBufAllocator;
-import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Optional;
 import net.hopwise.voip.body.SipBody;
-import net.hopwise.voip.sip.NameAddr;
 import net.hopwise.voip.sip.SipMessage;
 import net.hopwise.voip.sip.SipMessageEditor;
 import net.hopwise.voip.sip.SipParseError;
@@ -25,8 +22,6 @@ import net.hopwise.voip.sip.SipRequests;
  * has every SDP rewritten on the way ({@link Calls}). Sans-IO: messages and time come in, output
  * goes to {@link SignalIo} and {@link MediaIo}. One relay loop; not thread-safe.
  *
- * <p>About 450 lines with {@link ResponsePath}: the request path is one concept (from a request to
- * its next hop) whose steps are in the order RFC 3261 section 16 gives them.
  */
 public final class SipProxy {
     final String nodeName;
@@ -40,6 +35,7 @@ public final class SipProxy {
     final Calls calls;
     final ProxyMessages words;
     final ResponsePath responses;
+    final RequestRouting routing;
     private final int sipPort;
 
     public SipProxy(String nodeName, RelayConfig config, int sipPort, SignalIo signal, MediaIo media,
@@ -53,6 +49,7 @@ public final class SipProxy {
         this.calls = new Calls(config, media, counters);
         this.words = new ProxyMessages(nodeName, config.advertisedHost(), sipPort);
         this.responses = new ResponsePath(this);
+        this.routing = new RequestRouting(nodeName, config, sipPort, registrar, calls, counters);
     }
 
     // ------------------------------------------------------------------ input
@@ -166,9 +163,9 @@ public final class SipProxy {
             // Stops the phone's INVITE retransmissions while the far side is reached (section 16.2).
             responses.provisional(server, 100);
         }
-        Target target = route(m, from, now);
-        if (target.status != 0) {
-            responses.answer(server, target.status, now);
+        RequestRouting.Target target = routing.route(m, from, now);
+        if (target.status() != 0) {
+            responses.answer(server, target.status(), now);
             return;
         }
         Call call = calls.get(m.callId());
@@ -177,7 +174,7 @@ public final class SipProxy {
                     m.to() == null ? null : m.to().uri(), now);
             call.callerTag = m.fromTag();
             call.callerHop = from;
-            call.calleeHop = target.hop;
+            call.calleeHop = target.hop();
         }
         if (method.equals("BYE") && call != null) {
             calls.end(call, "bye", now);
@@ -188,19 +185,19 @@ public final class SipProxy {
             responses.answer(server, 503, now);
             return;
         }
-        Transactions.Client client = new Transactions.Client(branch, server, target.hop, method,
+        Transactions.Client client = new Transactions.Client(branch, server, target.hop(), method,
                 ProxyMessages.bytes(out));
         server.clientBranch = branch;
         long t1 = config.t1().toNanos();
         // Over the overlay the session delivers, so only Timer C bounds an INVITE there.
-        client.timeoutAtNanos = now + (target.hop instanceof Hop.Node && method.equals("INVITE")
+        client.timeoutAtNanos = now + (target.hop() instanceof Hop.Node && method.equals("INVITE")
                 ? config.inviteTimeout().toNanos() : 64 * t1);
-        if (target.hop instanceof Hop.Phone p && !p.tcp()) {
+        if (target.hop() instanceof Hop.Phone p && !p.tcp()) {
             client.intervalNanos = t1;
             client.retransmitAtNanos = now + t1;
         }
         transactions.add(client);
-        send(target.hop, out, lastPorts);
+        send(target.hop(), out, lastPorts);
     }
 
     private int[] lastPorts;
@@ -210,23 +207,24 @@ public final class SipProxy {
      * Record-Route on a dialog-forming INVITE, its own Route values popped, the new Request-URI, the
      * SDP handled. Null when media ports ran out.
      */
-    private ByteBuf edit(SipMessage m, Hop from, Target target, String branch, Call call, int[] ports, long now) {
+    private ByteBuf edit(SipMessage m, Hop from, RequestRouting.Target target, String branch, Call call,
+            int[] ports, long now) {
         SipMessageEditor e = SipMessageEditor.of(m);
         if (from instanceof Hop.Phone p) {
             e.markReceived(p.address().getAddress().getHostAddress(), p.address().getPort());
         }
-        boolean tcp = target.hop instanceof Hop.Phone p && p.tcp();
+        boolean tcp = target.hop() instanceof Hop.Phone p && p.tcp();
         e.pushVia(words.via(branch, tcp));
         e.decrementMaxForwards();
         if (m.method().equals("INVITE") && m.toTag() == null) {
             e.addRecordRoute(words.recordRoute());
         }
-        ProxyMessages.popRoutes(m, e, target.ownRoutes);
-        if (target.requestUri != null) {
-            e.requestUri(target.requestUri);
+        ProxyMessages.popRoutes(m, e, target.ownRoutes());
+        if (target.requestUri() != null) {
+            e.requestUri(target.requestUri());
         }
         lastPorts = null;
-        if (!sdp(m, e, from, target.hop, call, ports, now)) {
+        if (!sdp(m, e, from, target.hop(), call, ports, now)) {
             return null;
         }
         if (tcp) {
@@ -271,82 +269,6 @@ public final class SipProxy {
         return p;
     }
 
-    /** Where a request goes (section 16.4 and 16.5): Route, then the dialog, then registrar and dial plan. */
-    private Target route(SipMessage m, Hop from, long now) {
-        List<NameAddr> routes = m.routes();
-        if (routes == null) {
-            return Target.fail(400);
-        }
-        int own = 0;
-        while (own < routes.size() && isMine(SipUri.parse(routes.get(own).uri()))) {
-            own++;
-        }
-        if (own < routes.size()) {
-            SipUri next = SipUri.parse(routes.get(own).uri());
-            if (next == null) {
-                return Target.fail(416);
-            }
-            String node = next.param("hwnode");
-            if (node != null) {
-                return new Target(new Hop.Node(node), null, own, 0);
-            }
-            Hop.Phone phone = phoneAt(next);
-            return phone == null ? Target.fail(404) : new Target(phone, null, own, 0);
-        }
-        if (m.toTag() != null) {
-            Call call = calls.get(m.callId());
-            Hop peer = call == null ? null : call.peerOf(m.fromTag());
-            if (peer == null) {
-                counters.unknownDialog++;
-                return Target.fail(481);
-            }
-            return new Target(peer, null, own, 0);
-        }
-        SipUri uri = SipUri.parse(m.requestUri());
-        if (uri == null) {
-            return Target.fail(416);
-        }
-        Optional<String> node = config.dialPlan().nodeFor(uri);
-        Registrar.Binding binding = registrar.lookup(uri, now);
-        if (node.isPresent() && !node.get().equals(nodeName)) {
-            return new Target(new Hop.Node(node.get()), null, own, 0);
-        }
-        if (binding != null) {
-            return new Target(new Hop.Phone(binding.source(), binding.tcp()), binding.contactUri(), own, 0);
-        }
-        if (node.isPresent() && from instanceof Hop.Node) {
-            Hop.Phone phone = phoneAt(uri);
-            if (phone != null && !isMine(uri)) {
-                return new Target(phone, null, own, 0);
-            }
-            return Target.fail(480);
-        }
-        counters.noRoute++;
-        return Target.fail(404);
-    }
-
-    /** A phone reached at a URI's host and port: IP literals only, the relay does no DNS. */
-    private static Hop.Phone phoneAt(SipUri uri) {
-        InetAddress address = Calls.literal(uri.host());
-        if (address == null) {
-            return null;
-        }
-        boolean tcp = "tcp".equalsIgnoreCase(uri.param("transport"));
-        return new Hop.Phone(new InetSocketAddress(address, uri.port() < 0 ? 5060 : uri.port()), tcp);
-    }
-
-    private boolean isMine(SipUri uri) {
-        if (uri == null) {
-            return false;
-        }
-        String node = uri.param("hwnode");
-        if (node != null) {
-            return node.equals(nodeName);
-        }
-        return uri.user() == null && uri.host().equals(config.advertisedHost().toLowerCase(java.util.Locale.ROOT))
-                && (uri.port() < 0 ? 5060 : uri.port()) == sipPort;
-    }
-
     private void onAck(SipMessage m, Hop from, int[] ports, long now) {
         Transactions.Server invite = transactions.server(Transactions.serverKey(m, "ACK"));
         if (invite != null && invite.lastStatus >= 300) {
@@ -357,14 +279,14 @@ public final class SipProxy {
         if (m.maxForwards() == 0) {
             return;
         }
-        Target target = route(m, from, now);
-        if (target.status != 0) {
+        RequestRouting.Target target = routing.route(m, from, now);
+        if (target.status() != 0) {
             return;
         }
         Call call = calls.get(m.callId());
         ByteBuf out = edit(m, from, target, words.branch(ProxyMessages.loopHash(m)), call, ports, now);
         if (out != null) {
-            send(target.hop, out, lastPorts);
+            send(target.hop(), out, lastPorts);
         }
     }
 
@@ -479,10 +401,4 @@ public final class SipProxy {
         transactions.clear();
     }
 
-    /** A request's next hop, or the status to answer it with. */
-    private record Target(Hop hop, String requestUri, int ownRoutes, int status) {
-        static Target fail(int status) {
-            return new Target(null, null, 0, status);
-        }
-    }
 }

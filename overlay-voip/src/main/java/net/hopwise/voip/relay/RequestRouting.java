@@ -1,0 +1,118 @@
+package net.hopwise.voip.relay;
+
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.util.List;
+import java.util.Optional;
+import net.hopwise.voip.sip.NameAddr;
+import net.hopwise.voip.sip.SipMessage;
+
+/**
+ * Where a request goes next (RFC 3261 sections 16.4 and 16.5): past this relay's own Route values,
+ * to the next Route (another node's relay when it carries that node's name, else its address); for
+ * an in-dialog request without one, to the other side of the dialog; for a new request, to the node
+ * the dial plan names or, at the callee's relay, to the registered contact or the Request-URI's
+ * address. The relay resolves no names: phones are reached at IP literals.
+ */
+final class RequestRouting {
+    /** A request's next hop (with a new Request-URI and the count of own Route values to pop), or a status. */
+    record Target(Hop hop, String requestUri, int ownRoutes, int status) {
+        static Target fail(int status) {
+            return new Target(null, null, 0, status);
+        }
+    }
+
+    private final String nodeName;
+    private final RelayConfig config;
+    private final int sipPort;
+    private final Registrar registrar;
+    private final Calls calls;
+    private final RelayCounters counters;
+
+    RequestRouting(String nodeName, RelayConfig config, int sipPort, Registrar registrar, Calls calls,
+            RelayCounters counters) {
+        this.nodeName = nodeName;
+        this.config = config;
+        this.sipPort = sipPort;
+        this.registrar = registrar;
+        this.calls = calls;
+        this.counters = counters;
+    }
+
+    /** Where a request goes (section 16.4 and 16.5): Route, then the dialog, then registrar and dial plan. */
+    Target route(SipMessage m, Hop from, long now) {
+        List<NameAddr> routes = m.routes();
+        if (routes == null) {
+            return Target.fail(400);
+        }
+        int own = 0;
+        while (own < routes.size() && isMine(SipUri.parse(routes.get(own).uri()))) {
+            own++;
+        }
+        if (own < routes.size()) {
+            SipUri next = SipUri.parse(routes.get(own).uri());
+            if (next == null) {
+                return Target.fail(416);
+            }
+            String node = next.param("hwnode");
+            if (node != null) {
+                return new Target(new Hop.Node(node), null, own, 0);
+            }
+            Hop.Phone phone = phoneAt(next);
+            return phone == null ? Target.fail(404) : new Target(phone, null, own, 0);
+        }
+        if (m.toTag() != null) {
+            Call call = calls.get(m.callId());
+            Hop peer = call == null ? null : call.peerOf(m.fromTag());
+            if (peer == null) {
+                counters.unknownDialog++;
+                return Target.fail(481);
+            }
+            return new Target(peer, null, own, 0);
+        }
+        SipUri uri = SipUri.parse(m.requestUri());
+        if (uri == null) {
+            return Target.fail(416);
+        }
+        Optional<String> node = config.dialPlan().nodeFor(uri);
+        Registrar.Binding binding = registrar.lookup(uri, now);
+        if (node.isPresent() && !node.get().equals(nodeName)) {
+            return new Target(new Hop.Node(node.get()), null, own, 0);
+        }
+        if (binding != null) {
+            return new Target(new Hop.Phone(binding.source(), binding.tcp()), binding.contactUri(), own, 0);
+        }
+        if (node.isPresent() && from instanceof Hop.Node) {
+            Hop.Phone phone = phoneAt(uri);
+            if (phone != null && !isMine(uri)) {
+                return new Target(phone, null, own, 0);
+            }
+            return Target.fail(480);
+        }
+        counters.noRoute++;
+        return Target.fail(404);
+    }
+
+    /** A phone reached at a URI's host and port: IP literals only, the relay does no DNS. */
+    private static Hop.Phone phoneAt(SipUri uri) {
+        InetAddress address = Calls.literal(uri.host());
+        if (address == null) {
+            return null;
+        }
+        boolean tcp = "tcp".equalsIgnoreCase(uri.param("transport"));
+        return new Hop.Phone(new InetSocketAddress(address, uri.port() < 0 ? 5060 : uri.port()), tcp);
+    }
+
+    boolean isMine(SipUri uri) {
+        if (uri == null) {
+            return false;
+        }
+        String node = uri.param("hwnode");
+        if (node != null) {
+            return node.equals(nodeName);
+        }
+        return uri.user() == null && uri.host().equals(config.advertisedHost().toLowerCase(java.util.Locale.ROOT))
+                && (uri.port() < 0 ? 5060 : uri.port()) == sipPort;
+    }
+
+}
