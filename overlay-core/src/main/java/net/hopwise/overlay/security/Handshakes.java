@@ -61,8 +61,10 @@ final class Handshakes {
         fin[0] = SecureWire.FINAL;
         SecureWire.putInt(fin, 1, remoteIndex);
         System.arraycopy(message3, 0, fin, 5, message3.length);
-        byte[] identity = HandshakePayload.decode(payload).orElseThrow().identityKey();
-        Session s = new Session(ls.config().cipherSuite(), p.name, i.localIndex, remoteIndex, true, keys, ls.config().replayWindow(), now, identity);
+        HandshakePayload peer = HandshakePayload.decode(payload).orElseThrow();
+        Session s = new Session(ls.config().cipherSuite(), p.name, i.localIndex, remoteIndex, true, keys,
+                ls.config().replayWindow(), now, peer.identityKey());
+        s.peerCertificate = certificate(peer);
         s.finalMessage = fin;
         p.initiation = null; // its index lives on as the session's
         ls.transmitAfterInstall(p, s, from, fin, now);
@@ -103,7 +105,32 @@ final class Handshakes {
         ls.abortInitiation(p);
         Session s = new Session(ls.config().cipherSuite(), name, index, pending.remoteIndex(), false, keys, ls.config().replayWindow(), now,
                 claimed.get().identityKey());
+        s.peerCertificate = certificate(claimed.get());
         ls.install(p, s, from, now);
+    }
+
+    /** Checks every link's peer under {@code admission}; cuts off those it refuses and returns their names. */
+    static java.util.List<String> readmit(LinkSecurity ls, java.util.Collection<Peer> peers, Admission admission) {
+        java.util.List<String> cut = new java.util.ArrayList<>();
+        long wall = ls.config().wallClockSeconds().getAsLong();
+        for (Peer p : peers) {
+            Session s = p.current;
+            if (s == null) {
+                continue;
+            }
+            Verdict v = admission.check(p.name, s.peerIdentity, s.peerCertificate, wall);
+            if (!v.admitted()) {
+                ls.cutOff(p);
+                cut.add(p.name);
+                System.getLogger(LinkSecurity.class.getName()).log(System.Logger.Level.WARNING, "link security: "
+                        + p.name + " is no longer admitted (" + v + "); its link loses its keys");
+            }
+        }
+        return cut;
+    }
+
+    private static NodeCertificate certificate(HandshakePayload h) {
+        return h.certificate() == null ? null : NodeCertificate.decode(h.certificate()).orElse(null);
     }
 
     /** Why the peer that proved {@code staticKey} may not be {@code expectedName}, or null when it may. */

@@ -42,7 +42,7 @@ public final class LinkSecurity {
     private static final Logger LOG = System.getLogger(LinkSecurity.class.getName());
     private static final long LOG_INTERVAL_NANOS = 10_000_000_000L;
 
-    private final SecurityConfig config;
+    private SecurityConfig config;
     private final Outbox outbox;
     private final Drops drops;
     private final Listener listener;
@@ -88,13 +88,7 @@ public final class LinkSecurity {
     public void removePeer(String name) {
         Peer p = peers.remove(name);
         if (p != null) {
-            abortInitiation(p);
-            for (Session s : new Session[] {p.current, p.previous}) {
-                if (s != null) {
-                    sessions.remove(s.localIndex);
-                    releaseIndex(s.localIndex);
-                }
-            }
+            cutOff(p);
         }
     }
 
@@ -216,6 +210,16 @@ public final class LinkSecurity {
         }
     }
 
+    /**
+     * Replaces what this node admits (a new trust list, a revoked key or certificate) and checks every
+     * link again at once: a link whose peer is no longer admitted loses its keys, so nothing it sends
+     * is opened any more and its next handshake is refused. Returns the peers cut off.
+     */
+    public java.util.List<String> updateAdmission(Admission admission, long now) {
+        config = config.withAdmission(admission);
+        return Handshakes.readmit(this, peers.values(), admission);
+    }
+
     /** The address the peer last proved itself from, or where it is configured before that. */
     public InetSocketAddress address(String peer) {
         Peer p = peers.get(peer);
@@ -333,6 +337,17 @@ public final class LinkSecurity {
         }
         moved(p, from);
         listener.established(p.name, from, rekey);
+    }
+
+    void cutOff(Peer p) {
+        for (Session old : new Session[] {p.current, p.previous}) {
+            if (old != null) {
+                retire(old);
+            }
+        }
+        p.current = null;
+        p.previous = null;
+        abortInitiation(p);
     }
 
     private void retire(Session s) {

@@ -94,7 +94,8 @@ public final class SecurityModule implements OverlayModule {
             for (LinkView link : ctx.links()) {
                 engine.addPeer(link.name(), link.address());
             }
-            ctx.provide(LinkSecurity.class, engine);
+            ctx.provide(SecureLinks.class, new SecureLinks(engine, ctx::execute, ctx::nowNanos,
+                    () -> ctx.links().stream().map(LinkView::name).toList()));
         }
 
         @Override

@@ -19,6 +19,8 @@ final class Session {
     private final ReplayWindow window;
     private final byte[] header = new byte[SecureWire.DATA_HEADER_BYTES];
     private long sendCounter;
+    /** The certificate the peer presented, kept to check it again under a new admission; or null. */
+    NodeCertificate peerCertificate;
     /** For an initiator: whether the responder has shown it has the keys (its first data). */
     boolean confirmed;
     /** For an initiator until confirmed: the FINAL message, resent should it have been lost. */

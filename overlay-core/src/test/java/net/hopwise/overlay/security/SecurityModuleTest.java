@@ -47,7 +47,10 @@ class SecurityModuleTest {
             long linkUp = o.now() - start;
             System.out.println("sealed link up after " + linkUp / MS + " ms of virtual time");
             o.runFor(5_000 * MS);
-            LinkSecurity.PeerStatus status = o.engine("a").module(LinkSecurity.class).status("b", o.now());
+            var statusFuture = o.engine("a").module(SecureLinks.class).status();
+            o.runFor(MS);
+            LinkSecurity.PeerStatus status = statusFuture.join().get(0);
+            assertThat(status.name()).isEqualTo("b");
             assertThat(status.authenticated()).isTrue();
             assertThat(status.fingerprint()).isEqualTo(kb.fingerprint());
             assertThat(o.engine("a").hasRoute(NodeId.ofName("b"), RoutingMetric.HOPS)).isTrue();
@@ -71,6 +74,29 @@ class SecurityModuleTest {
             assertThat(drops(o, "b") - before).isGreaterThanOrEqualTo(195);
             assertThat(o.engine("b").hasRoute(NodeId.ofName("a"), RoutingMetric.HOPS)).isTrue();
             assertThat(o.engine("b").hasRoute(NodeId.ofName("mallory"), RoutingMetric.HOPS)).isFalse();
+        }
+    }
+
+    @Test
+    void aKeyRevokedWhileTheLinkIsUpTakesTheLinkDownWithinTheDeadInterval() {
+        try (VirtualOverlay o = overlay()) {
+            o.node("a");
+            o.node("b");
+            o.link("a", "b", MS);
+            o.startAll();
+            o.runFor(3_000 * MS);
+            assertThat(o.engine("b").hasRoute(NodeId.ofName("a"), RoutingMetric.HOPS)).isTrue();
+            var cut = o.engine("b").module(SecureLinks.class)
+                    .updateAdmission(new TrustedKeys(Map.of("b", List.of(kb.identityPublic()))));
+            o.runFor(MS);
+            assertThat(cut.join()).containsExactly("a");
+            o.runFor(10_000 * MS); // more than the dead interval
+            assertThat(o.engine("b").hasRoute(NodeId.ofName("a"), RoutingMetric.HOPS)).isFalse();
+            assertThat(o.engine("a").hasRoute(NodeId.ofName("b"), RoutingMetric.HOPS)).isFalse();
+            assertThat(o.events()).anySatisfy(e -> {
+                assertThat(e.kind()).isEqualTo(NodeEvent.Kind.LINK_DOWN);
+                assertThat(e.node()).isEqualTo("b");
+            });
         }
     }
 
