@@ -1,0 +1,176 @@
+package net.hopwise.voip.relay;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.PrintStream;
+import java.net.InetSocketAddress;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CountDownLatch;
+import net.hopwise.overlay.NeighbourConfig;
+import net.hopwise.overlay.NodeConfig;
+import net.hopwise.overlay.OverlayNode;
+
+/**
+ * Runs one overlay node with a SIP relay beside it, from the command line: the way to put a site's
+ * phones on the overlay until the admin service starts relays from its configuration.
+ *
+ * <pre>
+ * java -cp ... net.hopwise.voip.relay.RelayLauncher --name paris --bind 0.0.0.0:8100 \
+ *     --neighbour lyon@203.0.113.7:8100 --sip 192.0.2.10:5060 --route example.net=lyon
+ * </pre>
+ *
+ * It prints {@code READY <node> <overlay port> <sip port>} once bound, then runs until stopped (or
+ * until standard input ends, with {@code --until-stdin-closes}).
+ */
+public final class RelayLauncher {
+    private RelayLauncher() {}
+
+    public static void main(String[] args) {
+        System.exit(run(args, System.out, System.err, System.in));
+    }
+
+    /** Runs the relay; returns the exit code (2 for a bad argument). */
+    public static int run(String[] args, PrintStream out, PrintStream err, InputStream in) {
+        Options o;
+        try {
+            o = Options.parse(args);
+        } catch (IllegalArgumentException e) {
+            err.println("relay: " + e.getMessage());
+            return 2;
+        }
+        if (o == null) {
+            out.println("options: --name NAME [--bind HOST:PORT] [--neighbour NAME@HOST:PORT]... [--sip HOST:PORT]"
+                    + " [--advertise HOST] [--media-address IP] [--media-ports MIN-MAX] [--route RULE]..."
+                    + " [--linger DURATION] [--until-stdin-closes]");
+            return 0;
+        }
+        NodeConfig nodeConfig;
+        try {
+            NodeConfig.Builder node = NodeConfig.builder(o.name).bindAddress(o.bind);
+            for (String n : o.neighbours) {
+                node.neighbour(NeighbourConfig.parse(n));
+            }
+            nodeConfig = node.build();
+        } catch (IllegalArgumentException e) {
+            err.println("relay: " + e.getMessage());
+            return 2;
+        }
+        RelayConfig config;
+        try {
+            RelayConfig.Builder relay = RelayConfig.builder().sipAddress(o.sip).advertisedHost(o.advertise)
+                    .mediaAddress(o.mediaAddress);
+            if (o.mediaPorts != null) {
+                relay.mediaPorts(o.mediaPorts[0], o.mediaPorts[1]);
+            }
+            if (o.linger != null) {
+                relay.linger(o.linger);
+            }
+            o.routes.forEach(relay::route);
+            config = relay.build();
+        } catch (IllegalArgumentException e) {
+            err.println("relay: " + e.getMessage());
+            return 2;
+        }
+        try (OverlayNode overlay = OverlayNode.start(nodeConfig);
+                SipRelay sip = SipRelay.start(overlay, config)) {
+            out.println("READY " + overlay.name() + " " + overlay.localAddress().getPort() + " "
+                    + sip.sipAddress().getPort());
+            out.flush();
+            if (o.untilStdinCloses) {
+                while (in.read() >= 0) {
+                    // Only the end of input matters.
+                }
+            } else {
+                new CountDownLatch(1).await();
+            }
+        } catch (IOException e) {
+            return 0;
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        } catch (IllegalStateException e) {
+            err.println("relay: " + e.getMessage());
+            return 2;
+        }
+        return 0;
+    }
+
+    /** The command line, checked before anything starts. */
+    static final class Options {
+        String name;
+        InetSocketAddress bind = new InetSocketAddress("0.0.0.0", 8100);
+        final List<String> neighbours = new ArrayList<>();
+        InetSocketAddress sip = RelayConfig.DEFAULT_SIP_ADDRESS;
+        String advertise;
+        String mediaAddress;
+        int[] mediaPorts;
+        Duration linger;
+        final List<String> routes = new ArrayList<>();
+        boolean untilStdinCloses;
+
+        /** The options, or null for --help. */
+        static Options parse(String[] args) {
+            Options o = new Options();
+            for (int i = 0; i < args.length; i++) {
+                String a = args[i];
+                if (a.equals("--help")) {
+                    return null;
+                }
+                if (a.equals("--until-stdin-closes")) {
+                    o.untilStdinCloses = true;
+                    continue;
+                }
+                if (i + 1 >= args.length) {
+                    throw new IllegalArgumentException(a + " needs a value");
+                }
+                String v = args[++i];
+                switch (a) {
+                    case "--name" -> o.name = v;
+                    case "--bind" -> o.bind = address(v);
+                    case "--neighbour", "--neighbor" -> o.neighbours.add(v);
+                    case "--sip" -> o.sip = address(v);
+                    case "--advertise" -> o.advertise = v;
+                    case "--media-address" -> o.mediaAddress = v;
+                    case "--media-ports" -> {
+                        String[] p = v.split("-");
+                        if (p.length != 2) {
+                            throw new IllegalArgumentException("--media-ports reads MIN-MAX, got " + v);
+                        }
+                        o.mediaPorts = new int[] {number(p[0]), number(p[1])};
+                    }
+                    case "--route" -> o.routes.add(v);
+                    case "--linger" -> o.linger = Duration.ofSeconds(number(v));
+                    default -> throw new IllegalArgumentException("unknown option " + a);
+                }
+            }
+            if (o.name == null) {
+                throw new IllegalArgumentException("--name is required");
+            }
+            return o;
+        }
+
+        private static InetSocketAddress address(String v) {
+            int colon = v.lastIndexOf(':');
+            if (colon <= 0) {
+                throw new IllegalArgumentException("an address reads HOST:PORT, got " + v);
+            }
+            String host = v.substring(0, colon);
+            if (host.startsWith("[") && host.endsWith("]")) {
+                host = host.substring(1, host.length() - 1);
+            }
+            if (Calls.literal(host) == null) {
+                throw new IllegalArgumentException("an address takes an IP literal, got " + host);
+            }
+            return new InetSocketAddress(Calls.literal(host), number(v.substring(colon + 1)));
+        }
+
+        private static int number(String v) {
+            try {
+                return Integer.parseInt(v.trim());
+            } catch (NumberFormatException e) {
+                throw new IllegalArgumentException("not a number: " + v);
+            }
+        }
+    }
+}

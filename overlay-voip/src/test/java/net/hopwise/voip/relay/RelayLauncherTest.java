@@ -1,0 +1,46 @@
+package net.hopwise.voip.relay;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.io.ByteArrayInputStream;
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import net.hopwise.overlay.testing.LeakDetection;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.Test;
+
+/** The relay's command line: checked before anything starts, and a node with its relay when it is right. */
+class RelayLauncherTest {
+    private final ByteArrayOutputStream out = new ByteArrayOutputStream();
+    private final ByteArrayOutputStream err = new ByteArrayOutputStream();
+
+    private int run(String... args) {
+        return RelayLauncher.run(args, new PrintStream(out, true, StandardCharsets.UTF_8),
+                new PrintStream(err, true, StandardCharsets.UTF_8), new ByteArrayInputStream(new byte[0]));
+    }
+
+    @AfterAll
+    static void noLeaks() {
+        LeakDetection.assertNoLeaks();
+    }
+
+    @Test
+    void badArgumentsEndWithCode2AndSayWhich() {
+        assertThat(run("--sip", "127.0.0.1:5060")).isEqualTo(2);
+        assertThat(err.toString(StandardCharsets.UTF_8)).contains("--name is required");
+        assertThat(run("--name", "a", "--sip", "example.org:5060")).isEqualTo(2);
+        assertThat(run("--name", "a", "--route", "nonode")).isEqualTo(2);
+        assertThat(run("--name", "a", "--media-ports", "30000")).isEqualTo(2);
+        assertThat(run("--name", "a", "--sip", "0.0.0.0:5060")).isEqualTo(2);
+        assertThat(err.toString(StandardCharsets.UTF_8)).contains("advertisedHost");
+        assertThat(run("--help")).isZero();
+    }
+
+    @Test
+    void aRightCommandLineStartsANodeAndItsRelayAndStopsWhenInputEnds() {
+        assertThat(run("--name", "paris", "--bind", "127.0.0.1:0", "--sip", "127.0.0.1:0", "--route", "bob=lyon",
+                "--media-ports", "33000-33099", "--until-stdin-closes")).isZero();
+        assertThat(out.toString(StandardCharsets.UTF_8)).matches("READY paris \\d+ \\d+\\R");
+    }
+}
