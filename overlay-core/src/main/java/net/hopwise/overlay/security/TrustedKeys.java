@@ -22,7 +22,7 @@ import net.hopwise.overlay.NodeId;
  *   node-a  ed25519:BASE64-OF-32-BYTES
  * </pre>
  */
-public final class TrustedKeys implements Admission {
+public final class TrustedKeys implements Admission, IdentityDirectory {
     private static final String PREFIX = "ed25519:";
 
     private final Map<String, Set<String>> keysByName;
@@ -50,6 +50,15 @@ public final class TrustedKeys implements Admission {
             return Verdict.UNKNOWN_NAME;
         }
         return keys.contains(HexFormat.of().formatHex(identityKey)) ? Verdict.ADMITTED : Verdict.KEY_NOT_TRUSTED;
+    }
+
+    @Override
+    public List<byte[]> keys(String name) {
+        Set<String> keys = keysByName.get(name);
+        if (keys == null) {
+            return List.of();
+        }
+        return keys.stream().map(HexFormat.of()::parseHex).toList();
     }
 
     public Set<String> names() {
