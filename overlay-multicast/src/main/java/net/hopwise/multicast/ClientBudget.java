@@ -9,8 +9,11 @@ package net.hopwise.multicast;
  * when its cost is within the tokens held (and, as the theory asks, within the benefit of Eq 4.9, which
  * is at least the tokens while the savings cap is C_max); a test against the benefit alone would let a
  * client with an empty purse send free packets on idle links, which the fee exists to prevent. And a
- * client blocked through a whole period without buying anything is judged by the cost it was blocked
- * on, since that is what it "tried to buy".
+ * client blocked through a whole period without buying anything compares "the most expensive packet
+ * it sent" (none: 0) with H, so its period shortens: judging it by the cost it was blocked on instead
+ * doubles the period of every client that waits out a congestion, period after period, until the
+ * clients hold periods of many seconds and leave the links idle once the congestion clears (in S1 that
+ * reading lost a fifth of the throughput).
  */
 final class ClientBudget {
     enum Decision {
@@ -29,7 +32,6 @@ final class ClientBudget {
     private boolean blocked;
     private boolean bought;
     private double maxBought;
-    private double maxBlockedOn;
 
     /** A new client gets its first salary at once, so that it can send before its first period ends. */
     ClientBudget(CostBenefitConfig config, long nowNanos) {
@@ -42,12 +44,20 @@ final class ClientBudget {
     /**
      * Decides on one packet of cost {@code packetCost} (fee included).
      *
-     * @param draw a uniform draw in [0, 1) for the 1/C_p randomisation
+     * <p>The randomisation is one draw per packet: a packet that loses it waits until the hold ends (a
+     * cost update, or the short timeout) and then goes if it is still affordable, without drawing
+     * again. The thesis says the client "delays the packet" until one of those events and that the
+     * delay leaves admission control unchanged; drawing again at each event would make the draw a rate
+     * limit of its own, and a client held by it never runs out of budget, is never blocked and so
+     * never adapts its period (in S1 that left a few clients with periods of milliseconds and the
+     * rest starved at the longest period).
+     *
+     * @param draw a uniform draw in [0, 1) for the 1/C_p randomisation; 0 for a packet that already
+     *     had its draw
      */
     Decision offer(double packetCost, double draw) {
         if (packetCost > tokens || packetCost > config.benefit(tokens)) {
             blocked = true;
-            maxBlockedOn = Math.max(maxBlockedOn, packetCost);
             return Decision.BLOCKED;
         }
         if (config.randomised() && draw >= 1 / packetCost) {
@@ -70,7 +80,7 @@ final class ClientBudget {
             paid = true;
             tokens = Math.min(config.savings(), tokens + config.salary());
             if (blocked) {
-                double cost = bought ? maxBought : maxBlockedOn;
+                double cost = bought ? maxBought : 0;
                 long t = periodNanos;
                 if (cost < config.threshold()) {
                     long update = config.fastUpdateNanos();
@@ -83,7 +93,6 @@ final class ClientBudget {
             blocked = false;
             bought = false;
             maxBought = 0;
-            maxBlockedOn = 0;
             nextSalaryNanos += periodNanos;
         }
         return paid;

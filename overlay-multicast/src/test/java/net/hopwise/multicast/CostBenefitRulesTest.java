@@ -122,15 +122,12 @@ class CostBenefitRulesTest {
     }
 
     @Test
-    void aClientBlockedWithoutBuyingIsJudgedByWhatItWasBlockedOn() {
-        ClientBudget cheap = new ClientBudget(THESIS, 0);
-        for (int i = 0; i < 10; i++) {
-            cheap.offer(1, 0.0);
-        }
+    void aClientBlockedWithoutBuyingAnythingShortensItsPeriod() {
+        // The most expensive packet it sent: none, below H.
         ClientBudget dear = new ClientBudget(THESIS, 0);
         assertThat(dear.offer(15, 0.0)).isEqualTo(ClientBudget.Decision.BLOCKED);
         dear.paySalaries(1000 * MS);
-        assertThat(dear.periodNanos()).isEqualTo(2000 * MS);
+        assertThat(dear.periodNanos()).isEqualTo((long) (1000.0 * MS * 50 * MS / (1000 * MS + 50 * MS)));
     }
 
     @Test
@@ -142,6 +139,7 @@ class CostBenefitRulesTest {
         }
         assertThat(b.periodNanos()).isEqualTo(THESIS.minSalaryPeriodNanos());
         for (int i = 0; i < 100; i++) {
+            b.offer(2, 0.0);
             b.offer(100, 0.0);
             b.paySalaries(b.nextSalaryNanos());
         }

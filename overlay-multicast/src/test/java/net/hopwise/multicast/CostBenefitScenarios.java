@@ -43,7 +43,12 @@ final class CostBenefitScenarios {
     record ClassRate(String name, int clients, double wireMbps, double payloadMbps, double spreadPercent) {}
 
     /** What a run measured. */
-    record S1Result(ClassRate acfg, ClassRate cdg, Map<String, Integer> peakBuffers, long blockedSends) {}
+    /**
+     * @param efMbps what the E-F wire carried over the span, every packet included (data, control, link state)
+     * @param bdMbps the same for B-D
+     */
+    record S1Result(ClassRate acfg, ClassRate cdg, Map<String, Integer> peakBuffers, long blockedSends, double efMbps,
+            double bdMbps) {}
 
     /** A client that sends its next message whenever its sender becomes writable again. */
     static final class GreedyClient {
@@ -109,6 +114,8 @@ final class CostBenefitScenarios {
             net.runFor(warmup);
             long[] acfgStart = counts(acfg);
             long[] cdgStart = counts(cdg);
+            long ef = carried(net, "e", "f");
+            long bd = carried(net, "b", "d");
             Map<String, Integer> peaks = new LinkedHashMap<>();
             long end = net.now() + measured.toNanos();
             // Sample the buffers at each cost update: LinkBuffer.peak is the longest since the last one.
@@ -130,7 +137,7 @@ final class CostBenefitScenarios {
                 blocked += c.sender.statistics().blocked();
             }
             return new S1Result(rate("S_acfg", acfg, acfgStart, seconds), rate("S_cdg", cdg, cdgStart, seconds), peaks,
-                    blocked);
+                    blocked, (carried(net, "e", "f") - ef) * 8 / seconds / 1e6, (carried(net, "b", "d") - bd) * 8 / seconds / 1e6);
         }
     }
 
