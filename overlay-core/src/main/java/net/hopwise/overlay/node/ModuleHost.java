@@ -58,6 +58,12 @@ final class ModuleHost {
 
     private final Map<Integer, String> extensionKinds = new HashMap<>();
 
+    /** The module that signs link state, and its signer; null when nobody does. */
+    private String signerModule;
+    /** Set once the core stages exist: what only building may change is fixed from then on. */
+    private boolean built;
+    private net.hopwise.overlay.spi.LinkStateSigner linkStateSigner;
+
     private record PendingStage(String module, String name, StagePosition position, Stage stage) {}
 
     ModuleHost(NodeContext node, FrameStage frames) {
@@ -84,7 +90,13 @@ final class ModuleHost {
     }
 
     /** Puts the modules' stages into the core chain and their record listeners on the routing stage. */
+    /** The signer a module installed for the node's link state; null if none. */
+    net.hopwise.overlay.spi.LinkStateSigner linkStateSigner() {
+        return linkStateSigner;
+    }
+
     void place(StageChain chain, RoutingStage routing) {
+        built = true;
         for (PendingStage p : pendingStages) {
             try {
                 chain.insert(p.name(), p.position(), p.stage());
@@ -313,6 +325,20 @@ final class ModuleHost {
             LinkStates<T> states = new LinkStates<>(Objects.requireNonNull(initial, "initial"));
             perLink.add(states);
             return states;
+        }
+
+        @Override
+        public void signLinkState(net.hopwise.overlay.spi.LinkStateSigner signer) {
+            Objects.requireNonNull(signer, "signer");
+            if (built) {
+                throw new IllegalStateException("module " + module + ": link state is signed while the node is built");
+            }
+            if (signerModule != null) {
+                throw new IllegalStateException("module " + module + ": link state is already signed by module "
+                        + signerModule);
+            }
+            signerModule = module;
+            linkStateSigner = signer;
         }
 
         @Override
