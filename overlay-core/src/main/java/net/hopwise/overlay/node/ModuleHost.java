@@ -359,6 +359,15 @@ final class ModuleHost {
         }
 
         @Override
+        public int maxExtensionBytes() {
+            if (node.router == null) {
+                throw new IllegalStateException("module " + module + ": maxExtensionBytes is known once the node is built"
+                        + " (ask from a stage, a listener or the module's API, not in install)");
+            }
+            return node.router.maxExtensionBytes();
+        }
+
+        @Override
         public DropCounter dropReason(String reason) {
             return node.counters().moduleDrop(Objects.requireNonNull(reason, "reason"));
         }

@@ -299,6 +299,14 @@ public final class Router {
     }
 
     /**
+     * The longest extension record this node publishes: {@link RoutingConfig#maxExtensionBytes}, less the
+     * room a signature takes where link state is signed.
+     */
+    public int maxExtensionBytes() {
+        return extensions.maxRecordBytes();
+    }
+
+    /**
      * Publishes this node's link-state extension record of {@code kind}, replacing the previous one, or
      * withdraws it ({@code record} null), and floods the change; publishing what is already held, or
      * withdrawing what is not, does nothing. The record is copied. The router re-publishes it every
@@ -306,7 +314,7 @@ public final class Router {
      *
      * @param kind 1 to 65535
      * @throws IllegalArgumentException for a kind out of range, a record longer than
-     *     {@link RoutingConfig#maxExtensionBytes}, or a new kind beyond {@link RoutingConfig#maxExtensionsPerOrigin}
+     *     {@link #maxExtensionBytes()}, or a new kind beyond {@link RoutingConfig#maxExtensionsPerOrigin}
      */
     public void publishExtension(int kind, byte[] record, long nowNanos) {
         extensions.publish(kind, record, nowNanos);

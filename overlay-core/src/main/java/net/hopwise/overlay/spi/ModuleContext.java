@@ -128,6 +128,12 @@ public interface ModuleContext {
      */
     void signLinkState(LinkStateSigner signer);
 
+    /**
+     * The longest record a {@link LinkStateExtension} of this node publishes, in bytes: the routing
+     * configuration's {@code maxExtensionBytes}, less a signature's room where link state is signed.
+     */
+    int maxExtensionBytes();
+
     /** A drop reason of the module's own, counted and metered with the node's. */
     DropCounter dropReason(String reason);
 

@@ -152,4 +152,17 @@ class LinkStateSignatureTest {
         assertThat(own.signature()).isNotNull();
         assertThat(own.links()).as("as many links as fit beside the signature").hasSize(11);
     }
+
+    @Test
+    void aSignatureTakesItsRoomFromTheLongestRecordAndPublishingMoreIsRefused() {
+        RoutingConfig config = RoutingConfig.builder().maxUpdateBodyBytes(600).build();
+        Router plain = new Router(A, "a", config, out, 100, 0);
+        Router signing = new Router(A, "a", config, out, 100, 0, keys.signerOf("a"));
+        assertThat(plain.maxExtensionBytes()).isEqualTo(600 - ExtensionCodec.UPDATE_HEADER_BYTES - ExtensionCodec.RECORD_HEADER_BYTES);
+        assertThat(signing.maxExtensionBytes()).isEqualTo(plain.maxExtensionBytes() - 65);
+        signing.publishExtension(3, new byte[signing.maxExtensionBytes()], 0);
+        org.assertj.core.api.Assertions.assertThatThrownBy(
+                () -> signing.publishExtension(4, new byte[signing.maxExtensionBytes() + 1], 0))
+                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("at most " + signing.maxExtensionBytes());
+    }
 }
