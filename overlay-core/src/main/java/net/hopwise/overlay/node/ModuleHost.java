@@ -58,6 +58,12 @@ final class ModuleHost {
 
     private final Map<Integer, String> extensionKinds = new HashMap<>();
 
+    /** The module that signs link state, and its signer; null when nobody does. */
+    private String signerModule;
+    /** Set once the core stages exist: what only building may change is fixed from then on. */
+    private boolean built;
+    private net.hopwise.overlay.spi.LinkStateSigner linkStateSigner;
+
     private record PendingStage(String module, String name, StagePosition position, Stage stage) {}
 
     ModuleHost(NodeContext node, FrameStage frames) {
@@ -84,7 +90,13 @@ final class ModuleHost {
     }
 
     /** Puts the modules' stages into the core chain and their record listeners on the routing stage. */
+    /** The signer a module installed for the node's link state; null if none. */
+    net.hopwise.overlay.spi.LinkStateSigner linkStateSigner() {
+        return linkStateSigner;
+    }
+
     void place(StageChain chain, RoutingStage routing) {
+        built = true;
         for (PendingStage p : pendingStages) {
             try {
                 chain.insert(p.name(), p.position(), p.stage());
@@ -316,6 +328,20 @@ final class ModuleHost {
         }
 
         @Override
+        public void signLinkState(net.hopwise.overlay.spi.LinkStateSigner signer) {
+            Objects.requireNonNull(signer, "signer");
+            if (built) {
+                throw new IllegalStateException("module " + module + ": link state is signed while the node is built");
+            }
+            if (signerModule != null) {
+                throw new IllegalStateException("module " + module + ": link state is already signed by module "
+                        + signerModule);
+            }
+            signerModule = module;
+            linkStateSigner = signer;
+        }
+
+        @Override
         public LinkStateExtension linkStateExtension(int kind, LinkStateExtension.Listener listener) {
             if (kind < 1 || kind > 0xFFFF) {
                 throw new IllegalArgumentException("module " + module + ": link-state record kind must be 1-65535, got "
@@ -330,6 +356,15 @@ final class ModuleHost {
                 extensionListeners.put(kind, listener);
             }
             return new Extension(kind);
+        }
+
+        @Override
+        public int maxExtensionBytes() {
+            if (node.router == null) {
+                throw new IllegalStateException("module " + module + ": maxExtensionBytes is known once the node is built"
+                        + " (ask from a stage, a listener or the module's API, not in install)");
+            }
+            return node.router.maxExtensionBytes();
         }
 
         @Override

@@ -73,7 +73,7 @@ public final class NodeStack {
         }
         node.datagramStages(modules.datagramStages(), modules.datagramOverhead());
         node.links = new LinkStage(node, node.counters());
-        routing = new RoutingStage(node, startMillis, nowNanos);
+        routing = new RoutingStage(node, startMillis, nowNanos, modules.linkStateSigner());
         node.router = routing.router();
         node.reliableLinks = new ReliableLinkStage(node, config, allocator, node.counters());
         node.realTime = new RealTimeStage(node, config.realTime(), allocator, node.counters());

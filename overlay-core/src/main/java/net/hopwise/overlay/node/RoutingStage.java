@@ -30,12 +30,11 @@ final class RoutingStage implements Stage {
     /** Who hears of changed link-state extension records, by kind: the modules that registered them. */
     private final io.netty.util.collection.IntObjectHashMap<net.hopwise.overlay.spi.LinkStateExtension.Listener>
             extensionListeners = new io.netty.util.collection.IntObjectHashMap<>();
-    RoutingStage(NodeContext node, long startMillis, long nowNanos) {
+    RoutingStage(NodeContext node, long startMillis, long nowNanos, net.hopwise.overlay.spi.LinkStateSigner signer) {
         this.node = node;
         this.counters = node.counters();
         this.router = new Router(node.id(), node.config().name(), fitted(node.config().routing(), node.maxBody()),
-                new Events(), startMillis,
-                nowNanos);
+                new Events(), startMillis, nowNanos, signer);
     }
 
     /** The routing settings with link-state updates no larger than a datagram of this node carries. */

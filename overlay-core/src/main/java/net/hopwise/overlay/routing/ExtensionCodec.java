@@ -15,7 +15,10 @@ import net.hopwise.overlay.NodeId;
  *   u16 record count
  *   per record:
  *     i64 origin   u16 kind (1..65535)   i64 sequence (0 or more)   u32 age in ms (at most 2^31 - 1)
- *     u16 length: 0..65534 bytes of record follow; 0xFFFF: a withdrawal, nothing follows
+ *     u16 length: 0..65534 bytes of record follow; 0xFFFF: a withdrawal, no bytes follow
+ *     where the age's top bit is set (the age itself is the low 31 bits): u8 n (1..255), n bytes of
+ *       the origin's signature (see {@link net.hopwise.overlay.spi.LinkStateSigner}); a node of a
+ *       version without signatures reads such an age as out of range and drops the update as malformed
  *
  * extension ack body:
  *   u16 entry count
@@ -42,12 +45,17 @@ public final class ExtensionCodec {
     public static final int MAX_COUNT = 0xFFFF;
 
     private static final int WITHDRAWN = 0xFFFF;
+    /** The age's top bit: a signature follows the record. */
+    private static final int SIGNED = 0x8000_0000;
+    /** Keeps a record's signature from ever standing for an advertisement, or for anything else signed with the key. */
+    private static final byte[] SIGNED_TAG = "hopwise link-state extension record v1\0".getBytes(java.nio.charset.StandardCharsets.US_ASCII);
 
     private ExtensionCodec() {}
 
     /** Bytes {@code r} takes in an extension body. */
     public static int encodedSize(ExtensionRecord r) {
-        return RECORD_HEADER_BYTES + (r.data() == null ? 0 : r.data().length);
+        return RECORD_HEADER_BYTES + (r.data() == null ? 0 : r.data().length)
+                + (r.signature() == null ? 0 : 1 + r.signature().length);
     }
 
     /** Bytes the body of {@code u} takes. */
@@ -75,14 +83,34 @@ public final class ExtensionCodec {
             out.writeLong(r.origin().value());
             out.writeShort(r.kind());
             out.writeLong(r.sequence());
-            out.writeInt(r.ageMillis());
+            out.writeInt(r.signature() == null ? r.ageMillis() : r.ageMillis() | SIGNED);
             if (r.data() == null) {
                 out.writeShort(WITHDRAWN);
             } else {
                 out.writeShort(r.data().length);
                 out.writeBytes(r.data());
             }
+            if (r.signature() != null) {
+                out.writeByte(r.signature().length);
+                out.writeBytes(r.signature());
+            }
         }
+    }
+
+    /**
+     * What the origin signs for {@code r}: a domain tag, then origin, kind, sequence, length (or the
+     * withdrawal mark) and bytes as the wire has them; not the age, which grows on the way.
+     */
+    public static byte[] signedContent(ExtensionRecord r) {
+        int length = r.data() == null ? 0 : r.data().length;
+        java.nio.ByteBuffer b = java.nio.ByteBuffer.allocate(SIGNED_TAG.length + 8 + 2 + 8 + 2 + length);
+        b.put(SIGNED_TAG).putLong(r.origin().value()).putShort((short) r.kind()).putLong(r.sequence());
+        if (r.data() == null) {
+            b.putShort((short) WITHDRAWN);
+        } else {
+            b.putShort((short) length).put(r.data());
+        }
+        return b.array();
     }
 
     /** The update in {@code body}'s readable bytes, or null if they are not exactly one valid update. */
@@ -108,7 +136,9 @@ public final class ExtensionCodec {
             long age = body.getUnsignedInt(p + 18);
             int length = body.getUnsignedShort(p + 22);
             p += RECORD_HEADER_BYTES;
-            if (origin == 0 || kind < ExtensionRecord.MIN_KIND || sequence < 0 || age > Integer.MAX_VALUE) {
+            boolean signed = (age & SIGNED) != 0;
+            age &= Integer.MAX_VALUE;
+            if (origin == 0 || kind < ExtensionRecord.MIN_KIND || sequence < 0) {
                 return null;
             }
             byte[] data = null;
@@ -120,7 +150,20 @@ public final class ExtensionCodec {
                 body.getBytes(p, data);
                 p += length;
             }
-            records.add(new ExtensionRecord(new NodeId(origin), kind, sequence, (int) age, data));
+            byte[] signature = null;
+            if (signed) {
+                if (p >= end) {
+                    return null;
+                }
+                int n = body.getUnsignedByte(p++);
+                if (n == 0 || n > end - p) {
+                    return null;
+                }
+                signature = new byte[n];
+                body.getBytes(p, signature);
+                p += n;
+            }
+            records.add(new ExtensionRecord(new NodeId(origin), kind, sequence, (int) age, data, signature));
         }
         return p == end ? new ExtensionUpdate(records) : null;
     }

@@ -17,8 +17,15 @@ import net.hopwise.overlay.NodeId;
  * @param sequence version, 0 or more; one origin's versions of all kinds share one counter
  * @param ageMillis age of this copy when written, 0 or more
  * @param data the record's bytes (at most 65534), or null for a withdrawal; never copied, never changed
+ * @param signature the origin's signature over the version (see {@link net.hopwise.overlay.spi.LinkStateSigner}),
+ *     1 to 255 bytes, or null where link state is not signed; never copied, never changed
  */
-public record ExtensionRecord(NodeId origin, int kind, long sequence, int ageMillis, byte[] data) {
+public record ExtensionRecord(NodeId origin, int kind, long sequence, int ageMillis, byte[] data, byte[] signature) {
+    /** An unsigned version. */
+    public ExtensionRecord(NodeId origin, int kind, long sequence, int ageMillis, byte[] data) {
+        this(origin, kind, sequence, ageMillis, data, null);
+    }
+
     /** The lowest kind: 0 is reserved, so that an all-zero cell is never a valid record. */
     public static final int MIN_KIND = 1;
     /** The highest kind: the wire carries kinds in 16 bits. */
@@ -38,6 +45,10 @@ public record ExtensionRecord(NodeId origin, int kind, long sequence, int ageMil
         if (data != null && data.length > MAX_DATA_BYTES) {
             throw new IllegalArgumentException("a record holds at most " + MAX_DATA_BYTES + " bytes: " + data.length);
         }
+        if (signature != null && (signature.length == 0 || signature.length > LinkStateAdvertisement.MAX_SIGNATURE_BYTES)) {
+            throw new IllegalArgumentException("a signature is 1 to " + LinkStateAdvertisement.MAX_SIGNATURE_BYTES
+                    + " bytes: " + signature.length);
+        }
     }
 
     /** Throws {@link IllegalArgumentException} unless {@code kind} is 1 to 65535. */
@@ -55,7 +66,12 @@ public record ExtensionRecord(NodeId origin, int kind, long sequence, int ageMil
 
     /** This version with another age. */
     public ExtensionRecord withAgeMillis(int age) {
-        return age == ageMillis ? this : new ExtensionRecord(origin, kind, sequence, age, data);
+        return age == ageMillis ? this : new ExtensionRecord(origin, kind, sequence, age, data, signature);
+    }
+
+    /** This version with {@code signature} (null: unsigned); the array is never copied or changed. */
+    public ExtensionRecord withSignature(byte[] signature) {
+        return new ExtensionRecord(origin, kind, sequence, ageMillis, data, signature);
     }
 
     /** Same origin, kind, sequence and content; the age may differ. */
@@ -78,17 +94,20 @@ public record ExtensionRecord(NodeId origin, int kind, long sequence, int ageMil
 
     @Override
     public boolean equals(Object o) {
-        return o instanceof ExtensionRecord r && sameVersionAs(r) && ageMillis == r.ageMillis;
+        return o instanceof ExtensionRecord r && sameVersionAs(r) && ageMillis == r.ageMillis
+                && Arrays.equals(signature, r.signature);
     }
 
     @Override
     public int hashCode() {
-        return Objects.hash(origin, kind, sequence, ageMillis) * 31 + Arrays.hashCode(data);
+        return (Objects.hash(origin, kind, sequence, ageMillis) * 31 + Arrays.hashCode(data)) * 31
+                + Arrays.hashCode(signature);
     }
 
     @Override
     public String toString() {
         return "ExtensionRecord{" + origin + ", kind " + kind + ", seq " + sequence + ", age " + ageMillis + " ms, "
-                + (data == null ? "withdrawn" : data.length + " bytes") + '}';
+                + (data == null ? "withdrawn" : data.length + " bytes")
+                + (signature == null ? "" : ", signed") + '}';
     }
 }

@@ -37,9 +37,19 @@ import net.hopwise.overlay.NodeId;
  * @param ageMillis age of this copy when written, 0 or more
  * @param links the origin's links, at most {@link #MAX_LINKS}, each to a different node that is not
  *     the origin
+ * @param signature the origin's signature over the version (see {@link net.hopwise.overlay.spi.LinkStateSigner}),
+ *     1 to 255 bytes, or null where link state is not signed; never copied, never changed
  */
 public record LinkStateAdvertisement(
-        NodeId origin, String originName, long sequence, int ageMillis, List<Link> links) {
+        NodeId origin, String originName, long sequence, int ageMillis, List<Link> links, byte[] signature) {
+
+    /** The longest signature the wire carries: its length is one byte. */
+    public static final int MAX_SIGNATURE_BYTES = 255;
+
+    /** An unsigned version. */
+    public LinkStateAdvertisement(NodeId origin, String originName, long sequence, int ageMillis, List<Link> links) {
+        this(origin, originName, sequence, ageMillis, links, null);
+    }
 
     /** The wire format counts links in one byte, as Spines caps a node at 255 links. */
     public static final int MAX_LINKS = 255;
@@ -75,6 +85,9 @@ public record LinkStateAdvertisement(
         if (hasDuplicate(neighbours)) {
             throw new IllegalArgumentException("a neighbour appears twice in the advertisement of " + origin);
         }
+        if (signature != null && (signature.length == 0 || signature.length > MAX_SIGNATURE_BYTES)) {
+            throw new IllegalArgumentException("a signature is 1 to " + MAX_SIGNATURE_BYTES + " bytes: " + signature.length);
+        }
     }
 
     /** Whether some value occurs twice; sorts the array. */
@@ -90,7 +103,31 @@ public record LinkStateAdvertisement(
 
     /** This version with another age. */
     public LinkStateAdvertisement withAgeMillis(int age) {
-        return age == ageMillis ? this : new LinkStateAdvertisement(origin, originName, sequence, age, links);
+        return age == ageMillis ? this : new LinkStateAdvertisement(origin, originName, sequence, age, links, signature);
+    }
+
+    /** This version with {@code signature} (null: unsigned); the array is never copied or changed. */
+    public LinkStateAdvertisement withSignature(byte[] signature) {
+        return new LinkStateAdvertisement(origin, originName, sequence, ageMillis, links, signature);
+    }
+
+    @Override
+    public boolean equals(Object o) {
+        return o instanceof LinkStateAdvertisement a && origin.equals(a.origin) && originName.equals(a.originName)
+                && sequence == a.sequence && ageMillis == a.ageMillis && links.equals(a.links)
+                && Arrays.equals(signature, a.signature);
+    }
+
+    @Override
+    public int hashCode() {
+        return Objects.hash(origin, originName, sequence, ageMillis, links) * 31 + Arrays.hashCode(signature);
+    }
+
+    @Override
+    public String toString() {
+        return "LinkStateAdvertisement[origin=" + origin + ", originName=" + originName + ", sequence=" + sequence
+                + ", ageMillis=" + ageMillis + ", links=" + links
+                + (signature == null ? "" : ", signature=" + signature.length + " bytes") + "]";
     }
 
     /** The cost the origin advertises for its link to {@code neighbour}, or null if it lists none. */

@@ -17,6 +17,9 @@ import net.hopwise.overlay.NodeId;
  *     u8  name length    name (1..64 bytes, the characters NodeId allows)
  *     u8  link count (0..255)
  *     per link (16 bytes): i64 neighbour   u32 latency in us (at most 2^31 - 1)   u32 loss in ppm (at most 10^6)
+ *     where the age's top bit is set (the age itself is the low 31 bits): u8 n (1..255), n bytes of
+ *       the origin's signature (see {@link net.hopwise.overlay.spi.LinkStateSigner}); a node of a
+ *       version without signatures reads such an age as out of range and drops the update as malformed
  *
  * ack body:
  *   u16 entry count
@@ -44,11 +47,17 @@ public final class LinkStateCodec {
     /** The count fields are 16 bits. */
     public static final int MAX_COUNT = 0xFFFF;
 
+    /** The age's top bit: a signature follows the advertisement's links. */
+    private static final int SIGNED = 0x8000_0000;
+    /** Keeps an advertisement's signature from ever standing for an extension record, or for anything else signed with the key. */
+    private static final byte[] SIGNED_TAG = "hopwise link-state advertisement v1\0".getBytes(StandardCharsets.US_ASCII);
+
     private LinkStateCodec() {}
 
     /** Bytes {@code a} takes in an update body. */
     public static int encodedSize(LinkStateAdvertisement a) {
-        return ADVERTISEMENT_HEADER_BYTES + a.originName().length() + LINK_BYTES * a.links().size();
+        return ADVERTISEMENT_HEADER_BYTES + a.originName().length() + LINK_BYTES * a.links().size()
+                + (a.signature() == null ? 0 : 1 + a.signature().length);
     }
 
     /** Bytes the body of {@code u} takes. */
@@ -75,17 +84,41 @@ public final class LinkStateCodec {
         for (LinkStateAdvertisement a : ads) {
             out.writeLong(a.origin().value());
             out.writeLong(a.sequence());
-            out.writeInt(a.ageMillis());
-            // Valid names are ASCII, so their UTF-8 form is one byte per character.
-            out.writeByte(a.originName().length());
-            out.writeCharSequence(a.originName(), StandardCharsets.US_ASCII);
-            out.writeByte(a.links().size());
-            for (LinkStateAdvertisement.Link link : a.links()) {
-                out.writeLong(link.neighbour().value());
-                out.writeInt(link.cost().latencyMicros());
-                out.writeInt(link.cost().lossPpm());
+            out.writeInt(a.signature() == null ? a.ageMillis() : a.ageMillis() | SIGNED);
+            writeNameAndLinks(a, out);
+            if (a.signature() != null) {
+                out.writeByte(a.signature().length);
+                out.writeBytes(a.signature());
             }
         }
+    }
+
+    private static void writeNameAndLinks(LinkStateAdvertisement a, ByteBuf out) {
+        // Valid names are ASCII, so their UTF-8 form is one byte per character.
+        out.writeByte(a.originName().length());
+        out.writeCharSequence(a.originName(), StandardCharsets.US_ASCII);
+        out.writeByte(a.links().size());
+        for (LinkStateAdvertisement.Link link : a.links()) {
+            out.writeLong(link.neighbour().value());
+            out.writeInt(link.cost().latencyMicros());
+            out.writeInt(link.cost().lossPpm());
+        }
+    }
+
+    /**
+     * What the origin signs for {@code a}: a domain tag, then origin, sequence, name and links as the
+     * wire has them; not the age, which grows on the way.
+     */
+    public static byte[] signedContent(LinkStateAdvertisement a) {
+        ByteBuf b = io.netty.buffer.Unpooled.buffer(SIGNED_TAG.length + 16 + 2 + a.originName().length()
+                + LINK_BYTES * a.links().size());
+        b.writeBytes(SIGNED_TAG);
+        b.writeLong(a.origin().value());
+        b.writeLong(a.sequence());
+        writeNameAndLinks(a, b);
+        byte[] content = new byte[b.readableBytes()];
+        b.readBytes(content);
+        return content;
     }
 
     /** The update in {@code body}'s readable bytes, or null if they are not exactly one valid update. */
@@ -108,8 +141,10 @@ public final class LinkStateCodec {
             long origin = body.getLong(p);
             long sequence = body.getLong(p + 8);
             long age = body.getUnsignedInt(p + 16);
+            boolean signed = (age & SIGNED) != 0;
+            age &= Integer.MAX_VALUE;
             int nameLength = body.getUnsignedByte(p + 20);
-            if (origin == 0 || sequence < 0 || age > Integer.MAX_VALUE || !validName(body, p + 21, nameLength, end)) {
+            if (origin == 0 || sequence < 0 || !validName(body, p + 21, nameLength, end)) {
                 return null;
             }
             String name = body.toString(p + 21, nameLength, StandardCharsets.US_ASCII);
@@ -137,7 +172,20 @@ public final class LinkStateCodec {
             if (LinkStateAdvertisement.hasDuplicate(neighbourIds)) {
                 return null;
             }
-            ads.add(new LinkStateAdvertisement(new NodeId(origin), name, sequence, (int) age, links));
+            byte[] signature = null;
+            if (signed) {
+                if (p >= end) {
+                    return null;
+                }
+                int n = body.getUnsignedByte(p++);
+                if (n == 0 || n > end - p) {
+                    return null;
+                }
+                signature = new byte[n];
+                body.getBytes(p, signature);
+                p += n;
+            }
+            ads.add(new LinkStateAdvertisement(new NodeId(origin), name, sequence, (int) age, links, signature));
         }
         return p == end ? new LinkStateUpdate(ads) : null;
     }

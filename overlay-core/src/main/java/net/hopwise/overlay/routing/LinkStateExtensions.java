@@ -35,6 +35,7 @@ import net.hopwise.overlay.wire.DropReason;
  */
 final class LinkStateExtensions {
     private final NodeId self;
+    private final Signatures signatures;
     private final RoutingConfig config;
     private final RouterOutput out;
     private final LinkStateDatabase origins;
@@ -53,6 +54,12 @@ final class LinkStateExtensions {
 
     LinkStateExtensions(NodeId self, RoutingConfig config, RouterOutput out, LinkStateDatabase origins, long sequenceBase,
             long nowNanos) {
+        this(self, config, out, origins, sequenceBase, nowNanos, new Signatures(null));
+    }
+
+    LinkStateExtensions(NodeId self, RoutingConfig config, RouterOutput out, LinkStateDatabase origins, long sequenceBase,
+            long nowNanos, Signatures signatures) {
+        this.signatures = signatures;
         this.self = self;
         this.config = config;
         this.out = out;
@@ -66,9 +73,10 @@ final class LinkStateExtensions {
 
     void publish(int kind, byte[] record, long nowNanos) {
         ExtensionRecord.requireKind(kind);
-        if (record != null && record.length > config.maxExtensionBytes()) {
-            throw new IllegalArgumentException("an extension record holds at most " + config.maxExtensionBytes()
-                    + " bytes (RoutingConfig.maxExtensionBytes): " + record.length);
+        if (record != null && record.length > maxRecordBytes()) {
+            throw new IllegalArgumentException("an extension record holds at most " + maxRecordBytes()
+                    + " bytes (RoutingConfig.maxExtensionBytes, less a signature's room where link state is signed): "
+                    + record.length);
         }
         ExtensionDatabase.Key key = new ExtensionDatabase.Key(self, kind);
         ExtensionRecord held = database.current(key);
@@ -82,6 +90,12 @@ final class LinkStateExtensions {
         byte[] copy = record == null ? null : record.clone();
         originate(key, copy, nowNanos);
         changed(self, kind, copy == null ? null : copy.clone());
+    }
+
+    /** The largest record this node publishes: the configured bound, less a signature where one must fit too. */
+    int maxRecordBytes() {
+        return Math.min(config.maxExtensionBytes(), config.maxUpdateBodyBytes() - ExtensionCodec.UPDATE_HEADER_BYTES
+                - ExtensionCodec.RECORD_HEADER_BYTES - signatures.overheadBytes());
     }
 
     /** Every live record of {@code kind}, this node's included, as fresh copies. */
@@ -243,6 +257,13 @@ final class LinkStateExtensions {
             return;
         }
         ExtensionRecord held = database.current(key);
+        boolean newer = held == null || r.sequence() > held.sequence()
+                || (r.sequence() == held.sequence() && ExtensionRecord.compareContent(r, held) > 0);
+        if (newer && !signatures.verify(r)) {
+            from.acks.add(ack);
+            reject(from, DropReason.FORGED_LINK_STATE);
+            return;
+        }
         if (r.origin().equals(self)) {
             receiveOwn(from, r, held, key, ack, nowNanos);
             return;
@@ -327,7 +348,7 @@ final class LinkStateExtensions {
     /** Installs and floods a new version of this node's entry of {@code key}. */
     private void originate(ExtensionDatabase.Key key, byte[] data, long nowNanos) {
         sequence++;
-        database.install(new ExtensionRecord(self, key.kind(), sequence, 0, data), nowNanos);
+        database.install(signatures.sign(new ExtensionRecord(self, key.kind(), sequence, 0, data)), nowNanos);
         for (ExtensionNeighbour n : neighbours.values()) {
             n.outgoing.add(key);
         }

@@ -19,14 +19,21 @@ final class OwnAdvertisement {
     private final RoutingConfig config;
     private final long refreshNanos;
     private final long minReadvertiseNanos;
+    private final int signatureBytes;
     private long sequence;
     private long lastOriginationNanos;
     private long readvertiseAtNanos = Long.MAX_VALUE;
 
     OwnAdvertisement(NodeId self, String selfName, RoutingConfig config, long sequenceBase) {
+        this(self, selfName, config, sequenceBase, 0);
+    }
+
+    /** {@code signatureBytes}: what a signature adds to each version on the wire, so that a signed one still fits an update. */
+    OwnAdvertisement(NodeId self, String selfName, RoutingConfig config, long sequenceBase, int signatureBytes) {
         this.self = self;
         this.selfName = selfName;
         this.config = config;
+        this.signatureBytes = signatureBytes;
         refreshNanos = config.refreshInterval().toNanos();
         minReadvertiseNanos = config.minReadvertiseInterval().toNanos();
         sequence = sequenceBase - 1;
@@ -39,7 +46,9 @@ final class OwnAdvertisement {
     LinkStateAdvertisement originate(Collection<FloodNeighbour> neighbours, long nowNanos) {
         sequence++;
         List<FloodNeighbour> advertised = new ArrayList<>(neighbours);
-        int room = config.maxLinksPerAdvertisement();
+        int room = Math.min(config.maxLinksPerAdvertisement(),
+                (config.maxUpdateBodyBytes() - LinkStateCodec.UPDATE_HEADER_BYTES - LinkStateCodec.ADVERTISEMENT_HEADER_BYTES
+                        - NodeId.MAX_NAME_LENGTH - signatureBytes) / LinkStateCodec.LINK_BYTES);
         if (advertised.size() > room) {
             advertised.sort(Comparator.comparingInt((FloodNeighbour n) -> n.cost.latencyMicros()).thenComparing(n -> n.id));
             advertised = advertised.subList(0, room);

@@ -7,6 +7,7 @@ import java.util.Objects;
 import java.util.Set;
 import java.util.TreeMap;
 import net.hopwise.overlay.NodeId;
+import net.hopwise.overlay.spi.LinkStateSigner;
 import net.hopwise.overlay.wire.DropReason;
 
 /**
@@ -105,6 +106,7 @@ public final class Router {
     private long limitedAdvertisements;
     private long evicted;
     private long ignoredMessages;
+    private final Signatures signatures;
     private long retransmissions;
 
     /**
@@ -119,7 +121,23 @@ public final class Router {
      * @param nowNanos the current time
      */
     public Router(NodeId self, String selfName, RoutingConfig config, RouterOutput out, long sequenceBase, long nowNanos) {
+        this(self, selfName, config, out, sequenceBase, nowNanos, null);
+    }
+
+    /**
+     * A router whose link state is signed with {@code signer}: what it originates is signed, and a
+     * newer version from anyone else is installed only once its origin's signature verifies (null: no
+     * signatures, as the constructor above).
+     */
+    public Router(NodeId self, String selfName, RoutingConfig config, RouterOutput out, long sequenceBase, long nowNanos,
+            LinkStateSigner signer) {
         this.self = Objects.requireNonNull(self, "self");
+        this.signatures = new Signatures(signer);
+        if (config.maxUpdateBodyBytes() < RoutingConfig.MIN_UPDATE_BODY_BYTES + signatures.overheadBytes()) {
+            throw new IllegalArgumentException("maxUpdateBodyBytes " + config.maxUpdateBodyBytes()
+                    + " leaves no room for a signed advertisement: at least "
+                    + (RoutingConfig.MIN_UPDATE_BODY_BYTES + signatures.overheadBytes()) + " with this signer");
+        }
         NodeId.requireValidName(selfName);
         this.config = Objects.requireNonNull(config, "config");
         this.out = Objects.requireNonNull(out, "out");
@@ -134,9 +152,9 @@ public final class Router {
         admission = new AdvertisementAdmission(config, sequenceBase, nowNanos);
         table = RoutingTable.selfOnly(self);
         trees = new SourceTrees(table);
-        extensions = new LinkStateExtensions(self, config, out, database, sequenceBase, nowNanos);
+        extensions = new LinkStateExtensions(self, config, out, database, sequenceBase, nowNanos, signatures);
         lastRecomputeNanos = nowNanos - minRecomputeNanos;
-        own = new OwnAdvertisement(self, selfName, config, sequenceBase);
+        own = new OwnAdvertisement(self, selfName, config, sequenceBase, signatures.overheadBytes());
         originate(nowNanos);
         graphChanged = false;
     }
@@ -281,6 +299,14 @@ public final class Router {
     }
 
     /**
+     * The longest extension record this node publishes: {@link RoutingConfig#maxExtensionBytes}, less the
+     * room a signature takes where link state is signed.
+     */
+    public int maxExtensionBytes() {
+        return extensions.maxRecordBytes();
+    }
+
+    /**
      * Publishes this node's link-state extension record of {@code kind}, replacing the previous one, or
      * withdraws it ({@code record} null), and floods the change; publishing what is already held, or
      * withdrawing what is not, does nothing. The record is copied. The router re-publishes it every
@@ -288,7 +314,7 @@ public final class Router {
      *
      * @param kind 1 to 65535
      * @throws IllegalArgumentException for a kind out of range, a record longer than
-     *     {@link RoutingConfig#maxExtensionBytes}, or a new kind beyond {@link RoutingConfig#maxExtensionsPerOrigin}
+     *     {@link #maxExtensionBytes()}, or a new kind beyond {@link RoutingConfig#maxExtensionsPerOrigin}
      */
     public void publishExtension(int kind, byte[] record, long nowNanos) {
         extensions.publish(kind, record, nowNanos);
@@ -421,6 +447,15 @@ public final class Router {
     }
 
     /** Updates and acks ignored because their sender was not an up neighbour. */
+    /** Signatures of link state verified, and how many of them failed (zero without a signer). */
+    public long signaturesVerified() {
+        return signatures.verified();
+    }
+
+    public long signaturesFailed() {
+        return signatures.failed();
+    }
+
     public long ignoredMessages() {
         return ignoredMessages;
     }
@@ -460,6 +495,14 @@ public final class Router {
             return;
         }
         LinkStateAdvertisement held = database.current(origin);
+        boolean newer = held == null || a.sequence() > held.sequence()
+                || (a.sequence() == held.sequence() && LinkStateAdvertisement.compareContent(a, held) > 0);
+        if (newer && !signatures.verify(a)) {
+            // Acknowledged: an honest neighbour that relays what this node cannot verify stops resending it.
+            from.acks.add(ack);
+            reject(from, DropReason.FORGED_LINK_STATE);
+            return;
+        }
         if (origin.equals(self)) {
             receiveOwn(from, a, held, ack, nowNanos);
             return;
@@ -552,7 +595,7 @@ public final class Router {
 
     /** Creates, installs and floods a new version of our own advertisement. */
     private void originate(long nowNanos) {
-        install(own.originate(neighbours.values(), nowNanos), nowNanos);
+        install(signatures.sign(own.originate(neighbours.values(), nowNanos)), nowNanos);
         for (FloodNeighbour n : neighbours.values()) {
             n.outgoing.add(self);
         }

@@ -118,6 +118,22 @@ public interface ModuleContext {
      */
     LinkStateExtension linkStateExtension(int kind, LinkStateExtension.Listener listener);
 
+    /**
+     * Signs this node's link state and verifies everyone else's with {@code signer}: from then on a
+     * newer advertisement or extension record is installed only once its origin's signature verifies
+     * (counted as {@code forged_link_state} otherwise). At most one module of a node signs; only while
+     * the node is built ({@link OverlayModule#install}).
+     *
+     * @throws IllegalStateException when another module already signs, or the node is built
+     */
+    void signLinkState(LinkStateSigner signer);
+
+    /**
+     * The longest record a {@link LinkStateExtension} of this node publishes, in bytes: the routing
+     * configuration's {@code maxExtensionBytes}, less a signature's room where link state is signed.
+     */
+    int maxExtensionBytes();
+
     /** A drop reason of the module's own, counted and metered with the node's. */
     DropCounter dropReason(String reason);
 

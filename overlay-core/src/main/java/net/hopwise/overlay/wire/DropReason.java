@@ -72,7 +72,13 @@ public enum DropReason {
      * A link-state extension record refused by a bound on what one origin may make every node store:
      * larger than maxExtensionBytes, or a new kind of an origin that already holds maxExtensionsPerOrigin.
      */
-    EXTENSION_LIMIT("extension_limit");
+    EXTENSION_LIMIT("extension_limit"),
+    /**
+     * Link state (an advertisement or an extension record) newer than the node holds whose origin's
+     * signature is missing or does not verify, on a node that signs its link state: never installed,
+     * acknowledged so that an honest sender stops resending it.
+     */
+    FORGED_LINK_STATE("forged_link_state");
 
     private final String tag;
 
