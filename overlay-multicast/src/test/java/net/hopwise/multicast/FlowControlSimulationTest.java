@@ -1,0 +1,117 @@
+package net.hopwise.multicast;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.atomic.AtomicInteger;
+import net.hopwise.overlay.NodeId;
+import net.hopwise.overlay.routing.RoutingMetric;
+import net.hopwise.overlay.sim.SimNetwork;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Cost-Benefit flow control on a line s - r - m in the simulator: back-pressure as results and
+ * writability, link costs flooded while a link has a queue and gone when it drains, a crashed node's
+ * costs aged out, and every bought message delivered once.
+ */
+class FlowControlSimulationTest {
+    private static final long MBIT = 1_000_000L;
+
+    private static SimNetwork line(long rMbit) {
+        SimNetwork net = new SimNetwork(5, b -> b.module(CostBenefitScenarios.module()));
+        for (String n : List.of("s", "r", "m")) {
+            net.node(n);
+        }
+        net.link("s", "r", CostBenefitScenarios.link(10 * MBIT, 5));
+        net.link("r", "m", CostBenefitScenarios.link(rMbit * MBIT, 5));
+        net.start();
+        net.runFor(Duration.ofSeconds(20));
+        return net;
+    }
+
+    @Test
+    void aSenderThatCannotAffordItsNextPacketIsRefusedAsBlockedUntilItsSalary() {
+        try (SimNetwork net = line(10)) {
+            Inbox inbox = new Inbox();
+            net.nodeNamed("m").interact(s -> s.module(Multicast.class).join("g", 1, inbox));
+            net.runFor(Duration.ofSeconds(2));
+            GroupSender[] sender = new GroupSender[1];
+            AtomicInteger writable = new AtomicInteger();
+            List<SendResult> results = new ArrayList<>();
+            net.nodeNamed("s").interact(s -> {
+                sender[0] = s.module(Multicast.class).sender("g", 1, RoutingMetric.LATENCY);
+                sender[0].onWritable(writable::incrementAndGet);
+                // Idle links cost nothing: each packet costs the $1 fee, and the first salary is $10.
+                for (int i = 0; i < 15; i++) {
+                    results.add(sender[0].send(new byte[100]));
+                }
+            });
+            assertThat(results.subList(0, 11)).allSatisfy(r -> assertThat(r.accepted()).isTrue());
+            assertThat(results.subList(11, 15)).allSatisfy(r -> {
+                assertThat(r.status()).isEqualTo(SendResult.Status.BLOCKED);
+                assertThat(r.detail()).contains("writable");
+            });
+            assertThat(sender[0].writable()).isFalse();
+            assertThat(writable.get()).as("ten bought at once, each freeing the sender").isEqualTo(10);
+            SenderStatistics st = sender[0].statistics();
+            assertThat(st.packets()).isEqualTo(10);
+            assertThat(st.blocked()).isEqualTo(4);
+            assertThat(st.tokens()).isZero();
+
+            net.runFor(Duration.ofMillis(990));
+            assertThat(sender[0].writable()).as("no salary before its period").isFalse();
+            net.runFor(Duration.ofMillis(20));
+            assertThat(sender[0].writable()).isTrue();
+            assertThat(writable.get()).isEqualTo(11);
+            assertThat(sender[0].statistics().salaryPeriodNanos()).as("blocked on the fee: Eq 4.10")
+                    .isEqualTo((long) (1e9 * 50e6 / (1e9 + 50e6)));
+            net.runFor(Duration.ofSeconds(1));
+            assertThat(inbox.messages).hasSize(11);
+            assertThat(inbox.messages).extracting(MulticastMessage::messageId).doesNotHaveDuplicates();
+        }
+    }
+
+    @Test
+    void aQueuedLinksCostReachesTheSourceAndGoesWhenTheQueueDrains() {
+        try (SimNetwork net = line(1)) {
+            net.nodeNamed("m").interact(s -> s.module(Multicast.class).join("g", 1, m -> { }));
+            net.runFor(Duration.ofSeconds(2));
+            List<CostBenefitScenarios.GreedyClient> clients = CostBenefitScenarios.clients(net, "s", "g", 10);
+            NodeId r = NodeId.ofName("r");
+            NodeId m = NodeId.ofName("m");
+            double peak = 0;
+            for (int i = 0; i < 100; i++) {
+                net.runFor(Duration.ofMillis(50));
+                peak = Math.max(peak, net.engine("s").module(Multicast.class).linkCosts()
+                        .getOrDefault(r, java.util.Map.of()).getOrDefault(m, 0.0));
+            }
+            assertThat(peak).as("r's cost for r->m, as s heard it").isGreaterThan(0);
+            LinkBuffer atR = net.engine("r").module(Multicast.class).linkBuffers().stream()
+                    .filter(b -> b.neighbour().equals(m)).findFirst().orElseThrow();
+            assertThat(atR.window()).isPositive();
+            // Stop the clients: the buffer drains, the next fast update says 0, and the cost goes.
+            clients.forEach(c -> c.sender.close());
+            net.runFor(Duration.ofSeconds(3));
+            assertThat(net.engine("s").module(Multicast.class).linkCosts()).isEmpty();
+            assertThat(net.engine("r").module(Multicast.class).linkBuffers())
+                    .allSatisfy(b -> assertThat(b.average()).isZero());
+        }
+    }
+
+    @Test
+    void aCrashedNodesCostsAgeOut() {
+        try (SimNetwork net = line(1)) {
+            net.nodeNamed("m").interact(s -> s.module(Multicast.class).join("g", 1, m -> { }));
+            net.runFor(Duration.ofSeconds(2));
+            CostBenefitScenarios.clients(net, "s", "g", 10);
+            net.runFor(Duration.ofSeconds(5));
+            assertThat(net.engine("s").module(Multicast.class).linkCosts()).containsKey(NodeId.ofName("r"));
+            net.crash("r");
+            // Three slow intervals unheard: the origin is gone.
+            net.runFor(Duration.ofMillis(3 * 2500 + 100));
+            assertThat(net.engine("s").module(Multicast.class).linkCosts()).doesNotContainKey(NodeId.ofName("r"));
+        }
+    }
+}
