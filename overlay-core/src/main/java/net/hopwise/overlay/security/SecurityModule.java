@@ -79,12 +79,44 @@ public final class SecurityModule implements OverlayModule {
                     new LinkSecurity.Listener() {
                         @Override
                         public void established(String peer, InetSocketAddress address, boolean rekey) {
+                            meters(peer);
                             ArrayDeque<ByteBuf> q = held.get(peer);
                             for (int i = 0; q != null && i < q.size(); i++) {
                                 carriersDue.add(peer);
                             }
                         }
                     });
+        }
+
+        /** Per-link figures for meters, published for the registry's threads. */
+        private final Map<String, PeerMeters> meters = new HashMap<>();
+
+        private final class PeerMeters {
+            volatile long handshakes;
+            volatile long rekeys;
+            volatile int authenticated;
+        }
+
+        private void meters(String peer) {
+            PeerMeters m = meters.computeIfAbsent(peer, p -> {
+                PeerMeters n = new PeerMeters();
+                var registry = ctx.meterRegistry();
+                String node = config.name();
+                io.micrometer.core.instrument.FunctionCounter.builder("hopwise.security.handshakes", n, x -> x.handshakes)
+                        .tag("node", node).tag("peer", p).description("completed link handshakes, rekeys included")
+                        .register(registry);
+                io.micrometer.core.instrument.FunctionCounter.builder("hopwise.security.rekeys", n, x -> x.rekeys)
+                        .tag("node", node).tag("peer", p).register(registry);
+                io.micrometer.core.instrument.Gauge.builder("hopwise.security.authenticated", n, x -> x.authenticated)
+                        .tag("node", node).tag("peer", p).description("1 while the link has keys").register(registry);
+                return n;
+            });
+            LinkSecurity.PeerStatus st = engine.status(peer, ctx.nowNanos());
+            if (st != null) {
+                m.handshakes = st.handshakes();
+                m.rekeys = st.rekeys();
+                m.authenticated = st.authenticated() ? 1 : 0;
+            }
         }
 
         void install() {
@@ -219,6 +251,9 @@ public final class SecurityModule implements OverlayModule {
         @Override
         public void onTimer(long nowNanos) {
             engine.onTimer(nowNanos);
+            for (String peer : meters.keySet()) {
+                meters(peer);
+            }
             sendCarriers();
         }
 

@@ -23,8 +23,12 @@ class SecurityModuleTest {
     private final Admission trusted = new TrustedKeys(Map.of("a", List.of(ka.identityPublic()),
             "b", List.of(kb.identityPublic())));
 
+    private final io.micrometer.core.instrument.simple.SimpleMeterRegistry meters =
+            new io.micrometer.core.instrument.simple.SimpleMeterRegistry();
+
     private VirtualOverlay overlay() {
         return new VirtualOverlay(42, builder -> {
+            builder.meterRegistry(meters);
             String name = builder.build().name();
             NodeKeys k = name.equals("a") ? ka : kb;
             builder.module(new SecurityModule(SecurityConfig.of(name, k, null, trusted).withWallClock(() -> WALL)));
@@ -53,6 +57,11 @@ class SecurityModuleTest {
             assertThat(status.name()).isEqualTo("b");
             assertThat(status.authenticated()).isTrue();
             assertThat(status.fingerprint()).isEqualTo(kb.fingerprint());
+            // both ends start a handshake with their first hello: one or two complete
+            assertThat(meters.get("hopwise.security.handshakes").tag("node", "a").tag("peer", "b")
+                    .functionCounter().count()).isBetween(1.0, 2.0);
+            assertThat(meters.get("hopwise.security.authenticated").tag("node", "a").tag("peer", "b")
+                    .gauge().value()).isEqualTo(1.0);
             assertThat(o.engine("a").hasRoute(NodeId.ofName("b"), RoutingMetric.HOPS)).isTrue();
             assertThat(o.engine("b").hasRoute(NodeId.ofName("a"), RoutingMetric.HOPS)).isTrue();
             assertThat(o.events()).anySatisfy(e -> {
