@@ -11,6 +11,7 @@ import java.util.concurrent.CopyOnWriteArrayList;
 import net.hopwise.overlay.NodeId;
 import net.hopwise.overlay.link.LinkStatus;
 import net.hopwise.overlay.spi.DropCounter;
+import net.hopwise.overlay.spi.Frame;
 import net.hopwise.overlay.spi.LinkView;
 import net.hopwise.overlay.spi.ModuleContext;
 
@@ -195,6 +196,22 @@ final class FlowControl {
             return false;
         }
         return context.send(link, ChannelAck.DATA, body);
+    }
+
+    /** An acknowledgement or a cost update; false when it is malformed. */
+    boolean onControl(Frame frame, int type) {
+        if (type == ChannelAck.TYPE) {
+            ChannelAck ack = ChannelAck.decode(frame.body());
+            if (ack != null) {
+                onAck(frame.link(), ack, frame.nowNanos());
+            }
+            return ack != null;
+        }
+        CostUpdate update = CostUpdate.decode(frame.body());
+        if (update != null) {
+            onCostUpdate(frame.link(), update, frame.body(), frame.nowNanos());
+        }
+        return update != null;
     }
 
     void onAck(LinkView from, ChannelAck ack, long nowNanos) {

@@ -7,21 +7,23 @@ import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.RejectedExecutionException;
 import net.hopwise.overlay.NodeId;
 import net.hopwise.overlay.routing.RoutingMetric;
 import net.hopwise.overlay.spi.DropCounter;
 import net.hopwise.overlay.spi.Frame;
 import net.hopwise.overlay.spi.FrameSink;
-import net.hopwise.overlay.spi.LinkStateExtension;
 import net.hopwise.overlay.spi.LinkView;
 import net.hopwise.overlay.spi.ModuleContext;
 import net.hopwise.overlay.spi.Stage;
 
 /**
  * The multicast module on one node: its API ({@link Multicast}, from any thread) and its stage (on
- * the node's thread), which publishes the node's memberships, keeps the view of everyone's, and
- * originates, relays and delivers group datagrams along the cached trees.
+ * the node's thread), which originates, relays and delivers group datagrams along the cached trees
+ * (membership is {@link MembershipPlane}'s, flow control {@link FlowControl}'s). A little over 400
+ * lines: the API and the data path share the checks and the fragmenting of a message, and splitting
+ * them would put one half behind accessors of the other.
  */
 final class MulticastStage implements Stage, Multicast {
     private final ModuleContext context;
@@ -29,8 +31,8 @@ final class MulticastStage implements Stage, Multicast {
     private final int maxMessageBytes;
     private final int chunk;
     private final int hopLimit;
-    private final LinkStateExtension[] records = new LinkStateExtension[MembershipRecords.BUCKETS];
-    private final MembershipView view = new MembershipView();
+    private final MembershipPlane membership;
+    private final MembershipView view;
     private final LocalMembers local;
     private final GroupTrees trees;
     private final Reassembly reassembly;
@@ -39,14 +41,12 @@ final class MulticastStage implements Stage, Multicast {
     private final DropCounter offTree;
     private final DropCounter hopLimitDrops;
     private final DropCounter unsent;
-    private final DropCounter badRecord;
     private final DropCounter handlerError;
     private final DropCounter flowControlOff;
     /** Null without Cost-Benefit flow control. */
     private final FlowControl flow;
     private final ChannelReceivers receivers;
-    private final java.util.concurrent.ConcurrentHashMap<GroupTrees.Key, FlowSender> defaultSenders =
-            new java.util.concurrent.ConcurrentHashMap<>();
+    private final ConcurrentHashMap<GroupTrees.Key, FlowSender> defaultSenders = new ConcurrentHashMap<>();
     /** Only on the node's thread; the wire carries 32 bits. */
     private long nextMessageId = 1;
     private volatile boolean closed;
@@ -63,22 +63,18 @@ final class MulticastStage implements Stage, Multicast {
                     + " bytes leaves no room after the multicast header of " + MulticastPacket.HEADER);
         }
         this.hopLimit = Math.min(255, context.config().hopLimit());
-        this.local = new LocalMembers(MembershipRecords.capacity(context.config().routing().maxExtensionBytes()));
         this.trees = new GroupTrees(self, context.routes());
+        this.membership = new MembershipPlane(context, trees, () -> closed);
+        this.view = membership.view();
+        this.local = membership.local();
         malformed = context.dropReason("multicast_malformed");
         offTree = context.dropReason("multicast_off_tree");
         hopLimitDrops = context.dropReason("multicast_hop_limit");
         unsent = context.dropReason("multicast_unsent");
-        badRecord = context.dropReason("multicast_bad_record");
         handlerError = context.dropReason("multicast_handler_error");
         flowControlOff = context.dropReason("multicast_flow_control_off");
         reassembly = new Reassembly(settings.maxReassemblies(), maxMessageBytes, settings.reassemblyTimeout().toNanos(),
                 context.dropReason("multicast_incomplete"), malformed);
-        for (int b = 0; b < records.length; b++) {
-            int bucket = b;
-            records[b] = context.linkStateExtension(MembershipRecords.kind(b),
-                    (origin, record) -> onRecord(bucket, origin, record));
-        }
         this.receivers = new ChannelReceivers(context, malformed);
         this.flow = settings.costBenefit() == null ? null : new FlowControl(context, this, settings.costBenefit());
         // Every event of the node's (links, neighbours, routes) may move a tree: forget them all.
@@ -96,25 +92,12 @@ final class MulticastStage implements Stage, Multicast {
             throw new IllegalStateException("the node is stopped");
         }
         LocalMember member = new LocalMember(id, group, port, handler, this);
-        if (local.add(member)) {
-            try {
-                context.execute(() -> republish(MembershipRecords.bucket(id)));
-            } catch (RejectedExecutionException e) {
-                local.remove(member);
-                throw new IllegalStateException("the node is stopped", e);
-            }
-        }
+        membership.join(member);
         return member;
     }
 
     void leave(LocalMember member) {
-        if (local.remove(member) && !closed) {
-            try {
-                context.execute(() -> republish(MembershipRecords.bucket(member.group())));
-            } catch (RejectedExecutionException e) {
-                // Stopped: its records go with its link state.
-            }
-        }
+        membership.leave(member);
     }
 
     @Override
@@ -239,34 +222,6 @@ final class MulticastStage implements Stage, Multicast {
         }
     }
 
-    // ---------------------------------------------------------------- membership, on the node's thread
-
-    /** Publishes what the local members of a bucket's groups are now (tasks may run out of order). */
-    private void republish(int bucket) {
-        if (closed) {
-            return;
-        }
-        List<GroupId> groups = local.groupsOfBucket(bucket);
-        if (groups.isEmpty()) {
-            records[bucket].withdraw();
-        } else {
-            records[bucket].publish(MembershipRecords.encode(groups));
-        }
-        view.update(self, bucket, groups).forEach(trees::forgetGroup);
-    }
-
-    private void onRecord(int bucket, NodeId origin, byte[] record) {
-        if (origin.equals(self)) {
-            return; // the view holds this node's membership from its local members
-        }
-        List<GroupId> groups = record == null ? List.of() : MembershipRecords.decode(bucket, record);
-        if (groups == null) {
-            badRecord.increment();
-            groups = List.of();
-        }
-        view.update(origin, bucket, groups).forEach(trees::forgetGroup);
-    }
-
     // ---------------------------------------------------------------- datagrams
 
     private void originate(GroupId group, int port, RoutingMetric metric, byte[] payload, int fragments) {
@@ -365,22 +320,8 @@ final class MulticastStage implements Stage, Multicast {
     private void onControl(Frame frame, int type) {
         if (flow == null) {
             flowControlOff.increment();
-            return;
-        }
-        if (type == ChannelAck.TYPE) {
-            ChannelAck ack = ChannelAck.decode(frame.body());
-            if (ack == null) {
-                malformed.increment();
-            } else {
-                flow.onAck(frame.link(), ack, frame.nowNanos());
-            }
-            return;
-        }
-        CostUpdate update = CostUpdate.decode(frame.body());
-        if (update == null) {
+        } else if (!flow.onControl(frame, type)) {
             malformed.increment();
-        } else {
-            flow.onCostUpdate(frame.link(), update, frame.body(), frame.nowNanos());
         }
     }
 
