@@ -126,6 +126,22 @@ public final class SecurityModule implements OverlayModule {
             for (LinkView link : ctx.links()) {
                 engine.addPeer(link.name(), link.address());
             }
+            // A neighbour added at runtime may start its handshake before this node sends it anything.
+            ctx.addListener(event -> {
+                if (event.kind() == net.hopwise.overlay.NodeEvent.Kind.NEIGHBOUR_ADDED) {
+                    LinkView link = findLink(event.peer());
+                    if (link != null) {
+                        engine.addPeer(link.name(), link.address());
+                    }
+                } else if (event.kind() == net.hopwise.overlay.NodeEvent.Kind.NEIGHBOUR_REMOVED) {
+                    engine.removePeer(event.peer());
+                    ArrayDeque<ByteBuf> q = held.remove(event.peer());
+                    if (q != null) {
+                        q.forEach(ByteBuf::release);
+                    }
+                    handshakeOut.remove(event.peer());
+                }
+            });
             ctx.provide(SecureLinks.class, new SecureLinks(engine, ctx::execute, ctx::nowNanos,
                     () -> ctx.links().stream().map(LinkView::name).toList()));
         }
@@ -225,11 +241,20 @@ public final class SecurityModule implements OverlayModule {
         private void sendCarriers() {
             while (!carriersDue.isEmpty()) {
                 String peer = carriersDue.remove(0);
-                LinkView link = ctx.links().stream().filter(l -> l.name().equals(peer)).findFirst().orElse(null);
+                LinkView link = findLink(peer);
                 if (link != null) {
                     ctx.sendImmediately(link, CARRIER_TYPE, Unpooled.EMPTY_BUFFER);
                 }
             }
+        }
+
+        private LinkView findLink(String name) {
+            for (LinkView link : ctx.links()) {
+                if (link.name().equals(name)) {
+                    return link;
+                }
+            }
+            return null;
         }
 
         @Override
