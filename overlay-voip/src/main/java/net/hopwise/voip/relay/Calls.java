@@ -78,6 +78,11 @@ final class Calls {
         }
         SessionDescription sdp = parsed.description();
         List<MediaDescription> media = sdp.media();
+        if (media.size() > RelayEnvelope.MAX_STREAMS) {
+            // More streams than any call carries: refused rather than holding ports for each.
+            counters.sdpUnreadable++;
+            return null;
+        }
         int[] ports = new int[media.size()];
         for (int i = 0; i < media.size(); i++) {
             MediaDescription md = media.get(i);

@@ -29,6 +29,7 @@ final class RelayCounters {
     long mediaTimeouts;
     long registrations;
     long listenerFailures;
+    long faults;
 
     Map<String, Long> snapshot() {
         Map<String, Long> m = new LinkedHashMap<>();
@@ -53,6 +54,7 @@ final class RelayCounters {
         m.put("mediaTimeouts", mediaTimeouts);
         m.put("registrations", registrations);
         m.put("listenerFailures", listenerFailures);
+        m.put("faults", faults);
         return m;
     }
 }

@@ -202,4 +202,17 @@ class MediaRelayTest {
         pair.atA();
         assertThat(body(pair.atB())).doesNotContain("candidate").doesNotContain("ice-").doesNotContain("10.0.0.5");
     }
+
+    @Test
+    void anSdpWithMoreStreamsThanAnEnvelopeCarriesIsRefusedWithoutHoldingPorts() {
+        StringBuilder sdp = new StringBuilder(SipText.SDP_A);
+        for (int i = 0; i < RelayEnvelope.MAX_STREAMS; i++) {
+            sdp.append("m=audio ").append(42000 + 2 * i).append(" RTP/AVP 0\r\n");
+        }
+        pair.fromPhoneA(SipText.invite("m10", "z9hG4bK-m10", sdp.toString()));
+        assertThat(startLine(pair.atA())).isEqualTo("SIP/2.0 100 Trying");
+        assertThat(startLine(pair.atA())).startsWith("SIP/2.0 503");
+        assertThat(pair.a.state().mediaPortPairs()).isZero();
+        assertThat(pair.a.counters()).containsEntry("faults", 0L).containsEntry("sdpUnreadable", 1L);
+    }
 }
