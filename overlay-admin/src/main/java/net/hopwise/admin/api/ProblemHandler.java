@@ -48,6 +48,8 @@ public class ProblemHandler extends ResponseEntityExceptionHandler {
             case UNKNOWN_LINK -> Problems.UNKNOWN_LINK;
             case NOT_LOCAL -> Problems.NOT_LOCAL;
             case TRACE_TIMEOUT -> Problems.TRACE_TIMEOUT;
+            case VOIP_DISABLED -> Problems.VOIP_DISABLED;
+            case UNKNOWN_CALL -> Problems.UNKNOWN_CALL;
         }).detail(e.getMessage());
     }
 

@@ -21,6 +21,9 @@ public enum Problems {
     NOT_LOCAL("not-local", "Link not local to this instance", HttpStatus.CONFLICT),
     /** The overlay did not answer in time: the gateway (this service) gives up on the upstream (the overlay). */
     TRACE_TIMEOUT("trace-timeout", "Trace timed out", HttpStatus.GATEWAY_TIMEOUT),
+    /** The calls API of an instance that runs no VoIP relay. */
+    VOIP_DISABLED("voip-disabled", "VoIP relay not enabled", HttpStatus.NOT_FOUND),
+    UNKNOWN_CALL("unknown-call", "Unknown call", HttpStatus.NOT_FOUND),
     /** A value of the right type outside what it may be; the detail names the field or parameter. */
     INVALID_VALUE("invalid-value", "Invalid value", HttpStatus.BAD_REQUEST),
     /** A value of the wrong JSON or parameter type; the detail names the field and the type expected. */

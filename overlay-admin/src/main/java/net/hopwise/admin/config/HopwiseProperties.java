@@ -27,6 +27,7 @@ public class HopwiseProperties {
     private final Demo demo = new Demo();
     @Valid
     private final AdminProperties admin = new AdminProperties();
+    private final VoipProperties voip = new VoipProperties();
 
     public Node getNode() {
         return node;
@@ -38,6 +39,10 @@ public class HopwiseProperties {
 
     public AdminProperties getAdmin() {
         return admin;
+    }
+
+    public VoipProperties getVoip() {
+        return voip;
     }
 
     /** True when the service runs the in-process demo overlay rather than one configured node. */

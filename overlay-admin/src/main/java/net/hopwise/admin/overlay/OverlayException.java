@@ -9,7 +9,11 @@ public class OverlayException extends RuntimeException {
         /** The link has no local end, so this instance cannot impair it. */
         NOT_LOCAL,
         /** A trace did not finish within the time the service waits for one. */
-        TRACE_TIMEOUT
+        TRACE_TIMEOUT,
+        /** The VoIP relay is not enabled on this instance. */
+        VOIP_DISABLED,
+        /** No call of that id is known to the relay (ended calls are known while they linger). */
+        UNKNOWN_CALL
     }
 
     private final Kind kind;
@@ -34,5 +38,15 @@ public class OverlayException extends RuntimeException {
 
     public static OverlayException unknownLink(String a, String b) {
         return new OverlayException(Kind.UNKNOWN_LINK, "there is no link between " + a + " and " + b);
+    }
+
+    public static OverlayException voipDisabled() {
+        return new OverlayException(Kind.VOIP_DISABLED, "the VoIP relay is not enabled on this instance"
+                + " (hopwise.voip.enabled=true starts it)");
+    }
+
+    public static OverlayException unknownCall(String callId) {
+        return new OverlayException(Kind.UNKNOWN_CALL, "no call with Call-ID '" + callId + "' is known to the relay"
+                + " (an ended call is known while it lingers, hopwise.voip.linger)");
     }
 }

@@ -1,0 +1,116 @@
+package net.hopwise.admin.config;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * The SIP relay the service may run beside its node ({@code hopwise.voip.*}). Off unless enabled;
+ * left unset, each value takes overlay-voip's default ({@code RelayConfig}), declared once there.
+ */
+public class VoipProperties {
+    private boolean enabled;
+    /** Where the relay takes SIP from its site's phones: host:port; unset, RelayConfig's 0.0.0.0:5060. */
+    private String sipAddress;
+    /** The host put in Via, Record-Route and Contact; unset, the SIP address's (or this machine's). */
+    private String advertisedHost;
+    /** The address phones are told to send media to; unset, the advertised host. */
+    private String mediaAddress;
+    private Boolean tcp;
+    private Integer mediaPortMin;
+    private Integer mediaPortMax;
+    /** Dial-plan rules, each "domain-or-prefix=node" as overlay-voip's DialPlan reads them. */
+    private List<String> routes = new ArrayList<>();
+    private Duration mediaTimeout;
+    private Duration linger;
+    /** Delay of the access networks on both sides, added to the relay's own one-way delay in each call's E-model MOS. */
+    private Duration accessDelay = Duration.ZERO;
+
+    public boolean isEnabled() {
+        return enabled;
+    }
+
+    public void setEnabled(boolean enabled) {
+        this.enabled = enabled;
+    }
+
+    public String getSipAddress() {
+        return sipAddress;
+    }
+
+    public void setSipAddress(String sipAddress) {
+        this.sipAddress = sipAddress;
+    }
+
+    public String getAdvertisedHost() {
+        return advertisedHost;
+    }
+
+    public void setAdvertisedHost(String advertisedHost) {
+        this.advertisedHost = advertisedHost;
+    }
+
+    public String getMediaAddress() {
+        return mediaAddress;
+    }
+
+    public void setMediaAddress(String mediaAddress) {
+        this.mediaAddress = mediaAddress;
+    }
+
+    public Boolean getTcp() {
+        return tcp;
+    }
+
+    public void setTcp(Boolean tcp) {
+        this.tcp = tcp;
+    }
+
+    public Integer getMediaPortMin() {
+        return mediaPortMin;
+    }
+
+    public void setMediaPortMin(Integer mediaPortMin) {
+        this.mediaPortMin = mediaPortMin;
+    }
+
+    public Integer getMediaPortMax() {
+        return mediaPortMax;
+    }
+
+    public void setMediaPortMax(Integer mediaPortMax) {
+        this.mediaPortMax = mediaPortMax;
+    }
+
+    public List<String> getRoutes() {
+        return routes;
+    }
+
+    public void setRoutes(List<String> routes) {
+        this.routes = routes;
+    }
+
+    public Duration getMediaTimeout() {
+        return mediaTimeout;
+    }
+
+    public void setMediaTimeout(Duration mediaTimeout) {
+        this.mediaTimeout = mediaTimeout;
+    }
+
+    public Duration getLinger() {
+        return linger;
+    }
+
+    public void setLinger(Duration linger) {
+        this.linger = linger;
+    }
+
+    public Duration getAccessDelay() {
+        return accessDelay;
+    }
+
+    public void setAccessDelay(Duration accessDelay) {
+        this.accessDelay = accessDelay;
+    }
+}

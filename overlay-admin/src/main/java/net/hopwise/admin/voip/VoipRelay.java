@@ -1,0 +1,152 @@
+package net.hopwise.admin.voip;
+
+import io.micrometer.core.instrument.FunctionCounter;
+import io.micrometer.core.instrument.Gauge;
+import io.micrometer.core.instrument.MeterRegistry;
+import java.net.InetSocketAddress;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import net.hopwise.admin.config.InvalidSettingsException;
+import net.hopwise.admin.config.VoipProperties;
+import net.hopwise.overlay.OverlayNode;
+import net.hopwise.voip.relay.CallStatistics;
+import net.hopwise.voip.relay.RelayConfig;
+import net.hopwise.voip.relay.SipRelay;
+
+/**
+ * The SIP relay beside the service's node, when {@code hopwise.voip.enabled}; empty otherwise. Its
+ * counters and live calls are meters of the service ({@code hopwise.voip.*}).
+ */
+public final class VoipRelay implements AutoCloseable {
+    private final SipRelay relay;
+    private final double accessDelayMs;
+
+    private VoipRelay(SipRelay relay, double accessDelayMs) {
+        this.relay = relay;
+        this.accessDelayMs = accessDelayMs;
+    }
+
+    /** Starts the relay on {@code node} if the settings enable it; every bad setting named at once. */
+    public static VoipRelay start(VoipProperties settings, OverlayNode node, MeterRegistry registry) {
+        if (!settings.isEnabled()) {
+            return new VoipRelay(null, 0);
+        }
+        SipRelay relay = SipRelay.start(node, toConfig(settings));
+        VoipRelay v = new VoipRelay(relay, settings.getAccessDelay().toNanos() / 1e6);
+        v.register(registry, node.name());
+        return v;
+    }
+
+    static RelayConfig toConfig(VoipProperties s) {
+        List<String> problems = new ArrayList<>();
+        RelayConfig.Builder b = RelayConfig.builder();
+        try {
+            if (s.getSipAddress() != null) {
+                b.sipAddress(address(s.getSipAddress()));
+            }
+            if (s.getAdvertisedHost() != null) {
+                b.advertisedHost(s.getAdvertisedHost());
+            }
+            if (s.getMediaAddress() != null) {
+                b.mediaAddress(s.getMediaAddress());
+            }
+            if (s.getTcp() != null) {
+                b.tcp(s.getTcp());
+            }
+            if (s.getMediaPortMin() != null || s.getMediaPortMax() != null) {
+                b.mediaPorts(s.getMediaPortMin() != null ? s.getMediaPortMin() : RelayConfig.DEFAULT_MEDIA_PORT_MIN,
+                        s.getMediaPortMax() != null ? s.getMediaPortMax() : RelayConfig.DEFAULT_MEDIA_PORT_MAX);
+            }
+            if (s.getMediaTimeout() != null) {
+                b.mediaTimeout(s.getMediaTimeout());
+            }
+            if (s.getLinger() != null) {
+                b.linger(s.getLinger());
+            }
+        } catch (IllegalArgumentException e) {
+            problems.add("hopwise.voip: " + e.getMessage());
+        }
+        for (String rule : s.getRoutes()) {
+            try {
+                b.route(rule);
+            } catch (IllegalArgumentException e) {
+                problems.add("hopwise.voip.routes: '" + rule + "': " + e.getMessage());
+            }
+        }
+        if (s.getAccessDelay() == null || s.getAccessDelay().isNegative()) {
+            problems.add("hopwise.voip.access-delay: must be 0 or more");
+        }
+        if (!problems.isEmpty()) {
+            throw new InvalidSettingsException(problems);
+        }
+        try {
+            return b.build();
+        } catch (IllegalArgumentException e) {
+            throw new InvalidSettingsException(List.of("hopwise.voip: " + e.getMessage()));
+        }
+    }
+
+    private static InetSocketAddress address(String text) {
+        int colon = text.lastIndexOf(':');
+        if (colon <= 0 || colon == text.length() - 1) {
+            throw new IllegalArgumentException("sip-address must be host:port: " + text);
+        }
+        String host = text.substring(0, colon);
+        if (host.startsWith("[") && host.endsWith("]")) {
+            host = host.substring(1, host.length() - 1);
+        }
+        try {
+            return new InetSocketAddress(host, Integer.parseInt(text.substring(colon + 1)));
+        } catch (NumberFormatException e) {
+            throw new IllegalArgumentException("sip-address must be host:port: " + text);
+        }
+    }
+
+    private void register(MeterRegistry registry, String nodeName) {
+        Gauge.builder("hopwise.voip.calls", this, v -> v.calls().size())
+                .description("Calls the relay knows, ended ones included while they linger").tag("node", nodeName)
+                .register(registry);
+        for (String counter : relay.counters().keySet()) {
+            FunctionCounter.builder("hopwise.voip." + meterName(counter), relay, r -> r.counters().getOrDefault(counter, 0L))
+                    .description("SIP relay counter " + counter).tag("node", nodeName).register(registry);
+        }
+    }
+
+    /** requestsFromPhones becomes requests.from.phones: Micrometer's naming, which each registry renders its way. */
+    static String meterName(String counter) {
+        return counter.replaceAll("([a-z0-9])([A-Z])", "$1.$2").toLowerCase(java.util.Locale.ROOT);
+    }
+
+    public boolean enabled() {
+        return relay != null;
+    }
+
+    /** The relay, or empty when it is not enabled. */
+    public Optional<SipRelay> relay() {
+        return Optional.ofNullable(relay);
+    }
+
+    /** Every call the relay knows now; empty when it is not enabled. */
+    public List<CallStatistics> calls() {
+        return relay == null ? List.of() : relay.calls();
+    }
+
+    /** The relay's counters by name; empty when it is not enabled. */
+    public Map<String, Long> counters() {
+        return relay == null ? Map.of() : relay.counters();
+    }
+
+    /** The access networks' delay the MOS figures assume, in ms. */
+    public double accessDelayMs() {
+        return accessDelayMs;
+    }
+
+    @Override
+    public void close() {
+        if (relay != null) {
+            relay.close();
+        }
+    }
+}
