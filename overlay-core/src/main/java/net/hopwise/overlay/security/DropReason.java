@@ -10,6 +10,8 @@ public enum DropReason {
     HANDSHAKE("security_handshake"),
     /** A peer that completed a handshake but is not admitted under the name it claimed. */
     REJECTED("security_rejected"),
+    /** A handshake over the per-address or total handshake rate (after a valid cookie). */
+    HANDSHAKE_RATE("security_handshake_rate"),
     /** Pending handshakes at their limit: the oldest gave way. */
     PENDING_LIMIT("security_pending_limit"),
     /** Data for no session this node has (a restart, an expired session, or made up). */

@@ -21,6 +21,7 @@ final class Responder {
     private final int maxPending;
     private final long timeoutNanos;
     private final CipherSuite suite;
+    private final HandshakeBudget budget;
     private final LinkedHashMap<Integer, Pending> pending = new LinkedHashMap<>();
     private final Map<String, Integer> byInitiator = new HashMap<>();
 
@@ -30,6 +31,7 @@ final class Responder {
         this.maxPending = config.maxPendingHandshakes();
         this.timeoutNanos = config.handshakeTimeout().toNanos();
         this.suite = config.cipherSuite();
+        this.budget = new HandshakeBudget(config.handshakesPerAddress(), config.handshakesPerSecond());
     }
 
     int pendingCount() {
@@ -64,6 +66,10 @@ final class Responder {
                 return;
             }
             forget(known);
+        }
+        if (!budget.take(from.getAddress(), now)) {
+            owner.drop(DropReason.HANDSHAKE_RATE);
+            return;
         }
         if (pending.size() >= maxPending) {
             forget(pending.keySet().iterator().next());

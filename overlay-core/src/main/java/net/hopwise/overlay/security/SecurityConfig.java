@@ -16,7 +16,8 @@ import net.hopwise.overlay.NodeId;
 public record SecurityConfig(String name, NodeKeys keys, NodeCertificate certificate, Admission admission,
         LongSupplier wallClockSeconds, Duration handshakeRetry, Duration handshakeTimeout, Duration rekeyAfter,
         Duration rejectAfter, long rekeyAfterPackets, long rejectAfterPackets, int replayWindow,
-        int maxPendingHandshakes, Duration cookieLifetime, CipherSuite cipherSuite) {
+        int maxPendingHandshakes, Duration cookieLifetime, CipherSuite cipherSuite, int handshakesPerAddress,
+        int handshakesPerSecond) {
     /** About one hello interval: a lost handshake datagram costs what a lost hello does. */
     public static final Duration DEFAULT_HANDSHAKE_RETRY = Duration.ofSeconds(1);
     /** An attempt not done in this time starts over with fresh keys; a responder forgets it then. */
@@ -36,6 +37,10 @@ public record SecurityConfig(String name, NodeKeys keys, NodeCertificate certifi
     public static final Duration DEFAULT_COOKIE_LIFETIME = Duration.ofSeconds(120);
     /** The Noise protocol's own cipher, good on every processor; AES_GCM is much faster where it has AES instructions. */
     public static final CipherSuite DEFAULT_CIPHER_SUITE = CipherSuite.CHACHA_POLY;
+    /** Handshakes a second one source address may start: a neighbour needs one per rekey, a few after a restart. */
+    public static final int DEFAULT_HANDSHAKES_PER_ADDRESS = 10;
+    /** Handshakes a second in all: about a third of a core at a responder's 1.7 ms each. */
+    public static final int DEFAULT_HANDSHAKES_PER_SECOND = 200;
 
     public SecurityConfig {
         NodeId.requireValidName(name);
@@ -52,7 +57,7 @@ public record SecurityConfig(String name, NodeKeys keys, NodeCertificate certifi
         if (rejectAfter.compareTo(rekeyAfter) <= 0 || rejectAfterPackets <= rekeyAfterPackets) {
             throw new IllegalArgumentException("rejectAfter must exceed rekeyAfter, so a rekey has time to complete");
         }
-        if (maxPendingHandshakes < 1 || rekeyAfterPackets < 1) {
+        if (maxPendingHandshakes < 1 || rekeyAfterPackets < 1 || handshakesPerAddress < 1 || handshakesPerSecond < 1) {
             throw new IllegalArgumentException("limits must be positive");
         }
         new ReplayWindow(replayWindow); // checks its range
@@ -64,37 +69,44 @@ public record SecurityConfig(String name, NodeKeys keys, NodeCertificate certifi
                 () -> System.currentTimeMillis() / 1000, DEFAULT_HANDSHAKE_RETRY, DEFAULT_HANDSHAKE_TIMEOUT,
                 DEFAULT_REKEY_AFTER, DEFAULT_REJECT_AFTER, DEFAULT_REKEY_AFTER_PACKETS,
                 DEFAULT_REJECT_AFTER_PACKETS, DEFAULT_REPLAY_WINDOW, DEFAULT_MAX_PENDING_HANDSHAKES,
-                DEFAULT_COOKIE_LIFETIME, DEFAULT_CIPHER_SUITE);
+                DEFAULT_COOKIE_LIFETIME, DEFAULT_CIPHER_SUITE, DEFAULT_HANDSHAKES_PER_ADDRESS,
+                DEFAULT_HANDSHAKES_PER_SECOND);
     }
 
     public SecurityConfig withWallClock(LongSupplier seconds) {
         return new SecurityConfig(name, keys, certificate, admission, seconds, handshakeRetry, handshakeTimeout,
                 rekeyAfter, rejectAfter, rekeyAfterPackets, rejectAfterPackets, replayWindow, maxPendingHandshakes,
-                cookieLifetime, cipherSuite);
+                cookieLifetime, cipherSuite, handshakesPerAddress, handshakesPerSecond);
     }
 
     public SecurityConfig withRekey(Duration after, Duration reject, long afterPackets, long rejectPackets) {
         return new SecurityConfig(name, keys, certificate, admission, wallClockSeconds, handshakeRetry,
                 handshakeTimeout, after, reject, afterPackets, rejectPackets, replayWindow, maxPendingHandshakes,
-                cookieLifetime, cipherSuite);
+                cookieLifetime, cipherSuite, handshakesPerAddress, handshakesPerSecond);
     }
 
     public SecurityConfig withMaxPendingHandshakes(int max) {
         return new SecurityConfig(name, keys, certificate, admission, wallClockSeconds, handshakeRetry,
                 handshakeTimeout, rekeyAfter, rejectAfter, rekeyAfterPackets, rejectAfterPackets, replayWindow, max,
-                cookieLifetime, cipherSuite);
+                cookieLifetime, cipherSuite, handshakesPerAddress, handshakesPerSecond);
     }
 
     public SecurityConfig withCipherSuite(CipherSuite suite) {
         return new SecurityConfig(name, keys, certificate, admission, wallClockSeconds, handshakeRetry,
                 handshakeTimeout, rekeyAfter, rejectAfter, rekeyAfterPackets, rejectAfterPackets, replayWindow,
-                maxPendingHandshakes, cookieLifetime, suite);
+                maxPendingHandshakes, cookieLifetime, suite, handshakesPerAddress, handshakesPerSecond);
+    }
+
+    public SecurityConfig withHandshakeBudget(int perAddress, int perSecond) {
+        return new SecurityConfig(name, keys, certificate, admission, wallClockSeconds, handshakeRetry,
+                handshakeTimeout, rekeyAfter, rejectAfter, rekeyAfterPackets, rejectAfterPackets, replayWindow,
+                maxPendingHandshakes, cookieLifetime, cipherSuite, perAddress, perSecond);
     }
 
     /** The same settings under another admission (a new trust list, a revocation). */
     public SecurityConfig withAdmission(Admission newAdmission) {
         return new SecurityConfig(name, keys, certificate, newAdmission, wallClockSeconds, handshakeRetry,
                 handshakeTimeout, rekeyAfter, rejectAfter, rekeyAfterPackets, rejectAfterPackets, replayWindow,
-                maxPendingHandshakes, cookieLifetime, cipherSuite);
+                maxPendingHandshakes, cookieLifetime, cipherSuite, handshakesPerAddress, handshakesPerSecond);
     }
 }

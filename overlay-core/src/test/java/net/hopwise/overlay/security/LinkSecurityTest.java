@@ -124,7 +124,7 @@ class LinkSecurityTest {
     @Test
     void spoofedInitsCostNoStateAndRealOnesBoundedState() {
         a.start(net.config(a));
-        b.start(net.config(b).withMaxPendingHandshakes(8));
+        b.start(net.config(b).withMaxPendingHandshakes(8).withHandshakeBudget(1000, 1000));
         SecureNet.link(a, b);
         for (int i = 0; i < 10_000; i++) {
             byte[] init = new byte[SecureWire.INIT_BYTES];
@@ -160,6 +160,43 @@ class LinkSecurityTest {
         // the real neighbour still gets in
         establish();
         assertThat(b.events).containsExactly("established node-a");
+    }
+
+    @Test
+    void handshakesThatPassTheCookieAreRateLimitedPerAddressAndInAll() {
+        a.start(net.config(a));
+        b.start(net.config(b).withHandshakeBudget(10, 25));
+        SecureNet.link(a, b);
+        for (int i = 0; i < 40; i++) {
+            cookiedInit(8000 + i, "127.0.0.1"); // one source address
+        }
+        assertThat(b.engine.pendingHandshakes()).isEqualTo(10);
+        assertThat(b.drops(DropReason.HANDSHAKE_RATE)).isEqualTo(30);
+        for (int i = 0; i < 40; i++) {
+            cookiedInit(9000, "127.0.1." + (i + 1)); // many addresses: the total budget holds
+        }
+        assertThat(b.engine.pendingHandshakes()).isEqualTo(25);
+        assertThat(b.drops(DropReason.HANDSHAKE_RATE)).isEqualTo(30 + 25);
+        net.advance(Duration.ofSeconds(6), b); // budgets refill, pending ones expire
+        assertThat(b.engine.pendingHandshakes()).isZero();
+        establish();
+        assertThat(b.events).containsExactly("established node-a");
+    }
+
+    /** An attacker at a real address who answers its cookie: b starts a handshake (or refuses it). */
+    private void cookiedInit(int port, String ip) {
+        SecureNet.Node m = net.new Node("node-a", port, NodeKeys.generate());
+        InetSocketAddress at = new InetSocketAddress(ip, port);
+        m.start(net.config(m));
+        m.engine.addPeer("node-b", b.address);
+        m.send(b, SECRET);
+        SecureNet.Datagram init = net.wire.poll();
+        b.receive(at, init.bytes());
+        SecureNet.Datagram cookie = net.wire.poll();
+        m.receive(cookie.from(), cookie.bytes());
+        SecureNet.Datagram init2 = net.wire.poll();
+        b.receive(at, init2.bytes());
+        net.wire.clear();
     }
 
     @Test
