@@ -59,6 +59,7 @@ public final class SipRelay implements AutoCloseable {
     private Channel tcp;
     private RelayMedia media;
     private SipProxy proxy;
+    private RelayMeters meters;
     private ScheduledFuture<?> timer;
     private long timerAt = Long.MAX_VALUE;
     private volatile boolean open = true;
@@ -107,6 +108,7 @@ public final class SipRelay implements AutoCloseable {
             media = new RelayMedia(node, loop, Calls.literal(config.mediaAddress()));
             proxy = new SipProxy(node.name(), config, bound.getPort(), new Signal(), media, udp.alloc());
             media.proxy(proxy);
+            meters = new RelayMeters(node.meterRegistry(), node.name(), proxy.counters().keySet());
             return null;
         });
         node.acceptSessions(config.signallingPort(), session -> {
@@ -161,6 +163,9 @@ public final class SipRelay implements AutoCloseable {
     private void reschedule() {
         long now = System.nanoTime();
         long next = Math.min(proxy.onTimer(now), now + MAX_TIMER_NANOS);
+        if (timer == null) {
+            meters.refresh(proxy.state(), proxy.counters());
+        }
         if (timer != null && timerAt - next <= 0) {
             return;
         }
@@ -251,6 +256,9 @@ public final class SipRelay implements AutoCloseable {
                 }
                 if (proxy != null) {
                     proxy.close();
+                }
+                if (meters != null) {
+                    meters.remove();
                 }
                 if (media != null) {
                     media.close();

@@ -183,5 +183,11 @@ class SippThroughTwoRelaysTest {
         assertThat(relayA.counters()).containsEntry("nodeSendFailures", 0L).containsEntry("unmatchedResponses", 0L)
                 .containsEntry("malformedDropped", 0L);
         assertThat(relayB.counters()).containsEntry("nodeSendFailures", 0L).containsEntry("unmatchedResponses", 0L);
+        // The node's registry carries the relay's meters, refreshed by its timer.
+        Eventually.await("relay a's meters count the calls' requests", () -> {
+            var c = a.meterRegistry().find("hopwise.voip.events").tag("kind", "requestsFromPhones").functionCounter();
+            return c != null && c.count() >= 3 * CALLS;
+        });
+        assertThat(a.meterRegistry().find("hopwise.voip.calls").gauge().value()).isZero();
     }
 }
