@@ -206,4 +206,23 @@ class SipProxyCallTest {
         assertThat(startLine(reg.atA())).startsWith("SIP/2.0 480");
         assertThat(reg.b.state().registrations()).isZero();
     }
+
+    @Test
+    void earlyMediaFromOneTagThenA200FromAnotherKeepThePortsAndTheDialogFollowsThe200() {
+        String atB = invite("call-fork");
+        pair.fromPhoneB(response(atB, 183, "early", SipText.sdp("127.0.0.1", 40100, "777", 1, "")));
+        String early = pair.atA();
+        assertThat(startLine(early)).isEqualTo("SIP/2.0 183 Session Progress");
+        assertThat(body(early)).contains("c=IN IP4 127.0.0.10").contains("m=audio 30000 ");
+        pair.fromPhoneB(response(atB, 200, "final", SipText.SDP_B));
+        String ok = pair.atA();
+        assertThat(header(ok, "To")).contains("tag=final");
+        assertThat(body(ok)).contains("m=audio 30000 ");
+        assertThat(pair.b.calls(pair.now).get(0).streams().get(0).advertised())
+                .isEqualTo(new java.net.InetSocketAddress("127.0.0.1", 40000));
+        pair.fromPhoneA(SipText.request("BYE", "sip:bob@127.0.0.1:5070", "z9hG4bK-a-f", "tagA", "final", "call-fork",
+                2, "", null));
+        assertThat(startLine(pair.atB())).startsWith("BYE");
+        assertThat(pair.a.state().mediaPortPairs()).isEqualTo(1);
+    }
 }
