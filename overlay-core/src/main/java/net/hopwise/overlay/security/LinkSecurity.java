@@ -37,7 +37,7 @@ public final class LinkSecurity {
 
     /** A link as an operator sees it. */
     public record PeerStatus(String name, boolean authenticated, String fingerprint, InetSocketAddress address,
-            long handshakes, long rekeys, long sessionAgeNanos) {}
+            long handshakes, long rekeys, long sessionAgeNanos, long replays, long forgeries, long rejections) {}
 
     private static final Logger LOG = System.getLogger(LinkSecurity.class.getName());
     private static final long LOG_INTERVAL_NANOS = 10_000_000_000L;
@@ -234,7 +234,7 @@ public final class LinkSecurity {
         Session s = p.current;
         boolean up = s != null && s.age(now) < rejectNanos;
         return new PeerStatus(p.name, up, s == null ? null : Crypto.fingerprint(s.peerIdentity), p.address,
-                p.handshakes, p.rekeys, up ? s.age(now) : -1);
+                p.handshakes, p.rekeys, up ? s.age(now) : -1, p.replays, p.forgeries, p.rejections);
     }
 
     /** Handshake state this node keeps for others: pending responses (bounded by configuration). */
@@ -278,6 +278,10 @@ public final class LinkSecurity {
 
     void rejected(InetSocketAddress from, String claimed, String why, long now) {
         drop(DropReason.REJECTED);
+        Peer p = peers.get(claimed);
+        if (p != null) {
+            p.rejections++;
+        }
         if (now - lastRejectLog >= LOG_INTERVAL_NANOS || lastRejectLog == Long.MIN_VALUE) {
             LOG.log(Level.WARNING, "link security: refused " + from + " claiming to be '" + claimed + "': " + why
                     + (rejectsNotLogged > 0 ? " (" + rejectsNotLogged + " more refusals not logged)" : ""));
@@ -407,6 +411,11 @@ public final class LinkSecurity {
         DropReason refused = s.open(datagram, out);
         if (refused != null) {
             drop(refused);
+            if (refused == DropReason.REPLAY) {
+                p.replays++;
+            } else {
+                p.forgeries++;
+            }
             return null;
         }
         if (!s.confirmed) {

@@ -9,9 +9,9 @@ import java.util.Arrays;
  * Protocol Framework, revision 34), one instance per handshake attempt:
  *
  * <pre>
- *   -> e
- *   <- e, ee, s, es
- *   -> s, se
+ *   -&gt; e
+ *   &lt;- e, ee, s, es
+ *   -&gt; s, se
  * </pre>
  *
  * XX because neither side needs the other's static key beforehand (a node learns a neighbour's key

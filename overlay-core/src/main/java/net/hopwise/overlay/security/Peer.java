@@ -11,6 +11,10 @@ final class Peer {
     Initiation initiation;
     long handshakes;
     long rekeys;
+    /** Drops on this link's sessions, and handshakes refused for its name: per-link counters for operators. */
+    long replays;
+    long forgeries;
+    long rejections;
     long lastFinalSentNanos;
 
     Peer(String name, InetSocketAddress address) {

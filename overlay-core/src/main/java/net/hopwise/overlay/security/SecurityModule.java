@@ -95,6 +95,9 @@ public final class SecurityModule implements OverlayModule {
             volatile long handshakes;
             volatile long rekeys;
             volatile int authenticated;
+            volatile long replays;
+            volatile long forgeries;
+            volatile long rejections;
         }
 
         private void meters(String peer) {
@@ -109,6 +112,12 @@ public final class SecurityModule implements OverlayModule {
                         .tag("node", node).tag("peer", p).register(registry);
                 io.micrometer.core.instrument.Gauge.builder("hopwise.security.authenticated", n, x -> x.authenticated)
                         .tag("node", node).tag("peer", p).description("1 while the link has keys").register(registry);
+                io.micrometer.core.instrument.FunctionCounter.builder("hopwise.security.link.drops", n, x -> x.replays)
+                        .tag("node", node).tag("peer", p).tag("reason", "replay").register(registry);
+                io.micrometer.core.instrument.FunctionCounter.builder("hopwise.security.link.drops", n, x -> x.forgeries)
+                        .tag("node", node).tag("peer", p).tag("reason", "forged").register(registry);
+                io.micrometer.core.instrument.FunctionCounter.builder("hopwise.security.link.drops", n, x -> x.rejections)
+                        .tag("node", node).tag("peer", p).tag("reason", "rejected").register(registry);
                 return n;
             });
             LinkSecurity.PeerStatus st = engine.status(peer, ctx.nowNanos());
@@ -116,6 +125,9 @@ public final class SecurityModule implements OverlayModule {
                 m.handshakes = st.handshakes();
                 m.rekeys = st.rekeys();
                 m.authenticated = st.authenticated() ? 1 : 0;
+                m.replays = st.replays();
+                m.forgeries = st.forgeries();
+                m.rejections = st.rejections();
             }
         }
 

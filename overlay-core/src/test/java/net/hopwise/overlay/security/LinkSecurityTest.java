@@ -74,6 +74,9 @@ class LinkSecurityTest {
         b.receive(d.from(), d.bytes());
         assertThat(b.drops(DropReason.REPLAY)).isEqualTo(1);
         assertThat(b.delivered).hasSize(1);
+        LinkSecurity.PeerStatus status = b.engine.status("node-a", net.now);
+        assertThat(status.replays()).isEqualTo(1);
+        assertThat(status.forgeries()).isEqualTo(d.bytes().length - 5);
     }
 
     @Test
@@ -96,6 +99,8 @@ class LinkSecurityTest {
         impostor.send(b, SECRET);
         net.run();
         assertThat(b.drops(DropReason.REJECTED)).isEqualTo(2);
+        assertThat(b.engine.status("node-a", net.now).rejections()).isEqualTo(1);
+        assertThat(b.engine.status("mallory", net.now).rejections()).isEqualTo(1);
         assertThat(b.events).isEmpty();
         assertThat(b.engine.status("node-a", net.now).authenticated()).isFalse();
         assertThat(b.engine.address("node-a")).isEqualTo(a.address);
