@@ -83,7 +83,8 @@ final class ResponsePath {
         }
         SipMessageEditor e = SipMessageEditor.of(m);
         e.popVia();
-        if (!proxy.sdp(m, e, from, server.source, call, ports, now)) {
+        int[] envelopePorts = proxy.sdp.apply(m, e, from, server.source, call, ports, now);
+        if (envelopePorts == MessageSdp.REFUSED) {
             return;
         }
         if (server.source instanceof Hop.Phone p && p.tcp()) {
@@ -91,7 +92,7 @@ final class ResponsePath {
         }
         ByteBuf out = e.encode(proxy.alloc);
         remember(server, status, out, now);
-        proxy.send(server.source, out, proxy.takePorts());
+        proxy.send(server.source, out, envelopePorts);
     }
 
     private void ackFailure(Transactions.Client client, SipMessage response) {

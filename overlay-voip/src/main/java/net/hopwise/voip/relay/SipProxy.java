@@ -5,7 +5,6 @@ import io.netty.buffer.ByteBufAllocator;
 import java.net.InetSocketAddress;
 import java.util.ArrayList;
 import java.util.List;
-import net.hopwise.voip.body.SipBody;
 import net.hopwise.voip.sip.SipMessage;
 import net.hopwise.voip.sip.SipMessageEditor;
 import net.hopwise.voip.sip.SipParseError;
@@ -36,6 +35,7 @@ public final class SipProxy {
     final ProxyMessages words;
     final ResponsePath responses;
     final RequestRouting routing;
+    final MessageSdp sdp;
     private final int sipPort;
 
     public SipProxy(String nodeName, RelayConfig config, int sipPort, SignalIo signal, MediaIo media,
@@ -49,6 +49,7 @@ public final class SipProxy {
         this.calls = new Calls(config, media, counters);
         this.words = new ProxyMessages(nodeName, config.advertisedHost(), sipPort);
         this.responses = new ResponsePath(this);
+        this.sdp = new MessageSdp(calls);
         this.routing = new RequestRouting(nodeName, config, sipPort, registrar, calls, counters);
     }
 
@@ -206,13 +207,13 @@ public final class SipProxy {
             calls.end(call, "bye", now);
         }
         String branch = words.branch(loopHash);
-        ByteBuf out = edit(m, from, target, branch, call, ports, now);
+        Forward out = edit(m, from, target, branch, call, ports, now);
         if (out == null) {
             responses.answer(server, 503, now);
             return;
         }
         Transactions.Client client = new Transactions.Client(branch, server, target.hop(), method,
-                ProxyMessages.bytes(out));
+                ProxyMessages.bytes(out.message()));
         server.clientBranch = branch;
         long t1 = config.t1().toNanos();
         // Over the overlay the session delivers, so only Timer C bounds an INVITE there.
@@ -223,17 +224,16 @@ public final class SipProxy {
             client.retransmitAtNanos = now + t1;
         }
         transactions.add(client);
-        send(target.hop(), out, lastPorts);
+        send(target.hop(), out.message(), out.ports());
     }
 
-    private int[] lastPorts;
 
     /**
      * The forwarded request: source recorded in the top Via, this relay's Via, Max-Forwards, its
      * Record-Route on a dialog-forming INVITE, its own Route values popped, the new Request-URI, the
      * SDP handled. Null when media ports ran out.
      */
-    private ByteBuf edit(SipMessage m, Hop from, RequestRouting.Target target, String branch, Call call,
+    private Forward edit(SipMessage m, Hop from, RequestRouting.Target target, String branch, Call call,
             int[] ports, long now) {
         SipMessageEditor e = SipMessageEditor.of(m);
         if (from instanceof Hop.Phone p) {
@@ -249,51 +249,19 @@ public final class SipProxy {
         if (target.requestUri() != null) {
             e.requestUri(target.requestUri());
         }
-        lastPorts = null;
-        if (!sdp(m, e, from, target.hop(), call, ports, now)) {
+        int[] envelopePorts = sdp.apply(m, e, from, target.hop(), call, ports, now);
+        if (envelopePorts == MessageSdp.REFUSED) {
             return null;
         }
         if (tcp) {
             e.ensureContentLength();
         }
-        return e.encode(alloc);
+        return new Forward(e.encode(alloc), envelopePorts);
     }
 
-    /**
-     * Handles the SDP of a message on its way: read and given relay ports when it leaves a phone for
-     * the overlay, rewritten to this relay's ports when it comes from the overlay for a phone. The
-     * overlay ports for the envelope are left in {@link #lastPorts}. False when ports ran out.
-     */
-    boolean sdp(SipMessage m, SipMessageEditor e, Hop from, Hop to, Call call, int[] ports, long now) {
-        lastPorts = null;
-        if (call == null || m.bodyLength() == 0) {
-            return true;
-        }
-        SipBody body = SipBody.of(m);
-        if (!body.hasSdp()) {
-            return true;
-        }
-        if (from instanceof Hop.Phone && to instanceof Hop.Node) {
-            lastPorts = calls.fromPhone(call, body.sdp(), now);
-            // A response still goes on without relay ports (the call signals, its media cannot flow);
-            // a request is refused instead.
-            return lastPorts != null || !m.isRequest();
-        }
-        if (from instanceof Hop.Node n && to instanceof Hop.Phone) {
-            byte[] rewritten = calls.toPhone(call, body.sdp(), ports == null ? new int[0] : ports, n.name(), now);
-            if (rewritten == null) {
-                return !m.isRequest();
-            }
-            e.replaceBody(body.withSdp(rewritten), null);
-        }
-        return true;
-    }
+    /** A forwarded message and the overlay ports its envelope carries (null for none). */
+    private record Forward(ByteBuf message, int[] ports) {}
 
-    int[] takePorts() {
-        int[] p = lastPorts;
-        lastPorts = null;
-        return p;
-    }
 
     private void onAck(SipMessage m, Hop from, int[] ports, long now) {
         Transactions.Server invite = transactions.server(Transactions.serverKey(m, "ACK"));
@@ -310,9 +278,9 @@ public final class SipProxy {
             return;
         }
         Call call = calls.get(m.callId());
-        ByteBuf out = edit(m, from, target, words.branch(ProxyMessages.loopHash(m)), call, ports, now);
+        Forward out = edit(m, from, target, words.branch(ProxyMessages.loopHash(m)), call, ports, now);
         if (out != null) {
-            send(target.hop(), out, lastPorts);
+            send(target.hop(), out.message(), out.ports());
         }
     }
 
