@@ -22,7 +22,8 @@ import net.hopwise.overlay.OverlayNode;
  * </pre>
  *
  * It prints {@code READY <node> <overlay port> <sip port>} once bound, then runs until stopped (or
- * until standard input ends, with {@code --until-stdin-closes}).
+ * until standard input ends, with {@code --until-stdin-closes}, and then prints the relay's state
+ * and counters).
  */
 public final class RelayLauncher {
     private RelayLauncher() {}
@@ -82,6 +83,10 @@ public final class RelayLauncher {
                 while (in.read() >= 0) {
                     // Only the end of input matters.
                 }
+                // What a parent (a test, a load run) checks: nothing left over, and why anything was dropped.
+                out.println("STATE " + sip.state());
+                out.println("COUNTERS " + sip.counters());
+                out.flush();
             } else {
                 new CountDownLatch(1).await();
             }
