@@ -23,8 +23,12 @@ public final class CostBenefitExperiment {
                 default -> throw new IllegalArgumentException("unknown option " + args[i]);
             }
         }
-        if (!scenario.equals("s1")) {
-            throw new IllegalArgumentException("unknown scenario " + scenario + " (s1)");
+        if (!scenario.equals("s1") && !scenario.equals("s2")) {
+            throw new IllegalArgumentException("unknown scenario " + scenario + " (s1, s2)");
+        }
+        if (scenario.equals("s2")) {
+            s2(seconds, seeds);
+            return;
         }
         System.out.printf(Locale.ROOT, "S1, %d s measured after 20 s, thesis's parameters (Danilov 2004, section 4.5)%n",
                 seconds);
@@ -36,6 +40,19 @@ public final class CostBenefitExperiment {
                     Duration.ofSeconds(seconds));
             print(seed, r.acfg(), 1.977, r.peakBuffers().toString());
             print(seed, r.cdg(), 0.992, String.format(Locale.ROOT, "(%.1f s of CPU)", (System.nanoTime() - t0) / 1e9));
+        }
+    }
+
+    private static void s2(int seconds, int seeds) {
+        System.out.printf(Locale.ROOT, "S2 (E-G 2 Mbit/s shared), %d s measured after 20 s, thesis's parameters%n",
+                seconds);
+        System.out.printf(Locale.ROOT, "%-5s %-7s %12s %12s %14s %10s %s%n", "seed", "class", "wire Mbit/s",
+                "thesis", "payload Mbit/s", "spread %", "peak buffers (packets)");
+        for (long seed = 1; seed <= seeds; seed++) {
+            CostBenefitScenarios.S1Result r = CostBenefitScenarios.s2(seed, Duration.ofSeconds(20),
+                    Duration.ofSeconds(seconds));
+            print(seed, r.acfg(), 0.9973, r.peakBuffers().toString());
+            print(seed, r.cdg(), 0.9976, String.format(Locale.ROOT, "E-G carried %.3f Mbit/s", r.egMbps()));
         }
     }
 

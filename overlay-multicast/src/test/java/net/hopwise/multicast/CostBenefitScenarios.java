@@ -46,9 +46,10 @@ final class CostBenefitScenarios {
     /**
      * @param efMbps what the E-F wire carried over the span, every packet included (data, control, link state)
      * @param bdMbps the same for B-D
+     * @param egMbps the same for E-G
      */
     record S1Result(ClassRate acfg, ClassRate cdg, Map<String, Integer> peakBuffers, long blockedSends, double efMbps,
-            double bdMbps) {}
+            double bdMbps, double egMbps) {}
 
     /** A client that sends its next message whenever its sender becomes writable again. */
     static final class GreedyClient {
@@ -90,16 +91,30 @@ final class CostBenefitScenarios {
     }
 
     static S1Result s1(long seed, Duration warmup, Duration measured, CostBenefitConfig config) {
+        return run(seed, warmup, measured, config, MBIT, 2 * MBIT, 10 * MBIT);
+    }
+
+    /**
+     * S2: the same tree and classes with E-G the bottleneck of both at 2 Mbit/s (the thesis's two flows
+     * sum to its 2 Mbit/s, and it is later "changed to 1 Mbit/s"), B-D and E-F no longer bottlenecks.
+     * Thesis: 997.3 and 997.6 Kbit/s, the clients within 4.6% of each other.
+     */
+    static S1Result s2(long seed, Duration warmup, Duration measured) {
+        return run(seed, warmup, measured, CostBenefitConfig.thesis(), 10 * MBIT, 10 * MBIT, 2 * MBIT);
+    }
+
+    private static S1Result run(long seed, Duration warmup, Duration measured, CostBenefitConfig config, long bdRate,
+            long efRate, long egRate) {
         try (SimNetwork net = new SimNetwork(seed, b -> b.module(module(config)))) {
             for (String n : List.of("a", "b", "c", "d", "e", "f", "g")) {
                 net.node(n);
             }
             net.link("a", "b", link(10 * MBIT, 15));
             net.link("b", "c", link(10 * MBIT, 10));
-            net.link("b", "d", link(MBIT, 10));
+            net.link("b", "d", link(bdRate, 10));
             net.link("b", "e", link(10 * MBIT, 10));
-            net.link("e", "f", link(2 * MBIT, 5));
-            net.link("e", "g", link(10 * MBIT, 5));
+            net.link("e", "f", link(efRate, 5));
+            net.link("e", "g", link(egRate, 5));
             net.start();
             net.runFor(Duration.ofSeconds(20));
             for (String m : List.of("c", "f", "g")) {
@@ -116,6 +131,7 @@ final class CostBenefitScenarios {
             long[] cdgStart = counts(cdg);
             long ef = carried(net, "e", "f");
             long bd = carried(net, "b", "d");
+            long eg = carried(net, "e", "g");
             Map<String, Integer> peaks = new LinkedHashMap<>();
             long end = net.now() + measured.toNanos();
             // Sample the buffers at each cost update: LinkBuffer.peak is the longest since the last one.
@@ -137,7 +153,8 @@ final class CostBenefitScenarios {
                 blocked += c.sender.statistics().blocked();
             }
             return new S1Result(rate("S_acfg", acfg, acfgStart, seconds), rate("S_cdg", cdg, cdgStart, seconds), peaks,
-                    blocked, (carried(net, "e", "f") - ef) * 8 / seconds / 1e6, (carried(net, "b", "d") - bd) * 8 / seconds / 1e6);
+                    blocked, (carried(net, "e", "f") - ef) * 8 / seconds / 1e6, (carried(net, "b", "d") - bd) * 8 / seconds / 1e6,
+                    (carried(net, "e", "g") - eg) * 8 / seconds / 1e6);
         }
     }
 

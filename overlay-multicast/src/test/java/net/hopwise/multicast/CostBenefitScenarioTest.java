@@ -6,7 +6,7 @@ import java.time.Duration;
 import org.junit.jupiter.api.Test;
 
 /**
- * The thesis's scenario S1 (Danilov 2004, section 4.5, figures 4.2-4.4) on the simulator with the
+ * The thesis's scenarios S1 and S2 (Danilov 2004, section 4.5, figures 4.2-4.4) on the simulator with the
  * unchanged module and the thesis's parameters; see {@link CostBenefitScenarios} for the topology.
  * Thesis: S_acfg 1.977 Mbit/s on its 2 Mbit/s bottleneck, S_cdg 0.992 Mbit/s on its 1 Mbit/s one.
  *
@@ -19,7 +19,7 @@ import org.junit.jupiter.api.Test;
  * figures (1.858 and 0.932 Mbit/s), the clients of a class within 4.6% of each other (the spread the
  * thesis reports for its 20 clients in S2), and no buffer may reach its hard limit.
  */
-class CostBenefitS1Test {
+class CostBenefitScenarioTest {
     @Test
     void twoClassesFillTheirBottlenecksAndShareThemEvenly() {
         CostBenefitScenarios.S1Result r = CostBenefitScenarios.s1(1, Duration.ofSeconds(20), Duration.ofSeconds(40));
@@ -28,6 +28,27 @@ class CostBenefitS1Test {
         assertThat(r.bdMbps()).as("B-D busy").isGreaterThan(0.995);
         assertThat(r.acfg().wireMbps()).as("S_acfg, thesis 1.977").isBetween(1.977 * 0.94, 2.0);
         assertThat(r.cdg().wireMbps()).as("S_cdg, thesis 0.992").isBetween(0.992 * 0.94, 1.0);
+        assertThat(r.acfg().spreadPercent()).isLessThan(4.6);
+        assertThat(r.cdg().spreadPercent()).isLessThan(4.6);
+        assertThat(r.peakBuffers().values()).allSatisfy(p -> assertThat(p)
+                .isLessThan(CostBenefitConfig.DEFAULT_HARD_BUFFER_PACKETS));
+    }
+
+    /**
+     * S2 (figures 4.5-4.6): E-G at 2 Mbit/s is both classes' bottleneck; thesis 997.3 and 997.6 Kbit/s,
+     * the clients within 4.6%. The same tolerance as S1 (the control traffic on E-G), and the two
+     * classes within 3% of each other: they cross E-G at the same price.
+     */
+    @Test
+    void twoClassesShareOneBottleneckEvenly() {
+        CostBenefitScenarios.S1Result r = CostBenefitScenarios.s2(1, Duration.ofSeconds(20), Duration.ofSeconds(30));
+        System.out.println("S2: " + r);
+        assertThat(r.egMbps()).as("E-G busy").isGreaterThan(2 * 0.995);
+        assertThat(r.acfg().wireMbps()).as("S_acfg, thesis 0.9973").isBetween(0.9973 * 0.94, 1.0);
+        assertThat(r.cdg().wireMbps()).as("S_cdg, thesis 0.9976").isBetween(0.9976 * 0.94, 1.0);
+        double a = r.acfg().wireMbps();
+        double c = r.cdg().wireMbps();
+        assertThat(Math.abs(a - c) / (a + c)).isLessThan(0.03);
         assertThat(r.acfg().spreadPercent()).isLessThan(4.6);
         assertThat(r.cdg().spreadPercent()).isLessThan(4.6);
         assertThat(r.peakBuffers().values()).allSatisfy(p -> assertThat(p)
