@@ -14,6 +14,11 @@ import java.util.Set;
  * opening what comes from it. It reads no clock (every call carries {@code nowNanos}) and does no
  * I/O: handshake datagrams go to the {@link Outbox}, drops to the {@link Drops}. One instance per
  * node, used on the node's thread only.
+ *
+ * <p>A little over 400 lines because it owns every map that names a session or handshake by index
+ * (sessions, initiations, the index set): each index is taken and given back here only, so none can
+ * stay behind in one map after leaving another; the message handlers live in {@code Handshakes} and
+ * {@code Responder}.
  */
 public final class LinkSecurity {
     /** Where handshake datagrams go (to the socket, past every datagram stage). */
