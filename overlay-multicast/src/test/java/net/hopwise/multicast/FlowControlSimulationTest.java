@@ -2,6 +2,7 @@ package net.hopwise.multicast;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -19,8 +20,10 @@ import org.junit.jupiter.api.Test;
 class FlowControlSimulationTest {
     private static final long MBIT = 1_000_000L;
 
-    private static SimNetwork line(long rMbit) {
-        SimNetwork net = new SimNetwork(5, b -> b.module(CostBenefitScenarios.module()));
+    private final SimpleMeterRegistry meters = new SimpleMeterRegistry();
+
+    private SimNetwork line(long rMbit) {
+        SimNetwork net = new SimNetwork(5, b -> b.module(CostBenefitScenarios.module()).meterRegistry(meters));
         for (String n : List.of("s", "r", "m")) {
             net.node(n);
         }
@@ -91,6 +94,8 @@ class FlowControlSimulationTest {
             LinkBuffer atR = net.engine("r").module(Multicast.class).linkBuffers().stream()
                     .filter(b -> b.neighbour().equals(m)).findFirst().orElseThrow();
             assertThat(atR.window()).isPositive();
+            assertThat(meters.get("hopwise.multicast.link.buffer").tag("node", "r")
+                    .tag("neighbour", "m").gauge().value()).isEqualTo(atR.average());
             // Stop the clients: the buffer drains, the next fast update says 0, and the cost goes.
             clients.forEach(c -> c.sender.close());
             net.runFor(Duration.ofSeconds(3));
