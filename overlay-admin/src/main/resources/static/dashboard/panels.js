@@ -16,6 +16,7 @@
     STALE: "from an epoch or window that is over", LINK_QUEUE_FULL: "the outgoing link's queue was full",
     LINK_DOWN: "queued on a link that went down", HANDLER_ERROR: "handling it threw",
     LINK_STATE_LIMIT: "a link-state advertisement over its bounds", STALE_HELLO: "a replayed or very late hello",
+    FORGED_LINK_STATE: "link state whose origin's signature is missing or does not verify",
   };
 
   const reasonName = r => r.toLowerCase().replace(/_/g, " ");

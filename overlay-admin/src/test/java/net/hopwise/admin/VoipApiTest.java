@@ -93,7 +93,8 @@ class VoipApiTest {
         assertThat(json.readTree(unknown.body()).get("type").asText()).isEqualTo("urn:hopwise:problem:unknown-call");
 
         String metrics = get("/actuator/prometheus").body();
-        assertThat(metrics).contains("hopwise_voip_requests_from_phones_total{node=\"site-a\"} 1.0");
+        assertThat(metrics).contains("hopwise_voip_events_total{kind=\"requestsFromPhones\",node=\"site-a\"} 1.0");
+        assertThat(metrics).contains("hopwise_voip_registrations{node=\"site-a\"} 1.0");
         assertThat(metrics).contains("hopwise_voip_calls{node=\"site-a\"} 0.0");
     }
 }

@@ -1,7 +1,5 @@
 package net.hopwise.admin.voip;
 
-import io.micrometer.core.instrument.FunctionCounter;
-import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
 import java.net.InetSocketAddress;
 import java.util.ArrayList;
@@ -16,8 +14,8 @@ import net.hopwise.voip.relay.RelayConfig;
 import net.hopwise.voip.relay.SipRelay;
 
 /**
- * The SIP relay beside the service's node, when {@code hopwise.voip.enabled}; empty otherwise. Its
- * counters and live calls are meters of the service ({@code hopwise.voip.*}).
+ * The SIP relay beside the service's node, when {@code hopwise.voip.enabled}; empty otherwise. The
+ * relay meters itself in its node's registry, which is the service's ({@code hopwise.voip.*}).
  */
 public final class VoipRelay implements AutoCloseable {
     private final SipRelay relay;
@@ -34,9 +32,8 @@ public final class VoipRelay implements AutoCloseable {
             return new VoipRelay(null, 0);
         }
         SipRelay relay = SipRelay.start(node, toConfig(settings));
-        VoipRelay v = new VoipRelay(relay, settings.getAccessDelay().toNanos() / 1e6);
-        v.register(registry, node.name());
-        return v;
+        // The relay meters itself in the node's registry, which is this service's (hopwise.voip.*).
+        return new VoipRelay(relay, settings.getAccessDelay().toNanos() / 1e6);
     }
 
     static RelayConfig toConfig(VoipProperties s) {
@@ -102,21 +99,6 @@ public final class VoipRelay implements AutoCloseable {
         } catch (NumberFormatException e) {
             throw new IllegalArgumentException("sip-address must be host:port: " + text);
         }
-    }
-
-    private void register(MeterRegistry registry, String nodeName) {
-        Gauge.builder("hopwise.voip.calls", this, v -> v.calls().size())
-                .description("Calls the relay knows, ended ones included while they linger").tag("node", nodeName)
-                .register(registry);
-        for (String counter : relay.counters().keySet()) {
-            FunctionCounter.builder("hopwise.voip." + meterName(counter), relay, r -> r.counters().getOrDefault(counter, 0L))
-                    .description("SIP relay counter " + counter).tag("node", nodeName).register(registry);
-        }
-    }
-
-    /** requestsFromPhones becomes requests.from.phones: Micrometer's naming, which each registry renders its way. */
-    static String meterName(String counter) {
-        return counter.replaceAll("([a-z0-9])([A-Z])", "$1.$2").toLowerCase(java.util.Locale.ROOT);
     }
 
     public boolean enabled() {

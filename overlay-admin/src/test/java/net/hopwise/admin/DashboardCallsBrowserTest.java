@@ -1,0 +1,202 @@
+package net.hopwise.admin;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.io.File;
+import java.io.IOException;
+import java.io.InputStream;
+import java.net.DatagramSocket;
+import java.net.InetSocketAddress;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import net.hopwise.admin.overlay.LocalNodes;
+import net.hopwise.admin.voip.VoipRelay;
+import net.hopwise.overlay.NeighbourConfig;
+import net.hopwise.overlay.NodeConfig;
+import net.hopwise.overlay.OverlayNode;
+import net.hopwise.overlay.routing.RoutingMetric;
+import net.hopwise.voip.relay.RelayConfig;
+import net.hopwise.voip.relay.SipRelay;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.openqa.selenium.By;
+import org.openqa.selenium.WebDriver;
+import org.openqa.selenium.WebElement;
+import org.openqa.selenium.support.ui.WebDriverWait;
+import org.springframework.beans.factory.annotation.Autowired;
+import org.springframework.boot.test.context.SpringBootTest;
+import org.springframework.boot.test.web.server.LocalServerPort;
+import org.springframework.test.context.DynamicPropertyRegistry;
+import org.springframework.test.context.DynamicPropertySource;
+
+/**
+ * The dashboard's calls panel in a real headless Chromium, for a real call: SIPp's uac (streaming
+ * A-law RTP) behind this service's relay on node site-a calls SIPp's uas (echoing the RTP) behind a
+ * relay on node site-b, across the overlay. The panel lists the call, confirmed, with a MOS and its
+ * history, then ended.
+ */
+@SpringBootTest(webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT)
+class DashboardCallsBrowserTest {
+    private static OverlayNode siteB;
+    private static SipRelay relayB;
+
+    @LocalServerPort
+    int port;
+
+    @Autowired
+    LocalNodes nodes;
+
+    @Autowired
+    VoipRelay voip;
+
+    @TempDir
+    Path dir;
+
+    private WebDriver browser;
+    private final List<Process> sipps = new ArrayList<>();
+
+    @DynamicPropertySource
+    static void settings(DynamicPropertyRegistry registry) {
+        siteB = OverlayNode.start(NodeConfig.builder("site-b").loopback(0).build());
+        relayB = SipRelay.start(siteB, RelayConfig.builder().sipAddress(new InetSocketAddress("127.0.0.1", 0))
+                .mediaAddress("127.0.0.1").mediaPorts(42000, 42199).route("prefix:bob=site-b").build());
+        registry.add("hopwise.node.name", () -> "site-a");
+        registry.add("hopwise.node.bind", () -> "127.0.0.1:0");
+        registry.add("hopwise.node.neighbours[0]", () -> "site-b@127.0.0.1:" + siteB.localAddress().getPort());
+        registry.add("hopwise.node.hello.interval", () -> "50ms");
+        registry.add("hopwise.voip.enabled", () -> "true");
+        registry.add("hopwise.voip.sip-address", () -> "127.0.0.1:0");
+        registry.add("hopwise.voip.media-address", () -> "127.0.0.1");
+        registry.add("hopwise.voip.media-port-min", () -> "41200");
+        registry.add("hopwise.voip.media-port-max", () -> "41399");
+        registry.add("hopwise.voip.routes[0]", () -> "prefix:bob=site-b");
+    }
+
+    @AfterAll
+    static void stopSiteB() {
+        relayB.close();
+        siteB.stop();
+    }
+
+    @BeforeEach
+    void linkAndOpen() {
+        siteB.addNeighbour(NeighbourConfig.parse("site-a@127.0.0.1:" + nodes.self().localAddress().getPort()));
+        Conditions.await("site-a and site-b reach each other by expected latency", () ->
+                nodes.self().reachableNodes(RoutingMetric.EXPECTED_LATENCY).contains("site-b")
+                        && siteB.reachableNodes(RoutingMetric.EXPECTED_LATENCY).contains("site-a"));
+        browser = Chromium.open();
+    }
+
+    @AfterEach
+    void closeAll() {
+        sipps.forEach(Process::destroyForcibly);
+        if (browser != null) {
+            browser.quit();
+        }
+    }
+
+    @Test
+    void aRealCallShowsConfirmedWithItsMosOverTimeThenEnded() throws Exception {
+        String sipp = sippBinary();
+        // Six seconds of A-law silence (0xD5), streamed by the caller after the ACK.
+        byte[] silence = new byte[6 * 8000];
+        Arrays.fill(silence, (byte) 0xD5);
+        Files.write(dir.resolve("silence.al"), silence);
+        try (InputStream scenario = getClass().getResourceAsStream("/sipp/uac_rtp.xml")) {
+            Files.write(dir.resolve("uac_rtp.xml"), scenario.readAllBytes());
+        }
+        int uasPort = freeUdpPort();
+        Process uas = sipp(sipp, "uas", "-sn", "uas", "-i", "127.0.0.1", "-p", Integer.toString(uasPort), "-mi", "127.0.0.1",
+                "-mp", Integer.toString(freeUdpPort()), "-rtp_echo", "-m", "1", "-nostdin", "-timeout", "60s",
+                "-timeout_error");
+        browser.get("http://localhost:" + port + "/");
+        WebDriverWait wait = new WebDriverWait(browser, Duration.ofSeconds(40), Duration.ofMillis(200));
+        wait.withMessage("the calls card, shown because the relay is enabled")
+                .until(b -> b.findElement(By.id("calls-card")).isDisplayed());
+
+        int relayPort = voip.relay().orElseThrow().sipAddress().getPort();
+        Process uac = sipp(sipp, "uac", "127.0.0.1:" + uasPort, "-rsa", "127.0.0.1:" + relayPort, "-sf", "uac_rtp.xml",
+                "-s", "bob", "-i", "127.0.0.1", "-p", Integer.toString(freeUdpPort()), "-mi", "127.0.0.1",
+                "-mp", Integer.toString(freeUdpPort()), "-d", "8000", "-m", "1", "-nostdin", "-timeout", "60s",
+                "-timeout_error");
+
+        String row = "#calls-table tbody tr";
+        try {
+            awaitConfirmedWithMos(wait, row);
+        } catch (org.openqa.selenium.TimeoutException e) {
+            throw new AssertionError(e.getMessage() + "\ncalls: " + voip.calls() + "\nuac:\n" + log("uac") + "\nuas:\n"
+                    + log("uas"), e);
+        }
+        checkConfirmedCall(row, uac, uas, wait);
+    }
+
+    private void awaitConfirmedWithMos(WebDriverWait wait, String row) {
+        wait.withMessage("a confirmed call with a MOS and at least two points of history").until(b -> {
+            List<WebElement> rows = b.findElements(By.cssSelector(row + "[data-state='CONFIRMED']"));
+            if (rows.isEmpty()) {
+                return false;
+            }
+            String mos = rows.get(0).findElement(By.cssSelector("td.mos")).getText();
+            String points = rows.get(0).findElement(By.cssSelector("svg.spark")).getAttribute("data-points");
+            return mos.matches("\\d\\.\\d\\d") && Integer.parseInt(points) >= 2;
+        });
+    }
+
+    private void checkConfirmedCall(String row, Process uac, Process uas, WebDriverWait wait) throws Exception {
+        WebElement call = browser.findElement(By.cssSelector(row + "[data-state='CONFIRMED']"));
+        // A clean loopback call: toll quality.
+        assertThat(Double.parseDouble(call.findElement(By.cssSelector("td.mos")).getText())).isGreaterThan(4.0);
+        assertThat(call.findElement(By.cssSelector("td.call")).getText()).contains("bob");
+        assertThat(call.findElement(By.cssSelector("td.missed")).getText()).endsWith("%");
+        assertThat(call.findElement(By.cssSelector("svg.spark path")).getAttribute("d")).startsWith("M");
+
+        assertThat(uac.waitFor(60, TimeUnit.SECONDS)).as("the caller finished").isTrue();
+        assertThat(uac.exitValue()).as("SIPp uac: every call succeeded\n" + log("uac")).isZero();
+        assertThat(uas.waitFor(60, TimeUnit.SECONDS)).isTrue();
+        wait.withMessage("the call shown as ended").until(b ->
+                !b.findElements(By.cssSelector(row + "[data-state='ENDED']")).isEmpty());
+    }
+
+    private Process sipp(String binary, String name, String... args) throws IOException {
+        List<String> command = new ArrayList<>();
+        command.add(binary);
+        command.addAll(List.of(args));
+        Process p = new ProcessBuilder(command).directory(dir.toFile()).redirectErrorStream(true)
+                .redirectOutput(dir.resolve(name + ".log").toFile()).start();
+        sipps.add(p);
+        return p;
+    }
+
+    private String log(String name) {
+        try {
+            return Files.readString(dir.resolve(name + ".log"));
+        } catch (IOException e) {
+            return "(no log)";
+        }
+    }
+
+    /** SIPp from Debian's sip-tester, which ./test installs: without it the test fails and says so. */
+    private static String sippBinary() {
+        for (String d : System.getenv().getOrDefault("PATH", "/usr/bin").split(File.pathSeparator)) {
+            File f = new File(d, "sipp");
+            if (f.canExecute()) {
+                return f.getPath();
+            }
+        }
+        throw new AssertionError("the calls panel test needs sipp: apt-get install sip-tester (./test does)");
+    }
+
+    private static int freeUdpPort() throws IOException {
+        try (DatagramSocket s = new DatagramSocket(new InetSocketAddress("127.0.0.1", 0))) {
+            return s.getLocalPort();
+        }
+    }
+}
