@@ -1,6 +1,7 @@
 package net.hopwise.multicast;
 
 import java.time.Duration;
+import java.util.List;
 import java.util.Locale;
 
 /**
@@ -23,8 +24,12 @@ public final class CostBenefitExperiment {
                 default -> throw new IllegalArgumentException("unknown option " + args[i]);
             }
         }
-        if (!scenario.equals("s1") && !scenario.equals("s2")) {
-            throw new IllegalArgumentException("unknown scenario " + scenario + " (s1, s2)");
+        if (!scenario.equals("s1") && !scenario.equals("s2") && !scenario.equals("s3")) {
+            throw new IllegalArgumentException("unknown scenario " + scenario + " (s1, s2, s3)");
+        }
+        if (scenario.equals("s3")) {
+            s3(seconds, seeds);
+            return;
         }
         if (scenario.equals("s2")) {
             s2(seconds, seeds);
@@ -40,6 +45,26 @@ public final class CostBenefitExperiment {
                     Duration.ofSeconds(seconds));
             print(seed, r.acfg(), 1.977, r.peakBuffers().toString());
             print(seed, r.cdg(), 0.992, String.format(Locale.ROOT, "(%.1f s of CPU)", (System.nanoTime() - t0) / 1e9));
+        }
+    }
+
+    /** S3 with {@code seconds} between the starts (the thesis's 150), each phase measured over its second half. */
+    private static void s3(int seconds, int seeds) {
+        System.out.printf(Locale.ROOT, "S3 (chain of five 2 Mbit/s links), a client starting every %d s%n", seconds);
+        System.out.printf(Locale.ROOT, "%-5s %-28s %8s %s%n", "seed", "started", "total", "A-F, A-B, B-C, C-D, D-E, E-F");
+        String[] names = {"A-F", "+A-B", "+B-C", "+C-D", "+D-E", "+E-F"};
+        for (long seed = 1; seed <= seeds; seed++) {
+            List<double[]> phases = CostBenefitScenarios.s3(seed, Duration.ofSeconds(seconds));
+            for (int p = 0; p < phases.size(); p++) {
+                double total = 0;
+                StringBuilder each = new StringBuilder();
+                for (double r : phases.get(p)) {
+                    total += r;
+                    each.append(String.format(Locale.ROOT, "%6.3f", r));
+                }
+                System.out.printf(Locale.ROOT, "%-5d %-28s %8.3f %s%n", seed, names[p], total, each);
+            }
+            System.out.println("      thesis with all started: total 9.677 of 10 Mbit/s, A-F about 0");
         }
     }
 

@@ -162,6 +162,56 @@ final class CostBenefitScenarios {
      * {@code n} clients on a node, each starting at a random instant of the first second (seeded by
      * the network): the thesis's clients are separate processes, not one started in lockstep.
      */
+    /**
+     * S3 (figures 4.9-4.11): the chain A-B-C-D-E-F of five 2 Mbit/s links (inferred from the thesis's
+     * 10 Mbit/s maximum and 1 Mbit/s fair share), 10 ms each (chosen); one client A -> F, then the
+     * one-link clients A -> B, B -> C, C -> D, D -> E, E -> F starting {@code stagger} apart, each
+     * sending to a group whose only member is the next node. Thesis: with all started the A -> F
+     * client gets about nothing and the aggregate is 9.677 of 10 Mbit/s.
+     *
+     * @return per phase (after each start, measured over its last half), the rate of each started
+     *     client in Mbit/s on the wire, A -> F first
+     */
+    static List<double[]> s3(long seed, Duration stagger) {
+        List<String> chain = List.of("a", "b", "c", "d", "e", "f");
+        try (SimNetwork net = new SimNetwork(seed, b -> b.module(module()))) {
+            chain.forEach(net::node);
+            for (int i = 0; i + 1 < chain.size(); i++) {
+                net.link(chain.get(i), chain.get(i + 1), link(2 * MBIT, 10));
+            }
+            net.start();
+            net.runFor(Duration.ofSeconds(20));
+            net.nodeNamed("f").interact(s -> s.module(Multicast.class).join("a-f", 9, m -> { }));
+            for (int i = 0; i + 1 < chain.size(); i++) {
+                String to = chain.get(i + 1);
+                String group = chain.get(i) + "-" + to;
+                net.nodeNamed(to).interact(s -> s.module(Multicast.class).join(group, 9, m -> { }));
+            }
+            net.runFor(Duration.ofSeconds(2));
+            List<List<GreedyClient>> flows = new ArrayList<>();
+            flows.add(clients(net, "a", "a-f", 1));
+            List<double[]> phases = new ArrayList<>();
+            for (int phase = 0; phase <= 5; phase++) {
+                if (phase > 0) {
+                    String from = chain.get(phase - 1);
+                    flows.add(clients(net, from, from + "-" + chain.get(phase), 1));
+                }
+                net.runFor(stagger.dividedBy(2));
+                List<long[]> start = new ArrayList<>();
+                for (List<GreedyClient> f : flows) {
+                    start.add(counts(f));
+                }
+                net.runFor(stagger.dividedBy(2));
+                double[] rates = new double[flows.size()];
+                for (int i = 0; i < flows.size(); i++) {
+                    rates[i] = rate("flow", flows.get(i), start.get(i), stagger.toNanos() / 2e9).wireMbps();
+                }
+                phases.add(rates);
+            }
+            return phases;
+        }
+    }
+
     static List<GreedyClient> clients(SimNetwork net, String node, String group, int n) {
         List<GreedyClient> clients = new ArrayList<>();
         java.util.SplittableRandom random = new java.util.SplittableRandom(net.seed() * 31 + group.hashCode());
