@@ -220,7 +220,7 @@ public final class SecurityModule implements OverlayModule {
 
         private ByteBuf seal(String peer, ByteBuf plain, long now) {
             int n = plain.readableBytes();
-            ByteBuf out = ctx.allocator().heapBuffer(n + LinkSecurity.overhead());
+            ByteBuf out = ctx.allocator().ioBuffer(n + LinkSecurity.overhead()); // the socket writes it: no copy to direct memory
             ByteBuffer o = out.nioBuffer(0, out.capacity());
             if (!engine.seal(peer, plain.nioBuffer(plain.readerIndex(), n), o, now)) {
                 out.release();
