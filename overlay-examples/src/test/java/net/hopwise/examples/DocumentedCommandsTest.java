@@ -34,7 +34,8 @@ class DocumentedCommandsTest {
     private static final Map<String, String> CHEAP = Map.of(
             "net.hopwise.examples.bench.FoundationBenchmark", "--help",
             "net.hopwise.examples.sim.SimulatorCli", "--help",
-            DemoOverlay.class.getName(), "--seconds 1");
+            DemoOverlay.class.getName(), "--seconds 1",
+            "net.hopwise.multicast.CostBenefitExperiment", "s1 --seconds 1 --seeds 1");
     /** Word prefixes whose value a cheap run shrinks: a fuzz run of a million inputs becomes a thousand. */
     private static final Map<String, String> SHRINK = Map.of("-Dvoip.fuzz.count=", "1000");
     private static final Set<String> LATE_PHASES = Set.of("test-compile", "test", "package", "verify", "install");
@@ -92,8 +93,10 @@ class DocumentedCommandsTest {
             String main = DocumentedCommands.mainClass(c);
             if (main != null) {
                 String file = main.replace('.', '/') + ".java";
-                assertThat(Stream.of("src/main/java/", "src/test/java/")
-                        .anyMatch(dir -> Files.exists(root.resolve("overlay-examples").resolve(dir + file))))
+                // The program lives in the module the command builds (-pl), which is overlay-examples by default.
+                List<String> modules = pl >= 0 ? List.of(w.get(pl + 1).split(",")) : List.of("overlay-examples");
+                assertThat(modules.stream().flatMap(m -> Stream.of("src/main/java/", "src/test/java/")
+                        .map(dir -> root.resolve(m).resolve(dir + file))).anyMatch(Files::exists))
                         .as(c + ": " + main + " exists").isTrue();
             }
         }
