@@ -35,7 +35,8 @@ class DocumentedCommandsTest {
             "net.hopwise.examples.bench.FoundationBenchmark", "--help",
             "net.hopwise.examples.sim.SimulatorCli", "--help",
             DemoOverlay.class.getName(), "--seconds 1",
-            "net.hopwise.multicast.CostBenefitExperiment", "s1 --seconds 1 --seeds 1");
+            "net.hopwise.multicast.CostBenefitExperiment", "s1 --seconds 1 --seeds 1",
+            "net.hopwise.overlay.security.SealedGoodputBenchmark", "0.2");
     /** Word prefixes whose value a cheap run shrinks: a fuzz run of a million inputs becomes a thousand. */
     private static final Map<String, String> SHRINK = Map.of("-Dvoip.fuzz.count=", "1000");
     private static final Set<String> LATE_PHASES = Set.of("test-compile", "test", "package", "verify", "install");
