@@ -259,17 +259,20 @@ final class LinkStateExtensions {
         ExtensionRecord held = database.current(key);
         boolean newer = held == null || r.sequence() > held.sequence()
                 || (r.sequence() == held.sequence() && ExtensionRecord.compareContent(r, held) > 0);
-        if (newer && !signatures.verify(r)) {
+        LinkStateAdvertisement originAd = origins.current(r.origin());
+        if (originAd == null) {
+            // Unknown origin (never this node, which holds its own advertisement): wait for its advertisement,
+            // which also names it for the signature.
+            deferred++;
+            return;
+        }
+        if (newer && !signatures.verify(r, originAd.originName())) {
             from.acks.add(ack);
             reject(from, DropReason.FORGED_LINK_STATE);
             return;
         }
         if (r.origin().equals(self)) {
             receiveOwn(from, r, held, key, ack, nowNanos);
-            return;
-        }
-        if (origins.current(r.origin()) == null) {
-            deferred++;
             return;
         }
         if (held == null || r.sequence() > held.sequence()

@@ -36,18 +36,22 @@ final class Signatures {
     }
 
     boolean verify(LinkStateAdvertisement a) {
-        return signer == null || verify(a.origin(), a.signature(), () -> LinkStateCodec.signedContent(a));
+        return signer == null || verify(a.origin(), a.originName(), a.signature(), () -> LinkStateCodec.signedContent(a));
     }
 
-    boolean verify(ExtensionRecord r) {
-        return signer == null || verify(r.origin(), r.signature(), () -> ExtensionCodec.signedContent(r));
+    /** {@code originName}: the name of the origin's advertisement held, null if none is. */
+    boolean verify(ExtensionRecord r, String originName) {
+        return signer == null || verify(r.origin(), originName, r.signature(), () -> ExtensionCodec.signedContent(r));
     }
 
-    private boolean verify(net.hopwise.overlay.NodeId origin, byte[] signature, java.util.function.Supplier<byte[]> content) {
+    private boolean verify(net.hopwise.overlay.NodeId origin, String originName, byte[] signature,
+            java.util.function.Supplier<byte[]> content) {
         verified++;
         boolean ok;
         try {
-            ok = signature != null && signer.verify(origin, content.get(), signature);
+            // A name that does not hash to the id is not the origin's, whatever signs it.
+            ok = signature != null && originName != null && net.hopwise.overlay.NodeId.ofName(originName).equals(origin)
+                    && signer.verify(origin, originName, content.get(), signature);
         } catch (RuntimeException e) {
             ok = false;
         }

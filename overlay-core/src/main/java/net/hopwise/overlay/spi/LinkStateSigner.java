@@ -26,7 +26,9 @@ public interface LinkStateSigner {
 
     /**
      * Whether {@code signature} over {@code content} is {@code origin}'s. False for an origin the
-     * signer does not admit; must not throw for any bytes.
+     * signer does not admit; must not throw for any bytes. {@code originName} is the origin's name,
+     * already checked to be the one {@code origin} is derived from ({@link NodeId#ofName}), so a
+     * signer that keeps keys by name may look them up by it.
      */
-    boolean verify(NodeId origin, byte[] content, byte[] signature);
+    boolean verify(NodeId origin, String originName, byte[] content, byte[] signature);
 }

@@ -58,8 +58,8 @@ class SignedLinkStateTest {
                 }
 
                 @Override
-                public boolean verify(NodeId origin, byte[] content, byte[] signature) {
-                    return inner.verify(origin, content, signature);
+                public boolean verify(NodeId origin, String originName, byte[] content, byte[] signature) {
+                    return inner.verify(origin, originName, content, signature);
                 }
             });
         }

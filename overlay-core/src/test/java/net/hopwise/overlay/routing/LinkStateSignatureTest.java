@@ -54,9 +54,9 @@ class LinkStateSignatureTest {
     void aSignatureCoversTheContentButNotTheAgeAndNeverStandsForTheOtherKindOfRecord() {
         LinkStateSigner c = keys.signerOf("c");
         LinkStateAdvertisement ad = signed("c", lsa(C, 10, A));
-        assertThat(c.verify(C, LinkStateCodec.signedContent(ad.withAgeMillis(5_000)), ad.signature())).isTrue();
-        assertThat(c.verify(C, LinkStateCodec.signedContent(lsa(C, 11, A)), ad.signature())).as("sequence").isFalse();
-        assertThat(c.verify(C, LinkStateCodec.signedContent(lsa(C, 10, A, D)), ad.signature())).as("links").isFalse();
+        assertThat(c.verify(C, "c", LinkStateCodec.signedContent(ad.withAgeMillis(5_000)), ad.signature())).isTrue();
+        assertThat(c.verify(C, "c", LinkStateCodec.signedContent(lsa(C, 11, A)), ad.signature())).as("sequence").isFalse();
+        assertThat(c.verify(C, "c", LinkStateCodec.signedContent(lsa(C, 10, A, D)), ad.signature())).as("links").isFalse();
         assertThat(LinkStateCodec.signedContent(ad)).startsWith("hopwise link-state advertisement".getBytes(StandardCharsets.US_ASCII));
         assertThat(ExtensionCodec.signedContent(new ExtensionRecord(C, 1, 10, 0, new byte[0])))
                 .startsWith("hopwise link-state extension record".getBytes(StandardCharsets.US_ASCII));
@@ -68,7 +68,7 @@ class LinkStateSignatureTest {
         LinkStateAdvertisement own = out.advertisementsTo(B).stream().filter(x -> x.origin().equals(A)).reduce((x, y) -> y)
                 .orElseThrow();
         assertThat(own.signature()).hasSize(64);
-        assertThat(keys.signerOf("b").verify(A, LinkStateCodec.signedContent(own), own.signature())).isTrue();
+        assertThat(keys.signerOf("b").verify(A, "a", LinkStateCodec.signedContent(own), own.signature())).isTrue();
     }
 
     @Test
@@ -124,7 +124,7 @@ class LinkStateSignatureTest {
         a.publishExtension(9, new byte[] {42}, SECOND);
         ExtensionRecord mine = out.extensionsSent.stream().filter(s -> s.update() != null)
                 .flatMap(s -> s.update().records().stream()).filter(r -> r.origin().equals(A)).findFirst().orElseThrow();
-        assertThat(keys.signerOf("c").verify(A, ExtensionCodec.signedContent(mine), mine.signature())).isTrue();
+        assertThat(keys.signerOf("c").verify(A, "a", ExtensionCodec.signedContent(mine), mine.signature())).isTrue();
 
         out.clear();
         a.onExtensionUpdate(B, new ExtensionUpdate(List.of(signed("b", new ExtensionRecord(C, 9, 20, 0, new byte[] {6})))),
@@ -164,5 +164,25 @@ class LinkStateSignatureTest {
         org.assertj.core.api.Assertions.assertThatThrownBy(
                 () -> signing.publishExtension(4, new byte[signing.maxExtensionBytes() + 1], 0))
                 .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("at most " + signing.maxExtensionBytes());
+    }
+
+    @Test
+    void aNameThatIsNotTheOriginsIsRefusedWhoeverSignsItAndARecordWaitsForItsOriginsAdvertisement() {
+        a.neighbourUp(B, TEN_MS, 0);
+        // c's id with b's name, signed by b: the signer would find b's key by the name.
+        LinkStateAdvertisement claim = new LinkStateAdvertisement(C, "b", 10, 0,
+                List.of(new LinkStateAdvertisement.Link(A, TEN_MS)));
+        a.onUpdate(B, update(signed("b", claim)), SECOND);
+        assertThat(a.database().get(C)).isEmpty();
+        assertThat(out.rejections).containsExactly(new CapturingOutput.Rejection(B, DropReason.FORGED_LINK_STATE));
+
+        out.clear();
+        a.onExtensionUpdate(B, new ExtensionUpdate(List.of(signed("d", new ExtensionRecord(D, 9, 5, 0, new byte[] {1})))),
+                2 * SECOND);
+        assertThat(out.rejections).as("deferred, not refused").isEmpty();
+        a.onUpdate(B, update(signed("d", lsa(D, 3, B))), 2 * SECOND);
+        a.onExtensionUpdate(B, new ExtensionUpdate(List.of(signed("d", new ExtensionRecord(D, 9, 5, 0, new byte[] {1})))),
+                3 * SECOND);
+        assertThat(a.extensions(9).get(D)).containsExactly(1);
     }
 }

@@ -69,6 +69,11 @@ class SecurityModuleTest {
                 assertThat(e.node()).isEqualTo("a");
             });
             assertThat(drops(o, "a")).isZero();
+            // Link state is signed with the identity keys the trusted list names, and verified before use.
+            var bAtA = o.engine("a").router().database().get(NodeId.ofName("b")).orElseThrow();
+            assertThat(bAtA.signature()).hasSize(64);
+            assertThat(o.engine("a").router().signaturesVerified()).isPositive();
+            assertThat(o.engine("a").router().signaturesFailed()).isZero();
             long before = drops(o, "b");
 
             Random random = new Random(7);

@@ -64,7 +64,7 @@ public final class Ed25519Signers {
             }
 
             @Override
-            public boolean verify(NodeId origin, byte[] content, byte[] signature) {
+            public boolean verify(NodeId origin, String originName, byte[] content, byte[] signature) {
                 PublicKey key;
                 synchronized (Ed25519Signers.this) {
                     KeyPair pair = keys.get(origin);
