@@ -4,6 +4,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.function.IntSupplier;
 
 /**
  * The node's local members per group: changed from any thread under the object's lock, read by the
@@ -12,10 +13,12 @@ import java.util.concurrent.CopyOnWriteArrayList;
 final class LocalMembers {
     private final ConcurrentHashMap<GroupId, CopyOnWriteArrayList<LocalMember>> byGroup = new ConcurrentHashMap<>();
     private final int[] groupsPerBucket = new int[MembershipRecords.BUCKETS];
-    private final int bucketCapacity;
+    private final IntSupplier recordBytes;
+    /** Groups a record holds, asked of the node on the first join (it is known once the node is built). */
+    private int bucketCapacity = -1;
 
-    LocalMembers(int bucketCapacity) {
-        this.bucketCapacity = bucketCapacity;
+    LocalMembers(IntSupplier recordBytes) {
+        this.recordBytes = recordBytes;
     }
 
     /**
@@ -31,6 +34,9 @@ final class LocalMembers {
             return false;
         }
         int bucket = MembershipRecords.bucket(member.group());
+        if (bucketCapacity < 0) {
+            bucketCapacity = MembershipRecords.capacity(recordBytes.getAsInt());
+        }
         if (groupsPerBucket[bucket] >= bucketCapacity) {
             throw new IllegalStateException("this node is a member of " + groupsPerBucket[bucket]
                     + " groups of membership record " + bucket + ", as many as a record of maxExtensionBytes holds"

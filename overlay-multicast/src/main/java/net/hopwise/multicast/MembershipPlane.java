@@ -29,7 +29,8 @@ final class MembershipPlane {
         this.trees = trees;
         this.closed = closed;
         this.badRecord = context.dropReason("multicast_bad_record");
-        this.local = new LocalMembers(MembershipRecords.capacity(context.config().routing().maxExtensionBytes()));
+        // What a record may hold where it is published: less a signature's room when link state is signed.
+        this.local = new LocalMembers(context::maxExtensionBytes);
         for (int b = 0; b < records.length; b++) {
             int bucket = b;
             records[b] = context.linkStateExtension(MembershipRecords.kind(b),

@@ -82,7 +82,6 @@ class SipProxyCallTest {
                 2, routes, null));
         String bye = pair.atB();
         assertThat(headers(bye, "Route")).isEmpty();
-        // From the callee's side, BYE goes back the other way.
         pair.fromPhoneB(response(bye, 200, null, null));
         assertThat(startLine(pair.atA())).isEqualTo("SIP/2.0 200 OK");
     }
@@ -224,5 +223,37 @@ class SipProxyCallTest {
                 2, "", null));
         assertThat(startLine(pair.atB())).startsWith("BYE");
         assertThat(pair.a.state().mediaPortPairs()).isEqualTo(1);
+    }
+
+    @Test
+    void aByeFromTheCalleeFindsTheCallerByItsRouteSetAndEndsTheCall() {
+        String atB = invite("call-callee-bye");
+        pair.fromPhoneB(response(atB, 200, "tagB", SipText.SDP_B));
+        pair.atA();
+        // The callee's route set is the Record-Route of the INVITE it received, in order.
+        java.util.List<String> rr = headers(atB, "Record-Route");
+        String bye = "BYE sip:sipp@127.0.0.1:5080 SIP/2.0\r\n"
+                + "Via: SIP/2.0/UDP 127.0.0.1:5070;branch=z9hG4bK-b-bye\r\n"
+                + "From: bob <sip:bob@127.0.0.1:5070>;tag=tagB\r\n"
+                + "To: sipp <sip:sipp@127.0.0.1:5080>;tag=tagA\r\n"
+                + "Call-ID: call-callee-bye\r\nCSeq: 1 BYE\r\nMax-Forwards: 70\r\n"
+                + "Route: " + rr.get(0) + ", " + rr.get(1) + "\r\nContent-Length: 0\r\n\r\n";
+        pair.fromPhoneB(bye);
+        String atA = pair.atA();
+        assertThat(startLine(atA)).isEqualTo("BYE sip:sipp@127.0.0.1:5080 SIP/2.0");
+        assertThat(headers(atA, "Route")).isEmpty();
+        assertThat(headers(atA, "Via")).hasSize(3);
+        // The caller answers; the 200 retraces the BYE's Vias to the callee.
+        String ok = "SIP/2.0 200 OK\r\n" + String.join("", headers(atA, "Via").stream().map(v -> "Via: " + v + "\r\n")
+                .toList()) + "From: bob <sip:bob@127.0.0.1:5070>;tag=tagB\r\nTo: sipp <sip:sipp@127.0.0.1:5080>;tag=tagA"
+                + "\r\nCall-ID: call-callee-bye\r\nCSeq: 1 BYE\r\nContent-Length: 0\r\n\r\n";
+        pair.fromPhoneA(ok);
+        String back = pair.atB();
+        assertThat(startLine(back)).isEqualTo("SIP/2.0 200 OK");
+        assertThat(headers(back, "Via")).containsExactly("SIP/2.0/UDP 127.0.0.1:5070;branch=z9hG4bK-b-bye");
+        assertThat(pair.a.calls(pair.now)).singleElement().satisfies(c -> assertThat(c.endReason()).isEqualTo("bye"));
+        assertThat(pair.b.calls(pair.now)).singleElement().satisfies(c -> assertThat(c.endReason()).isEqualTo("bye"));
+        pair.advance(Duration.ofSeconds(40));
+        assertThat(pair.idle()).isTrue();
     }
 }
