@@ -49,7 +49,7 @@ class SignedMembershipTest {
                 }
 
                 @Override
-                public boolean verify(NodeId origin, byte[] content, byte[] signature) {
+                public boolean verify(NodeId origin, String originName, byte[] content, byte[] signature) {
                     return Arrays.equals(sign(content), signature);
                 }
             });
