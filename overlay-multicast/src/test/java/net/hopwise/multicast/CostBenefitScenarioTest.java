@@ -22,7 +22,7 @@ import org.junit.jupiter.api.Test;
 class CostBenefitScenarioTest {
     @Test
     void twoClassesFillTheirBottlenecksAndShareThemEvenly() {
-        CostBenefitScenarios.S1Result r = CostBenefitScenarios.s1(1, Duration.ofSeconds(20), Duration.ofSeconds(40));
+        CostBenefitScenarios.S1Result r = CostBenefitScenarios.s1(1, Duration.ofSeconds(10), Duration.ofSeconds(20));
         System.out.println("S1: " + r);
         assertThat(r.efMbps()).as("E-F busy").isGreaterThan(2 * 0.995);
         assertThat(r.bdMbps()).as("B-D busy").isGreaterThan(0.995);
@@ -41,7 +41,7 @@ class CostBenefitScenarioTest {
      */
     @Test
     void twoClassesShareOneBottleneckEvenly() {
-        CostBenefitScenarios.S1Result r = CostBenefitScenarios.s2(1, Duration.ofSeconds(20), Duration.ofSeconds(30));
+        CostBenefitScenarios.S1Result r = CostBenefitScenarios.s2(1, Duration.ofSeconds(10), Duration.ofSeconds(15));
         System.out.println("S2: " + r);
         assertThat(r.egMbps()).as("E-G busy").isGreaterThan(2 * 0.995);
         assertThat(r.acfg().wireMbps()).as("S_acfg, thesis 0.9973").isBetween(0.9973 * 0.94, 1.0);
