@@ -11,12 +11,14 @@ import java.util.Objects;
  * is a fixed number of counters per layer, whatever the number of receivers (a test holds it to
  * that). Receivers choose their rate by joining and leaving layers alone.
  *
- * <p>Layers are offset in phase by {@code j/L} of their bunch spacing, so that a receiver holding
- * many layers sees its bunches spread over time instead of one burst of {@code L B} packets at each
- * tick, which a small bottleneck queue would drop. The bunch's own packets stay back to back, which
- * is what the receivers' estimate needs.
+ * <p>Layer {@code j} is offset in phase by the fractional part of {@code j} times the golden ratio,
+ * of its bunch spacing: then the layers of any level (a prefix 0..i) have their bunches spread
+ * evenly over time, instead of one burst of {@code (i + 1) B} packets per tick that a small
+ * bottleneck queue would drop. The bunch's own packets stay back to back, which is what the
+ * receivers' estimate needs.
  */
 public final class EraSender {
+    private static final double GOLDEN = (Math.sqrt(5) - 1) / 2;
     private final int sessionId;
     private final long objectId;
     private final LayerRates layers;
@@ -56,7 +58,7 @@ public final class EraSender {
         this.phaseNanos = new double[n];
         for (int j = 0; j < n; j++) {
             spacingNanos[j] = config.bunchLength() * 8.0 * config.packetBytes() * 1e9 / layers.rate(j);
-            phaseNanos[j] = spacingNanos[j] * j / n;
+            phaseNanos[j] = spacingNanos[j] * ((j * GOLDEN) % 1.0);
         }
     }
 
