@@ -32,7 +32,13 @@ final class LayeredScenarios {
     static final int PACKET = 512;
     static final LayerRates LAYERS = LayerRates.equal(100, 20_000);
 
-    enum Protocol { ERA, PLM }
+    enum Protocol {
+        /** ERA as the thesis specifies it. */
+        ERA,
+        /** ERA with TFRC's loss events and the forward-queue round trip. */
+        ERA_EVENTS,
+        PLM
+    }
 
     private LayeredScenarios() {
     }
@@ -42,8 +48,12 @@ final class LayeredScenarios {
             return new PlmReceiver(1, subscriber);
         }
         // Synchronised clocks in the simulator: 2 x the one-way latency from SCT, plus 10 ms for queueing.
-        EraReceiver r = new EraReceiver(1, config,
-                RttEstimator.fromTimestamps(Duration.ofMillis(10), Duration.ofMillis(50)), subscriber, null);
+        boolean events = protocol == Protocol.ERA_EVENTS;
+        EraReceiver r = new EraReceiver(1, events ? config.toBuilder().lossEvents(true).build() : config,
+                events ? RttEstimator.forwardQueue(Duration.ofMillis(10), Duration.ofMillis(50))
+                        : RttEstimator.fromTimestamps(Duration.ofMillis(10), Duration.ofMillis(50)), subscriber,
+                // -Dlayered.trace=true prints every receiver's decision trace, as the thesis's Appendix C.
+                Boolean.getBoolean("layered.trace") ? d -> System.out.println(d + " " + java.util.Arrays.toString(d.samples())) : null);
         return new LayeredController() {
             @Override
             public void join(long now) {
@@ -124,9 +134,6 @@ final class LayeredScenarios {
             List<Row> rows = new ArrayList<>();
             for (int i = 0; i < bottlenecks.length; i++) {
                 ReceiverStats s = receivers.get(i).stats;
-                if (Boolean.getBoolean("layered.debug")) {
-                    System.out.println(java.util.Arrays.toString(java.util.Arrays.copyOf(s.perLayer, 20)) + " " + s.packets);
-                }
                 // What the dispersion of a pair measures: the capacity, rounded up to whole nanoseconds per packet.
                 long service = (8L * PACKET * SECOND + bottlenecks[i] - 1) / bottlenecks[i];
                 int expected = LAYERS.levelFor(8.0 * PACKET * SECOND / service, true);

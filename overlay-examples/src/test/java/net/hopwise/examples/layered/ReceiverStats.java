@@ -13,7 +13,6 @@ final class ReceiverStats {
     private final List<long[]> levels = new ArrayList<>();
     private long[] bytesPerSecond = new long[64];
     long joinedAt = -1;
-    final long[] perLayer = new long[128];
     long packets;
     long losses;
 
@@ -39,7 +38,6 @@ final class ReceiverStats {
         bytesPerSecond[s] += bytes;
         packets++;
         int j = p.layer();
-        perLayer[j]++;
         if (synced[j]) {
             long gap = (p.sequence() - expected[j]) & 0xFFFF_FFFFL;
             if (gap >= 0x8000_0000L) {

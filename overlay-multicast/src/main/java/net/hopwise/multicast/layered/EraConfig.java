@@ -36,6 +36,14 @@ public final class EraConfig {
     /** t_announce = n RAI with n = 1: a joiner waits at most one interval, for one small packet a second. */
     public static final int DEFAULT_ANNOUNCE_EVERY_INTERVALS = 1;
 
+    /**
+     * Count lost packets (the thesis's PLR) rather than TFRC's loss events (losses within one round
+     * trip as one): the thesis's rule by default. Padhye's equation is a function of the loss event
+     * rate, and a bunch lost whole at a full queue is one event, so loss events make the TCP rate
+     * what TCP itself would get (see docs/layered-multicast.md for the figures).
+     */
+    public static final boolean DEFAULT_LOSS_EVENTS = false;
+
     private final int packetBytes;
     private final int bunchLength;
     private final int minSamples;
@@ -46,6 +54,7 @@ public final class EraConfig {
     private final long silenceTimeoutNanos;
     private final long rejoinAfterNanos;
     private final int announceEveryIntervals;
+    private final boolean lossEvents;
 
     private EraConfig(Builder b) {
         this.packetBytes = b.packetBytes;
@@ -58,6 +67,7 @@ public final class EraConfig {
         this.silenceTimeoutNanos = b.silenceTimeout.toNanos();
         this.rejoinAfterNanos = b.rejoinAfter.toNanos();
         this.announceEveryIntervals = b.announceEveryIntervals;
+        this.lossEvents = b.lossEvents;
     }
 
     public static Builder builder() {
@@ -72,7 +82,12 @@ public final class EraConfig {
         return new Builder().packetBytes(packetBytes).bunchLength(bunchLength).minSamples(minSamples)
                 .adaptationInterval(Duration.ofNanos(adaptationIntervalNanos)).lossWindow(Duration.ofNanos(lossWindowNanos))
                 .rtoFactor(rtoFactor).strictlyBelow(strictlyBelow).silenceTimeout(Duration.ofNanos(silenceTimeoutNanos))
-                .rejoinAfter(Duration.ofNanos(rejoinAfterNanos)).announceEveryIntervals(announceEveryIntervals);
+                .rejoinAfter(Duration.ofNanos(rejoinAfterNanos)).announceEveryIntervals(announceEveryIntervals).lossEvents(lossEvents);
+    }
+
+    /** Whether l counts loss events (TFRC) rather than lost packets. */
+    public boolean lossEvents() {
+        return lossEvents;
     }
 
     /** M: bytes of one data packet, what the bandwidth estimate and the TCP equation count. */
@@ -129,6 +144,7 @@ public final class EraConfig {
         private Duration silenceTimeout = DEFAULT_SILENCE_TIMEOUT;
         private Duration rejoinAfter = DEFAULT_REJOIN_AFTER;
         private int announceEveryIntervals = DEFAULT_ANNOUNCE_EVERY_INTERVALS;
+        private boolean lossEvents = DEFAULT_LOSS_EVENTS;
 
         private Builder() {
         }
@@ -195,6 +211,11 @@ public final class EraConfig {
                 throw new IllegalArgumentException("announceEveryIntervals must be in 1..65535, got " + n);
             }
             this.announceEveryIntervals = n;
+            return this;
+        }
+
+        public Builder lossEvents(boolean events) {
+            this.lossEvents = events;
             return this;
         }
 

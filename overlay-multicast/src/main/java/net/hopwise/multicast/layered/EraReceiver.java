@@ -111,7 +111,8 @@ public final class EraReceiver {
         packetsReceived++;
         lastPacketNanos = nowNanos;
         rtt.onPacket(p.sendTimeMicros(), nowNanos);
-        loss.onPacket(p.layer(), p.sequence());
+        loss.onPacket(p.layer(), p.sequence(), nowNanos,
+                config.lossEvents() ? (long) (rtt.rttSeconds() * 1e9) : 0);
         double sample = probe.onPacket(p, announcement.packetBytes(), nowNanos);
         if (Double.isNaN(sample)) {
             return;

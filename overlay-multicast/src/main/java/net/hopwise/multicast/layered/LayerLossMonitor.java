@@ -14,6 +14,7 @@ final class LayerLossMonitor {
     private final long[] packets;
     private final long[] losses;
     private int bucket;
+    private long lastEventNanos = Long.MIN_VALUE;
 
     /** @param buckets intervals in the window */
     LayerLossMonitor(int layers, int buckets) {
@@ -23,7 +24,11 @@ final class LayerLossMonitor {
         this.losses = new long[Math.max(1, buckets)];
     }
 
-    void onPacket(int layer, long sequence) {
+    /**
+     * @param eventNanos with a value > 0, losses less than this long after the start of the last
+     *     loss event count as that event (TFRC's loss events, one round trip long), not one each
+     */
+    void onPacket(int layer, long sequence, long nowNanos, long eventNanos) {
         packets[bucket]++;
         if (!synced[layer]) {
             synced[layer] = true;
@@ -32,7 +37,14 @@ final class LayerLossMonitor {
         }
         long gap = (sequence - expected[layer]) & 0xFFFF_FFFFL;
         if (gap < 0x8000_0000L) {
-            losses[bucket] += gap;
+            if (gap > 0 && eventNanos > 0) {
+                if (lastEventNanos == Long.MIN_VALUE || nowNanos - lastEventNanos >= eventNanos) {
+                    lastEventNanos = nowNanos;
+                    losses[bucket]++;
+                }
+            } else {
+                losses[bucket] += gap;
+            }
             expected[layer] = (sequence + 1) & 0xFFFF_FFFFL;
         }
     }

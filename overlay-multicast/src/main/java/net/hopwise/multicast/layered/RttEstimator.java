@@ -34,6 +34,32 @@ public interface RttEstimator {
     }
 
     /**
+     * The smallest one-way latency seen (the path without queues) plus the smoothed one-way latency
+     * plus epsilon: the data path's queueing counted once, not twice as {@link #fromTimestamps} does,
+     * since the return path of a round trip does not cross the data's queues.
+     */
+    static RttEstimator forwardQueue(Duration epsilon, Duration initial) {
+        FromTimestamps smoothed = new FromTimestamps(epsilon.toNanos() / 1e9, initial.toNanos() / 1e9);
+        return new RttEstimator() {
+            private double base = Double.POSITIVE_INFINITY;
+
+            @Override
+            public void onPacket(long sendTimeMicros, long arrivalNanos) {
+                smoothed.onPacket(sendTimeMicros, arrivalNanos);
+                double sample = (arrivalNanos - sendTimeMicros * 1000) / 1e9;
+                if (sample >= 0) {
+                    base = Math.min(base, sample);
+                }
+            }
+
+            @Override
+            public double rttSeconds() {
+                return smoothed.oneWay < 0 ? smoothed.initial : smoothed.oneWay + base + smoothed.epsilon;
+            }
+        };
+    }
+
+    /**
      * The sum of the per-hop round trips along the tree from the source, as the overlay measures
      * each link: {@code pathRttNanos} reads it when asked (for example from the nodes' link
      * statistics); a non-positive sum falls back to {@code fallback}.

@@ -222,6 +222,26 @@ class EraRulesTest {
     }
 
     @Test
+    void withLossEventsLossesWithinOneRoundTripCountOnce() {
+        ReceiverHarness h = new ReceiverHarness(LayerRates.equal(100, 20_000),
+                EraConfig.builder().lossEvents(true).build(), RttEstimator.fixed(Duration.ofMillis(50)));
+        h.joined();
+        h.pair(0, 400_000);
+        h.lose(0, 2);
+        h.pair(0, 400_000);
+        h.lose(0, 3);
+        h.pair(0, 400_000);
+        h.advance(Duration.ofMillis(60));
+        h.lose(0, 1);
+        h.pair(0, 400_000);
+        h.advanceTo(2 * SECOND);
+        EraDecision d = h.last(EraDecision.Kind.INTERVAL);
+        // Gaps at 10 and 20 ms are one event; the gap 60 ms later is a second.
+        assertThat(d.losses()).isEqualTo(2);
+        assertThat(d.packets()).isEqualTo(8);
+    }
+
+    @Test
     void rttEstimatorsArePluggable() {
         RttEstimator stamps = RttEstimator.fromTimestamps(Duration.ofMillis(5), Duration.ofMillis(100));
         assertThat(stamps.rttSeconds()).isEqualTo(0.1);
