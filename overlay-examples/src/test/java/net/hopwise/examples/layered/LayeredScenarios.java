@@ -147,6 +147,52 @@ final class LayeredScenarios {
         }
     }
 
+    /** One receiver of the late-joiner experiment: when it joined, where it ended, how long it took. */
+    record Joiner(double joinSeconds, int finalLevel, double settleSeconds, double lossRate) {
+    }
+
+    /**
+     * ERA Exp. V: four receivers behind one 400 Kbit/s 20 ms bottleneck (exterior links 1 Mbit/s
+     * 5 ms), two joining at 3 s, one at 20 s, one at 40 s; each should reach the level the shared
+     * bottleneck carries (19 layers) and stay there, the late ones without disturbing the others.
+     */
+    static List<Joiner> lateJoiners(Protocol protocol, long seed, int seconds) {
+        SplittableRandom random = new SplittableRandom(seed);
+        try (SimNetwork net = new SimNetwork(seed)) {
+            for (String n : List.of("S", "R0", "R1", "e1", "e2", "e3", "e4")) {
+                net.plainNode(n);
+            }
+            LinkSpec edge = link(1_000_000, 5, twiceBdp(1_000_000, 0.06));
+            net.link("S", "R0", edge);
+            net.link("R0", "R1", link(400_000, 20, twiceBdp(400_000, 0.06)));
+            java.util.Map<String, String> parents = new java.util.HashMap<>(Map.of("R0", "S", "R1", "R0"));
+            for (String e : List.of("e1", "e2", "e3", "e4")) {
+                net.link("R1", e, edge);
+                parents.put(e, "R1");
+            }
+            net.start();
+            long start = Simulator.START_NANOS;
+            LayeredSession session = new LayeredSession(net, "S", parents, LAYERS, EraConfig.defaults(), start, 0);
+            long[] joins = {3, 3, 20, 40};
+            List<LayeredSession.Receiver> receivers = new ArrayList<>();
+            for (int i = 0; i < 4; i++) {
+                long join = start + joins[i] * SECOND + random.nextLong(SECOND / 2);
+                receivers.add(session.receiver("e" + (i + 1), s -> controller(protocol, EraConfig.defaults(), s), join));
+            }
+            long end = start + seconds * SECOND;
+            net.runUntil(end);
+            long service = (8L * PACKET * SECOND + 400_000 - 1) / 400_000;
+            int expected = LAYERS.levelFor(8.0 * PACKET * SECOND / service, true);
+            List<Joiner> out = new ArrayList<>();
+            for (LayeredSession.Receiver r : receivers) {
+                long settled = r.stats.settledAt(expected, 0, end);
+                out.add(new Joiner((r.stats.joinedAt - start) / 1e9, r.stats.levelAt(end),
+                        settled < 0 ? Double.NaN : (settled - r.stats.joinedAt) / 1e9, r.stats.lossRate()));
+            }
+            return out;
+        }
+    }
+
     /** A layered session beside TCP Reno on one bottleneck. */
     record Share(double multicast, double tcp, double lossRate) {
         double friendliness() {

@@ -68,4 +68,19 @@ class LayeredSimulationTest {
             }
         }
     }
+
+    /**
+     * Late joiners behind a bottleneck others already fill: each reaches the shared level (19
+     * layers on 400 Kbit/s) within 3 s of joining (the same bound as a lone receiver: its first
+     * decision waits for 3 samples of the base layer) and nobody loses more than 1%.
+     */
+    @Test
+    void lateJoinersReachTheSharedLevelWithinThreeSeconds() {
+        List<LayeredScenarios.Joiner> joiners = LayeredScenarios.lateJoiners(Protocol.ERA, 3, 60);
+        for (LayeredScenarios.Joiner j : joiners) {
+            assertThat(j.finalLevel()).as("%s", j).isEqualTo(18);
+            assertThat(j.settleSeconds()).as("%s", j).isLessThanOrEqualTo(3.0);
+            assertThat(j.lossRate()).as("%s", j).isLessThan(0.01);
+        }
+    }
 }
