@@ -69,6 +69,20 @@ public final class LayeredExperiment {
         }
         System.out.println("Thesis (ERA Exp. V): all at '20 layers', about 400 Kbit/s; late joiners align within about 1-3 s.");
         System.out.println();
+        System.out.printf("Halving: 1 Mbit/s 10 ms bottleneck, a 500 Kbit/s CBR flow from 20 s; %d s, %d seeds%n", seconds, seeds);
+        System.out.println("| protocol | before (Kbit/s) | after (Kbit/s) | reaction (s) | peak PLR (1 s) | PLR |");
+        System.out.println("|---|---|---|---|---|---|");
+        for (Protocol p : Protocol.values()) {
+            List<LayeredScenarios.Halving> runs = new ArrayList<>();
+            for (int s = 1; s <= seeds; s++) {
+                runs.add(LayeredScenarios.halving(p, s, seconds));
+            }
+            System.out.printf("| %s | %s | %s | %s | %s | %s |%n", p, ci(runs, h -> h.before() / 1000, 1),
+                    ci(runs, h -> h.after() / 1000, 1), ci(runs, LayeredScenarios.Halving::reactionSeconds, 2),
+                    ci(runs, LayeredScenarios.Halving::peakLossRate, 4), ci(runs, LayeredScenarios.Halving::lossRate, 4));
+        }
+        System.out.println("Thesis (ERA Exp. II): about 1 Mbit/s in 3 s, adapts within 1 s, PLR 0-0.05; goal: peak PLR < 0.01.");
+        System.out.println();
         System.out.printf("One session and one TCP Reno flow, 400 Kbit/s 20 ms bottleneck, DropTail 2 x BDP, %d s, last half%n", seconds);
         System.out.println("| protocol | first | multicast (Kbit/s) | TCP (Kbit/s) | F = multicast/TCP | Jain | multicast PLR |");
         System.out.println("|---|---|---|---|---|---|---|");

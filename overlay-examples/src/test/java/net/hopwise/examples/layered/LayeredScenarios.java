@@ -193,6 +193,77 @@ final class LayeredScenarios {
         }
     }
 
+    /** The halving experiment: throughput before and after, how fast the level fell, and loss. */
+    record Halving(double before, double after, double reactionSeconds, double peakLossRate, double lossRate) {
+    }
+
+    /**
+     * ERA Exp. II as the digest infers it: a 1 Mbit/s 10 ms bottleneck (exterior links 10 Mbit/s
+     * 5 ms), the receiver joining at 3 s, and a 500 Kbit/s CBR flow across the bottleneck from 20 s,
+     * halving what the session can have. Reaction: from 20 s until the level's rate is at most the
+     * 500 Kbit/s left; peak loss: the worst whole second after the receiver joined.
+     */
+    static Halving halving(Protocol protocol, long seed, int seconds) {
+        SplittableRandom random = new SplittableRandom(seed);
+        try (SimNetwork net = new SimNetwork(seed)) {
+            for (String n : List.of("S", "C", "R0", "R1", "E")) {
+                net.plainNode(n);
+            }
+            LinkSpec edge = link(10_000_000, 5, twiceBdp(10_000_000, 0.04));
+            net.link("S", "R0", edge);
+            net.link("C", "R0", edge);
+            net.link("R0", "R1", link(1_000_000, 10, twiceBdp(1_000_000, 0.04)));
+            net.link("R1", "E", edge);
+            net.start();
+            long start = Simulator.START_NANOS;
+            LayeredSession session = new LayeredSession(net, "S", Map.of("R0", "S", "R1", "R0", "E", "R1"), LAYERS,
+                    EraConfig.defaults(), start, 0);
+            LayeredSession.Receiver r = session.receiver("E", s -> controller(protocol, EraConfig.defaults(), s),
+                    start + 3 * SECOND + random.nextLong(SECOND / 2));
+            long halvedAt = start + 20 * SECOND;
+            long interval = 8L * PACKET * SECOND / 500_000;
+            net.at(halvedAt, new net.hopwise.overlay.sim.Action() {
+                @Override
+                public void run(long now) {
+                    net.direction("C", "R0").send(new CrossPacket(net), now);
+                    net.simulator().schedule(now + interval, this);
+                }
+            });
+            long end = start + seconds * SECOND;
+            net.runUntil(end);
+            long reacted = -1;
+            for (long t = halvedAt; t < end; t += SECOND / 100) {
+                int level = r.stats.levelAt(t);
+                if (level < 0 || LAYERS.cumulative(level) <= 500_000) {
+                    reacted = t;
+                    break;
+                }
+            }
+            return new Halving(r.stats.throughput(halvedAt - 10 * SECOND, halvedAt),
+                    r.stats.throughput(halvedAt + 5 * SECOND, end), reacted < 0 ? Double.NaN : (reacted - halvedAt) / 1e9,
+                    r.stats.peakLossRate(r.stats.joinedAt + SECOND, end), r.stats.lossRate());
+        }
+    }
+
+    /** A cross-traffic packet from C over R0 to R1, where it ends. */
+    private static final class CrossPacket extends net.hopwise.overlay.sim.Packet {
+        private final SimNetwork net;
+        private boolean relayed;
+
+        CrossPacket(SimNetwork net) {
+            super(PACKET, 0x4342_5200L);
+            this.net = net;
+        }
+
+        @Override
+        protected void arrive(net.hopwise.overlay.sim.SimLink via, long now) {
+            if (!relayed) {
+                relayed = true;
+                net.direction("R0", "R1").send(this, now);
+            }
+        }
+    }
+
     /** A layered session beside TCP Reno on one bottleneck. */
     record Share(double multicast, double tcp, double lossRate) {
         double friendliness() {

@@ -12,6 +12,8 @@ final class ReceiverStats {
     private final boolean[] synced;
     private final List<long[]> levels = new ArrayList<>();
     private long[] bytesPerSecond = new long[64];
+    private long[] packetsPerSecond = new long[64];
+    private long[] lossesPerSecond = new long[64];
     long joinedAt = -1;
     long packets;
     long losses;
@@ -33,8 +35,12 @@ final class ReceiverStats {
     void received(LayeredPacket p, int bytes, long now) {
         int s = (int) (now / SECOND);
         if (s >= bytesPerSecond.length) {
-            bytesPerSecond = java.util.Arrays.copyOf(bytesPerSecond, Math.max(s + 1, bytesPerSecond.length * 2));
+            int n = Math.max(s + 1, bytesPerSecond.length * 2);
+            bytesPerSecond = java.util.Arrays.copyOf(bytesPerSecond, n);
+            packetsPerSecond = java.util.Arrays.copyOf(packetsPerSecond, n);
+            lossesPerSecond = java.util.Arrays.copyOf(lossesPerSecond, n);
         }
+        packetsPerSecond[s]++;
         bytesPerSecond[s] += bytes;
         packets++;
         int j = p.layer();
@@ -44,6 +50,7 @@ final class ReceiverStats {
                 return;
             }
             losses += gap;
+            lossesPerSecond[s] += gap;
         }
         synced[j] = true;
         expected[j] = (p.sequence() + 1) & 0xFFFF_FFFFL;
@@ -90,6 +97,18 @@ final class ReceiverStats {
             }
         }
         return since;
+    }
+
+    /** The highest loss rate of any whole second in [from, to). */
+    double peakLossRate(long fromNanos, long toNanos) {
+        double peak = 0;
+        for (long s = fromNanos / SECOND; s < toNanos / SECOND && s < bytesPerSecond.length; s++) {
+            long total = packetsPerSecond[(int) s] + lossesPerSecond[(int) s];
+            if (total > 0) {
+                peak = Math.max(peak, (double) lossesPerSecond[(int) s] / total);
+            }
+        }
+        return peak;
     }
 
     double lossRate() {
