@@ -97,6 +97,21 @@ public final class LayeredExperiment {
                         ci(runs, Share::friendliness, 2), ci(runs, Share::jain, 3), ci(runs, Share::lossRate, 4));
             }
         }
+        System.out.println();
+        System.out.printf("The same with 1 Mbit/s exterior links, as the thesis's trace ran them%n");
+        System.out.println("| protocol | first | multicast (Kbit/s) | TCP (Kbit/s) | F = multicast/TCP | Jain | multicast PLR |");
+        System.out.println("|---|---|---|---|---|---|---|");
+        for (Protocol p : Protocol.values()) {
+            for (boolean tcpFirst : new boolean[] {false, true}) {
+                List<Share> runs = new ArrayList<>();
+                for (int s = 1; s <= seeds; s++) {
+                    runs.add(LayeredScenarios.withTcp(p, s, 400_000, tcpFirst, seconds, 1_000_000));
+                }
+                System.out.printf("| %s | %s | %s | %s | %s | %s | %s |%n", p, tcpFirst ? "TCP" : "multicast",
+                        ci(runs, r -> r.multicast() / 1000, 1), ci(runs, r -> r.tcp() / 1000, 1),
+                        ci(runs, Share::friendliness, 2), ci(runs, Share::jain, 3), ci(runs, Share::lossRate, 4));
+            }
+        }
         System.out.println("Thesis: ERA 196.4 +- 1.7, TCP 176 +- 0.7, F 'about 0.9' (196.4/176 = 1.12) in either order;"
                 + " PLM without FQ (Ch. 4 Exp. III, 300 Kbit/s, 2 TCP): F 19.");
     }

@@ -281,12 +281,21 @@ final class LayeredScenarios {
      * (its receiver 3 s later), TCP at 20 s, or the other way round; averages over the last half.
      */
     static Share withTcp(Protocol protocol, long seed, long bottleneck, boolean tcpFirst, int seconds) {
+        return withTcp(protocol, seed, bottleneck, tcpFirst, seconds, 10_000_000);
+    }
+
+    /**
+     * The same with exterior links of {@code edgeBps}: the thesis's trace ran 1 Mbit/s ones, which
+     * space a pair's packets 4 ms apart before the bottleneck, so that cross traffic falls between
+     * them far more often than behind 10 Mbit/s links (0.4 ms).
+     */
+    static Share withTcp(Protocol protocol, long seed, long bottleneck, boolean tcpFirst, int seconds, long edgeBps) {
         SplittableRandom random = new SplittableRandom(seed);
         try (SimNetwork net = new SimNetwork(seed)) {
             for (String n : List.of("S", "T", "R0", "R1", "E", "D")) {
                 net.plainNode(n);
             }
-            LinkSpec edge = link(10_000_000, 5, twiceBdp(10_000_000, 0.06));
+            LinkSpec edge = link(edgeBps, 5, twiceBdp(edgeBps, 0.06));
             net.link("S", "R0", edge);
             net.link("T", "R0", edge);
             net.link("R0", "R1", link(bottleneck, 20, twiceBdp(bottleneck, 0.06)));

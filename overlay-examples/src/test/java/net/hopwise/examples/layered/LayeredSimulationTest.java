@@ -83,4 +83,27 @@ class LayeredSimulationTest {
             assertThat(j.lossRate()).as("%s", j).isLessThan(0.01);
         }
     }
+
+    /**
+     * Behind the 1 Mbit/s exterior links of the thesis's trace a pair reaches the bottleneck 4 ms
+     * apart and TCP's packets fall between its two packets, so the minimum sample sees the share
+     * left, not the capacity: ERA then shares with TCP. Measured over 10 seeds: ERA F 0.54 +- 0.03,
+     * with loss events F 0.79 +- 0.02 and Jain 0.986 +- 0.004. Asserted with room for the seeds'
+     * spread: neither takes more than 1.25 times TCP's throughput (the benchmark's upper bound),
+     * ERA gets at least 0.4 of it, and with loss events Jain's index is at least 0.95.
+     */
+    @Test
+    void behindTheThesissExteriorLinksEraSharesWithTcp() {
+        for (boolean tcpFirst : new boolean[] {false, true}) {
+            List<Share> era = IntStream.rangeClosed(1, 3)
+                    .mapToObj(s -> LayeredScenarios.withTcp(Protocol.ERA, s, 400_000, tcpFirst, 80, 1_000_000)).toList();
+            List<Share> events = IntStream.rangeClosed(1, 3)
+                    .mapToObj(s -> LayeredScenarios.withTcp(Protocol.ERA_EVENTS, s, 400_000, tcpFirst, 80, 1_000_000)).toList();
+            double f = era.stream().mapToDouble(Share::friendliness).average().orElseThrow();
+            double fEvents = events.stream().mapToDouble(Share::friendliness).average().orElseThrow();
+            assertThat(f).as("ERA's F, tcp first: %s", tcpFirst).isBetween(0.4, 1.25);
+            assertThat(fEvents).as("ERA with loss events, F, tcp first: %s", tcpFirst).isBetween(0.4, 1.25);
+            assertThat(events.stream().mapToDouble(Share::jain).average().orElseThrow()).isGreaterThanOrEqualTo(0.95);
+        }
+    }
 }
