@@ -37,13 +37,18 @@ final class LayeredScenarios {
         ERA,
         /** ERA with TFRC's loss events and the forward-queue round trip. */
         ERA_EVENTS,
-        PLM
+        PLM,
+        RLM
     }
 
     private LayeredScenarios() {
     }
 
-    static LayeredController controller(Protocol protocol, EraConfig config, LayerSubscriber subscriber) {
+    /** @param seed the receiver's own random stream (RLM's join timers) */
+    static LayeredController controller(Protocol protocol, EraConfig config, LayerSubscriber subscriber, long seed) {
+        if (protocol == Protocol.RLM) {
+            return new RlmReceiver(1, subscriber, seed);
+        }
         if (protocol == Protocol.PLM) {
             return new PlmReceiver(1, subscriber);
         }
@@ -127,7 +132,8 @@ final class LayeredScenarios {
             List<LayeredSession.Receiver> receivers = new ArrayList<>();
             for (int i = 0; i < bottlenecks.length; i++) {
                 long join = start + 3 * SECOND + random.nextLong(SECOND);
-                receivers.add(session.receiver("r" + i, s -> controller(protocol, EraConfig.defaults(), s), join));
+                long own = seed * 1000 + i;
+                receivers.add(session.receiver("r" + i, s -> controller(protocol, EraConfig.defaults(), s, own), join));
             }
             long end = start + seconds * SECOND;
             net.runUntil(end);
@@ -177,7 +183,8 @@ final class LayeredScenarios {
             List<LayeredSession.Receiver> receivers = new ArrayList<>();
             for (int i = 0; i < 4; i++) {
                 long join = start + joins[i] * SECOND + random.nextLong(SECOND / 2);
-                receivers.add(session.receiver("e" + (i + 1), s -> controller(protocol, EraConfig.defaults(), s), join));
+                long own = seed * 1000 + i;
+                receivers.add(session.receiver("e" + (i + 1), s -> controller(protocol, EraConfig.defaults(), s, own), join));
             }
             long end = start + seconds * SECOND;
             net.runUntil(end);
@@ -218,7 +225,7 @@ final class LayeredScenarios {
             long start = Simulator.START_NANOS;
             LayeredSession session = new LayeredSession(net, "S", Map.of("R0", "S", "R1", "R0", "E", "R1"), LAYERS,
                     EraConfig.defaults(), start, 0);
-            LayeredSession.Receiver r = session.receiver("E", s -> controller(protocol, EraConfig.defaults(), s),
+            LayeredSession.Receiver r = session.receiver("E", s -> controller(protocol, EraConfig.defaults(), s, seed * 1000),
                     start + 3 * SECOND + random.nextLong(SECOND / 2));
             long halvedAt = start + 20 * SECOND;
             long interval = 8L * PACKET * SECOND / 500_000;
@@ -309,7 +316,7 @@ final class LayeredScenarios {
             LayeredSession session = new LayeredSession(net, "S", Map.of("R0", "S", "R1", "R0", "E", "R1"), LAYERS,
                     EraConfig.defaults(), multicastAt, 0);
             LayeredSession.Receiver receiver = session.receiver("E",
-                    s -> controller(protocol, EraConfig.defaults(), s), multicastAt + 3 * SECOND);
+                    s -> controller(protocol, EraConfig.defaults(), s, seed * 1000), multicastAt + 3 * SECOND);
             TcpConfig tcpConfig = TcpConfig.builder().segmentBytes(PACKET - TcpConfig.DEFAULT_HEADER_BYTES)
                     .receiverWindow(2000).build();
             TcpFlow tcp = new TcpFlow(net, 1, TcpVariant.RENO, tcpConfig, net.path("T", "R0", "R1", "D"),

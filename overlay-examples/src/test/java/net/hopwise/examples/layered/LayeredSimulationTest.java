@@ -106,4 +106,19 @@ class LayeredSimulationTest {
             assertThat(events.stream().mapToDouble(Share::jain).average().orElseThrow()).isGreaterThanOrEqualTo(0.95);
         }
     }
+
+    /**
+     * RLM's join experiments on 20 Kbit/s layers: one layer per experiment, experiments at least
+     * 2.5 s apart, so the 300 Kbit/s receiver needs far longer than ERA's 3 s to reach its level;
+     * and a 25% loss threshold cannot see one layer of overshoot (a few per cent of loss), so it
+     * oversubscribes and loses packets where ERA loses none.
+     */
+    @Test
+    void rlmConvergesSlowlyAndLosesWhereEraDoesNot() {
+        Row rlm = LayeredScenarios.heterogeneous(Protocol.RLM, 1, new long[] {300_000}, 120).get(0);
+        Row era = LayeredScenarios.heterogeneous(Protocol.ERA, 1, new long[] {300_000}, 120).get(0);
+        assertThat(era.lossRate()).isZero();
+        assertThat(rlm.lossRate()).as("%s", rlm).isGreaterThan(0.01);
+        assertThat(Double.isNaN(rlm.settleSeconds()) || rlm.settleSeconds() > 20).as("%s", rlm).isTrue();
+    }
 }
