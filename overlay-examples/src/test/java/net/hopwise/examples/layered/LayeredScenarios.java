@@ -1,0 +1,334 @@
+package net.hopwise.examples.layered;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.SplittableRandom;
+import net.hopwise.multicast.layered.EraConfig;
+import net.hopwise.multicast.layered.EraReceiver;
+import net.hopwise.multicast.layered.LayerRates;
+import net.hopwise.multicast.layered.LayerSubscriber;
+import net.hopwise.multicast.layered.LayeredPacket;
+import net.hopwise.multicast.layered.RttEstimator;
+import net.hopwise.multicast.layered.SessionAnnouncement;
+import net.hopwise.overlay.sim.DelayStatistics;
+import net.hopwise.overlay.sim.LinkSpec;
+import net.hopwise.overlay.sim.QueueDiscipline;
+import net.hopwise.overlay.sim.SimNetwork;
+import net.hopwise.overlay.sim.Simulator;
+import net.hopwise.overlay.sim.tcp.TcpConfig;
+import net.hopwise.overlay.sim.tcp.TcpFlow;
+import net.hopwise.overlay.sim.tcp.TcpVariant;
+
+/**
+ * The layered-multicast scenarios of the thesis's chapter 6 in our simulator, with ERA or PLM as the
+ * receivers' controller: the settings are the thesis's (512-byte packets, 100 equal layers of
+ * 20 Kbit/s, DropTail queues of 2 x the bandwidth-delay product, TCP Reno with windows up to 2000
+ * segments) unless a parameter says otherwise.
+ */
+final class LayeredScenarios {
+    static final long SECOND = 1_000_000_000L;
+    static final int PACKET = 512;
+    static final LayerRates LAYERS = LayerRates.equal(100, 20_000);
+
+    enum Protocol {
+        /** ERA as the thesis specifies it. */
+        ERA,
+        /** ERA with TFRC's loss events and the forward-queue round trip. */
+        ERA_EVENTS,
+        PLM,
+        RLM
+    }
+
+    private LayeredScenarios() {
+    }
+
+    /** @param seed the receiver's own random stream (RLM's join timers) */
+    static LayeredController controller(Protocol protocol, EraConfig config, LayerSubscriber subscriber, long seed) {
+        if (protocol == Protocol.RLM) {
+            return new RlmReceiver(1, subscriber, seed);
+        }
+        if (protocol == Protocol.PLM) {
+            return new PlmReceiver(1, subscriber);
+        }
+        // Synchronised clocks in the simulator: 2 x the one-way latency from SCT, plus 10 ms for queueing.
+        boolean events = protocol == Protocol.ERA_EVENTS;
+        EraReceiver r = new EraReceiver(1, events ? config.toBuilder().lossEvents(true).build() : config,
+                events ? RttEstimator.forwardQueue(Duration.ofMillis(10), Duration.ofMillis(50))
+                        : RttEstimator.fromTimestamps(Duration.ofMillis(10), Duration.ofMillis(50)), subscriber,
+                // -Dlayered.trace=true prints every receiver's decision trace, as the thesis's Appendix C.
+                Boolean.getBoolean("layered.trace") ? d -> System.out.println(d + " " + java.util.Arrays.toString(d.samples())) : null);
+        return new LayeredController() {
+            @Override
+            public void join(long now) {
+                r.join(now);
+            }
+
+            @Override
+            public void onAnnouncement(SessionAnnouncement a, long now) {
+                r.onAnnouncement(a, now);
+            }
+
+            @Override
+            public void onPacket(LayeredPacket p, long now) {
+                r.onPacket(p, now);
+            }
+
+            @Override
+            public void onTimer(long now) {
+                r.onTimer(now);
+            }
+
+            @Override
+            public long nextDeadlineNanos() {
+                return r.nextDeadlineNanos();
+            }
+
+            @Override
+            public int level() {
+                return r.level();
+            }
+        };
+    }
+
+    /** DropTail of 2 x BDP, in packets of 512 bytes, at least 4 (the thesis's rule; RTT as the scenario's). */
+    static QueueDiscipline twiceBdp(long bps, double rttSeconds) {
+        return new QueueDiscipline.DropTail((int) Math.max(4, Math.ceil(2 * bps * rttSeconds / (8 * PACKET))));
+    }
+
+    static LinkSpec link(long bps, double delayMillis, QueueDiscipline queue) {
+        return LinkSpec.builder().bandwidthBitsPerSecond(bps).delayMillis(delayMillis).queue(queue).build();
+    }
+
+    /** One receiver of the heterogeneous experiment. */
+    record Row(long bottleneck, int expectedLevel, int finalLevel, double settleSeconds, double throughput, double lossRate,
+            long changesAfterSettling) {
+        double efficiency() {
+            return throughput / Math.min(bottleneck, LAYERS.cumulative(LAYERS.count() - 1));
+        }
+    }
+
+    /**
+     * One source, a 10 Mbit/s first hop, then one receiver behind each bottleneck (20 ms, DropTail
+     * 2 x BDP); receivers join at 3-4 s, throughput is averaged over the second half of the run.
+     */
+    static List<Row> heterogeneous(Protocol protocol, long seed, long[] bottlenecks, int seconds) {
+        SplittableRandom random = new SplittableRandom(seed);
+        try (SimNetwork net = new SimNetwork(seed)) {
+            net.plainNode("S");
+            net.plainNode("R0");
+            net.link("S", "R0", link(10_000_000, 5, twiceBdp(10_000_000, 0.05)));
+            java.util.Map<String, String> parents = new java.util.HashMap<>();
+            parents.put("R0", "S");
+            for (int i = 0; i < bottlenecks.length; i++) {
+                net.plainNode("r" + i);
+                net.link("R0", "r" + i, link(bottlenecks[i], 20, twiceBdp(bottlenecks[i], 0.05)));
+                parents.put("r" + i, "R0");
+            }
+            net.start();
+            long start = Simulator.START_NANOS;
+            LayeredSession session = new LayeredSession(net, "S", parents, LAYERS, EraConfig.defaults(), start, 0);
+            List<LayeredSession.Receiver> receivers = new ArrayList<>();
+            for (int i = 0; i < bottlenecks.length; i++) {
+                long join = start + 3 * SECOND + random.nextLong(SECOND);
+                long own = seed * 1000 + i;
+                receivers.add(session.receiver("r" + i, s -> controller(protocol, EraConfig.defaults(), s, own), join));
+            }
+            long end = start + seconds * SECOND;
+            net.runUntil(end);
+            List<Row> rows = new ArrayList<>();
+            for (int i = 0; i < bottlenecks.length; i++) {
+                ReceiverStats s = receivers.get(i).stats;
+                // What the dispersion of a pair measures: the capacity, rounded up to whole nanoseconds per packet.
+                long service = (8L * PACKET * SECOND + bottlenecks[i] - 1) / bottlenecks[i];
+                int expected = LAYERS.levelFor(8.0 * PACKET * SECOND / service, true);
+                long settled = s.settledAt(expected, 0, end);
+                rows.add(new Row(bottlenecks[i], expected, s.levelAt(end),
+                        settled < 0 ? Double.NaN : (settled - s.joinedAt) / 1e9,
+                        s.throughput(start + seconds / 2 * SECOND, end), s.lossRate(),
+                        settled < 0 ? -1 : s.changesAfter(settled)));
+            }
+            return rows;
+        }
+    }
+
+    /** One receiver of the late-joiner experiment: when it joined, where it ended, how long it took. */
+    record Joiner(double joinSeconds, int finalLevel, double settleSeconds, double lossRate) {
+    }
+
+    /**
+     * ERA Exp. V: four receivers behind one 400 Kbit/s 20 ms bottleneck (exterior links 1 Mbit/s
+     * 5 ms), two joining at 3 s, one at 20 s, one at 40 s; each should reach the level the shared
+     * bottleneck carries (19 layers) and stay there, the late ones without disturbing the others.
+     */
+    static List<Joiner> lateJoiners(Protocol protocol, long seed, int seconds) {
+        SplittableRandom random = new SplittableRandom(seed);
+        try (SimNetwork net = new SimNetwork(seed)) {
+            for (String n : List.of("S", "R0", "R1", "e1", "e2", "e3", "e4")) {
+                net.plainNode(n);
+            }
+            LinkSpec edge = link(1_000_000, 5, twiceBdp(1_000_000, 0.06));
+            net.link("S", "R0", edge);
+            net.link("R0", "R1", link(400_000, 20, twiceBdp(400_000, 0.06)));
+            java.util.Map<String, String> parents = new java.util.HashMap<>(Map.of("R0", "S", "R1", "R0"));
+            for (String e : List.of("e1", "e2", "e3", "e4")) {
+                net.link("R1", e, edge);
+                parents.put(e, "R1");
+            }
+            net.start();
+            long start = Simulator.START_NANOS;
+            LayeredSession session = new LayeredSession(net, "S", parents, LAYERS, EraConfig.defaults(), start, 0);
+            long[] joins = {3, 3, 20, 40};
+            List<LayeredSession.Receiver> receivers = new ArrayList<>();
+            for (int i = 0; i < 4; i++) {
+                long join = start + joins[i] * SECOND + random.nextLong(SECOND / 2);
+                long own = seed * 1000 + i;
+                receivers.add(session.receiver("e" + (i + 1), s -> controller(protocol, EraConfig.defaults(), s, own), join));
+            }
+            long end = start + seconds * SECOND;
+            net.runUntil(end);
+            long service = (8L * PACKET * SECOND + 400_000 - 1) / 400_000;
+            int expected = LAYERS.levelFor(8.0 * PACKET * SECOND / service, true);
+            List<Joiner> out = new ArrayList<>();
+            for (LayeredSession.Receiver r : receivers) {
+                long settled = r.stats.settledAt(expected, 0, end);
+                out.add(new Joiner((r.stats.joinedAt - start) / 1e9, r.stats.levelAt(end),
+                        settled < 0 ? Double.NaN : (settled - r.stats.joinedAt) / 1e9, r.stats.lossRate()));
+            }
+            return out;
+        }
+    }
+
+    /** The halving experiment: throughput before and after, how fast the level fell, and loss. */
+    record Halving(double before, double after, double reactionSeconds, double peakLossRate, double lossRate) {
+    }
+
+    /**
+     * ERA Exp. II as the digest infers it: a 1 Mbit/s 10 ms bottleneck (exterior links 10 Mbit/s
+     * 5 ms), the receiver joining at 3 s, and a 500 Kbit/s CBR flow across the bottleneck from 20 s,
+     * halving what the session can have. Reaction: from 20 s until the level's rate is at most the
+     * 500 Kbit/s left; peak loss: the worst whole second after the receiver joined.
+     */
+    static Halving halving(Protocol protocol, long seed, int seconds) {
+        SplittableRandom random = new SplittableRandom(seed);
+        try (SimNetwork net = new SimNetwork(seed)) {
+            for (String n : List.of("S", "C", "R0", "R1", "E")) {
+                net.plainNode(n);
+            }
+            LinkSpec edge = link(10_000_000, 5, twiceBdp(10_000_000, 0.04));
+            net.link("S", "R0", edge);
+            net.link("C", "R0", edge);
+            net.link("R0", "R1", link(1_000_000, 10, twiceBdp(1_000_000, 0.04)));
+            net.link("R1", "E", edge);
+            net.start();
+            long start = Simulator.START_NANOS;
+            LayeredSession session = new LayeredSession(net, "S", Map.of("R0", "S", "R1", "R0", "E", "R1"), LAYERS,
+                    EraConfig.defaults(), start, 0);
+            LayeredSession.Receiver r = session.receiver("E", s -> controller(protocol, EraConfig.defaults(), s, seed * 1000),
+                    start + 3 * SECOND + random.nextLong(SECOND / 2));
+            long halvedAt = start + 20 * SECOND;
+            long interval = 8L * PACKET * SECOND / 500_000;
+            net.at(halvedAt, new net.hopwise.overlay.sim.Action() {
+                @Override
+                public void run(long now) {
+                    net.direction("C", "R0").send(new CrossPacket(net), now);
+                    net.simulator().schedule(now + interval, this);
+                }
+            });
+            long end = start + seconds * SECOND;
+            net.runUntil(end);
+            long reacted = -1;
+            for (long t = halvedAt; t < end; t += SECOND / 100) {
+                int level = r.stats.levelAt(t);
+                if (level < 0 || LAYERS.cumulative(level) <= 500_000) {
+                    reacted = t;
+                    break;
+                }
+            }
+            return new Halving(r.stats.throughput(halvedAt - 10 * SECOND, halvedAt),
+                    r.stats.throughput(halvedAt + 5 * SECOND, end), reacted < 0 ? Double.NaN : (reacted - halvedAt) / 1e9,
+                    r.stats.peakLossRate(r.stats.joinedAt + SECOND, end), r.stats.lossRate());
+        }
+    }
+
+    /** A cross-traffic packet from C over R0 to R1, where it ends. */
+    private static final class CrossPacket extends net.hopwise.overlay.sim.Packet {
+        private final SimNetwork net;
+        private boolean relayed;
+
+        CrossPacket(SimNetwork net) {
+            super(PACKET, 0x4342_5200L);
+            this.net = net;
+        }
+
+        @Override
+        protected void arrive(net.hopwise.overlay.sim.SimLink via, long now) {
+            if (!relayed) {
+                relayed = true;
+                net.direction("R0", "R1").send(this, now);
+            }
+        }
+    }
+
+    /** A layered session beside TCP Reno on one bottleneck. */
+    record Share(double multicast, double tcp, double lossRate) {
+        double friendliness() {
+            return multicast / tcp;
+        }
+
+        double jain() {
+            return (multicast + tcp) * (multicast + tcp) / (2 * (multicast * multicast + tcp * tcp));
+        }
+    }
+
+    /**
+     * The thesis's ERA Exp. III dumbbell: exterior links 10 Mbit/s and 5 ms, a bottleneck of
+     * {@code bottleneck} and 20 ms (DropTail 2 x BDP at a 60 ms RTT); the multicast source at 0 s
+     * (its receiver 3 s later), TCP at 20 s, or the other way round; averages over the last half.
+     */
+    static Share withTcp(Protocol protocol, long seed, long bottleneck, boolean tcpFirst, int seconds) {
+        return withTcp(protocol, seed, bottleneck, tcpFirst, seconds, 10_000_000);
+    }
+
+    /**
+     * The same with exterior links of {@code edgeBps}: the thesis's trace ran 1 Mbit/s ones, which
+     * space a pair's packets 4 ms apart before the bottleneck, so that cross traffic falls between
+     * them far more often than behind 10 Mbit/s links (0.4 ms).
+     */
+    static Share withTcp(Protocol protocol, long seed, long bottleneck, boolean tcpFirst, int seconds, long edgeBps) {
+        SplittableRandom random = new SplittableRandom(seed);
+        try (SimNetwork net = new SimNetwork(seed)) {
+            for (String n : List.of("S", "T", "R0", "R1", "E", "D")) {
+                net.plainNode(n);
+            }
+            LinkSpec edge = link(edgeBps, 5, twiceBdp(edgeBps, 0.06));
+            net.link("S", "R0", edge);
+            net.link("T", "R0", edge);
+            net.link("R0", "R1", link(bottleneck, 20, twiceBdp(bottleneck, 0.06)));
+            net.link("R1", "E", edge);
+            net.link("R1", "D", edge);
+            net.start();
+            long start = Simulator.START_NANOS;
+            long jitter = random.nextLong(SECOND / 2);
+            long multicastAt = start + (tcpFirst ? 20 * SECOND : 0) + jitter;
+            long tcpAt = start + (tcpFirst ? 0 : 20 * SECOND) + random.nextLong(SECOND / 2);
+            LayeredSession session = new LayeredSession(net, "S", Map.of("R0", "S", "R1", "R0", "E", "R1"), LAYERS,
+                    EraConfig.defaults(), multicastAt, 0);
+            LayeredSession.Receiver receiver = session.receiver("E",
+                    s -> controller(protocol, EraConfig.defaults(), s, seed * 1000), multicastAt + 3 * SECOND);
+            TcpConfig tcpConfig = TcpConfig.builder().segmentBytes(PACKET - TcpConfig.DEFAULT_HEADER_BYTES)
+                    .receiverWindow(2000).build();
+            TcpFlow tcp = new TcpFlow(net, 1, TcpVariant.RENO, tcpConfig, net.path("T", "R0", "R1", "D"),
+                    net.path("D", "R1", "R0", "T"), new DelayStatistics());
+            tcp.bulk(tcpAt);
+            long end = start + seconds * SECOND;
+            long from = start + seconds / 2 * SECOND;
+            long[] deliveredAtFrom = new long[1];
+            net.at(from, now -> deliveredAtFrom[0] = tcp.receiver().delivered());
+            net.runUntil(end);
+            double tcpBps = (tcp.receiver().delivered() - deliveredAtFrom[0]) * 8.0 * PACKET / ((end - from) / 1e9);
+            return new Share(receiver.stats.throughput(from, end), tcpBps, receiver.stats.lossRate());
+        }
+    }
+}

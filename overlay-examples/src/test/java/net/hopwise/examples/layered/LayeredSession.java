@@ -1,0 +1,250 @@
+package net.hopwise.examples.layered;
+
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.function.Function;
+import net.hopwise.multicast.layered.EraConfig;
+import net.hopwise.multicast.layered.EraSender;
+import net.hopwise.multicast.layered.LayerForwarding;
+import net.hopwise.multicast.layered.LayerRates;
+import net.hopwise.multicast.layered.LayerSubscriber;
+import net.hopwise.multicast.layered.LayeredOutput;
+import net.hopwise.multicast.layered.LayeredPacket;
+import net.hopwise.multicast.layered.SessionAnnouncement;
+import net.hopwise.overlay.sim.AgentTimer;
+import net.hopwise.overlay.sim.Packet;
+import net.hopwise.overlay.sim.SimLink;
+import net.hopwise.overlay.sim.SimNetwork;
+import net.hopwise.overlay.sim.Simulator;
+
+/**
+ * One layered session in a simulated network: an {@link EraSender} at the source, a {@link
+ * LayerForwarding} at every node of the tree with graft and prune messages carried upstream over the
+ * links, data forwarded on receipt (never batched, so bunches keep their dispersion), announcements
+ * sent down the whole tree, and receivers (ERA or a baseline) at chosen nodes.
+ *
+ * <p>Every packet crosses the simulated links' queues, so layered traffic meets TCP cross traffic
+ * where the scenario makes them share a link. A leave-latency model delays each prune, as IGMP's
+ * leave does in the network the thesis assumed (0 by default: an overlay parent stops at once).
+ */
+final class LayeredSession {
+    static final int CONTROL_BYTES = 40;
+    private static final long FLOW = 0x4C41_5945_5200L;
+
+    private final SimNetwork net;
+    private final Simulator sim;
+    private final Map<String, String> parentOf;
+    private final Map<String, Integer> index = new HashMap<>();
+    private final List<String> nodes = new ArrayList<>();
+    private final LayerForwarding[] relays;
+    private final List<List<Receiver>> local = new ArrayList<>();
+    private final LayerRates layers;
+    private final EraConfig config;
+    private final long leaveLatencyNanos;
+    private final EraSender sender;
+    private final AgentTimer senderTimer;
+    private final long[] children = new long[64];
+    private final Map<Integer, List<int[]>> pendingControl = new HashMap<>();
+    long controlMessages;
+
+    /** A receiver at a node: its controller, and what it got. */
+    final class Receiver implements LayerSubscriber {
+        final String node;
+        final ReceiverStats stats;
+        LayeredController controller;
+        AgentTimer timer;
+
+        Receiver(String node) {
+            this.node = node;
+            this.stats = new ReceiverStats(layers);
+        }
+
+        @Override
+        public void join(int layer, long now) {
+            stats.levelChanged(layer, now);
+            relays[index.get(node)].localJoin(layer, now);
+        }
+
+        @Override
+        public void leave(int layer, long now) {
+            stats.levelChanged(layer - 1, now);
+            stats.forget(layer);
+            int at = index.get(node);
+            later(now, () -> relays[at].localLeave(layer, sim.now()));
+        }
+
+        void deliver(LayeredPacket p, int bytes, long now) {
+            if (p.layer() <= controller.level()) {
+                stats.received(p, bytes, now);
+            }
+            controller.onPacket(p, now);
+            timer.update(controller.nextDeadlineNanos());
+        }
+    }
+
+    /**
+     * @param parentOf every tree node's parent, the source's absent
+     * @param leaveLatencyNanos how long a prune waits before it takes effect
+     */
+    LayeredSession(SimNetwork net, String source, Map<String, String> parentOf, LayerRates layers, EraConfig config,
+            long startNanos, long leaveLatencyNanos) {
+        this.net = net;
+        this.sim = net.simulator();
+        this.parentOf = parentOf;
+        this.layers = layers;
+        this.config = config;
+        this.leaveLatencyNanos = leaveLatencyNanos;
+        addNode(source);
+        parentOf.keySet().stream().sorted().forEach(this::addNode);
+        this.relays = new LayerForwarding[nodes.size()];
+        for (int i = 0; i < nodes.size(); i++) {
+            String me = nodes.get(i);
+            String parent = parentOf.get(me);
+            local.add(new ArrayList<>());
+            relays[i] = new LayerForwarding(layers.count(), new LayerForwarding.Upstream() {
+                @Override
+                public void graft(int layer, long now) {
+                    control(me, parent, layer, true, now);
+                }
+
+                @Override
+                public void prune(int layer, long now) {
+                    control(me, parent, layer, false, now);
+                }
+            });
+        }
+        this.sender = new EraSender(1, 1, layers, config, 0, startNanos, new LayeredOutput() {
+            @Override
+            public void data(LayeredPacket header, long now) {
+                forward(0, header, config.packetBytes(), now);
+            }
+
+            @Override
+            public void announce(SessionAnnouncement a, long now) {
+                flood(0, a, now);
+            }
+        });
+        this.senderTimer = new AgentTimer(sim, 900_001, now -> {
+            sender.onTimer(now);
+            senderTimer().update(sender.nextDeadlineNanos());
+        });
+        senderTimer.update(sender.nextDeadlineNanos());
+    }
+
+    private AgentTimer senderTimer() {
+        return senderTimer;
+    }
+
+    private void addNode(String name) {
+        index.put(name, nodes.size());
+        nodes.add(name);
+    }
+
+    /** Puts a receiver at {@code node}, built by {@code controller} around its subscriber, joining at {@code joinNanos}. */
+    Receiver receiver(String node, Function<LayerSubscriber, LayeredController> controller, long joinNanos) {
+        Receiver r = new Receiver(node);
+        r.controller = controller.apply(r);
+        r.timer = new AgentTimer(sim, 900_100 + local.get(index.get(node)).size(), now -> {
+            r.controller.onTimer(now);
+            r.timer.update(r.controller.nextDeadlineNanos());
+        });
+        local.get(index.get(node)).add(r);
+        sim.schedule(joinNanos, now -> {
+            r.stats.joinedAt = now;
+            r.controller.join(now);
+            r.timer.update(r.controller.nextDeadlineNanos());
+        });
+        return r;
+    }
+
+    private void later(long now, Runnable action) {
+        if (leaveLatencyNanos == 0) {
+            action.run();
+        } else {
+            sim.schedule(now + leaveLatencyNanos, t -> action.run());
+        }
+    }
+
+    /**
+     * Grafts and prunes a node sends at one instant travel as one message (as PIM's Join/Prune
+     * lists several groups): a level change of 13 layers sent as 13 packets would overflow a small
+     * DropTail queue on the way up and lose grafts. In the overlay they go on the reliable link.
+     */
+    private void control(String from, String parent, int layer, boolean graft, long now) {
+        if (parent == null) {
+            return;
+        }
+        int child = index.get(from);
+        List<int[]> batch = pendingControl.get(child);
+        if (batch == null) {
+            batch = new ArrayList<>();
+            pendingControl.put(child, batch);
+            List<int[]> changes = batch;
+            int at = index.get(parent);
+            sim.schedule(now, t -> {
+                pendingControl.remove(child);
+                controlMessages++;
+                net.direction(from, parent).send(new Hop(CONTROL_BYTES + 4 * changes.size(), arrival -> {
+                    for (int[] c : changes) {
+                        if (c[1] == 1) {
+                            relays[at].childGraft(child, c[0], arrival);
+                        } else {
+                            relays[at].childPrune(child, c[0], arrival);
+                        }
+                    }
+                }), t);
+            });
+        }
+        batch.add(new int[] {layer, graft ? 1 : 0});
+    }
+
+    /** At node {@code at}: deliver to local receivers that hold the layer, send on to children that grafted it. */
+    private void forward(int at, LayeredPacket p, int bytes, long now) {
+        LayerForwarding relay = relays[at];
+        if (relay.delivers(p.layer())) {
+            for (Receiver r : local.get(at)) {
+                r.deliver(p, bytes, now);
+            }
+        }
+        int n = relay.childrenFor(p.layer(), children);
+        for (int i = 0; i < n; i++) {
+            int child = (int) children[i];
+            net.direction(nodes.get(at), nodes.get(child)).send(new Hop(bytes, t -> forward(child, p, bytes, t)), now);
+        }
+    }
+
+    private void flood(int at, SessionAnnouncement a, long now) {
+        for (Receiver r : local.get(at)) {
+            r.controller.onAnnouncement(a, now);
+            r.timer.update(r.controller.nextDeadlineNanos());
+        }
+        String me = nodes.get(at);
+        for (int c = 0; c < nodes.size(); c++) {
+            if (me.equals(parentOf.get(nodes.get(c)))) {
+                int child = c;
+                net.direction(me, nodes.get(c)).send(new Hop(a.encodedLength(), t -> flood(child, a, t)), now);
+            }
+        }
+    }
+
+    EraSender sender() {
+        return sender;
+    }
+
+    /** A packet of this session on one link; at the far end it runs what the next node does with it. */
+    private static final class Hop extends Packet {
+        private final net.hopwise.overlay.sim.Action onArrival;
+
+        Hop(int bytes, net.hopwise.overlay.sim.Action onArrival) {
+            super(bytes, FLOW);
+            this.onArrival = onArrival;
+        }
+
+        @Override
+        protected void arrive(SimLink via, long nowNanos) {
+            onArrival.run(nowNanos);
+        }
+    }
+}

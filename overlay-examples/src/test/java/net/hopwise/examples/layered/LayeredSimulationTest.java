@@ -1,0 +1,124 @@
+package net.hopwise.examples.layered;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.util.List;
+import java.util.stream.IntStream;
+import net.hopwise.examples.layered.LayeredScenarios.Protocol;
+import net.hopwise.examples.layered.LayeredScenarios.Row;
+import net.hopwise.examples.layered.LayeredScenarios.Share;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The layered session in the simulator: receivers behind bottlenecks of different speeds share one
+ * stream, each at its own level, and how ERA and PLM share a DropTail bottleneck with TCP.
+ */
+class LayeredSimulationTest {
+    private static final long[] BOTTLENECKS = {300_000, 1_000_000, 10_000_000};
+
+    /**
+     * Each receiver ends at the highest level strictly below what its pairs measure (the thesis's
+     * rule) and reaches it within 3 s of joining: the first decision needs 3 samples, and one
+     * 20 Kbit/s layer brings 2.44 pairs a second, so at most two interval boundaries after the
+     * join (up to 1 s away) pass first. Nothing is lost: the target never exceeds the capacity.
+     */
+    @Test
+    void eraReceiversBehindDifferentBottlenecksEachSettleAtTheLevelTheirBottleneckCarries() {
+        List<Row> rows = LayeredScenarios.heterogeneous(Protocol.ERA, 1, BOTTLENECKS, 40);
+        assertThat(rows).extracting(Row::expectedLevel).containsExactly(13, 48, 99);
+        for (Row r : rows) {
+            assertThat(r.finalLevel()).as("%s", r).isEqualTo(r.expectedLevel());
+            assertThat(r.settleSeconds()).as("%s", r).isLessThanOrEqualTo(3.0);
+            assertThat(r.changesAfterSettling()).as("%s", r).isZero();
+            assertThat(r.lossRate()).as("%s", r).isLessThan(0.001);
+            // Whole seconds of a constant-rate stream: within 1% of R_i.
+            assertThat(r.throughput()).as("%s", r)
+                    .isCloseTo(LayeredScenarios.LAYERS.cumulative(r.expectedLevel()), org.assertj.core.data.Percentage.withPercentage(1));
+        }
+        // E on 300 Kbit/s: 280/300 with 20 Kbit/s layers and the strict rule (the thesis measured 0.90).
+        assertThat(rows.get(0).efficiency()).isGreaterThan(0.93);
+    }
+
+    @Test
+    void plmReceiversReachTheSameLevelsAlone() {
+        for (Row r : LayeredScenarios.heterogeneous(Protocol.PLM, 2, BOTTLENECKS, 40)) {
+            assertThat(r.finalLevel()).as("%s", r).isEqualTo(r.expectedLevel());
+            assertThat(r.lossRate()).as("%s", r).isLessThan(0.001);
+        }
+    }
+
+    /**
+     * On a DropTail bottleneck PLM (no TCP equation) takes more than half from TCP, as the thesis
+     * found without fair queuing; ERA leaves TCP at least its half in both start orders (it falls
+     * short of its own half: see docs/layered-multicast.md). Means over three seeds, since one run's
+     * share swings with TCP's sawtooth.
+     */
+    @Test
+    void withTcpOnDropTailPlmTakesMoreThanItsShareAndEraDoesNot() {
+        for (boolean tcpFirst : new boolean[] {false, true}) {
+            double plm = IntStream.rangeClosed(1, 3)
+                    .mapToDouble(s -> LayeredScenarios.withTcp(Protocol.PLM, s, 400_000, tcpFirst, 80).friendliness())
+                    .average().orElseThrow();
+            assertThat(plm).as("PLM's F, tcp first: %s", tcpFirst).isGreaterThan(1.5);
+            for (Protocol era : new Protocol[] {Protocol.ERA, Protocol.ERA_EVENTS}) {
+                double tcp = IntStream.rangeClosed(1, 3)
+                        .mapToObj(s -> LayeredScenarios.withTcp(era, s, 400_000, tcpFirst, 80))
+                        .mapToDouble(Share::tcp).average().orElseThrow();
+                assertThat(tcp).as("TCP beside %s, tcp first: %s", era, tcpFirst).isGreaterThan(200_000);
+            }
+        }
+    }
+
+    /**
+     * Late joiners behind a bottleneck others already fill: each reaches the shared level (19
+     * layers on 400 Kbit/s) within 3 s of joining (the same bound as a lone receiver: its first
+     * decision waits for 3 samples of the base layer) and nobody loses more than 1%.
+     */
+    @Test
+    void lateJoinersReachTheSharedLevelWithinThreeSeconds() {
+        List<LayeredScenarios.Joiner> joiners = LayeredScenarios.lateJoiners(Protocol.ERA, 3, 60);
+        for (LayeredScenarios.Joiner j : joiners) {
+            assertThat(j.finalLevel()).as("%s", j).isEqualTo(18);
+            assertThat(j.settleSeconds()).as("%s", j).isLessThanOrEqualTo(3.0);
+            assertThat(j.lossRate()).as("%s", j).isLessThan(0.01);
+        }
+    }
+
+    /**
+     * Behind the 1 Mbit/s exterior links of the thesis's trace a pair reaches the bottleneck 4 ms
+     * apart and TCP's packets fall between its two packets, so the minimum sample sees the share
+     * left, not the capacity: ERA then shares with TCP. Measured over 10 seeds: ERA F 0.54 +- 0.03,
+     * with loss events F 0.79 +- 0.02 and Jain 0.986 +- 0.004. Asserted with room for the seeds'
+     * spread: neither takes more than 1.25 times TCP's throughput (the benchmark's upper bound),
+     * ERA gets at least 0.4 of it, and with loss events Jain's index is at least 0.95.
+     */
+    @Test
+    void behindTheThesissExteriorLinksEraSharesWithTcp() {
+        for (boolean tcpFirst : new boolean[] {false, true}) {
+            List<Share> era = IntStream.rangeClosed(1, 3)
+                    .mapToObj(s -> LayeredScenarios.withTcp(Protocol.ERA, s, 400_000, tcpFirst, 80, 1_000_000)).toList();
+            List<Share> events = IntStream.rangeClosed(1, 3)
+                    .mapToObj(s -> LayeredScenarios.withTcp(Protocol.ERA_EVENTS, s, 400_000, tcpFirst, 80, 1_000_000)).toList();
+            double f = era.stream().mapToDouble(Share::friendliness).average().orElseThrow();
+            double fEvents = events.stream().mapToDouble(Share::friendliness).average().orElseThrow();
+            assertThat(f).as("ERA's F, tcp first: %s", tcpFirst).isBetween(0.4, 1.25);
+            assertThat(fEvents).as("ERA with loss events, F, tcp first: %s", tcpFirst).isBetween(0.4, 1.25);
+            assertThat(events.stream().mapToDouble(Share::jain).average().orElseThrow()).isGreaterThanOrEqualTo(0.95);
+        }
+    }
+
+    /**
+     * RLM's join experiments on 20 Kbit/s layers: one layer per experiment, experiments at least
+     * 2.5 s apart, so the 300 Kbit/s receiver needs far longer than ERA's 3 s to reach its level;
+     * and a 25% loss threshold cannot see one layer of overshoot (a few per cent of loss), so it
+     * oversubscribes and loses packets where ERA loses none.
+     */
+    @Test
+    void rlmConvergesSlowlyAndLosesWhereEraDoesNot() {
+        Row rlm = LayeredScenarios.heterogeneous(Protocol.RLM, 1, new long[] {300_000}, 120).get(0);
+        Row era = LayeredScenarios.heterogeneous(Protocol.ERA, 1, new long[] {300_000}, 120).get(0);
+        assertThat(era.lossRate()).isZero();
+        assertThat(rlm.lossRate()).as("%s", rlm).isGreaterThan(0.01);
+        assertThat(Double.isNaN(rlm.settleSeconds()) || rlm.settleSeconds() > 20).as("%s", rlm).isTrue();
+    }
+}

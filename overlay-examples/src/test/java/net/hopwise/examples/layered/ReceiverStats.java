@@ -1,0 +1,122 @@
+package net.hopwise.examples.layered;
+
+import java.util.ArrayList;
+import java.util.List;
+import net.hopwise.multicast.layered.LayerRates;
+import net.hopwise.multicast.layered.LayeredPacket;
+
+/** What one layered receiver got: bytes per second, losses from sequence gaps, and its level over time. */
+final class ReceiverStats {
+    private static final long SECOND = 1_000_000_000L;
+    private final long[] expected;
+    private final boolean[] synced;
+    private final List<long[]> levels = new ArrayList<>();
+    private long[] bytesPerSecond = new long[64];
+    private long[] packetsPerSecond = new long[64];
+    private long[] lossesPerSecond = new long[64];
+    long joinedAt = -1;
+    long packets;
+    long losses;
+
+    ReceiverStats(LayerRates layers) {
+        this.expected = new long[layers.count()];
+        this.synced = new boolean[layers.count()];
+        levels.add(new long[] {0, -1});
+    }
+
+    void levelChanged(int level, long now) {
+        levels.add(new long[] {now, level});
+    }
+
+    void forget(int layer) {
+        synced[layer] = false;
+    }
+
+    void received(LayeredPacket p, int bytes, long now) {
+        int s = (int) (now / SECOND);
+        if (s >= bytesPerSecond.length) {
+            int n = Math.max(s + 1, bytesPerSecond.length * 2);
+            bytesPerSecond = java.util.Arrays.copyOf(bytesPerSecond, n);
+            packetsPerSecond = java.util.Arrays.copyOf(packetsPerSecond, n);
+            lossesPerSecond = java.util.Arrays.copyOf(lossesPerSecond, n);
+        }
+        packetsPerSecond[s]++;
+        bytesPerSecond[s] += bytes;
+        packets++;
+        int j = p.layer();
+        if (synced[j]) {
+            long gap = (p.sequence() - expected[j]) & 0xFFFF_FFFFL;
+            if (gap >= 0x8000_0000L) {
+                return;
+            }
+            losses += gap;
+            lossesPerSecond[s] += gap;
+        }
+        synced[j] = true;
+        expected[j] = (p.sequence() + 1) & 0xFFFF_FFFFL;
+    }
+
+    /** Mean throughput in bit/s over whole seconds [from, to) of virtual time. */
+    double throughput(long fromNanos, long toNanos) {
+        long sum = 0;
+        for (long s = fromNanos / SECOND; s < toNanos / SECOND && s < bytesPerSecond.length; s++) {
+            sum += bytesPerSecond[(int) s];
+        }
+        return sum * 8.0 / ((toNanos / SECOND) - (fromNanos / SECOND));
+    }
+
+    /** Throughput of second {@code s} of virtual time, bit/s. */
+    double throughputIn(int s) {
+        return s < bytesPerSecond.length ? bytesPerSecond[s] * 8.0 : 0;
+    }
+
+    /** The level held at {@code now}. */
+    int levelAt(long now) {
+        int level = -1;
+        for (long[] change : levels) {
+            if (change[0] > now) {
+                break;
+            }
+            level = (int) change[1];
+        }
+        return level;
+    }
+
+    /** The first instant from which the level stays within [level - slack, level] until {@code end}; -1 if never. */
+    long settledAt(int level, int slack, long end) {
+        long since = -1;
+        for (long[] change : levels) {
+            if (change[0] > end) {
+                break;
+            }
+            boolean inside = change[1] <= level && change[1] >= level - slack;
+            if (inside && since < 0) {
+                since = change[0];
+            } else if (!inside) {
+                since = -1;
+            }
+        }
+        return since;
+    }
+
+    /** The highest loss rate of any whole second in [from, to). */
+    double peakLossRate(long fromNanos, long toNanos) {
+        double peak = 0;
+        for (long s = fromNanos / SECOND; s < toNanos / SECOND && s < bytesPerSecond.length; s++) {
+            long total = packetsPerSecond[(int) s] + lossesPerSecond[(int) s];
+            if (total > 0) {
+                peak = Math.max(peak, (double) lossesPerSecond[(int) s] / total);
+            }
+        }
+        return peak;
+    }
+
+    double lossRate() {
+        return packets + losses == 0 ? 0 : (double) losses / (packets + losses);
+    }
+
+    /** Level changes after {@code from}. */
+    long changesAfter(long from) {
+        return levels.stream().filter(c -> c[0] > from).count();
+    }
+}

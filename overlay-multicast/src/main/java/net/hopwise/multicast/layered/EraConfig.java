@@ -1,0 +1,233 @@
+package net.hopwise.multicast.layered;
+
+import java.time.Duration;
+
+/**
+ * Every parameter of an ERA (Explicit Rate Adjustment) session, sender and receivers, immutable;
+ * build with {@link #builder()}. Each default is declared once, with its reason; they are the
+ * thesis's (Puangpronpitag 2003, Table 6-1 and chapter 5) unless the reason says otherwise.
+ */
+public final class EraConfig {
+    /** The thesis's packet size for every protocol it simulated. */
+    public static final int DEFAULT_PACKET_BYTES = 512;
+    /** Packet pairs, as the thesis's simulations sent them; longer bunches are for noisier real paths. */
+    public static final int DEFAULT_BUNCH_LENGTH = 2;
+    /** "Min PP required": fewer samples in an interval means the pairs themselves were lost. */
+    public static final int DEFAULT_MIN_SAMPLES = 3;
+    /** The thesis's Rate Adaptation Interval, the same for every receiver of a session. */
+    public static final Duration DEFAULT_ADAPTATION_INTERVAL = Duration.ofSeconds(1);
+    /**
+     * The loss rate's observation window: PLM's loss cycle, which ERA's code reused, lasts about
+     * 5 s, and the thesis's trace counts about 9 s of packets; 5 s reacts within a few intervals and
+     * still sees tens of packets on one layer.
+     */
+    public static final Duration DEFAULT_LOSS_WINDOW = Duration.ofSeconds(5);
+    /** t_RTO = 4 t_RTT in the TCP equation, as ERA (after TFMCC) simplified it. */
+    public static final double DEFAULT_RTO_FACTOR = 4.0;
+    /**
+     * Subscribe to the highest cumulative rate strictly below round(target), as the ns-2 code did
+     * (it reproduces the thesis's measured 271.93 Kbit/s on 300); false: at most the target.
+     */
+    public static final boolean DEFAULT_STRICTLY_BELOW = true;
+    /** No packet at all for this long drops one layer (PLM's timeout): four bunches of a 20 Kbit/s layer. */
+    public static final Duration DEFAULT_SILENCE_TIMEOUT = Duration.ofSeconds(2);
+    /** After leaving every layer, re-join the base layer after this back-off, as PLM's code does. */
+    public static final Duration DEFAULT_REJOIN_AFTER = Duration.ofSeconds(30);
+    /** t_announce = n RAI with n = 1: a joiner waits at most one interval, for one small packet a second. */
+    public static final int DEFAULT_ANNOUNCE_EVERY_INTERVALS = 1;
+
+    /**
+     * Count lost packets (the thesis's PLR) rather than TFRC's loss events (losses within one round
+     * trip as one): the thesis's rule by default. Padhye's equation is a function of the loss event
+     * rate, and a bunch lost whole at a full queue is one event, so loss events make the TCP rate
+     * what TCP itself would get (see docs/layered-multicast.md for the figures).
+     */
+    public static final boolean DEFAULT_LOSS_EVENTS = false;
+
+    private final int packetBytes;
+    private final int bunchLength;
+    private final int minSamples;
+    private final long adaptationIntervalNanos;
+    private final long lossWindowNanos;
+    private final double rtoFactor;
+    private final boolean strictlyBelow;
+    private final long silenceTimeoutNanos;
+    private final long rejoinAfterNanos;
+    private final int announceEveryIntervals;
+    private final boolean lossEvents;
+
+    private EraConfig(Builder b) {
+        this.packetBytes = b.packetBytes;
+        this.bunchLength = b.bunchLength;
+        this.minSamples = b.minSamples;
+        this.adaptationIntervalNanos = b.adaptationInterval.toNanos();
+        this.lossWindowNanos = b.lossWindow.toNanos();
+        this.rtoFactor = b.rtoFactor;
+        this.strictlyBelow = b.strictlyBelow;
+        this.silenceTimeoutNanos = b.silenceTimeout.toNanos();
+        this.rejoinAfterNanos = b.rejoinAfter.toNanos();
+        this.announceEveryIntervals = b.announceEveryIntervals;
+        this.lossEvents = b.lossEvents;
+    }
+
+    public static Builder builder() {
+        return new Builder();
+    }
+
+    public static EraConfig defaults() {
+        return builder().build();
+    }
+
+    public Builder toBuilder() {
+        return new Builder().packetBytes(packetBytes).bunchLength(bunchLength).minSamples(minSamples)
+                .adaptationInterval(Duration.ofNanos(adaptationIntervalNanos)).lossWindow(Duration.ofNanos(lossWindowNanos))
+                .rtoFactor(rtoFactor).strictlyBelow(strictlyBelow).silenceTimeout(Duration.ofNanos(silenceTimeoutNanos))
+                .rejoinAfter(Duration.ofNanos(rejoinAfterNanos)).announceEveryIntervals(announceEveryIntervals).lossEvents(lossEvents);
+    }
+
+    /** Whether l counts loss events (TFRC) rather than lost packets. */
+    public boolean lossEvents() {
+        return lossEvents;
+    }
+
+    /** M: bytes of one data packet, what the bandwidth estimate and the TCP equation count. */
+    public int packetBytes() {
+        return packetBytes;
+    }
+
+    /** B: packets per bunch, sent back to back; 2 is a packet pair. */
+    public int bunchLength() {
+        return bunchLength;
+    }
+
+    public int minSamples() {
+        return minSamples;
+    }
+
+    /** The RAI. */
+    public long adaptationIntervalNanos() {
+        return adaptationIntervalNanos;
+    }
+
+    public long lossWindowNanos() {
+        return lossWindowNanos;
+    }
+
+    public double rtoFactor() {
+        return rtoFactor;
+    }
+
+    public boolean strictlyBelow() {
+        return strictlyBelow;
+    }
+
+    public long silenceTimeoutNanos() {
+        return silenceTimeoutNanos;
+    }
+
+    public long rejoinAfterNanos() {
+        return rejoinAfterNanos;
+    }
+
+    public int announceEveryIntervals() {
+        return announceEveryIntervals;
+    }
+
+    public static final class Builder {
+        private int packetBytes = DEFAULT_PACKET_BYTES;
+        private int bunchLength = DEFAULT_BUNCH_LENGTH;
+        private int minSamples = DEFAULT_MIN_SAMPLES;
+        private Duration adaptationInterval = DEFAULT_ADAPTATION_INTERVAL;
+        private Duration lossWindow = DEFAULT_LOSS_WINDOW;
+        private double rtoFactor = DEFAULT_RTO_FACTOR;
+        private boolean strictlyBelow = DEFAULT_STRICTLY_BELOW;
+        private Duration silenceTimeout = DEFAULT_SILENCE_TIMEOUT;
+        private Duration rejoinAfter = DEFAULT_REJOIN_AFTER;
+        private int announceEveryIntervals = DEFAULT_ANNOUNCE_EVERY_INTERVALS;
+        private boolean lossEvents = DEFAULT_LOSS_EVENTS;
+
+        private Builder() {
+        }
+
+        public Builder packetBytes(int bytes) {
+            if (bytes < LayeredPacket.HEADER || bytes > 0xFFFF) {
+                throw new IllegalArgumentException("packetBytes must be in " + LayeredPacket.HEADER + "..65535, got " + bytes);
+            }
+            this.packetBytes = bytes;
+            return this;
+        }
+
+        public Builder bunchLength(int packets) {
+            if (packets < 2 || packets > LayeredPacket.MAX_BUNCH) {
+                throw new IllegalArgumentException("bunchLength must be in 2.." + LayeredPacket.MAX_BUNCH + ", got " + packets);
+            }
+            this.bunchLength = packets;
+            return this;
+        }
+
+        public Builder minSamples(int samples) {
+            if (samples < 1) {
+                throw new IllegalArgumentException("minSamples must be >= 1, got " + samples);
+            }
+            this.minSamples = samples;
+            return this;
+        }
+
+        public Builder adaptationInterval(Duration interval) {
+            this.adaptationInterval = positive("adaptationInterval", interval);
+            return this;
+        }
+
+        public Builder lossWindow(Duration window) {
+            this.lossWindow = positive("lossWindow", window);
+            return this;
+        }
+
+        public Builder rtoFactor(double factor) {
+            if (!(factor > 0) || Double.isInfinite(factor)) {
+                throw new IllegalArgumentException("rtoFactor must be > 0, got " + factor);
+            }
+            this.rtoFactor = factor;
+            return this;
+        }
+
+        public Builder strictlyBelow(boolean strict) {
+            this.strictlyBelow = strict;
+            return this;
+        }
+
+        public Builder silenceTimeout(Duration timeout) {
+            this.silenceTimeout = positive("silenceTimeout", timeout);
+            return this;
+        }
+
+        public Builder rejoinAfter(Duration backoff) {
+            this.rejoinAfter = positive("rejoinAfter", backoff);
+            return this;
+        }
+
+        public Builder announceEveryIntervals(int n) {
+            if (n < 1 || n > 0xFFFF) {
+                throw new IllegalArgumentException("announceEveryIntervals must be in 1..65535, got " + n);
+            }
+            this.announceEveryIntervals = n;
+            return this;
+        }
+
+        public Builder lossEvents(boolean events) {
+            this.lossEvents = events;
+            return this;
+        }
+
+        public EraConfig build() {
+            return new EraConfig(this);
+        }
+
+        private static Duration positive(String name, Duration d) {
+            if (d == null || d.isNegative() || d.isZero()) {
+                throw new IllegalArgumentException(name + " must be > 0, got " + d);
+            }
+            return d;
+        }
+    }
+}

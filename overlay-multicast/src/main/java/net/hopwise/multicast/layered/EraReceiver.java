@@ -1,0 +1,268 @@
+package net.hopwise.multicast.layered;
+
+import java.util.Arrays;
+import java.util.Objects;
+import java.util.function.Consumer;
+
+/**
+ * An ERA receiver, sans-IO: it measures its path with the sender's packet bunches and its loss
+ * from sequence gaps, and once per adaptation interval moves to the level its target rate allows
+ * (Puangpronpitag 2003, chapter 5):
+ *
+ * <ol>
+ *   <li>every sample {@code R'_pp} below the subscribed rate {@code R_i} drops layers at once, to the
+ *       highest level below the sample;
+ *   <li>at each interval boundary {@code R_pp} = the minimum sample, or -1 when fewer than the
+ *       minimum arrived;
+ *   <li>with loss {@code l > 0}, {@code R_TCP} from Padhye's equation, and the target is
+ *       {@code min(R_TCP, R_pp)}, or {@code R_TCP} when {@code R_pp = -1}; without loss the target
+ *       is {@code R_pp}, and with too few samples as well the level holds and the window extends;
+ *   <li>the receiver joins or leaves as many layers as the target allows, leaving the session
+ *       (EXIT) when not even the base layer fits, and rejoining the base layer after a back-off.
+ * </ol>
+ *
+ * Interval boundaries are the announcement's epoch start plus whole intervals, mapped onto this
+ * receiver's clock by the announcement's arrival, so every receiver behind one bottleneck decides
+ * at the same instants. The receiver refuses to join before a valid announcement of its session.
+ * It reads no clock: every input carries {@code nowNanos}.
+ */
+public final class EraReceiver {
+    private static final int TRACE_SAMPLES = 64;
+
+    private final int sessionId;
+    private final EraConfig config;
+    private final RttEstimator rtt;
+    private final LayerSubscriber subscriber;
+    private final Consumer<EraDecision> trace;
+    private final BunchProbe probe = new BunchProbe();
+
+    private SessionAnnouncement announcement;
+    private long offsetNanos = Long.MAX_VALUE;
+    private LayerLossMonitor loss;
+    private boolean wanted;
+    private int level = -1;
+    private long nextBoundary = Long.MAX_VALUE;
+    private long lastPacketNanos;
+    private long exitedAtNanos = -1;
+    private double[] samples = new double[16];
+    private int sampleCount;
+    private double minSample = Double.POSITIVE_INFINITY;
+
+    private long refusedAnnouncements;
+    private long unsubscribedPackets;
+    private long packetsReceived;
+    private long levelChanges;
+
+    public EraReceiver(int sessionId, EraConfig config, RttEstimator rtt, LayerSubscriber subscriber,
+            Consumer<EraDecision> trace) {
+        this.sessionId = sessionId;
+        this.config = Objects.requireNonNull(config, "config");
+        this.rtt = Objects.requireNonNull(rtt, "rtt");
+        this.subscriber = Objects.requireNonNull(subscriber, "subscriber");
+        this.trace = trace == null ? d -> { } : trace;
+    }
+
+    /**
+     * The application wants the stream. Joins the base layer at once when a valid announcement
+     * arrived, or as soon as one does.
+     *
+     * @return true when the base layer was joined now
+     */
+    public boolean join(long nowNanos) {
+        wanted = true;
+        if (announcement == null || level >= 0) {
+            return false;
+        }
+        start(nowNanos, EraDecision.Kind.START);
+        return true;
+    }
+
+    /** The application is done: every layer is left. */
+    public void leave(long nowNanos) {
+        wanted = false;
+        moveTo(-1, nowNanos);
+        nextBoundary = Long.MAX_VALUE;
+        exitedAtNanos = -1;
+    }
+
+    /** An announcement arrived (decoded, so well formed); one of another session, or one that changes the layers mid-session, is refused. */
+    public void onAnnouncement(SessionAnnouncement a, long nowNanos) {
+        if (a.sessionId() != sessionId || (announcement != null && !announcement.layers().equals(a.layers()))) {
+            refusedAnnouncements++;
+            return;
+        }
+        // The smallest (arrival - sent) seen: the one-way delay with the least queueing, plus any clock offset.
+        offsetNanos = Math.min(offsetNanos, nowNanos - a.sentAtMicros() * 1000);
+        if (announcement == null) {
+            announcement = a;
+            loss = new LayerLossMonitor(a.layers().count(),
+                    (int) Math.max(1, Math.ceil((double) config.lossWindowNanos() / a.intervalNanos())));
+            if (wanted) {
+                start(nowNanos, EraDecision.Kind.START);
+            }
+        }
+    }
+
+    public void onPacket(LayeredPacket p, long nowNanos) {
+        if (announcement == null || p.sessionId() != sessionId || p.layer() > level) {
+            unsubscribedPackets++;
+            return;
+        }
+        packetsReceived++;
+        lastPacketNanos = nowNanos;
+        rtt.onPacket(p.sendTimeMicros(), nowNanos);
+        loss.onPacket(p.layer(), p.sequence(), nowNanos,
+                config.lossEvents() ? (long) (rtt.rttSeconds() * 1e9) : 0);
+        double sample = probe.onPacket(p, announcement.packetBytes(), nowNanos);
+        if (Double.isNaN(sample)) {
+            return;
+        }
+        addSample(sample);
+        if (announcement.layers().cumulative(level) > sample) {
+            int to = announcement.layers().levelFor(sample, config.strictlyBelow());
+            trace.accept(EraDecision.event(nowNanos, EraDecision.Kind.STABILITY_DROP, sample, level, to));
+            clearSamples();
+            moveTo(to, nowNanos);
+        }
+    }
+
+    public long nextDeadlineNanos() {
+        long next = nextBoundary;
+        if (level >= 0) {
+            next = Math.min(next, lastPacketNanos + config.silenceTimeoutNanos());
+        } else if (exitedAtNanos >= 0 && wanted) {
+            next = Math.min(next, exitedAtNanos + config.rejoinAfterNanos());
+        }
+        return next;
+    }
+
+    public void onTimer(long nowNanos) {
+        if (level < 0 && exitedAtNanos >= 0 && wanted && nowNanos >= exitedAtNanos + config.rejoinAfterNanos()) {
+            exitedAtNanos = -1;
+            start(nowNanos, EraDecision.Kind.REJOIN);
+        }
+        if (level >= 0 && nowNanos >= lastPacketNanos + config.silenceTimeoutNanos()) {
+            trace.accept(EraDecision.event(nowNanos, EraDecision.Kind.SILENCE_DROP, Double.NaN, level, level - 1));
+            lastPacketNanos = nowNanos;
+            moveTo(level - 1, nowNanos);
+        }
+        while (nextBoundary != Long.MAX_VALUE && nowNanos >= nextBoundary) {
+            nextBoundary += announcement.intervalNanos();
+            if (level >= 0) {
+                adapt(nowNanos);
+            }
+        }
+    }
+
+    private void start(long nowNanos, EraDecision.Kind kind) {
+        long interval = announcement.intervalNanos();
+        long epoch = announcement.epochStartMicros() * 1000 + offsetNanos;
+        nextBoundary = epoch + (Math.floorDiv(nowNanos - epoch, interval) + 1) * interval;
+        lastPacketNanos = nowNanos;
+        clearSamples();
+        trace.accept(EraDecision.event(nowNanos, kind, Double.NaN, level, 0));
+        moveTo(0, nowNanos);
+    }
+
+    private void adapt(long nowNanos) {
+        LayerRates layers = announcement.layers();
+        double bunchEstimate = sampleCount >= config.minSamples() ? minSample : -1;
+        double l = loss.rate();
+        long packets = loss.packets();
+        long losses = loss.losses();
+        loss.rotate();
+        double rttSeconds = rtt.rttSeconds();
+        double tcp = TcpFriendlyRate.padhye(l, rttSeconds, announcement.packetBytes(), config.rtoFactor());
+        double target;
+        if (l > 0) {
+            target = bunchEstimate >= 0 ? Math.min(tcp, bunchEstimate) : tcp;
+        } else if (bunchEstimate >= 0) {
+            target = bunchEstimate;
+        } else {
+            trace.accept(new EraDecision(nowNanos, EraDecision.Kind.HOLD, traceSamples(), bunchEstimate, packets,
+                    losses, l, rttSeconds, tcp, Double.NaN, level, level));
+            return;
+        }
+        int to = layers.levelFor(target, config.strictlyBelow());
+        trace.accept(new EraDecision(nowNanos, EraDecision.Kind.INTERVAL, traceSamples(), bunchEstimate, packets,
+                losses, l, rttSeconds, tcp, target, level, to));
+        clearSamples();
+        moveTo(to, nowNanos);
+    }
+
+    private void moveTo(int to, long nowNanos) {
+        if (to == level) {
+            return;
+        }
+        levelChanges++;
+        while (level < to) {
+            level++;
+            loss.forget(level);
+            subscriber.join(level, nowNanos);
+        }
+        while (level > to) {
+            loss.forget(level);
+            subscriber.leave(level, nowNanos);
+            level--;
+        }
+        if (level < 0 && wanted) {
+            exitedAtNanos = nowNanos;
+        }
+    }
+
+    private void addSample(double sample) {
+        if (sampleCount < TRACE_SAMPLES) {
+            if (sampleCount == samples.length) {
+                samples = Arrays.copyOf(samples, samples.length * 2);
+            }
+            samples[sampleCount] = sample;
+        }
+        sampleCount++;
+        minSample = Math.min(minSample, sample);
+    }
+
+    private void clearSamples() {
+        sampleCount = 0;
+        minSample = Double.POSITIVE_INFINITY;
+    }
+
+    private double[] traceSamples() {
+        return Arrays.copyOf(samples, Math.min(sampleCount, TRACE_SAMPLES));
+    }
+
+    /** The highest layer held, -1 when none. */
+    public int level() {
+        return level;
+    }
+
+    /** R_i of the level held, bits per second; 0 when none. */
+    public long rateBitsPerSecond() {
+        return level < 0 ? 0 : announcement.layers().cumulative(level);
+    }
+
+    public SessionAnnouncement announcement() {
+        return announcement;
+    }
+
+    /** The next interval boundary on this receiver's clock, or {@link Long#MAX_VALUE} when not joined. */
+    public long nextBoundaryNanos() {
+        return nextBoundary;
+    }
+
+    public long refusedAnnouncements() {
+        return refusedAnnouncements;
+    }
+
+    /** Packets of layers not held (in flight when a layer was left) or before any announcement. */
+    public long unsubscribedPackets() {
+        return unsubscribedPackets;
+    }
+
+    public long packetsReceived() {
+        return packetsReceived;
+    }
+
+    public long levelChanges() {
+        return levelChanges;
+    }
+}

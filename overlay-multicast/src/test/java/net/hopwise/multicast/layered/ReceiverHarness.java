@@ -1,0 +1,87 @@
+package net.hopwise.multicast.layered;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+
+/** An ERA receiver fed by hand: announcements, packet pairs of chosen dispersion, gaps, virtual time. */
+final class ReceiverHarness {
+    static final int SESSION = 7;
+    final LayerRates layers;
+    final EraConfig config;
+    final SessionAnnouncement announcement;
+    final List<EraDecision> decisions = new ArrayList<>();
+    final List<String> subscriptions = new ArrayList<>();
+    final EraReceiver receiver;
+    final long[] psn;
+    long now = 1_000_000_000L;
+
+    ReceiverHarness(LayerRates layers, EraConfig config, RttEstimator rtt) {
+        this.layers = layers;
+        this.config = config;
+        this.announcement = new SessionAnnouncement(SESSION, 1, config.packetBytes(),
+                config.adaptationIntervalNanos() / 1000, 1, 1_000_000, 0, 1_000_000, layers);
+        this.psn = new long[layers.count()];
+        this.receiver = new EraReceiver(SESSION, config, rtt, new LayerSubscriber() {
+            @Override
+            public void join(int layer, long nowNanos) {
+                subscriptions.add("+" + layer);
+            }
+
+            @Override
+            public void leave(int layer, long nowNanos) {
+                subscriptions.add("-" + layer);
+            }
+        }, decisions::add);
+    }
+
+    ReceiverHarness() {
+        this(LayerRates.equal(100, 20_000), EraConfig.defaults(), RttEstimator.fixed(Duration.ofMillis(50)));
+    }
+
+    /** The announcement arrives now (epoch start 1 s on a clock equal to ours) and the application joins. */
+    ReceiverHarness joined() {
+        receiver.onAnnouncement(announcement.sentAt(now / 1000), now);
+        receiver.join(now);
+        return this;
+    }
+
+    /** A pair on {@code layer} whose second packet arrives {@code 8M/bps} after the first. */
+    void pair(int layer, double bps) {
+        long gap = Math.round(8.0 * config.packetBytes() * 1e9 / bps);
+        packet(layer, true);
+        now += gap;
+        packet(layer, false);
+    }
+
+    void packet(int layer, boolean first) {
+        receiver.onPacket(new LayeredPacket(SESSION, 1, layer, psn[layer]++, now / 1000, first, 2, 1), now);
+    }
+
+    /** {@code n} packets of {@code layer} are lost on the way. */
+    void lose(int layer, int n) {
+        psn[layer] += n;
+    }
+
+    /** Advances to {@code t}, firing the receiver's timer at each deadline on the way. */
+    void advanceTo(long t) {
+        while (receiver.nextDeadlineNanos() <= t) {
+            now = Math.max(now, receiver.nextDeadlineNanos());
+            receiver.onTimer(now);
+        }
+        now = t;
+    }
+
+    void advance(Duration d) {
+        advanceTo(now + d.toNanos());
+    }
+
+    EraDecision last(EraDecision.Kind kind) {
+        for (int i = decisions.size() - 1; i >= 0; i--) {
+            if (decisions.get(i).kind() == kind) {
+                return decisions.get(i);
+            }
+        }
+        return null;
+    }
+}
