@@ -45,8 +45,6 @@ public final class ExtensionCodec {
     public static final int MAX_COUNT = 0xFFFF;
 
     private static final int WITHDRAWN = 0xFFFF;
-    /** The age's top bit: a signature follows the record. */
-    private static final int SIGNED = 0x8000_0000;
     /** Keeps a record's signature from ever standing for an advertisement, or for anything else signed with the key. */
     private static final byte[] SIGNED_TAG = "hopwise link-state extension record v1\0".getBytes(java.nio.charset.StandardCharsets.US_ASCII);
 
@@ -55,7 +53,7 @@ public final class ExtensionCodec {
     /** Bytes {@code r} takes in an extension body. */
     public static int encodedSize(ExtensionRecord r) {
         return RECORD_HEADER_BYTES + (r.data() == null ? 0 : r.data().length)
-                + (r.signature() == null ? 0 : 1 + r.signature().length);
+                + SignatureField.size(r.signature());
     }
 
     /** Bytes the body of {@code u} takes. */
@@ -83,17 +81,14 @@ public final class ExtensionCodec {
             out.writeLong(r.origin().value());
             out.writeShort(r.kind());
             out.writeLong(r.sequence());
-            out.writeInt(r.signature() == null ? r.ageMillis() : r.ageMillis() | SIGNED);
+            out.writeInt(SignatureField.age(r.ageMillis(), r.signature()));
             if (r.data() == null) {
                 out.writeShort(WITHDRAWN);
             } else {
                 out.writeShort(r.data().length);
                 out.writeBytes(r.data());
             }
-            if (r.signature() != null) {
-                out.writeByte(r.signature().length);
-                out.writeBytes(r.signature());
-            }
+            SignatureField.write(r.signature(), out);
         }
     }
 
@@ -136,7 +131,7 @@ public final class ExtensionCodec {
             long age = body.getUnsignedInt(p + 18);
             int length = body.getUnsignedShort(p + 22);
             p += RECORD_HEADER_BYTES;
-            boolean signed = (age & SIGNED) != 0;
+            boolean signed = (age & SignatureField.SIGNED) != 0;
             age &= Integer.MAX_VALUE;
             if (origin == 0 || kind < ExtensionRecord.MIN_KIND || sequence < 0) {
                 return null;
@@ -152,16 +147,11 @@ public final class ExtensionCodec {
             }
             byte[] signature = null;
             if (signed) {
-                if (p >= end) {
+                signature = SignatureField.read(body, p, end);
+                if (signature == null) {
                     return null;
                 }
-                int n = body.getUnsignedByte(p++);
-                if (n == 0 || n > end - p) {
-                    return null;
-                }
-                signature = new byte[n];
-                body.getBytes(p, signature);
-                p += n;
+                p += SignatureField.size(signature);
             }
             records.add(new ExtensionRecord(new NodeId(origin), kind, sequence, (int) age, data, signature));
         }

@@ -47,8 +47,6 @@ public final class LinkStateCodec {
     /** The count fields are 16 bits. */
     public static final int MAX_COUNT = 0xFFFF;
 
-    /** The age's top bit: a signature follows the advertisement's links. */
-    private static final int SIGNED = 0x8000_0000;
     /** Keeps an advertisement's signature from ever standing for an extension record, or for anything else signed with the key. */
     private static final byte[] SIGNED_TAG = "hopwise link-state advertisement v1\0".getBytes(StandardCharsets.US_ASCII);
 
@@ -57,7 +55,7 @@ public final class LinkStateCodec {
     /** Bytes {@code a} takes in an update body. */
     public static int encodedSize(LinkStateAdvertisement a) {
         return ADVERTISEMENT_HEADER_BYTES + a.originName().length() + LINK_BYTES * a.links().size()
-                + (a.signature() == null ? 0 : 1 + a.signature().length);
+                + SignatureField.size(a.signature());
     }
 
     /** Bytes the body of {@code u} takes. */
@@ -84,12 +82,9 @@ public final class LinkStateCodec {
         for (LinkStateAdvertisement a : ads) {
             out.writeLong(a.origin().value());
             out.writeLong(a.sequence());
-            out.writeInt(a.signature() == null ? a.ageMillis() : a.ageMillis() | SIGNED);
+            out.writeInt(SignatureField.age(a.ageMillis(), a.signature()));
             writeNameAndLinks(a, out);
-            if (a.signature() != null) {
-                out.writeByte(a.signature().length);
-                out.writeBytes(a.signature());
-            }
+            SignatureField.write(a.signature(), out);
         }
     }
 
@@ -141,7 +136,7 @@ public final class LinkStateCodec {
             long origin = body.getLong(p);
             long sequence = body.getLong(p + 8);
             long age = body.getUnsignedInt(p + 16);
-            boolean signed = (age & SIGNED) != 0;
+            boolean signed = (age & SignatureField.SIGNED) != 0;
             age &= Integer.MAX_VALUE;
             int nameLength = body.getUnsignedByte(p + 20);
             if (origin == 0 || sequence < 0 || !validName(body, p + 21, nameLength, end)) {
@@ -174,16 +169,11 @@ public final class LinkStateCodec {
             }
             byte[] signature = null;
             if (signed) {
-                if (p >= end) {
+                signature = SignatureField.read(body, p, end);
+                if (signature == null) {
                     return null;
                 }
-                int n = body.getUnsignedByte(p++);
-                if (n == 0 || n > end - p) {
-                    return null;
-                }
-                signature = new byte[n];
-                body.getBytes(p, signature);
-                p += n;
+                p += SignatureField.size(signature);
             }
             ads.add(new LinkStateAdvertisement(new NodeId(origin), name, sequence, (int) age, links, signature));
         }

@@ -275,8 +275,7 @@ final class LinkStateExtensions {
             receiveOwn(from, r, held, key, ack, nowNanos);
             return;
         }
-        if (held == null || r.sequence() > held.sequence()
-                || (r.sequence() == held.sequence() && ExtensionRecord.compareContent(r, held) > 0)) {
+        if (newer) {
             if (held == null && database.count(r.origin()) >= config.maxExtensionsPerOrigin()) {
                 from.acks.add(ack);
                 reject(from, DropReason.EXTENSION_LIMIT);

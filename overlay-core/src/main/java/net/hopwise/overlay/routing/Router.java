@@ -72,8 +72,8 @@ import net.hopwise.overlay.wire.DropReason;
  * <p><b>Trees.</b> {@link #tree} gives the shortest-path tree from any source, from the same snapshot
  * of the database as the routes, cached until the next route computation.
  *
- * <p>About 580 lines, over the house's 400: admission ({@code AdvertisementAdmission}), per-link
- * flooding ({@code FloodNeighbour}), own origination ({@code OwnAdvertisement}), extension records
+ * <p>About 630 lines, over the house's 400: admission ({@code AdvertisementAdmission}), signatures
+ * ({@code Signatures}), per-link flooding ({@code FloodNeighbour}), own origination ({@code OwnAdvertisement}), extension records
  * ({@code LinkStateExtensions}) and trees ({@code SourceTrees}) are already classes of their own; what
  * stays is the sequencing of one update's handling across them, which reads best in one place, and the
  * public face of each.
@@ -507,8 +507,7 @@ public final class Router {
             receiveOwn(from, a, held, ack, nowNanos);
             return;
         }
-        if (held == null || a.sequence() > held.sequence() || (a.sequence() == held.sequence()
-                && LinkStateAdvertisement.compareContent(a, held) > 0)) {
+        if (newer) {
             NodeId evict = null;
             if (held == null && database.size() >= config.maxOrigins()) {
                 // Made-up origins are unreachable, so they cannot keep a new real origin out for maxAge.
