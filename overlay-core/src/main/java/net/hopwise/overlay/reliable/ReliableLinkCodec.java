@@ -72,24 +72,13 @@ public final class ReliableLinkCodec {
         return (long) sequence << 32 | (base & 0xFFFF_FFFFL);
     }
 
-    /** Decodes an acknowledgement at {@code offset} of {@code body}; null when malformed. */
+    /** Decodes an acknowledgement at {@code offset} of {@code body} into a value; null when malformed. */
     public static LinkAck decodeAck(ByteBuf body, int offset) {
-        int end = body.readerIndex() + body.readableBytes();
-        int at = body.readerIndex() + offset;
-        if (offset < 0 || end - at < ACK_FIXED) {
+        Reader reader = new Reader();
+        if (!reader.readAck(body, offset)) {
             return null;
         }
-        long epoch = body.getLong(at);
-        int cumulative = body.getInt(at + 8);
-        int n = body.getUnsignedByte(at + 12);
-        if (n > MAX_BLOCKS || end - at < ACK_FIXED + n * BLOCK_BYTES) {
-            return null;
-        }
-        int[] blocks = new int[n * 2];
-        for (int i = 0; i < n * 2; i++) {
-            blocks[i] = body.getInt(at + ACK_FIXED + 4 * i);
-        }
-        return new LinkAck(epoch, cumulative, blocks);
+        return new LinkAck(reader.ackEpoch(), reader.cumulative(), java.util.Arrays.copyOf(reader.blocks(), reader.blockInts()));
     }
 
     /** A LINK_ACK body; null when malformed. */
