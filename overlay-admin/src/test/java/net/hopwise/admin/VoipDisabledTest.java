@@ -55,7 +55,7 @@ class VoipDisabledTest {
         p.setAccessDelay(java.time.Duration.ofMillis(-1));
         org.assertj.core.api.Assertions.assertThatThrownBy(() -> VoipRelay.start(p, null, null))
                 .isInstanceOf(InvalidSettingsException.class)
-                .hasMessageContaining("hopwise.voip: sip-address must be host:port")
+                .hasMessageContaining("hopwise.voip.sip-address: 'no-port-here' is not of the form host:port")
                 .hasMessageContaining("hopwise.voip.routes: '='")
                 .hasMessageContaining("hopwise.voip.access-delay");
     }

@@ -200,8 +200,8 @@ public final class NodeSettings {
         }
     }
 
-    /** host:port, [v6]:port, or a bare port meaning every interface. */
-    static InetSocketAddress parseBind(String bind) {
+    /** host:port, [v6]:port, or a bare port meaning every interface; also read for the SIP relay's address. */
+    public static InetSocketAddress parseBind(String bind) {
         String trimmed = bind.trim();
         if (trimmed.matches("\\d+")) {
             int port = Integer.parseInt(trimmed);

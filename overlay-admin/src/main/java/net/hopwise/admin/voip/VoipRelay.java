@@ -1,12 +1,12 @@
 package net.hopwise.admin.voip;
 
 import io.micrometer.core.instrument.MeterRegistry;
-import java.net.InetSocketAddress;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import net.hopwise.admin.config.InvalidSettingsException;
+import net.hopwise.admin.config.NodeSettings;
 import net.hopwise.admin.config.VoipProperties;
 import net.hopwise.overlay.OverlayNode;
 import net.hopwise.voip.relay.CallStatistics;
@@ -39,10 +39,14 @@ public final class VoipRelay implements AutoCloseable {
     static RelayConfig toConfig(VoipProperties s) {
         List<String> problems = new ArrayList<>();
         RelayConfig.Builder b = RelayConfig.builder();
-        try {
-            if (s.getSipAddress() != null) {
-                b.sipAddress(address(s.getSipAddress()));
+        if (s.getSipAddress() != null) {
+            try {
+                b.sipAddress(NodeSettings.parseBind(s.getSipAddress()));
+            } catch (IllegalArgumentException e) {
+                problems.add("hopwise.voip.sip-address: " + e.getMessage());
             }
+        }
+        try {
             if (s.getAdvertisedHost() != null) {
                 b.advertisedHost(s.getAdvertisedHost());
             }
@@ -82,22 +86,6 @@ public final class VoipRelay implements AutoCloseable {
             return b.build();
         } catch (IllegalArgumentException e) {
             throw new InvalidSettingsException(List.of("hopwise.voip: " + e.getMessage()));
-        }
-    }
-
-    private static InetSocketAddress address(String text) {
-        int colon = text.lastIndexOf(':');
-        if (colon <= 0 || colon == text.length() - 1) {
-            throw new IllegalArgumentException("sip-address must be host:port: " + text);
-        }
-        String host = text.substring(0, colon);
-        if (host.startsWith("[") && host.endsWith("]")) {
-            host = host.substring(1, host.length() - 1);
-        }
-        try {
-            return new InetSocketAddress(host, Integer.parseInt(text.substring(colon + 1)));
-        } catch (NumberFormatException e) {
-            throw new IllegalArgumentException("sip-address must be host:port: " + text);
         }
     }
 
