@@ -29,8 +29,8 @@ import net.hopwise.overlay.wire.WireHeader;
  * The node's side of the module SPI: one {@link ModuleContext} per installed module, and what the
  * modules registered (packet types, API objects, per-link state).
  *
- * <p>About 400 lines: one context per module, the registrations it makes and the views it gets
- * (routes live in {@code ModuleRoutes}).
+ * <p>About 450 lines, over the house's 400: one context per module, the registrations it makes and the
+ * views it gets, each a short method of the SPI it implements (routes live in {@code ModuleRoutes}).
  */
 final class ModuleHost {
     private final NodeContext node;

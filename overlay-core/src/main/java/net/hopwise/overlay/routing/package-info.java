@@ -21,6 +21,8 @@
  * ordered, aged and collected with their origin's advertisement, and never a cause of route
  * computation. From the snapshot its routes come from, a router also gives the shortest-path tree
  * from any source ({@link net.hopwise.overlay.routing.Router#tree}), tie-broken as every node's own
- * routes are, which is what source-rooted multicast forwards along.
+ * routes are, which is what source-rooted multicast forwards along. With a signer installed by a module,
+ * advertisements and extension records carry their origin's signature and a newer version is installed
+ * only once it verifies.
  */
 package net.hopwise.overlay.routing;

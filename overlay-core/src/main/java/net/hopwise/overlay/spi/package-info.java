@@ -9,7 +9,8 @@
  * module range, adds stages at named positions, reads routes and links through synchronous views
  * ({@link net.hopwise.overlay.spi.RouteView}, {@link net.hopwise.overlay.spi.LinkView}), sends to
  * neighbours (one packet, or one payload fanned out to several without copying it), keeps state per
- * link, subscribes to events, counts drops and meters, and exposes an API object that applications
- * fetch with {@code OverlayNode.module(Class)}.
+ * link, subscribes to events, publishes link-state extension records, signs the node's link state
+ * ({@link net.hopwise.overlay.spi.LinkStateSigner}, so that no node can forge another's), counts drops
+ * and meters, and exposes an API object that applications fetch with {@code OverlayNode.module(Class)}.
  */
 package net.hopwise.overlay.spi;

@@ -21,6 +21,9 @@ import net.hopwise.voip.sip.SipRequests;
  * has every SDP rewritten on the way ({@link Calls}). Sans-IO: messages and time come in, output
  * goes to {@link SignalIo} and {@link MediaIo}. One relay loop; not thread-safe.
  *
+ * <p>About 415 lines, over the house's 400: transactions ({@link Transactions}), routing
+ * ({@link RequestRouting}), the registrar and the calls are classes of their own; what stays is the
+ * request and response flow of RFC 3261 section 16, which reads best as the section does, in one place.
  */
 public final class SipProxy {
     final String nodeName;
