@@ -52,6 +52,16 @@ public interface ModuleContext {
      */
     void addDatagramStage(String name, DatagramStage stage);
 
+    /**
+     * Sends a datagram of a datagram stage's own, such as a handshake or a cookie reply, to any
+     * address: it passes only the datagram stages nearer the socket than {@code from} (which see it
+     * on no link when {@code to} is no neighbour's address), counts as sent by the node and leaves at
+     * once. Takes ownership of {@code datagram}; on the node's thread.
+     *
+     * @throws IllegalArgumentException when {@code from} is not a datagram stage this module added
+     */
+    void sendDatagram(DatagramStage from, java.net.InetSocketAddress to, ByteBuf datagram);
+
     /** The node's routes. */
     RouteView routes();
 

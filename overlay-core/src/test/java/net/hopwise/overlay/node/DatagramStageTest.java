@@ -112,4 +112,69 @@ public class DatagramStageTest {
             assertThat(w.b.hasRoute(NodeId.ofName("a"), RoutingMetric.HOPS)).isFalse();
         }
     }
+
+    /** A stage above the sealing one that sends datagrams of its own and counts what passes it. */
+    static final class Talker implements OverlayModule, DatagramStage {
+        ModuleContext ctx;
+        int outboundSeen;
+
+        @Override
+        public String name() {
+            return "talker";
+        }
+
+        @Override
+        public void install(ModuleContext ctx) {
+            this.ctx = ctx;
+            ctx.addDatagramStage("talk", this);
+        }
+
+        @Override
+        public int overhead() {
+            return 0;
+        }
+
+        @Override
+        public ByteBuf inbound(InetSocketAddress from, ByteBuf datagram, long nowNanos) {
+            return datagram;
+        }
+
+        @Override
+        public ByteBuf outbound(LinkView link, InetSocketAddress address, ByteBuf datagram, long nowNanos) {
+            outboundSeen++;
+            return datagram;
+        }
+    }
+
+    @Test
+    void aStagesOwnDatagramPassesOnlyTheStagesNearerTheSocketAndMayGoToAnyAddress() {
+        Wrapping seal = new Wrapping();
+        Talker talker = new Talker();
+        InetSocketAddress elsewhere = new InetSocketAddress("127.0.0.1", 10_099);
+        try (TwoNodeWire w = new TwoNodeWire(b -> {
+            if (b.build().name().equals("a")) {
+                b.module(seal).module(talker);
+            }
+        })) {
+            w.runFor(10 * TwoNodeWire.MS);
+            int seen = talker.outboundSeen;
+            long sent = w.a.counters().packetsSent();
+            talker.ctx.sendDatagram(talker, elsewhere, Unpooled.copiedBuffer(new byte[] {'o', 'w', 'n'}));
+
+            assertThat(talker.outboundSeen).as("its own stage does not see it again").isEqualTo(seen);
+            assertThat(w.sentByA.get(elsewhere)).singleElement().satisfies(d -> {
+                assertThat(d.getInt(0)).as("sealed by the stage nearer the socket").isEqualTo(MARK);
+                assertThat(d.readableBytes()).isEqualTo(HEAD + 3 + TAIL);
+                assertThat(d.getByte(HEAD)).isEqualTo((byte) 'o');
+            });
+            assertThat(w.a.counters().packetsSent()).isEqualTo(sent + 1);
+
+            ByteBuf notMine = Unpooled.buffer(1).writeByte(1);
+            org.assertj.core.api.Assertions.assertThatThrownBy(() ->
+                    talker.ctx.sendDatagram(new Talker(), elsewhere, notMine))
+                    .isInstanceOf(IllegalArgumentException.class)
+                    .hasMessageContaining("only of a datagram stage it added");
+            assertThat(notMine.refCnt()).as("refused, and released").isZero();
+        }
+    }
 }
