@@ -224,6 +224,14 @@ final class ModuleHost {
         }
 
         @Override
+        public void moveNeighbour(LinkView link, java.net.InetSocketAddress address) {
+            Neighbour n = current(link);
+            if (n != null && !n.address.equals(Objects.requireNonNull(address, "address"))) {
+                node.links.moveNeighbour(n, address);
+            }
+        }
+
+        @Override
         public RouteView routes() {
             return routes;
         }

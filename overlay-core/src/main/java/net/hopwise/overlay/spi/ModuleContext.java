@@ -62,6 +62,15 @@ public interface ModuleContext {
      */
     void sendDatagram(DatagramStage from, java.net.InetSocketAddress to, ByteBuf datagram);
 
+    /**
+     * Tells the node that a neighbour now sends from {@code address}, on proof the module holds (a
+     * datagram its datagram stage authenticated as that neighbour's): the node sends there from now on
+     * and takes the neighbour's datagrams from there, without its own proof of a fresh hello. Call it
+     * from {@link DatagramStage#inbound} before passing on the datagram that proved it. A neighbour that
+     * then stays silent for the dead interval is looked for at its configured address again.
+     */
+    void moveNeighbour(LinkView link, java.net.InetSocketAddress address);
+
     /** The node's routes. */
     RouteView routes();
 
