@@ -36,6 +36,10 @@ public class OverlayConfiguration {
         if (security != null) {
             config = config.toBuilder().module(new net.hopwise.overlay.security.SecurityModule(security)).build();
         }
+        if (properties.getVoip().isEnabled()) {
+            // The relay publishes its phones' registrations through it, and finds other sites' by it.
+            config = config.toBuilder().module(new net.hopwise.voip.relay.RegistrationDirectory()).build();
+        }
         OverlayNode node = OverlayNode.start(config);
         LOG.log(System.Logger.Level.INFO, "overlay node " + node.name() + " listening on UDP " + node.localAddress());
         if (security == null) {
