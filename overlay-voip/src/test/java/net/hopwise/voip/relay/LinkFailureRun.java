@@ -16,7 +16,7 @@ import net.hopwise.overlay.testing.Eventually;
 /**
  * A link killed mid-call: relays a and b joined by a direct link and by a second path through node
  * m (20 ms longer, so the direct link carries the call); one SIPp call streams RTP each way; once the
- * callee has received a second of it, the direct link loses everything in both directions. The nodes
+ * callee has received half a second of it, the direct link loses everything in both directions. The nodes
  * find the link dead after the hello dead interval and route the call's flows through m; the phones
  * see a gap in the media and nothing else. The gap is read from the relays' loss counts (20 ms per
  * missing packet), per direction.
@@ -47,8 +47,10 @@ final class LinkFailureRun {
         byte[] alaw = new byte[8000 * seconds];
         Arrays.fill(alaw, (byte) 0xD5);
         Files.write(dir.resolve("silence.al"), alaw);
-        try (InputStream in = LinkFailureRun.class.getResourceAsStream("/sipp/uac_rtp.xml")) {
-            Files.copy(in, dir.resolve("uac_rtp.xml"), StandardCopyOption.REPLACE_EXISTING);
+        for (String scenario : List.of("uac_rtp.xml", "uas_echo.xml")) {
+            try (InputStream in = LinkFailureRun.class.getResourceAsStream("/sipp/" + scenario)) {
+                Files.copy(in, dir.resolve(scenario), StandardCopyOption.REPLACE_EXISTING);
+            }
         }
         ImpairmentConfig slow = ImpairmentConfig.builder().delay(Duration.ofMillis(10)).build();
         List<RelaySites.Link> links = List.of(new RelaySites.Link("a", "b", ImpairmentConfig.none()),
@@ -58,8 +60,9 @@ final class LinkFailureRun {
                     .path("b", RoutingMetric.EXPECTED_LATENCY).contains(sites.node("m").id()));
             int uasPort = Sipp.freeUdpPort();
             String limit = (seconds + 60) + "s";
-            Sipp uas = Sipp.start(dir, "uas-kill", "-sn", "uas", "-i", "127.0.0.1", "-p", Integer.toString(uasPort),
-                    "-mi", "127.0.0.1", "-mp", Integer.toString(Sipp.freeUdpPort()), "-rtp_echo", "-m", "1",
+            String uasMedia = Integer.toString(Sipp.freeUdpPort());
+            Sipp uas = Sipp.start(dir, "uas-kill", "-sf", "uas_echo.xml", "-key", "sdp_port", uasMedia, "-i", "127.0.0.1",
+                    "-p", Integer.toString(uasPort), "-mi", "127.0.0.1", "-mp", uasMedia, "-rtp_echo", "-m", "1",
                     "-nostdin", "-timeout", limit, "-timeout_error");
             try {
                 Sipp uac = Sipp.start(dir, "uac-kill", "127.0.0.1:" + uasPort, "-rsa",
@@ -67,13 +70,13 @@ final class LinkFailureRun {
                         "-i", "127.0.0.1", "-p", Integer.toString(Sipp.freeUdpPort()), "-mi", "127.0.0.1",
                         "-mp", Integer.toString(Sipp.freeUdpPort()), "-d", Integer.toString(seconds * 1000 + 500),
                         "-m", "1", "-nostdin", "-timeout", limit, "-timeout_error");
-                Eventually.await("a second of media at the callee", () -> received(sites.relayB) >= 50);
+                Eventually.await("half a second of media at the callee", () -> received(sites.relayB) >= 25);
                 Map<String, Long> beforeA = sites.relayA.counters();
                 Map<String, Long> beforeB = sites.relayB.counters();
                 long atKill = received(sites.relayB);
                 sites.impair("a", "b", ImpairmentConfig.builder().bernoulliLoss(1.0).build());
                 boolean ok = uac.await() == 0 & uas.await() == 0;
-                sites.awaitIdle(1);
+                sites.awaitCallsGone(1);
                 StreamStatistics.Direction atB = sites.endedB.get(0).streams().get(0).toPhone();
                 StreamStatistics.Direction atA = sites.endedA.get(0).streams().get(0).toPhone();
                 Map<String, Long> moved = new java.util.LinkedHashMap<>();

@@ -121,7 +121,7 @@ public final class LossRecoveryExperiment {
         byte[] alaw = new byte[8000 * seconds];
         Arrays.fill(alaw, (byte) 0xD5);
         Files.write(dir.resolve("silence.al"), alaw);
-        for (String scenario : List.of("uac_rtp.xml", "uas_plain.xml")) {
+        for (String scenario : List.of("uac_rtp.xml", "uas_echo.xml")) {
             try (InputStream in = LossRecoveryExperiment.class.getResourceAsStream("/sipp/" + scenario)) {
                 Files.copy(in, dir.resolve(scenario), java.nio.file.StandardCopyOption.REPLACE_EXISTING);
             }
@@ -146,7 +146,7 @@ public final class LossRecoveryExperiment {
             Sipp uasOverlay = Sipp.start(dir, "uas-overlay", "-sn", "uas", "-i", "127.0.0.1",
                     "-p", Integer.toString(overlayUas), "-mi", "127.0.0.1", "-mp", Integer.toString(Sipp.freeUdpPort()),
                     "-rtp_echo", "-m", Integer.toString(calls), "-nostdin", "-timeout", limit, "-timeout_error");
-            Sipp uasPlain = Sipp.start(dir, "uas-plain", "-sf", "uas_plain.xml", "-key", "fwd_port",
+            Sipp uasPlain = Sipp.start(dir, "uas-plain", "-sf", "uas_echo.xml", "-key", "sdp_port",
                     Integer.toString(plain.port()), "-i", "127.0.0.1", "-p", Integer.toString(plainUas),
                     "-mi", "127.0.0.1", "-mp", Integer.toString(plainUasMedia), "-rtp_echo",
                     "-m", Integer.toString(calls), "-nostdin", "-timeout", limit, "-timeout_error");

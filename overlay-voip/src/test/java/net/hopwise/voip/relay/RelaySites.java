@@ -7,6 +7,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.function.UnaryOperator;
 import net.hopwise.overlay.NeighbourConfig;
 import net.hopwise.overlay.NodeConfig;
 import net.hopwise.overlay.NodeRuntime;
@@ -39,6 +40,11 @@ final class RelaySites implements AutoCloseable {
      * @param mediaPortBase relay a takes media ports from here, relay b 500 above
      */
     RelaySites(List<Link> links, long seed, int mediaPortBase) {
+        this(links, seed, mediaPortBase, UnaryOperator.identity());
+    }
+
+    /** As above, with a change to both relays' configuration (a shorter media timeout...). */
+    RelaySites(List<Link> links, long seed, int mediaPortBase, UnaryOperator<RelayConfig.Builder> relayChange) {
         runtime = NodeRuntime.create(1);
         try {
             long s = seed;
@@ -60,8 +66,8 @@ final class RelaySites implements AutoCloseable {
             Eventually.await("every node reaches every other", () -> nodes.values().stream().allMatch(n ->
                     n.reachableNodes(RoutingMetric.EXPECTED_LATENCY).size() >= nodes.size() - 1
                             && n.reachableNodes(n.config().defaultMetric()).size() >= nodes.size() - 1));
-            relayA = SipRelay.start(node("a"), relay(mediaPortBase));
-            relayB = SipRelay.start(node("b"), relay(mediaPortBase + 500));
+            relayA = SipRelay.start(node("a"), relayChange.apply(relay(mediaPortBase)).build());
+            relayB = SipRelay.start(node("b"), relayChange.apply(relay(mediaPortBase + 500)).build());
             relayA.onCallEnded(endedA::add);
             relayB.onCallEnded(endedB::add);
         } catch (RuntimeException | Error e) {
@@ -71,10 +77,10 @@ final class RelaySites implements AutoCloseable {
     }
 
     /** Both relays' configuration: short transaction timers so that state clears within seconds. */
-    static RelayConfig relay(int mediaPortBase) {
+    static RelayConfig.Builder relay(int mediaPortBase) {
         return RelayConfig.builder().sipAddress(new InetSocketAddress("127.0.0.1", 0)).mediaAddress("127.0.0.1")
                 .mediaPorts(mediaPortBase, mediaPortBase + 399).route("prefix:bob=b").linger(Duration.ZERO)
-                .timers(Duration.ofMillis(50), Duration.ofMillis(400)).build();
+                .timers(Duration.ofMillis(50), Duration.ofMillis(400));
     }
 
     OverlayNode node(String name) {
@@ -91,6 +97,13 @@ final class RelaySites implements AutoCloseable {
     void awaitIdle(int callsPerSide) {
         Eventually.await("both relays forget the calls", () -> endedA.size() >= callsPerSide
                 && endedB.size() >= callsPerSide && relayA.state().idle() && relayB.state().idle());
+    }
+
+    /** Waits until both relays ended every call and hold no media; transactions may still linger. */
+    void awaitCallsGone(int callsPerSide) {
+        Eventually.await("both relays end the calls", () -> endedA.size() >= callsPerSide
+                && endedB.size() >= callsPerSide && relayA.state().calls() == 0 && relayB.state().calls() == 0
+                && relayA.state().mediaPortPairs() == 0 && relayB.state().mediaPortPairs() == 0);
     }
 
     /** Statistics of what each relay delivered to its phone, callee's side first. */
