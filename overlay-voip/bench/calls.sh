@@ -45,9 +45,9 @@ cleanup() {
 }
 trap cleanup EXIT
 
-# rtp_stream plays the file once; make it as long as the call.
-python3 -c "import sys; open(sys.argv[1],'wb').write(b'\xd5' * (8000 * int(sys.argv[2])))" "$out/silence.al" "$hold"
-cp "$root/overlay-voip/src/test/resources/sipp/uac_rtp.xml" "$out/"
+# rtp_stream plays the file once; make it as long as the call (mu-law silence, 0xff).
+python3 -c "import sys; open(sys.argv[1],'wb').write(b'\xff' * (8000 * int(sys.argv[2])))" "$out/silence.ul" "$hold"
+cp "$bench/uac_g711.xml" "$out/"
 
 wait_for() { # FILE PATTERN SECONDS
   for ((i = 0; i < $3 * 10; i++)); do
@@ -87,6 +87,22 @@ case $system in
   *) echo "calls.sh: unknown system $system" >&2; exit 2 ;;
 esac
 
+# Warm-up: a Java relay runs interpreted at first; a relay in service has long been compiled. Calls on
+# other ports and SSRC-less of interest (another SIPp pair), before anything is captured or timed.
+warmup=${WARMUP:-$((calls < 100 ? calls : 100))}
+if [[ $system != direct && $warmup -gt 0 ]]; then
+  (cd "$out" && python3 -c "open('warm.ul','wb').write(b'\xff' * 48000)" && sed 's/silence.ul/warm.ul/' uac_g711.xml > uac_warm.xml)
+  (cd "$out" && exec sipp -sn uas -i 127.0.0.1 -p 15072 -mi 127.0.0.1 -mp 40100 -rtp_echo -m "$warmup" -nostdin \
+    -timeout 120s > warm-uas.out 2>&1) &
+  warm_uas=$!
+  pids+=($warm_uas)
+  sleep 0.5
+  (cd "$out" && sipp 127.0.0.1:15072 "${proxy[@]}" -sf uac_warm.xml -s bob -i 127.0.0.1 -p 15082 -mi 127.0.0.1 \
+    -mp 41100 -d 6000 -m "$warmup" -l "$warmup" -r 25 -nostdin -timeout 120s > warm-uac.out 2>&1) || true
+  wait $warm_uas || true
+  sleep 2
+fi
+
 # Capture a sample of the calls' RTP on the phones' legs (SIPp's SSRC is 0xca11 then the call number).
 probe_every=${PROBE_EVERY:-1}
 if [[ -z ${PROBE_EVERY:-} ]]; then
@@ -98,7 +114,13 @@ tcpdump -i lo -n -s 64 -B 32768 --time-stamp-precision=nano -w "$out/probe.pcap"
   > "$out/tcpdump.out" 2>&1 &
 tcpdump_pid=$!
 pids+=($tcpdump_pid)
+# And the caller's SIP, whole, for the post-dial delay to the microsecond (SIPp's own is in milliseconds).
+tcpdump -i lo -n -s 0 -B 8192 --time-stamp-precision=nano -w "$out/sip.pcap" "udp port $caller_sip" \
+  > "$out/tcpdump-sip.out" 2>&1 &
+pids+=($!)
+sip_tcpdump_pid=$!
 wait_for "$out/tcpdump.out" 'listening on' 10
+wait_for "$out/tcpdump-sip.out" 'listening on' 10
 
 rate=$(python3 -c "print(max(1, round($calls / $ramp, 1)))")
 udp_before=$(awk '/^Udp:/ {n++} /^Udp:/ && n == 2 {print $4, $6, $7}' /proc/net/snmp)
@@ -110,7 +132,7 @@ uas_pid=$!
 pids+=($uas_pid)
 sleep 0.5
 start=$(date +%s.%N)
-sipp 127.0.0.1:$callee_sip ${proxy[@]+"${proxy[@]}"} -sf uac_rtp.xml -s bob -i 127.0.0.1 -p $caller_sip \
+sipp 127.0.0.1:$callee_sip ${proxy[@]+"${proxy[@]}"} -sf uac_g711.xml -s bob -i 127.0.0.1 -p $caller_sip \
   -mi 127.0.0.1 -mp $caller_media -d $((hold * 1000)) -m "$calls" -l "$calls" -r "$rate" -nostdin \
   -timeout $((hold * 4 + 60))s -timeout_error -trace_stat -stf uac_stat.csv -trace_rtt -rtt_freq 1 \
   -rtp_threadtasks 20 > uac.out 2>&1 &
@@ -126,19 +148,23 @@ relay_processes() {
     *) echo ;;
   esac
 }
+# Receive-buffer drops per UDP socket (/proc/net/udp's last column), keyed by local address and inode.
+socket_drops() { awk 'NR > 1 {print $2 "/" $10, $NF}' /proc/net/udp; }
 sleep_until() { local now; now=$(date +%s.%N); python3 -c "import time; time.sleep(max(0, $start + $1 - $now))"; }
 window_from=$((ramp + 3))
 window_to=$((hold - 1))
 sleep_until "$window_from"
 read -r -a watched <<< "$(relay_processes)"
 relay0=$(ticks ${watched[@]+"${watched[@]}"}) uac0=$(ticks $uac_pid) uas0=$(ticks $uas_pid) t0=$(date +%s.%N)
+socket_drops > "$out/drops0"
 sleep_until "$window_to"
 relay1=$(ticks ${watched[@]+"${watched[@]}"}) uac1=$(ticks $uac_pid) uas1=$(ticks $uas_pid) t1=$(date +%s.%N)
+socket_drops > "$out/drops1"
 
 uac_rc=0; wait $uac_pid || uac_rc=$?
 uas_rc=0; wait $uas_pid || uas_rc=$?
 sleep 1
-kill -INT $tcpdump_pid; wait $tcpdump_pid 2>/dev/null || true
+kill -INT $tcpdump_pid $sip_tcpdump_pid; wait $tcpdump_pid $sip_tcpdump_pid 2>/dev/null || true
 udp_after=$(awk '/^Udp:/ {n++} /^Udp:/ && n == 2 {print $4, $6, $7}' /proc/net/snmp)
 
 case $system in
@@ -178,7 +204,21 @@ print(f"SUMMARY system={system} calls={calls} loss={loss} delay_ms={delay} uac_r
       f" relay_cpu_cores={relay_cores:.3f} cpu_per_call_pct={100 * relay_cores / calls:.4f}"
       f" sipp_uac_cores={cores(c0, c1):.3f} sipp_uas_cores={cores(s0, s1):.3f} window_s={wall:.1f}"
       f" udp_in_errors={after[0] - before[0]} udp_rcvbuf_errors={after[1] - before[1]} udp_sndbuf_errors={after[2] - before[2]}")
+def drops(path):
+    return {k: int(v) for k, v in (line.split() for line in open(path))}
+d0, d1 = drops(out + '/drops0'), drops(out + '/drops1')
+by_port = {}
+for k, v in d1.items():
+    delta = v - d0.get(k, 0)
+    if delta:
+        port = int(k.split('/')[0].split(':')[1], 16)
+        by_port[port] = by_port.get(port, 0) + delta
+caller_media = 41000
+others = sum(v for p, v in by_port.items() if p != caller_media)
+print(f"DROPS window socket receive-buffer drops: caller media socket (SIPp uac never reads its echo)="
+      f"{by_port.get(caller_media, 0)} every other socket={others} {dict(sorted(by_port.items()))}")
 PY
+java -cp "$cp_bench" net.hopwise.voip.bench.SipCapture "$out/sip.pcap" $caller_sip
 java -cp "$cp_bench" net.hopwise.voip.bench.RtpCapture "$out/probe.pcap" $caller_media $callee_media 20
 grep -h 'packets dropped by kernel' "$out/tcpdump.out" | sed 's/^/tcpdump: /'
 echo "OUT $out"
