@@ -22,6 +22,7 @@ import net.hopwise.overlay.security.DropReason;
 import net.hopwise.overlay.security.attack.Wiretap.Captured;
 import net.hopwise.overlay.testing.Eventually;
 import net.hopwise.overlay.wire.PacketType;
+import org.junit.jupiter.api.Disabled;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -107,11 +108,18 @@ class OutsiderOnLoopbackTest {
                 DatagramChannel attacker = DatagramChannel.open().bind(new InetSocketAddress("127.0.0.1", 0))) {
             InetSocketAddress b = loopback(p.b);
             List<byte[]> old = sealedTowardsB(p.tap);
-            for (int i = 0; i < 150; i++) {
-                p.a.openPort(1000 + i, m -> { }).send("b", SecuredPair.PORT, ("m" + i).getBytes(StandardCharsets.US_ASCII));
-            }
-            Eventually.await("150 messages delivered", () -> p.deliveredAtB.size() == 150);
-            Eventually.await("rekeyed at least twice", () -> status(p.a, "b").rekeys() >= 2);
+            var port = p.a.openPort(1000, m -> { });
+            AtomicInteger messages = new AtomicInteger();
+            Eventually.await("rekeyed at least twice", () -> {
+                if (status(p.a, "b").rekeys() >= 2) {
+                    return true;
+                }
+                for (int i = 0; i < 10; i++) {
+                    port.send("b", SecuredPair.PORT, ("m" + messages.getAndIncrement()).getBytes(StandardCharsets.US_ASCII));
+                }
+                return false;
+            });
+            Eventually.await("every message delivered", () -> p.deliveredAtB.size() == messages.get());
             List<byte[]> all = sealedTowardsB(p.tap);
             List<byte[]> recent = all.subList(Math.max(0, all.size() - 20), all.size());
             awaitRelayed(p.tap, all.size());
@@ -202,6 +210,38 @@ class OutsiderOnLoopbackTest {
             }
             Eventually.await("the held messages delivered", () -> p.deliveredAtB.size() == 5);
             assertThat(p.deliveredAtB).hasSize(5).doesNotHaveDuplicates();
+        }
+    }
+
+    /**
+     * A FINAL whose index names a session the node already has is ignored without a count (taken for
+     * a resend of the FINAL that made it); the index is in clear in every sealed datagram, and one
+     * flipped bit turns a sealed datagram's type into FINAL's.
+     */
+    @Test
+    @Disabled("Handshakes.onFinal returns without counting a drop when the index names a live session: see the report")
+    void aFinalNamingALiveSessionIsACountedDropWhetherCraftedOrATypeBitFlipped() throws Exception {
+        try (SecuredPair p = SecuredPair.start();
+                DatagramChannel attacker = DatagramChannel.open().bind(new InetSocketAddress("127.0.0.1", 0))) {
+            InetSocketAddress b = loopback(p.b);
+            List<byte[]> sealed = sealedTowardsB(p.tap);
+            awaitRelayed(p.tap, sealed.size());
+            byte[] real = sealed.get(sealed.size() - 1);
+            long before = SecuredPair.allDrops(p.b);
+            long malformed = drops(p.b, DropReason.MALFORMED);
+            Random random = new Random(4);
+            for (int i = 0; i < 10; i++) {
+                byte[] fin = new byte[5 + 80];
+                random.nextBytes(fin);
+                fin[0] = (byte) Forgeries.FINAL;
+                Forgeries.putInt(fin, 1, Forgeries.receiverIndex(real));
+                p.tap.sendToB(fin);
+                attacker.send(ByteBuffer.wrap(fin), b);
+                p.tap.sendToB(Forgeries.flip(real, 0));
+            }
+            p.tap.sendToB(new byte[] {0}); // surely counted, and read after the others
+            Eventually.await("the closing datagram counted", () -> drops(p.b, DropReason.MALFORMED) > malformed);
+            assertThat(SecuredPair.allDrops(p.b) - before).isEqualTo(31);
         }
     }
 
