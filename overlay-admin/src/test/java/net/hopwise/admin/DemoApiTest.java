@@ -484,6 +484,43 @@ class DemoApiTest {
     }
 
     @Test
+    void theDemosMulticastGroupIsShownWithItsMembersAndTraffic() throws Exception {
+        Conditions.await("the demo group's members all deliver", () -> {
+            JsonNode g = demoGroup();
+            if (g == null || g.get("memberNodes").size() < 3) {
+                return false;
+            }
+            for (JsonNode c : g.get("local")) {
+                if (DemoOverlay.GROUP_MEMBERS.contains(c.get("node").asText()) && c.get("delivered").asLong() == 0) {
+                    return false;
+                }
+            }
+            return true;
+        });
+        JsonNode g = demoGroup();
+        assertThat(g.get("memberNodes")).extracting(JsonNode::asText)
+                .containsExactlyElementsOf(DemoOverlay.GROUP_MEMBERS);
+        assertThat(g.get("id").asText()).isEqualTo(net.hopwise.multicast.GroupId.ofName(DemoOverlay.GROUP).toString());
+        JsonNode source = null;
+        for (JsonNode c : g.get("local")) {
+            if (c.get("node").asText().equals("amsterdam")) {
+                source = c;
+            }
+        }
+        assertThat(source.get("sent").asLong()).isPositive();
+        assertThat(source.get("localMembers").asInt()).isZero();
+    }
+
+    private JsonNode demoGroup() {
+        for (JsonNode g : read(get("/api/multicast")).get("groups")) {
+            if (DemoOverlay.GROUP.equals(g.get("name").asText(null))) {
+                return g;
+            }
+        }
+        return null;
+    }
+
+    @Test
     void theOpenApiDocumentDescribesTheApi() throws Exception {
         JsonNode doc = read(get("/v3/api-docs"));
         assertThat(doc.get("paths").fieldNames()).toIterable().contains("/api/nodes", "/api/nodes/{name}",
