@@ -509,6 +509,10 @@ class DemoApiTest {
         }
         assertThat(source.get("sent").asLong()).isPositive();
         assertThat(source.get("localMembers").asInt()).isZero();
+        String text = mvc.perform(get("/actuator/prometheus")).andExpect(status().isOk()).andReturn().getResponse()
+                .getContentAsString();
+        assertThat(text).containsPattern("hopwise_multicast_group_delivered_total\\{group=\"demo-conference\",node=\"berlin\"\\} [1-9]")
+                .contains("hopwise_multicast_group_member_nodes{group=\"demo-conference\",node=\"amsterdam\"} 3.0");
     }
 
     private JsonNode demoGroup() {

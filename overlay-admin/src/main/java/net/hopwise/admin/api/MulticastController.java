@@ -19,7 +19,8 @@ public class MulticastController {
     private final LocalNodes nodes;
     private final Set<String> knownGroups;
 
-    public MulticastController(LocalNodes nodes, HopwiseProperties properties) {
+    public MulticastController(LocalNodes nodes, HopwiseProperties properties,
+            io.micrometer.core.instrument.MeterRegistry registry) {
         this.nodes = nodes;
         // Group ids are hashes: names come from what this service runs (the demo's group) and is told.
         Set<String> names = new java.util.TreeSet<>(properties.getAdmin().getMulticastGroups());
@@ -27,6 +28,7 @@ public class MulticastController {
             names.add(DemoOverlay.GROUP);
         }
         this.knownGroups = Set.copyOf(names);
+        net.hopwise.admin.overlay.MulticastMeters.register(registry, nodes, knownGroups);
     }
 
     @GetMapping("/multicast")
