@@ -22,7 +22,7 @@ import org.junit.jupiter.api.Test;
 class CostBenefitScenarioTest {
     @Test
     void twoClassesFillTheirBottlenecksAndShareThemEvenly() {
-        CostBenefitScenarios.S1Result r = CostBenefitScenarios.s1(1, Duration.ofSeconds(10), Duration.ofSeconds(20));
+        CostBenefitScenarios.S1Result r = CostBenefitScenarios.s1(1, Duration.ofSeconds(8), Duration.ofSeconds(10));
         System.out.println("S1: " + r);
         assertThat(r.efMbps()).as("E-F busy").isGreaterThan(2 * 0.995);
         assertThat(r.bdMbps()).as("B-D busy").isGreaterThan(0.995);
