@@ -154,6 +154,16 @@ class DashboardBrowserTest {
             assertThat(count(browser, "#drops-table tr[data-reason='TOTAL'] td[data-node='" + node + "']")).isNotNull();
         }
 
+        // The demo's multicast group: its member nodes, and deliveries that only grow.
+        String group = "#multicast-table tr[data-group='" + DemoOverlay.GROUP + "']";
+        wait.withMessage("the multicast group's row").until(b -> {
+            Long delivered = count(b, group + " td.delivered");
+            return delivered != null && delivered > 0 ? delivered : null;
+        });
+        assertThat(browser.findElement(By.cssSelector(group + " td.members")).getText())
+                .isEqualTo(String.join(", ", DemoOverlay.GROUP_MEMBERS));
+        assertThat(count(browser, group + " td.sent")).isPositive();
+
         // The whole page, for a person to look at.
         browser.manage().window().setSize(new org.openqa.selenium.Dimension(1400, 2000));
         waitForSettledLayout(wait);

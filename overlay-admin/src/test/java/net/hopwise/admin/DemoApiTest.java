@@ -484,6 +484,47 @@ class DemoApiTest {
     }
 
     @Test
+    void theDemosMulticastGroupIsShownWithItsMembersAndTraffic() throws Exception {
+        Conditions.await("the demo group's members all deliver", () -> {
+            JsonNode g = demoGroup();
+            if (g == null || g.get("memberNodes").size() < 3) {
+                return false;
+            }
+            for (JsonNode c : g.get("local")) {
+                if (DemoOverlay.GROUP_MEMBERS.contains(c.get("node").asText()) && c.get("delivered").asLong() == 0) {
+                    return false;
+                }
+            }
+            return true;
+        });
+        JsonNode g = demoGroup();
+        assertThat(g.get("memberNodes")).extracting(JsonNode::asText)
+                .containsExactlyElementsOf(DemoOverlay.GROUP_MEMBERS);
+        assertThat(g.get("id").asText()).isEqualTo(net.hopwise.multicast.GroupId.ofName(DemoOverlay.GROUP).toString());
+        JsonNode source = null;
+        for (JsonNode c : g.get("local")) {
+            if (c.get("node").asText().equals("amsterdam")) {
+                source = c;
+            }
+        }
+        assertThat(source.get("sent").asLong()).isPositive();
+        assertThat(source.get("localMembers").asInt()).isZero();
+        String text = mvc.perform(get("/actuator/prometheus")).andExpect(status().isOk()).andReturn().getResponse()
+                .getContentAsString();
+        assertThat(text).containsPattern("hopwise_multicast_group_delivered_total\\{group=\"demo-conference\",node=\"berlin\"\\} [1-9]")
+                .contains("hopwise_multicast_group_member_nodes{group=\"demo-conference\",node=\"amsterdam\"} 3.0");
+    }
+
+    private JsonNode demoGroup() {
+        for (JsonNode g : read(get("/api/multicast")).get("groups")) {
+            if (DemoOverlay.GROUP.equals(g.get("name").asText(null))) {
+                return g;
+            }
+        }
+        return null;
+    }
+
+    @Test
     void theOpenApiDocumentDescribesTheApi() throws Exception {
         JsonNode doc = read(get("/v3/api-docs"));
         assertThat(doc.get("paths").fieldNames()).toIterable().contains("/api/nodes", "/api/nodes/{name}",

@@ -119,6 +119,14 @@ class NodeModeTest {
     }
 
     @Test
+    @Order(2)
+    void aNodeWithoutMulticastSaysSo() throws Exception {
+        mvc.perform(get("/api/multicast").header("Authorization", TOKEN)).andExpect(status().isNotFound())
+                .andExpect(jsonPath("$.type").value("urn:hopwise:problem:multicast-disabled"))
+                .andExpect(jsonPath("$.detail", containsString("MulticastModule")));
+    }
+
+    @Test
     @Order(3)
     void aRemoteLinkIsShownFromTheDatabase() {
         JsonNode link = read(get("/api/links/c/b"));

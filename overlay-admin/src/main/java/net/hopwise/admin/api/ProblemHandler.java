@@ -49,6 +49,7 @@ public class ProblemHandler extends ResponseEntityExceptionHandler {
             case NOT_LOCAL -> Problems.NOT_LOCAL;
             case TRACE_TIMEOUT -> Problems.TRACE_TIMEOUT;
             case VOIP_DISABLED -> Problems.VOIP_DISABLED;
+            case MULTICAST_DISABLED -> Problems.MULTICAST_DISABLED;
             case UNKNOWN_CALL -> Problems.UNKNOWN_CALL;
         }).detail(e.getMessage());
     }

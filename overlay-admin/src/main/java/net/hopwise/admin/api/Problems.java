@@ -24,6 +24,8 @@ public enum Problems {
     /** The calls API of an instance that runs no VoIP relay. */
     VOIP_DISABLED("voip-disabled", "VoIP relay not enabled", HttpStatus.NOT_FOUND),
     UNKNOWN_CALL("unknown-call", "Unknown call", HttpStatus.NOT_FOUND),
+    /** The multicast API of an instance whose node runs no multicast module. */
+    MULTICAST_DISABLED("multicast-disabled", "Multicast not installed", HttpStatus.NOT_FOUND),
     /** A value of the right type outside what it may be; the detail names the field or parameter. */
     INVALID_VALUE("invalid-value", "Invalid value", HttpStatus.BAD_REQUEST),
     /** A value of the wrong JSON or parameter type; the detail names the field and the type expected. */

@@ -33,6 +33,16 @@ public class AdminProperties {
     private Duration traceTimeout = DEFAULT_TRACE_TIMEOUT;
     @Valid
     private final Security security = new Security();
+    /** Names of multicast groups the API and dashboard name (group ids are hashes of names). */
+    private java.util.List<String> multicastGroups = new java.util.ArrayList<>();
+
+    public java.util.List<String> getMulticastGroups() {
+        return multicastGroups;
+    }
+
+    public void setMulticastGroups(java.util.List<String> multicastGroups) {
+        this.multicastGroups = multicastGroups;
+    }
 
     public Duration getSampleInterval() {
         return sampleInterval;

@@ -18,6 +18,8 @@ import net.hopwise.overlay.OverlayNode;
 import net.hopwise.overlay.OverlayPort;
 import net.hopwise.overlay.RealTimeFlow;
 import net.hopwise.overlay.ReliableSession;
+import net.hopwise.multicast.Multicast;
+import net.hopwise.multicast.MulticastModule;
 import net.hopwise.overlay.routing.RoutingMetric;
 import net.hopwise.overlay.security.NodeKeys;
 import net.hopwise.overlay.security.SecurityConfig;
@@ -31,6 +33,9 @@ import net.hopwise.overlay.trace.TraceModule;
  * of its packets, and traffic flowing between random pairs of nodes under random metrics. The
  * service's node also holds a reliable session to chicago and receives a real-time voice flow from
  * it, so the sessions view has something to show.
+ *
+ * <p>Every node runs multicast; {@link #GROUP_MEMBERS} are members of {@link #GROUP}, to which the
+ * service's node sends a voice frame every 20 ms.
  *
  * <p>The nodes' links are authenticated and encrypted with keys generated at start, as an
  * operator's would be with configured ones.
@@ -63,6 +68,12 @@ public final class DemoOverlay {
      * hop-by-hop repair.
      */
     public static final String STREAM_PEER = "chicago";
+    /** The demo's multicast group, which the service's node sends to. */
+    public static final String GROUP = "demo-conference";
+    /** Its members: nodes on both sides of the ring, so its tree branches. */
+    public static final List<String> GROUP_MEMBERS = List.of("berlin", "denver", "edinburgh");
+    /** The overlay port members receive the group's frames on. */
+    static final int GROUP_PORT = 5006;
     /** The port of the reliable session at both ends. */
     public static final int SESSION_PORT = 9;
     /** The port of the service's node the real-time flow arrives at (RTP's customary audio port). */
@@ -111,7 +122,7 @@ public final class DemoOverlay {
                 // Every demo node answers traces, so the dashboard can trace to any of them.
                 OverlayNode node = OverlayNode.start(NodeConfig.builder(name).loopback(0).meterRegistry(registry)
                         .module(new SecurityModule(SecurityConfig.of(name, keys.get(name), null, admission)))
-                        .module(new TraceModule()).build(), runtime);
+                        .module(new TraceModule()).module(new MulticastModule()).build(), runtime);
                 nodes.put(name, node);
                 ports.put(name, node.openPort(PORT, message -> { }));
             }
@@ -126,6 +137,7 @@ public final class DemoOverlay {
                 impairments.apply(local, link.a(), link.b(), request);
             }
             startStreams(nodes, ports, traffic);
+            startGroup(nodes, traffic);
             Random random = new Random(20_250_101L);
             long periodNanos = Math.max(1_000_000L, trafficInterval.toNanos());
             traffic.scheduleAtFixedRate(() -> sendRound(ports, random), periodNanos, periodNanos, TimeUnit.NANOSECONDS);
@@ -171,6 +183,21 @@ public final class DemoOverlay {
         byte[] frame = new byte[REAL_TIME_PACKET_BYTES];
         traffic.scheduleAtFixedRate(() -> flow.send(frame), REAL_TIME_PERIOD_MILLIS, REAL_TIME_PERIOD_MILLIS,
                 TimeUnit.MILLISECONDS);
+    }
+
+    /**
+     * The demo's multicast group: {@link #GROUP_MEMBERS} join it and the service's node sends a voice
+     * frame to it every 20 ms, along the source tree the group's members make.
+     */
+    private static void startGroup(Map<String, OverlayNode> nodes, ScheduledExecutorService traffic) {
+        for (String member : GROUP_MEMBERS) {
+            nodes.get(member).module(Multicast.class).join(GROUP, GROUP_PORT, message -> { });
+        }
+        Multicast source = nodes.get(NODES.get(0)).module(Multicast.class);
+        byte[] frame = new byte[REAL_TIME_PACKET_BYTES];
+        // Until the members' records and the routes have flooded, a send reaches fewer members: demo load.
+        traffic.scheduleAtFixedRate(() -> source.send(GROUP, GROUP_PORT, frame), REAL_TIME_PERIOD_MILLIS,
+                REAL_TIME_PERIOD_MILLIS, TimeUnit.MILLISECONDS);
     }
 
     /**

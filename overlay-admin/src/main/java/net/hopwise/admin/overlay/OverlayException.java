@@ -13,7 +13,9 @@ public class OverlayException extends RuntimeException {
         /** The VoIP relay is not enabled on this instance. */
         VOIP_DISABLED,
         /** No call of that id is known to the relay (ended calls are known while they linger). */
-        UNKNOWN_CALL
+        UNKNOWN_CALL,
+        /** The service's node runs no multicast module. */
+        MULTICAST_DISABLED
     }
 
     private final Kind kind;
@@ -48,5 +50,10 @@ public class OverlayException extends RuntimeException {
     public static OverlayException unknownCall(String callId) {
         return new OverlayException(Kind.UNKNOWN_CALL, "no call with Call-ID '" + callId + "' is known to the relay"
                 + " (an ended call is known while it lingers, hopwise.voip.linger)");
+    }
+
+    public static OverlayException multicastDisabled() {
+        return new OverlayException(Kind.MULTICAST_DISABLED, "the service's node runs no multicast module"
+                + " (the demo does; an embedding installs net.hopwise.multicast.MulticastModule)");
     }
 }

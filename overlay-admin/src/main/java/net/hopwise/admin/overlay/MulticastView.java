@@ -1,0 +1,84 @@
+package net.hopwise.admin.overlay;
+
+import io.swagger.v3.oas.annotations.media.Schema;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeSet;
+import net.hopwise.multicast.GroupId;
+import net.hopwise.multicast.GroupStatistics;
+import net.hopwise.multicast.Multicast;
+import net.hopwise.overlay.NodeId;
+import net.hopwise.overlay.OverlayNode;
+import net.hopwise.overlay.routing.LinkStateAdvertisement;
+
+/**
+ * Multicast as the service's node sees it: every group some node is a member of (node-level
+ * membership, flooded with link state), each group's members and, for the groups whose names this
+ * service knows, what each local node sent, delivered and relayed; and the link costs of Cost-Benefit
+ * flow control where it runs.
+ */
+@Schema(description = "Multicast groups, members and Cost-Benefit link costs as the service's node knows them")
+public record MulticastView(
+        String node,
+        List<Group> groups,
+        @Schema(description = "Cost-Benefit link costs, links that cost nothing left out; empty without flow control")
+                List<LinkCost> linkCosts) {
+
+    /** One group. */
+    public record Group(
+            @Schema(description = "The group id, a hash of its name as node ids are of theirs") String id,
+            @Schema(description = "The group's name where this service knows it", nullable = true) String name,
+            @Schema(description = "Nodes with at least one member, by name") List<String> memberNodes,
+            @Schema(description = "Each local node's counts for the group, for a named group") List<LocalCounts> local) {}
+
+    /** One local node's counts for a group since it started. */
+    public record LocalCounts(String node, int localMembers, long sent, long delivered, long forwarded) {}
+
+    /** One link's cost as its advertising end computed it. */
+    public record LinkCost(String node, String neighbour, double cost) {}
+
+    /**
+     * The view of {@code self}'s multicast, naming groups from {@code knownNames} and nodes from the
+     * link-state database.
+     *
+     * @throws OverlayException when {@code self} runs no multicast module
+     */
+    public static MulticastView of(OverlayNode self, Map<String, OverlayNode> local, Set<String> knownNames) {
+        Multicast multicast = self.findModule(Multicast.class).orElseThrow(OverlayException::multicastDisabled);
+        Map<NodeId, String> names = self.inspect(engine -> {
+            Map<NodeId, String> m = new HashMap<>();
+            for (LinkStateAdvertisement a : engine.router().database().advertisements()) {
+                m.put(a.origin(), a.originName());
+            }
+            return m;
+        });
+        local.values().forEach(n -> names.put(n.id(), n.name()));
+        Map<GroupId, String> groupNames = new HashMap<>();
+        knownNames.forEach(n -> groupNames.put(GroupId.ofName(n), n));
+        List<Group> groups = new ArrayList<>();
+        for (Map.Entry<GroupId, Set<NodeId>> e : new java.util.TreeMap<>(multicast.view()).entrySet()) {
+            Set<String> members = new TreeSet<>();
+            e.getValue().forEach(id -> members.add(names.getOrDefault(id, id.toString())));
+            String name = groupNames.get(e.getKey());
+            List<LocalCounts> counts = new ArrayList<>();
+            if (name != null) {
+                for (OverlayNode n : local.values()) {
+                    n.findModule(Multicast.class).ifPresent(m -> {
+                        GroupStatistics st = m.statistics(name);
+                        counts.add(new LocalCounts(n.name(), st.localMembers(), st.sent(), st.delivered(), st.forwarded()));
+                    });
+                }
+            }
+            groups.add(new Group(e.getKey().toString(), name, List.copyOf(members), counts));
+        }
+        List<LinkCost> costs = new ArrayList<>();
+        multicast.linkCosts().forEach((node, links) -> links.forEach((peer, cost) ->
+                costs.add(new LinkCost(names.getOrDefault(node, node.toString()), names.getOrDefault(peer, peer.toString()),
+                        cost))));
+        costs.sort(java.util.Comparator.comparing(LinkCost::node).thenComparing(LinkCost::neighbour));
+        return new MulticastView(self.name(), groups, costs);
+    }
+}
