@@ -193,6 +193,7 @@ final class Calls {
                 s.latchedRtcp = source;
             }
             s.rtcpFromPhone++;
+            s.phoneReport = RtcpReport.read(packet, s.phoneReport);
         } else {
             if (s.latchedRtp == null) {
                 s.latchedRtp = source;

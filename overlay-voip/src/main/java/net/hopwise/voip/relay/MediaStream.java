@@ -29,6 +29,7 @@ final class MediaStream {
     long refusedByNode;
     long noTarget;
     long deliveredToPhone;
+    RtcpReport phoneReport;
 
     MediaStream(Call call, int index, int rtpPort, int overlayPort, long deadlineNanos) {
         this.call = call;
@@ -56,6 +57,6 @@ final class MediaStream {
         return new StreamStatistics(index, rtpPort, overlayPort, sdpRtp, latchedRtp, remoteNode, remotePort, held,
                 StreamStatistics.Direction.of(fromPhone, rtcpFromPhone, 0),
                 StreamStatistics.Direction.of(toPhone, rtcpToPhone, refusedByNode + noTarget),
-                sentToNode, deliveredToPhone);
+                sentToNode, deliveredToPhone, phoneReport);
     }
 }

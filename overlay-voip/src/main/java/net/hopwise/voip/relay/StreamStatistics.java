@@ -17,10 +17,11 @@ import java.net.InetSocketAddress;
  * @param toPhone packets that came over the overlay for the phone (sequence from the overlay flow)
  * @param sentToNode packets handed to the overlay flow
  * @param deliveredToPhone packets sent to the phone (duplicates and late ones dropped)
+ * @param phoneReport the local phone's last RTCP report on the media it receives, or null before one
  */
 public record StreamStatistics(int index, int rtpPort, int overlayPort, InetSocketAddress advertised,
         InetSocketAddress latched, String remoteNode, int remotePort, boolean held, Direction fromPhone,
-        Direction toPhone, long sentToNode, long deliveredToPhone) {
+        Direction toPhone, long sentToNode, long deliveredToPhone, RtcpReport phoneReport) {
 
     /**
      * One direction's reception counters.
@@ -54,5 +55,13 @@ public record StreamStatistics(int index, int rtpPort, int overlayPort, InetSock
 
     public double mos(double accessDelayMs) {
         return EModel.mos(rating(accessDelayMs));
+    }
+
+    /**
+     * The E-model MOS from the phone's own RTCP report (its loss and jitter, access leg included) with
+     * the relay's transit plus {@code accessDelayMs} as delay; 0 when the phone sent no report.
+     */
+    public double phoneMos(double accessDelayMs) {
+        return phoneReport == null ? 0 : phoneReport.mos(Math.max(0, toPhone.meanTransitMs()) + accessDelayMs);
     }
 }

@@ -52,8 +52,13 @@ final class Sipp {
 
     /** Waits for SIPp to finish (its own -timeout bounds the run); returns its exit code. */
     int await() {
+        return awaitFor(120);
+    }
+
+    /** As {@link #await()}, for runs longer than two minutes (load runs outside the suite). */
+    int awaitFor(int seconds) {
         try {
-            if (!process.waitFor(120, TimeUnit.SECONDS)) {
+            if (!process.waitFor(seconds, TimeUnit.SECONDS)) {
                 process.destroyForcibly();
                 throw new AssertionError("sipp did not finish: " + command + "\n" + output());
             }
