@@ -17,7 +17,6 @@ import net.hopwise.overlay.OverlayNode;
 import net.hopwise.overlay.routing.LinkCost;
 import net.hopwise.overlay.routing.LinkStateAdvertisement;
 import net.hopwise.overlay.routing.LinkStateCodec;
-import net.hopwise.overlay.routing.LinkStateUpdate;
 import net.hopwise.overlay.routing.RoutingMetric;
 import net.hopwise.overlay.security.LinkStateSigner;
 import net.hopwise.overlay.security.NodeKeys;
@@ -144,20 +143,13 @@ class AdmittedForgerOnLoopbackTest {
 
     /** Hands the forger an update frame of one advertisement and waits until it went out sealed. */
     private static void forge(Forger forger, LinkStateAdvertisement advertisement) {
-        ByteBuf frame = Unpooled.buffer(WireHeader.MAX_DATAGRAM);
-        WireHeader.write(frame, PacketType.LINK_STATE_UPDATE, 0, NodeId.ofName("m").value(), NodeId.ofName("a").value(), 1);
-        LinkStateCodec.encodeUpdate(new LinkStateUpdate(List.of(advertisement)), frame);
-        WireHeader.finish(frame, 0);
-        byte[] bytes = new byte[frame.readableBytes()];
-        frame.readBytes(bytes);
-        frame.release();
         int before = forger.sent.get();
-        forger.next.set(bytes);
+        forger.next.set(Forgeries.linkStateUpdate("m", "a", advertisement));
         Eventually.await("the forged frame sent in place of a hello", () -> forger.sent.get() > before);
     }
 
     private static OverlayNode start(NodeRuntime runtime, String name, NodeKeys keys, TrustedKeys trusted, Forger forger) {
-        NodeConfig.Builder builder = NodeConfig.builder(name).loopback(0).defaultMetric(RoutingMetric.HOPS)
+        NodeConfig.Builder builder = NodeConfig.builder(name).loopback(0).defaultMetric(RoutingMetric.HOPS).hello(SecuredPair.HELLO)
                 .module(new SecurityModule(SecurityConfig.of(name, keys, null, trusted)));
         if (forger != null) {
             builder.module(forger); // after security, so farther from the socket: what it puts out is sealed

@@ -96,6 +96,22 @@ final class Forgeries {
         }
     }
 
+    /** A plaintext link-state update frame of one advertisement, from {@code from} to its neighbour {@code to}. */
+    static byte[] linkStateUpdate(String from, String to, net.hopwise.overlay.routing.LinkStateAdvertisement advertisement) {
+        ByteBuf frame = Unpooled.buffer(WireHeader.MAX_DATAGRAM);
+        try {
+            WireHeader.write(frame, PacketType.LINK_STATE_UPDATE, 0, NodeId.ofName(from).value(), NodeId.ofName(to).value(), 1);
+            net.hopwise.overlay.routing.LinkStateCodec.encodeUpdate(
+                    new net.hopwise.overlay.routing.LinkStateUpdate(java.util.List.of(advertisement)), frame);
+            WireHeader.finish(frame, 0);
+            byte[] bytes = new byte[frame.readableBytes()];
+            frame.readBytes(bytes);
+            return bytes;
+        } finally {
+            frame.release();
+        }
+    }
+
     /** Whether {@code needle} appears anywhere in {@code hay}. */
     static boolean contains(byte[] hay, byte[] needle) {
         outer:

@@ -30,23 +30,23 @@ import org.junit.jupiter.api.Test;
 class LinkLifecycleOnLoopbackTest {
     @Test
     void reliableMessagesCrossManyRekeysExactlyOnceAndInOrder() throws Exception {
-        try (SecuredPair p = SecuredPair.start(c -> c.withRekey(c.rekeyAfter(), c.rejectAfter(), 32, 1L << 20), true)) {
+        try (SecuredPair p = SecuredPair.start(c -> c.withRekey(c.rekeyAfter(), c.rejectAfter(), 16, 1L << 20), true)) {
             List<String> got = new CopyOnWriteArrayList<>();
             p.b.acceptSessions(SecuredPair.PORT, s -> m -> got.add(m.payload().toString(StandardCharsets.US_ASCII)));
             ReliableSession session = p.a.openPort(1, m -> { }).openReliable("b", SecuredPair.PORT, m -> { });
             long rekeys = status(p.a, "b").rekeys() + status(p.b, "a").rekeys();
             List<String> sent = new ArrayList<>();
-            for (int i = 0; i < 1_000; i++) {
+            for (int i = 0; i < 400; i++) {
                 String text = "reliable-" + i + "-".repeat(i % 300);
                 while (session.send(text.getBytes(StandardCharsets.US_ASCII)) != SendResult.ACCEPTED) {
                     Eventually.await("room in the session", session::isWritable);
                 }
                 sent.add(text);
             }
-            Eventually.await("1000 messages delivered", () -> got.size() >= sent.size());
+            Eventually.await("400 messages delivered", () -> got.size() >= sent.size());
             assertThat(got).containsExactlyElementsOf(sent);
             long rekeyed = status(p.a, "b").rekeys() + status(p.b, "a").rekeys() - rekeys;
-            System.out.println("rekeys while 1000 reliable messages crossed: " + rekeyed);
+            System.out.println("rekeys while 400 reliable messages crossed: " + rekeyed);
             assertThat(rekeyed).as("rekeyed under load").isGreaterThanOrEqualTo(5);
             assertThat(drops(p.b, DropReason.FORGED) + drops(p.a, DropReason.FORGED)).isZero();
             assertThat(drops(p.b, DropReason.REJECTED) + drops(p.a, DropReason.REJECTED)).isZero();

@@ -30,27 +30,27 @@ import net.jqwik.api.lifecycle.BeforeContainer;
  * its datagrams cost.
  */
 class SecuredDatagramFuzzProperties {
-    private static SecuredOverlay net;
+    private static SecuredOverlay sim;
     private static final List<String> DELIVERED = new ArrayList<>();
     private static int messages;
 
     @BeforeContainer
     static void linkUp() {
-        net = new SecuredOverlay(77, (name, c) -> c);
-        net.overlay.node("a");
-        net.overlay.node("b");
-        net.overlay.external("mallory", (from, d, now) -> { });
-        net.overlay.link("a", "b", MS);
-        net.overlay.link("mallory", "b", MS);
-        net.overlay.startAll();
-        assertThat(net.awaitRoute("a", "b", 5_000)).isTrue();
-        net.engine("b").openPort(7, m -> DELIVERED.add(m.payload().toString(StandardCharsets.US_ASCII)));
-        net.engine("a").openPort(8, m -> { });
+        sim = new SecuredOverlay(77, (name, c) -> c);
+        sim.overlay.node("a");
+        sim.overlay.node("b");
+        sim.overlay.external("mallory", (from, d, now) -> { });
+        sim.overlay.link("a", "b", MS);
+        sim.overlay.link("mallory", "b", MS);
+        sim.overlay.startAll();
+        assertThat(sim.awaitRoute("a", "b", 5_000)).isTrue();
+        sim.engine("b").openPort(7, m -> DELIVERED.add(m.payload().toString(StandardCharsets.US_ASCII)));
+        sim.engine("a").openPort(8, m -> { });
     }
 
     @AfterContainer
     static void noLeaks() {
-        net.close();
+        sim.close();
         LeakDetection.assertNoLeaks();
     }
 
@@ -69,7 +69,7 @@ class SecuredDatagramFuzzProperties {
         // DATA for b's live session (its index is in clear on the wire), with any counter and bytes.
         Arbitrary<byte[]> live = Combinators.combine(Arbitraries.longs(), Arbitraries.integers().between(0, 1200),
                 Arbitraries.longs()).as((counter, length, seed) -> {
-                    List<byte[]> sealed = net.sealed("a", "b");
+                    List<byte[]> sealed = sim.sealed("a", "b");
                     return Forgeries.sealedLooking(new java.util.Random(seed), Forgeries.receiverIndex(sealed.get(sealed.size() - 1)),
                             counter, length);
                 });
@@ -92,21 +92,21 @@ class SecuredDatagramFuzzProperties {
     void everyArbitraryDatagramIsOneCountedDropAndTheSealedLinkKeepsWorking(
             @ForAll @Size(min = 1, max = 20) List<@net.jqwik.api.From("datagrams") byte[]> datagrams,
             @ForAll boolean fromTheNeighboursAddress) {
-        NodeStack b = net.engine("b");
+        NodeStack b = sim.engine("b");
         long before = SecuredOverlay.receiveDrops(b);
         long faults = b.counters().drops(DropReason.HANDLER_ERROR);
         for (byte[] d : datagrams) {
-            net.inject(fromTheNeighboursAddress ? "a" : "mallory", "b", d);
+            sim.inject(fromTheNeighboursAddress ? "a" : "mallory", "b", d);
         }
-        net.overlay.runFor(5 * MS);
+        sim.overlay.runFor(5 * MS);
         assertThat(SecuredOverlay.receiveDrops(b) - before).isEqualTo(datagrams.size());
         assertThat(b.counters().drops(DropReason.HANDLER_ERROR)).as("no fault reached").isEqualTo(faults);
 
         String text = "message " + messages++;
         var payload = Unpooled.wrappedBuffer(text.getBytes(StandardCharsets.US_ASCII));
-        net.engine("a").send(8, NodeId.ofName("b"), 7, payload, RoutingMetric.HOPS, net.overlay.now());
+        sim.engine("a").send(8, NodeId.ofName("b"), 7, payload, RoutingMetric.HOPS, sim.overlay.now());
         payload.release();
-        net.overlay.runFor(5 * MS);
+        sim.overlay.runFor(5 * MS);
         assertThat(DELIVERED).endsWith(text);
         assertThat(b.hasRoute(NodeId.ofName("mallory"), RoutingMetric.HOPS)).isFalse();
     }

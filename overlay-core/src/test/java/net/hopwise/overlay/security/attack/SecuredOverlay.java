@@ -47,6 +47,12 @@ final class SecuredOverlay implements AutoCloseable {
 
     /** @param tweak changes a node's security settings, by name */
     SecuredOverlay(long seed, BiFunction<String, SecurityConfig, SecurityConfig> tweak) {
+        this(seed, tweak, name -> null);
+    }
+
+    /** @param above a module installed above link security on a node (by name), or null for none */
+    SecuredOverlay(long seed, BiFunction<String, SecurityConfig, SecurityConfig> tweak,
+            java.util.function.Function<String, OverlayModule> above) {
         this.trusted = new TrustedKeys(Map.of("a", List.of(keys("a").identityPublic()),
                 "b", List.of(keys("b").identityPublic()), "c", List.of(keys("c").identityPublic())));
         this.overlay = new VirtualOverlay(seed, builder -> {
@@ -54,6 +60,10 @@ final class SecuredOverlay implements AutoCloseable {
             builder.module(new Capture(name)); // first: next to the socket, outside link security
             builder.module(new SecurityModule(tweak.apply(name,
                     SecurityConfig.of(name, keys(name), null, trusted).withWallClock(() -> WALL))));
+            OverlayModule extra = above.apply(name);
+            if (extra != null) {
+                builder.module(extra);
+            }
         });
     }
 

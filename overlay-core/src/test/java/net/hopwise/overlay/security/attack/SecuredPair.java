@@ -31,6 +31,12 @@ import net.hopwise.overlay.testing.Eventually;
  */
 final class SecuredPair implements AutoCloseable {
     static final int PORT = 7;
+    /**
+     * Hellos five times as often as by default, a link dead after 200 ms: the tests wait for links to
+     * come up and go down, and the protocol's checks do not depend on the interval.
+     */
+    static final HelloConfig HELLO = HelloConfig.builder().interval(java.time.Duration.ofMillis(20))
+            .downInterval(java.time.Duration.ofMillis(200)).build();
 
     final NodeKeys ka = NodeKeys.generate();
     final NodeKeys kb = NodeKeys.generate();
@@ -79,7 +85,7 @@ final class SecuredPair implements AutoCloseable {
 
     OverlayNode startNode(String name) {
         NodeConfig.Builder builder = NodeConfig.builder(name).loopback(0).defaultMetric(RoutingMetric.HOPS)
-                .hello(HelloConfig.defaults());
+                .hello(HELLO);
         if (secured) {
             builder.module(new SecurityModule(tweak.apply(SecurityConfig.of(name, name.equals("a") ? ka : kb, null, trusted))));
         }
