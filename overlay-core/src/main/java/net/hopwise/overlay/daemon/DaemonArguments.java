@@ -168,34 +168,20 @@ public final class DaemonArguments {
     private static net.hopwise.overlay.security.SecurityConfig security(String name, java.nio.file.Path key,
             java.nio.file.Path trustedKeys, List<String> authorities, java.nio.file.Path certificate,
             net.hopwise.overlay.security.CipherSuite cipher, boolean insecure) throws SetupException {
-        boolean keyed = key != null || trustedKeys != null || !authorities.isEmpty() || certificate != null || cipher != null;
-        if (insecure) {
-            if (keyed) {
-                throw new SetupException("--insecure runs without keys: drop it, or drop the key options");
-            }
-            return null;
-        }
-        if (key == null) {
-            throw new SetupException(keyed ? "--key FILE is needed with the other key options"
-                    : "links need keys: --key FILE with --trusted-keys FILE, or with --authority ed25519:KEY and "
-                            + "--certificate FILE (make them with: keytool genkey node FILE), or --insecure to run "
-                            + "links anyone can join and read");
-        }
         try {
-            net.hopwise.overlay.security.SecuritySetup setup = new net.hopwise.overlay.security.SecuritySetup(key,
-                    trustedKeys, authorities, certificate, cipher);
-            return setup.load(name);
+            return net.hopwise.overlay.security.SecuritySetup.fromOptions(name, key, trustedKeys, authorities,
+                    certificate, cipher, insecure);
         } catch (IllegalArgumentException e) {
-            throw new SetupException("--key " + key + ": " + e.getMessage());
+            throw new SetupException(e.getMessage());
         }
     }
 
     private static net.hopwise.overlay.security.CipherSuite cipher(String option, String text) throws SetupException {
-        return switch (text.toLowerCase(java.util.Locale.ROOT)) {
-            case "aes-gcm" -> net.hopwise.overlay.security.CipherSuite.AES_GCM;
-            case "chacha-poly" -> net.hopwise.overlay.security.CipherSuite.CHACHA_POLY;
-            default -> throw new SetupException(option + " '" + text + "': aes-gcm or chacha-poly");
-        };
+        try {
+            return net.hopwise.overlay.security.SecuritySetup.cipher(text);
+        } catch (IllegalArgumentException e) {
+            throw new SetupException(option + " " + e.getMessage());
+        }
     }
 
     private static void once(String option, Object previous) throws SetupException {

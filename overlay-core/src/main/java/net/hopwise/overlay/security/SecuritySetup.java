@@ -39,6 +39,45 @@ public record SecuritySetup(Path keyFile, Path trustedKeys, List<String> authori
         }
     }
 
+    /**
+     * The link security a command line asks for, with the options every Hopwise program takes
+     * ({@code --key}, {@code --trusted-keys}, {@code --authority}, {@code --certificate}, {@code
+     * --cipher}, {@code --insecure}): null when the operator chose unauthenticated links.
+     *
+     * @throws IllegalArgumentException saying what is missing, contradictory or wrong, in one line
+     */
+    public static SecurityConfig fromOptions(String name, Path key, Path trustedKeys, List<String> authorities,
+            Path certificate, CipherSuite cipher, boolean insecure) {
+        boolean keyed = key != null || trustedKeys != null || !authorities.isEmpty() || certificate != null
+                || cipher != null;
+        if (insecure) {
+            if (keyed) {
+                throw new IllegalArgumentException("--insecure runs without keys: drop it, or drop the key options");
+            }
+            return null;
+        }
+        if (key == null) {
+            throw new IllegalArgumentException(keyed ? "--key FILE is needed with the other key options"
+                    : "links need keys: --key FILE with --trusted-keys FILE, or with --authority ed25519:KEY and "
+                            + "--certificate FILE (make them with: keytool genkey node FILE), or --insecure to run "
+                            + "links anyone can join and read");
+        }
+        try {
+            return new SecuritySetup(key, trustedKeys, authorities, certificate, cipher).load(name);
+        } catch (IllegalArgumentException e) {
+            throw new IllegalArgumentException("--key " + key + ": " + e.getMessage(), e);
+        }
+    }
+
+    /** A cipher as options and settings name it: {@code aes-gcm} or {@code chacha-poly}, any case. */
+    public static CipherSuite cipher(String text) {
+        return switch (text.toLowerCase(java.util.Locale.ROOT)) {
+            case "aes-gcm" -> CipherSuite.AES_GCM;
+            case "chacha-poly" -> CipherSuite.CHACHA_POLY;
+            default -> throw new IllegalArgumentException("'" + text + "' is not aes-gcm or chacha-poly");
+        };
+    }
+
     /** Under a trusted-keys file. */
     public static SecuritySetup trustedKeys(Path keyFile, Path trustedKeys) {
         return new SecuritySetup(keyFile, trustedKeys, List.of(), null, null);

@@ -93,7 +93,7 @@ class DaemonSecurityTest {
         assertRefused(List.of("--name", "a", "--key", aKey, "--trusted-keys", dir.resolve("nowhere").toString()),
                 "does not exist");
         assertRefused(List.of("--name", "a", "--key", aKey, "--trusted-keys", trusted.toString(), "--cipher", "rot13"),
-                "--cipher 'rot13': aes-gcm or chacha-poly");
+                "--cipher 'rot13' is not aes-gcm or chacha-poly");
         Files.setPosixFilePermissions(dir.resolve("b.key"), PosixFilePermissions.fromString("rw-r--r--"));
         assertRefused(List.of("--name", "b", "--key", dir.resolve("b.key").toString(), "--trusted-keys",
                 trusted.toString()), "chmod 600");

@@ -44,7 +44,9 @@ public final class RelayLauncher {
         if (o == null) {
             out.println("options: --name NAME [--bind HOST:PORT] [--neighbour NAME@HOST:PORT]... [--sip HOST:PORT]"
                     + " [--advertise HOST] [--media-address IP] [--media-ports MIN-MAX] [--route RULE]..."
-                    + " [--linger DURATION] [--until-stdin-closes]");
+                    + " [--linger DURATION] [--until-stdin-closes]"
+                    + " (--key FILE (--trusted-keys FILE | --authority ed25519:KEY --certificate FILE) [--cipher C]"
+                    + " | --insecure): the node's links, as the node daemon's options");
             return 0;
         }
         NodeConfig nodeConfig;
@@ -53,6 +55,16 @@ public final class RelayLauncher {
             NodeConfig.Builder node = NodeConfig.builder(o.name).bindAddress(o.bind).module(new RegistrationDirectory());
             for (String n : o.neighbours) {
                 node.neighbour(NeighbourConfig.parse(n));
+            }
+            net.hopwise.overlay.security.SecurityConfig security = net.hopwise.overlay.security.SecuritySetup
+                    .fromOptions(o.name, o.key, o.trustedKeys, o.authorities, o.certificate,
+                            o.cipher == null ? null : net.hopwise.overlay.security.SecuritySetup.cipher(o.cipher),
+                            o.insecure);
+            if (security != null) {
+                node.module(new net.hopwise.overlay.security.SecurityModule(security));
+            } else {
+                err.println("relay: WARNING links are NOT authenticated or encrypted (--insecure): any host that"
+                        + " reaches the overlay port can join, inject calls and read their media");
             }
             nodeConfig = node.build();
         } catch (IllegalArgumentException e) {
@@ -114,6 +126,12 @@ public final class RelayLauncher {
         Duration linger;
         final List<String> routes = new ArrayList<>();
         boolean untilStdinCloses;
+        java.nio.file.Path key;
+        java.nio.file.Path trustedKeys;
+        java.nio.file.Path certificate;
+        final List<String> authorities = new ArrayList<>();
+        String cipher;
+        boolean insecure;
 
         /** The options, or null for --help. */
         static Options parse(String[] args) {
@@ -125,6 +143,10 @@ public final class RelayLauncher {
                 }
                 if (a.equals("--until-stdin-closes")) {
                     o.untilStdinCloses = true;
+                    continue;
+                }
+                if (a.equals("--insecure")) {
+                    o.insecure = true;
                     continue;
                 }
                 if (i + 1 >= args.length) {
@@ -147,6 +169,11 @@ public final class RelayLauncher {
                     }
                     case "--route" -> o.routes.add(v);
                     case "--linger" -> o.linger = Duration.ofSeconds(number(v));
+                    case "--key" -> o.key = java.nio.file.Path.of(v);
+                    case "--trusted-keys" -> o.trustedKeys = java.nio.file.Path.of(v);
+                    case "--authority" -> o.authorities.add(v);
+                    case "--certificate" -> o.certificate = java.nio.file.Path.of(v);
+                    case "--cipher" -> o.cipher = v;
                     default -> throw new IllegalArgumentException("unknown option " + a);
                 }
             }

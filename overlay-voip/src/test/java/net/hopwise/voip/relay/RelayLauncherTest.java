@@ -30,17 +30,35 @@ class RelayLauncherTest {
         assertThat(run("--sip", "127.0.0.1:5060")).isEqualTo(2);
         assertThat(err.toString(StandardCharsets.UTF_8)).contains("--name is required");
         assertThat(run("--name", "a", "--sip", "example.org:5060")).isEqualTo(2);
-        assertThat(run("--name", "a", "--route", "nonode")).isEqualTo(2);
-        assertThat(run("--name", "a", "--media-ports", "30000")).isEqualTo(2);
-        assertThat(run("--name", "a", "--sip", "0.0.0.0:5060")).isEqualTo(2);
+        assertThat(run("--name", "a", "--route", "nonode", "--insecure")).isEqualTo(2);
+        assertThat(run("--name", "a", "--media-ports", "30000", "--insecure")).isEqualTo(2);
+        assertThat(run("--name", "a", "--sip", "0.0.0.0:5060", "--insecure")).isEqualTo(2);
         assertThat(err.toString(StandardCharsets.UTF_8)).contains("advertisedHost");
         assertThat(run("--help")).isZero();
     }
 
     @Test
+    void aNodeWithoutKeysIsRefusedUnlessInsecureIsChosenAndKeysSecureItsLinks(@org.junit.jupiter.api.io.TempDir
+            java.nio.file.Path dir) throws Exception {
+        assertThat(run("--name", "paris", "--bind", "127.0.0.1:0", "--sip", "127.0.0.1:0")).isEqualTo(2);
+        assertThat(err.toString(StandardCharsets.UTF_8)).contains("links need keys", "--insecure");
+        var keys = net.hopwise.overlay.security.NodeKeys.generate();
+        net.hopwise.overlay.security.KeyFiles.writeNodeKeys(dir.resolve("paris.key"), keys);
+        java.nio.file.Files.writeString(dir.resolve("trusted"),
+                net.hopwise.overlay.security.TrustedKeys.line("paris", keys.identityPublic()) + "\n");
+        err.reset();
+        assertThat(run("--name", "paris", "--bind", "127.0.0.1:0", "--sip", "127.0.0.1:0", "--media-ports",
+                "33100-33199", "--key", dir.resolve("paris.key").toString(), "--trusted-keys",
+                dir.resolve("trusted").toString(), "--until-stdin-closes")).isZero();
+        assertThat(out.toString(StandardCharsets.UTF_8)).startsWith("READY paris ");
+        assertThat(err.toString(StandardCharsets.UTF_8)).doesNotContain("WARNING");
+    }
+
+    @Test
     void aRightCommandLineStartsANodeAndItsRelayAndStopsWhenInputEnds() {
         assertThat(run("--name", "paris", "--bind", "127.0.0.1:0", "--sip", "127.0.0.1:0", "--route", "bob=lyon",
-                "--media-ports", "33000-33099", "--until-stdin-closes")).isZero();
+                "--media-ports", "33000-33099", "--until-stdin-closes", "--insecure")).isZero();
+        assertThat(err.toString(StandardCharsets.UTF_8)).contains("WARNING links are NOT authenticated");
         assertThat(out.toString(StandardCharsets.UTF_8)).startsWith("READY paris ")
                 .contains("STATE RelayState[serverTransactions=0, clientTransactions=0, calls=0, mediaPortPairs=0")
                 .contains("COUNTERS {requestsFromPhones=0");
