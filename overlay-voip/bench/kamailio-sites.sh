@@ -7,9 +7,9 @@
 
 rtpengine_start() { # SITE SIP_IP INT_IP INT_ADVERTISED
   local site=$1 ip=$2 int_ip=$3 int_adv=$4
-  # Two threads: the machine's cores. Ports 20000-29999 on each address, clear of SIPp's and the relays'.
+  # Two threads: the machine's cores. Ports from 20000 on each address, clear of SIPp's and the relays'.
   rtpengine --config-file=none --table=-1 --interface="ext/$ip" --interface="int/$int_ip!$int_adv" \
-    --listen-ng="$ip:2223" --port-min=20000 --port-max=29999 --foreground --log-stderr --log-level=4 \
+    --listen-ng="$ip:2223" --port-min=20000 --port-max="$rtp_max" --foreground --log-stderr --log-level=4 \
     --num-threads=2 --delete-delay=1 --pidfile="$out/rtpengine-$site.pid" > "$out/rtpengine-$site.out" 2>&1 &
   pids+=($!)
   rtpengine_pids+=($!)
@@ -41,10 +41,13 @@ start_kamailio_sites() {
   rtpengine_pids=()
   kamailio_main_pids=()
   local face_a=127.0.0.12 face_b=127.0.0.13
+  rtp_max=29999
   if [[ $loss != 0 || $delay_ms != 0 ]]; then
     face_a=127.0.0.14 face_b=127.0.0.15
+    # The forwarder needs two sockets per port of the range: keep it to what the lossy runs' few calls use.
+    rtp_max=20399
     java -cp "$cp_bench" net.hopwise.voip.bench.UdpImpairer 127.0.0.12 127.0.0.14 127.0.0.13 127.0.0.15 \
-      20000 29999 "$loss" "$delay_ms" 11 > "$out/impairer.out" 2>&1 &
+      20000 "$rtp_max" "$loss" "$delay_ms" 11 > "$out/impairer.out" 2>&1 &
     impairer_pid=$!
     pids+=($impairer_pid)
     wait_for "$out/impairer.out" '^READY' 60

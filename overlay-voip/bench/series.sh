@@ -1,21 +1,26 @@
 #!/usr/bin/env bash
-# The runs of record: each configuration three times (median of three), appending every run's
-# output to RESULTS (default overlay-voip/bench/results-<date>.txt). Each run takes the build lock
-# itself, so builds of others interleave between runs, never during one.
-#   overlay-voip/bench/series.sh                 everything below (about 30 minutes)
+# The runs of record: each configuration three times (a figure of record is the median of three),
+# appending every run's output to RESULTS (default overlay-voip/bench/results-<date>.txt). The three
+# runs of one configuration take the build lock once (about three minutes), so that builds of others
+# interleave between configurations, never during a run.
+#   overlay-voip/bench/series.sh                 everything (about 40 minutes of runs, more when the lock is busy)
 #   overlay-voip/bench/series.sh loss            only the 5% loss runs
+#   overlay-voip/bench/series.sh load [N...]     only the load runs (default 100 1000 500 250 calls)
 set -uo pipefail
 bench=$(cd "$(dirname "$0")" && pwd)
 results=${RESULTS:-$bench/results-$(date -u +%Y%m%dT%H%M).txt}
+export results bench
 run() { # LABEL ENV... -- SYSTEM CALLS
   local label=$1; shift
   local envs=()
   while [[ $1 != -- ]]; do envs+=("$1"); shift; done
   shift
-  for i in 1 2 3; do
-    echo "=== $label run $i $(date -u +%H:%M:%S) ${envs[*]} $*" | tee -a "$results"
-    env ${envs[@]+"${envs[@]}"} "$bench/calls.sh" "$@" 2>&1 | grep -v '^relay: COUNTERS' | tee -a "$results"
-  done
+  HOPWISE_BENCH_LOCKED=1 flock /tmp/hopwise-mvn.lock bash -c '
+    label=$1; shift
+    for i in 1 2 3; do
+      echo "=== $label run $i $(date -u +%H:%M:%S) $*" | tee -a "$results"
+      env "$@" 2>&1 | grep -v "^relay: COUNTERS" | tee -a "$results"
+    done' run "$label" ${envs[@]+"${envs[@]}"} "$bench/calls.sh" "$@"
 }
 what=${1:-all}
 if [[ $what == all || $what == loss ]]; then
@@ -23,8 +28,11 @@ if [[ $what == all || $what == loss ]]; then
   run "kamailio 5% loss" LOSS=0.05 DELAY_MS=10 PROBE_EVERY=1 -- kamailio 20
 fi
 if [[ $what == all || $what == load ]]; then
-  run "direct 100" -- direct 100
-  for n in 100 250 500 1000; do
+  [[ $what == load && $# -gt 1 ]] && shift && sizes=("$@") || sizes=(100 1000 500 250)
+  [[ $what == all || ${#sizes[@]} -eq 4 ]] && run "direct 100" -- direct 100
+  # 100 calls (both columns far from any limit: the delay and CPU comparison), then the largest: where
+  # the limit is matters most, and the machine's time is shared.
+  for n in "${sizes[@]}"; do
     run "hopwise $n" -- hopwise "$n"
     run "kamailio $n" -- kamailio "$n"
   done

@@ -3,7 +3,8 @@
  * the test suite: a relay process that totals its calls' media counters ({@link
  * net.hopwise.voip.bench.BenchRelay}), an analyser of packet captures of the phones' RTP ({@link
  * net.hopwise.voip.bench.RtpCapture}) that measures the same loss and delay for any relay (Hopwise,
- * rtpengine, or none), and an impairing UDP forwarder ({@link net.hopwise.voip.bench.UdpImpairer}) that
+ * rtpengine, or none) with its companion for the post-dial delay ({@link net.hopwise.voip.bench.SipCapture}),
+ * and an impairing UDP forwarder ({@link net.hopwise.voip.bench.UdpImpairer}) that
  * puts the overlay's own loss model between two Kamailio and rtpengine sites.
  */
 package net.hopwise.voip.bench;

@@ -1,0 +1,91 @@
+package net.hopwise.voip.bench;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * The benchmark's figures rest on the capture analyser: a synthetic loopback capture with known
+ * departures, arrivals, a loss and a duplicate must give exactly those back.
+ */
+class RtpCaptureTest {
+    private static final int CALLER = 41000;
+    private static final int CALLEE = 40000;
+    private static final int RELAY_A = 30000;
+    private static final int RELAY_B = 35000;
+
+    @TempDir
+    Path dir;
+
+    @Test
+    void matchesEachPacketAcrossTheRelaysAndCountsLossAndDuplicates() throws IOException {
+        Pcap pcap = new Pcap();
+        long ssrc = 0xca110003L;
+        for (int seq = 0; seq < 10; seq++) {
+            long sent = 1_000_000_000L + seq * 20_000_000L;
+            pcap.rtp(sent, CALLER, RELAY_A, seq, seq * 160L, ssrc);
+            // Sequence 4 never reaches the callee; 7 reaches it twice; the rest 300 microseconds later.
+            if (seq != 4) {
+                pcap.rtp(sent + 300_000, RELAY_B, CALLEE, seq, seq * 160L, ssrc);
+            }
+            if (seq == 7) {
+                pcap.rtp(sent + 400_000, RELAY_B, CALLEE, seq, seq * 160L, ssrc);
+            }
+        }
+        // Another program's RTP on the same ports is not SIPp's and must be ignored.
+        pcap.rtp(2_000_000_000L, CALLER, RELAY_A, 99, 0, 0x12345678L);
+        Path file = dir.resolve("probe.pcap");
+        Files.write(file, pcap.bytes());
+
+        RtpCapture.Direction forward = new RtpCapture.Direction();
+        RtpCapture.Direction echo = new RtpCapture.Direction();
+        long[] counts = RtpCapture.read(file, CALLER, CALLEE, forward, echo);
+
+        assertThat(counts).containsExactly(21, 20);
+        String report = forward.report("forward", 20);
+        assertThat(report).contains("streams=1 sent=10 received=9 lost=1 duplicates=1 loss=10.000%")
+                .contains("p50=300.0 p90=300.0 p99=300.0 max=300.0 mean=300.0")
+                // Arrivals exactly 20 ms apart but around the lost one: the jitter stays zero.
+                .contains("jitter_ms=0.000");
+        assertThat(echo.report("echo", 20)).contains("streams=0 sent=0");
+    }
+
+    /** A nanosecond pcap of Ethernet frames on loopback, as tcpdump writes them. */
+    private static final class Pcap {
+        private final ByteArrayOutputStream out = new ByteArrayOutputStream();
+
+        Pcap() {
+            ByteBuffer header = ByteBuffer.allocate(24).order(ByteOrder.LITTLE_ENDIAN);
+            header.putInt(0xa1b23c4d).putShort((short) 2).putShort((short) 4).putInt(0).putInt(0).putInt(262144)
+                    .putInt(1);
+            out.writeBytes(header.array());
+        }
+
+        void rtp(long nanos, int src, int dst, int seq, long timestamp, long ssrc) {
+            ByteBuffer frame = ByteBuffer.allocate(14 + 20 + 8 + 12 + 160);
+            frame.position(12);
+            frame.putShort((short) 0x0800);
+            frame.put((byte) 0x45).put((byte) 0).putShort((short) (20 + 8 + 172)).putInt(0)
+                    .put((byte) 64).put((byte) 17).putShort((short) 0).putInt(0x7f000001).putInt(0x7f000001);
+            frame.putShort((short) src).putShort((short) dst).putShort((short) 180).putShort((short) 0);
+            frame.put((byte) 0x80).put((byte) 0).putShort((short) seq).putInt((int) timestamp).putInt((int) ssrc);
+            byte[] bytes = frame.array();
+            ByteBuffer record = ByteBuffer.allocate(16).order(ByteOrder.LITTLE_ENDIAN);
+            record.putInt((int) (nanos / 1_000_000_000L)).putInt((int) (nanos % 1_000_000_000L)).putInt(bytes.length)
+                    .putInt(bytes.length);
+            out.writeBytes(record.array());
+            out.writeBytes(bytes);
+        }
+
+        byte[] bytes() {
+            return out.toByteArray();
+        }
+    }
+}
