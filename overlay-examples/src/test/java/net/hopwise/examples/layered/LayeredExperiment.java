@@ -13,7 +13,8 @@ import net.hopwise.examples.layered.LayeredScenarios.Share;
  * bottleneck, both start orders), for ERA as specified, ERA with loss events, and PLM without fair
  * queuing. Means over seeds with 95% t-intervals.
  *
- * <p>Arguments: {@code --seeds n} (default 5), {@code --seconds s} (default 120).
+ * <p>Arguments: {@code --seeds n} (default 5), {@code --seconds s} (default 120), {@code --only
+ * list} (comma-separated sections: het, late, halving, tcp, tcp1m; default all).
  */
 public final class LayeredExperiment {
     private static final long[] BOTTLENECKS = {300_000, 1_000_000, 10_000_000};
@@ -24,13 +25,33 @@ public final class LayeredExperiment {
     public static void main(String[] args) {
         int seeds = 5;
         int seconds = 120;
+        java.util.Set<String> only = java.util.Set.of("het", "late", "halving", "tcp", "tcp1m");
         for (int i = 0; i + 1 < args.length; i += 2) {
             switch (args[i]) {
                 case "--seeds" -> seeds = Integer.parseInt(args[i + 1]);
                 case "--seconds" -> seconds = Integer.parseInt(args[i + 1]);
+                case "--only" -> only = java.util.Set.of(args[i + 1].split(","));
                 default -> throw new IllegalArgumentException("unknown option " + args[i]);
             }
         }
+        if (only.contains("het")) {
+            heterogeneous(seeds, seconds);
+        }
+        if (only.contains("late")) {
+            late(seeds, seconds);
+        }
+        if (only.contains("halving")) {
+            halving(seeds, seconds);
+        }
+        if (only.contains("tcp")) {
+            tcp(seeds, seconds, 10_000_000);
+        }
+        if (only.contains("tcp1m")) {
+            tcp(seeds, seconds, 1_000_000);
+        }
+    }
+
+    private static void heterogeneous(int seeds, int seconds) {
         System.out.printf("Heterogeneous receivers: 100 x 20 Kbit/s layers, 512 B, RAI 1 s, DropTail 2 x BDP, %d s, %d seeds%n",
                 seconds, seeds);
         System.out.println("| protocol | bottleneck | level (layers) expected / reached | settle after join (s) | throughput (Kbit/s) | E | PLR |");
@@ -52,6 +73,9 @@ public final class LayeredExperiment {
         }
         System.out.println("Thesis (ERA Exp. I, 300 Kbit/s): converges in 2 s, 271.93 +- 1.42 Kbit/s, E 0.90 +- 0.03, PLR 0.");
         System.out.println();
+    }
+
+    private static void late(int seeds, int seconds) {
         System.out.printf("Late joiners: 4 receivers behind 400 Kbit/s 20 ms, joining at 3, 3, 20, 40 s; %d s, %d seeds%n", seconds, seeds);
         System.out.println("| protocol | receiver | joined (s) | at 19 layers in the end | settle after join (s) | PLR |");
         System.out.println("|---|---|---|---|---|---|");
@@ -69,6 +93,9 @@ public final class LayeredExperiment {
         }
         System.out.println("Thesis (ERA Exp. V): all at '20 layers', about 400 Kbit/s; late joiners align within about 1-3 s.");
         System.out.println();
+    }
+
+    private static void halving(int seeds, int seconds) {
         System.out.printf("Halving: 1 Mbit/s 10 ms bottleneck, a 500 Kbit/s CBR flow from 20 s; %d s, %d seeds%n", seconds, seeds);
         System.out.println("| protocol | before (Kbit/s) | after (Kbit/s) | reaction (s) | peak PLR (1 s) | PLR |");
         System.out.println("|---|---|---|---|---|---|");
@@ -83,29 +110,18 @@ public final class LayeredExperiment {
         }
         System.out.println("Thesis (ERA Exp. II): about 1 Mbit/s in 3 s, adapts within 1 s, PLR 0-0.05; goal: peak PLR < 0.01.");
         System.out.println();
-        System.out.printf("One session and one TCP Reno flow, 400 Kbit/s 20 ms bottleneck, DropTail 2 x BDP, %d s, last half%n", seconds);
+    }
+
+    private static void tcp(int seeds, int seconds, long edge) {
+        System.out.printf("One session and one TCP Reno flow, 400 Kbit/s 20 ms bottleneck, exterior links %d Mbit/s 5 ms,"
+                + " DropTail 2 x BDP, %d s, last half, %d seeds%n", edge / 1_000_000, seconds, seeds);
         System.out.println("| protocol | first | multicast (Kbit/s) | TCP (Kbit/s) | F = multicast/TCP | Jain | multicast PLR |");
         System.out.println("|---|---|---|---|---|---|---|");
         for (Protocol p : Protocol.values()) {
             for (boolean tcpFirst : new boolean[] {false, true}) {
                 List<Share> runs = new ArrayList<>();
                 for (int s = 1; s <= seeds; s++) {
-                    runs.add(LayeredScenarios.withTcp(p, s, 400_000, tcpFirst, seconds));
-                }
-                System.out.printf("| %s | %s | %s | %s | %s | %s | %s |%n", p, tcpFirst ? "TCP" : "multicast",
-                        ci(runs, r -> r.multicast() / 1000, 1), ci(runs, r -> r.tcp() / 1000, 1),
-                        ci(runs, Share::friendliness, 2), ci(runs, Share::jain, 3), ci(runs, Share::lossRate, 4));
-            }
-        }
-        System.out.println();
-        System.out.printf("The same with 1 Mbit/s exterior links, as the thesis's trace ran them%n");
-        System.out.println("| protocol | first | multicast (Kbit/s) | TCP (Kbit/s) | F = multicast/TCP | Jain | multicast PLR |");
-        System.out.println("|---|---|---|---|---|---|---|");
-        for (Protocol p : Protocol.values()) {
-            for (boolean tcpFirst : new boolean[] {false, true}) {
-                List<Share> runs = new ArrayList<>();
-                for (int s = 1; s <= seeds; s++) {
-                    runs.add(LayeredScenarios.withTcp(p, s, 400_000, tcpFirst, seconds, 1_000_000));
+                    runs.add(LayeredScenarios.withTcp(p, s, 400_000, tcpFirst, seconds, edge));
                 }
                 System.out.printf("| %s | %s | %s | %s | %s | %s | %s |%n", p, tcpFirst ? "TCP" : "multicast",
                         ci(runs, r -> r.multicast() / 1000, 1), ci(runs, r -> r.tcp() / 1000, 1),
@@ -114,6 +130,7 @@ public final class LayeredExperiment {
         }
         System.out.println("Thesis: ERA 196.4 +- 1.7, TCP 176 +- 0.7, F 'about 0.9' (196.4/176 = 1.12) in either order;"
                 + " PLM without FQ (Ch. 4 Exp. III, 300 Kbit/s, 2 TCP): F 19.");
+        System.out.println();
     }
 
     private static <T> String ci(List<T> runs, java.util.function.ToDoubleFunction<T> f, int decimals) {

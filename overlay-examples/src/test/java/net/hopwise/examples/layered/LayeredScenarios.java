@@ -33,15 +33,28 @@ final class LayeredScenarios {
     static final LayerRates LAYERS = LayerRates.equal(100, 20_000);
 
     enum Protocol {
-        /** ERA as the thesis specifies it. */
+        /**
+         * ERA as the thesis ran it: lost packets counted, the one-interval minimum, and a constant
+         * round trip of 50 ms in the TCP equation (its trace reproduces exactly with 50 ms; the text
+         * gives 2 x one-way latency + an arbitrary queueing allowance).
+         */
         ERA,
-        /** ERA with TFRC's loss events and the forward-queue round trip. */
+        /** The same with the round trip measured: 2 x the one-way latency from SCT, smoothed, + 10 ms. */
+        ERA_RTT,
+        /** ERA counting TFRC's loss events instead of lost packets (constant 50 ms round trip). */
         ERA_EVENTS,
+        /** Ours: loss events and the bunch estimate over the last three intervals. */
+        ERA_PLUS,
         PLM,
         RLM
     }
 
     private LayeredScenarios() {
+    }
+
+    /** The session's configuration: the sender's, and every receiver's (the thesis's defaults). */
+    static EraConfig cfg() {
+        return EraConfig.defaults();
     }
 
     /** @param seed the receiver's own random stream (RLM's join timers) */
@@ -52,11 +65,16 @@ final class LayeredScenarios {
         if (protocol == Protocol.PLM) {
             return new PlmReceiver(1, subscriber);
         }
-        // Synchronised clocks in the simulator: 2 x the one-way latency from SCT, plus 10 ms for queueing.
-        boolean events = protocol == Protocol.ERA_EVENTS;
-        EraReceiver r = new EraReceiver(1, events ? config.toBuilder().lossEvents(true).build() : config,
-                events ? RttEstimator.forwardQueue(Duration.ofMillis(10), Duration.ofMillis(50))
-                        : RttEstimator.fromTimestamps(Duration.ofMillis(10), Duration.ofMillis(50)), subscriber,
+        // Synchronised clocks in the simulator, so 2 x the one-way latency from SCT is available.
+        RttEstimator rtt = protocol == Protocol.ERA_RTT
+                ? RttEstimator.fromTimestamps(Duration.ofMillis(10), Duration.ofMillis(50))
+                : RttEstimator.fixed(Duration.ofMillis(50));
+        EraConfig own = switch (protocol) {
+            case ERA_EVENTS -> config.toBuilder().lossEvents(true).build();
+            case ERA_PLUS -> config.toBuilder().lossEvents(true).estimateIntervals(3).build();
+            default -> config;
+        };
+        EraReceiver r = new EraReceiver(1, own, rtt, subscriber,
                 // -Dlayered.trace=true prints every receiver's decision trace, as the thesis's Appendix C.
                 Boolean.getBoolean("layered.trace") ? d -> System.out.println(d + " " + java.util.Arrays.toString(d.samples())) : null);
         return new LayeredController() {
@@ -128,12 +146,12 @@ final class LayeredScenarios {
             }
             net.start();
             long start = Simulator.START_NANOS;
-            LayeredSession session = new LayeredSession(net, "S", parents, LAYERS, EraConfig.defaults(), start, 0);
+            LayeredSession session = new LayeredSession(net, "S", parents, LAYERS, cfg(), start, 0, seed);
             List<LayeredSession.Receiver> receivers = new ArrayList<>();
             for (int i = 0; i < bottlenecks.length; i++) {
                 long join = start + 3 * SECOND + random.nextLong(SECOND);
                 long own = seed * 1000 + i;
-                receivers.add(session.receiver("r" + i, s -> controller(protocol, EraConfig.defaults(), s, own), join));
+                receivers.add(session.receiver("r" + i, s -> controller(protocol, cfg(), s, own), join));
             }
             long end = start + seconds * SECOND;
             net.runUntil(end);
@@ -178,13 +196,13 @@ final class LayeredScenarios {
             }
             net.start();
             long start = Simulator.START_NANOS;
-            LayeredSession session = new LayeredSession(net, "S", parents, LAYERS, EraConfig.defaults(), start, 0);
+            LayeredSession session = new LayeredSession(net, "S", parents, LAYERS, cfg(), start, 0, seed);
             long[] joins = {3, 3, 20, 40};
             List<LayeredSession.Receiver> receivers = new ArrayList<>();
             for (int i = 0; i < 4; i++) {
                 long join = start + joins[i] * SECOND + random.nextLong(SECOND / 2);
                 long own = seed * 1000 + i;
-                receivers.add(session.receiver("e" + (i + 1), s -> controller(protocol, EraConfig.defaults(), s, own), join));
+                receivers.add(session.receiver("e" + (i + 1), s -> controller(protocol, cfg(), s, own), join));
             }
             long end = start + seconds * SECOND;
             net.runUntil(end);
@@ -224,8 +242,8 @@ final class LayeredScenarios {
             net.start();
             long start = Simulator.START_NANOS;
             LayeredSession session = new LayeredSession(net, "S", Map.of("R0", "S", "R1", "R0", "E", "R1"), LAYERS,
-                    EraConfig.defaults(), start, 0);
-            LayeredSession.Receiver r = session.receiver("E", s -> controller(protocol, EraConfig.defaults(), s, seed * 1000),
+                    cfg(), start, 0, seed);
+            LayeredSession.Receiver r = session.receiver("E", s -> controller(protocol, cfg(), s, seed * 1000),
                     start + 3 * SECOND + random.nextLong(SECOND / 2));
             long halvedAt = start + 20 * SECOND;
             long interval = 8L * PACKET * SECOND / 500_000;
@@ -314,9 +332,9 @@ final class LayeredScenarios {
             long multicastAt = start + (tcpFirst ? 20 * SECOND : 0) + jitter;
             long tcpAt = start + (tcpFirst ? 0 : 20 * SECOND) + random.nextLong(SECOND / 2);
             LayeredSession session = new LayeredSession(net, "S", Map.of("R0", "S", "R1", "R0", "E", "R1"), LAYERS,
-                    EraConfig.defaults(), multicastAt, 0);
+                    cfg(), multicastAt, 0, seed);
             LayeredSession.Receiver receiver = session.receiver("E",
-                    s -> controller(protocol, EraConfig.defaults(), s, seed * 1000), multicastAt + 3 * SECOND);
+                    s -> controller(protocol, cfg(), s, seed * 1000), multicastAt + 3 * SECOND);
             TcpConfig tcpConfig = TcpConfig.builder().segmentBytes(PACKET - TcpConfig.DEFAULT_HEADER_BYTES)
                     .receiverWindow(2000).build();
             TcpFlow tcp = new TcpFlow(net, 1, TcpVariant.RENO, tcpConfig, net.path("T", "R0", "R1", "D"),

@@ -87,9 +87,10 @@ final class LayeredSession {
     /**
      * @param parentOf every tree node's parent, the source's absent
      * @param leaveLatencyNanos how long a prune waits before it takes effect
+     * @param seed the sender's (its bunch spacings' jitter)
      */
     LayeredSession(SimNetwork net, String source, Map<String, String> parentOf, LayerRates layers, EraConfig config,
-            long startNanos, long leaveLatencyNanos) {
+            long startNanos, long leaveLatencyNanos, long seed) {
         this.net = net;
         this.sim = net.simulator();
         this.parentOf = parentOf;
@@ -125,7 +126,7 @@ final class LayeredSession {
             public void announce(SessionAnnouncement a, long now) {
                 flood(0, a, now);
             }
-        });
+        }, seed);
         this.senderTimer = new AgentTimer(sim, 900_001, now -> {
             sender.onTimer(now);
             senderTimer().update(sender.nextDeadlineNanos());

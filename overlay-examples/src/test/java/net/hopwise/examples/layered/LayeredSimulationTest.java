@@ -49,9 +49,10 @@ class LayeredSimulationTest {
 
     /**
      * On a DropTail bottleneck PLM (no TCP equation) takes more than half from TCP, as the thesis
-     * found without fair queuing; ERA leaves TCP at least its half in both start orders (it falls
-     * short of its own half: see docs/layered-multicast.md). Means over three seeds, since one run's
-     * share swings with TCP's sawtooth.
+     * found without fair queuing; ERA leaves TCP at least its half in both start orders, with the
+     * thesis's constant round trip or a measured one (it falls short of its own half: see
+     * docs/layered-multicast.md). Means over three seeds, since one run's share swings with TCP's
+     * sawtooth.
      */
     @Test
     void withTcpOnDropTailPlmTakesMoreThanItsShareAndEraDoesNot() {
@@ -60,7 +61,7 @@ class LayeredSimulationTest {
                     .mapToDouble(s -> LayeredScenarios.withTcp(Protocol.PLM, s, 400_000, tcpFirst, 80).friendliness())
                     .average().orElseThrow();
             assertThat(plm).as("PLM's F, tcp first: %s", tcpFirst).isGreaterThan(1.5);
-            for (Protocol era : new Protocol[] {Protocol.ERA, Protocol.ERA_EVENTS}) {
+            for (Protocol era : new Protocol[] {Protocol.ERA, Protocol.ERA_RTT}) {
                 double tcp = IntStream.rangeClosed(1, 3)
                         .mapToObj(s -> LayeredScenarios.withTcp(era, s, 400_000, tcpFirst, 80))
                         .mapToDouble(Share::tcp).average().orElseThrow();
@@ -87,23 +88,43 @@ class LayeredSimulationTest {
     /**
      * Behind the 1 Mbit/s exterior links of the thesis's trace a pair reaches the bottleneck 4 ms
      * apart and TCP's packets fall between its two packets, so the minimum sample sees the share
-     * left, not the capacity: ERA then shares with TCP. Measured over 10 seeds: ERA F 0.54 +- 0.03,
-     * with loss events F 0.79 +- 0.02 and Jain 0.986 +- 0.004. Asserted with room for the seeds'
-     * spread: neither takes more than 1.25 times TCP's throughput (the benchmark's upper bound),
-     * ERA gets at least 0.4 of it, and with loss events Jain's index is at least 0.95.
+     * left, not the capacity: ERA as the thesis ran it (a constant 50 ms round trip) then shares
+     * with TCP as the thesis reports (F about 0.9; measured over 10 seeds in
+     * docs/layered-multicast.md), and so does ERA with loss events. Asserted with room for three
+     * seeds' spread. With the bunches on an exact grid TCP's packets, clocked by the bottleneck
+     * whose packet time divides the bunch spacing, met the same layers' pairs at the same phase
+     * every time, and ERA got F 0.54 (0.79 with loss events).
      */
     @Test
     void behindTheThesissExteriorLinksEraSharesWithTcp() {
         for (boolean tcpFirst : new boolean[] {false, true}) {
-            List<Share> era = IntStream.rangeClosed(1, 3)
-                    .mapToObj(s -> LayeredScenarios.withTcp(Protocol.ERA, s, 400_000, tcpFirst, 80, 1_000_000)).toList();
-            List<Share> events = IntStream.rangeClosed(1, 3)
-                    .mapToObj(s -> LayeredScenarios.withTcp(Protocol.ERA_EVENTS, s, 400_000, tcpFirst, 80, 1_000_000)).toList();
-            double f = era.stream().mapToDouble(Share::friendliness).average().orElseThrow();
-            double fEvents = events.stream().mapToDouble(Share::friendliness).average().orElseThrow();
-            assertThat(f).as("ERA's F, tcp first: %s", tcpFirst).isBetween(0.4, 1.25);
-            assertThat(fEvents).as("ERA with loss events, F, tcp first: %s", tcpFirst).isBetween(0.4, 1.25);
-            assertThat(events.stream().mapToDouble(Share::jain).average().orElseThrow()).isGreaterThanOrEqualTo(0.95);
+            for (Protocol p : new Protocol[] {Protocol.ERA, Protocol.ERA_EVENTS}) {
+                List<Share> runs = IntStream.rangeClosed(1, 3)
+                        .mapToObj(s -> LayeredScenarios.withTcp(p, s, 400_000, tcpFirst, 80, 1_000_000)).toList();
+                double f = runs.stream().mapToDouble(Share::friendliness).average().orElseThrow();
+                assertThat(f).as("%s's F, tcp first: %s", p, tcpFirst).isBetween(0.7, 1.15);
+                assertThat(runs.stream().mapToDouble(Share::jain).average().orElseThrow()).isGreaterThanOrEqualTo(0.97);
+            }
+        }
+    }
+
+    /**
+     * The bottleneck halves (a 500 Kbit/s CBR flow joins at 20 s): the first pair the CBR flow
+     * splits drops ERA to the 480 Kbit/s below what is left, and it stays near there. With the
+     * bunches on an exact grid the CBR flow (whose packet time divides the bunch spacing) split only
+     * the top layers' pairs, so the next interval's minimum read the capacity, ERA rejoined every
+     * layer, lost 22% of a second and fell to 230 Kbit/s through the TCP equation. One seed here;
+     * over ten the worst second still loses several per cent while the first split pair is awaited
+     * (docs/layered-multicast.md).
+     */
+    @Test
+    void whenTheBottleneckHalvesEraFollowsWhatIsLeft() {
+        for (Protocol p : new Protocol[] {Protocol.ERA, Protocol.ERA_PLUS}) {
+            LayeredScenarios.Halving h = LayeredScenarios.halving(p, 1, 40);
+            assertThat(h.before()).as("%s %s", p, h).isGreaterThan(970_000);
+            assertThat(h.after()).as("%s %s", p, h).isBetween(440_000.0, 500_000.0);
+            assertThat(h.reactionSeconds()).as("%s %s", p, h).isLessThan(1.0);
+            assertThat(h.peakLossRate()).as("%s %s", p, h).isLessThan(0.05);
         }
     }
 

@@ -44,6 +44,27 @@ public final class EraConfig {
      */
     public static final boolean DEFAULT_LOSS_EVENTS = false;
 
+    /**
+     * Each bunch moves off its grid point by up to 2% of the layer's spacing either way: 8 ms for
+     * pairs of 512 bytes on 20 Kbit/s layers. That is about the packet time of a Mbit/s bottleneck,
+     * enough that other periodic traffic (CBR, TCP's packets clocked by the bottleneck) falls between
+     * a pair's packets at random rather than always or never, and less than the gap between two
+     * layers' bunches at 98% of such a bottleneck (8.4 ms), so the layers' even spread stays and
+     * their bunches do not pile up in its queue (see {@link EraSender}).
+     */
+    public static final double DEFAULT_BUNCH_JITTER = 0.02;
+
+    /**
+     * R_pp is the minimum sample of the last interval, as the thesis specifies. Cross traffic
+     * shows in a pair's dispersion only when one of its packets falls between the pair's two, so
+     * an interval may pass with none split (at 24 layers of pairs beside a 500 Kbit/s flow, about
+     * one interval in 18), and its minimum then reads the capacity: the receiver rejoins every
+     * layer and overflows the queue. More than one interval (the minimum over the last n, each
+     * stability drop's sample included) rejoins only after n intervals without a split pair; the
+     * drop on a sample stays immediate.
+     */
+    public static final int DEFAULT_ESTIMATE_INTERVALS = 1;
+
     private final int packetBytes;
     private final int bunchLength;
     private final int minSamples;
@@ -55,6 +76,8 @@ public final class EraConfig {
     private final long rejoinAfterNanos;
     private final int announceEveryIntervals;
     private final boolean lossEvents;
+    private final double bunchJitter;
+    private final int estimateIntervals;
 
     private EraConfig(Builder b) {
         this.packetBytes = b.packetBytes;
@@ -68,6 +91,8 @@ public final class EraConfig {
         this.rejoinAfterNanos = b.rejoinAfter.toNanos();
         this.announceEveryIntervals = b.announceEveryIntervals;
         this.lossEvents = b.lossEvents;
+        this.bunchJitter = b.bunchJitter;
+        this.estimateIntervals = b.estimateIntervals;
     }
 
     public static Builder builder() {
@@ -82,12 +107,23 @@ public final class EraConfig {
         return new Builder().packetBytes(packetBytes).bunchLength(bunchLength).minSamples(minSamples)
                 .adaptationInterval(Duration.ofNanos(adaptationIntervalNanos)).lossWindow(Duration.ofNanos(lossWindowNanos))
                 .rtoFactor(rtoFactor).strictlyBelow(strictlyBelow).silenceTimeout(Duration.ofNanos(silenceTimeoutNanos))
-                .rejoinAfter(Duration.ofNanos(rejoinAfterNanos)).announceEveryIntervals(announceEveryIntervals).lossEvents(lossEvents);
+                .rejoinAfter(Duration.ofNanos(rejoinAfterNanos)).announceEveryIntervals(announceEveryIntervals).lossEvents(lossEvents)
+                .bunchJitter(bunchJitter).estimateIntervals(estimateIntervals);
     }
 
     /** Whether l counts loss events (TFRC) rather than lost packets. */
     public boolean lossEvents() {
         return lossEvents;
+    }
+
+    /** How far each bunch may move off its place on the layer's grid, a fraction of the spacing in [0, 0.5). */
+    public double bunchJitter() {
+        return bunchJitter;
+    }
+
+    /** Intervals whose samples the bunch estimate R_pp takes the minimum of; 1 is the thesis's rule. */
+    public int estimateIntervals() {
+        return estimateIntervals;
     }
 
     /** M: bytes of one data packet, what the bandwidth estimate and the TCP equation count. */
@@ -145,6 +181,8 @@ public final class EraConfig {
         private Duration rejoinAfter = DEFAULT_REJOIN_AFTER;
         private int announceEveryIntervals = DEFAULT_ANNOUNCE_EVERY_INTERVALS;
         private boolean lossEvents = DEFAULT_LOSS_EVENTS;
+        private double bunchJitter = DEFAULT_BUNCH_JITTER;
+        private int estimateIntervals = DEFAULT_ESTIMATE_INTERVALS;
 
         private Builder() {
         }
@@ -216,6 +254,23 @@ public final class EraConfig {
 
         public Builder lossEvents(boolean events) {
             this.lossEvents = events;
+            return this;
+        }
+
+        public Builder bunchJitter(double fraction) {
+            // Below half a spacing a layer's bunches keep their order.
+            if (!(fraction >= 0 && fraction < 0.5)) {
+                throw new IllegalArgumentException("bunchJitter must be in [0, 0.5), got " + fraction);
+            }
+            this.bunchJitter = fraction;
+            return this;
+        }
+
+        public Builder estimateIntervals(int intervals) {
+            if (intervals < 1 || intervals > 64) {
+                throw new IllegalArgumentException("estimateIntervals must be in 1..64, got " + intervals);
+            }
+            this.estimateIntervals = intervals;
             return this;
         }
 

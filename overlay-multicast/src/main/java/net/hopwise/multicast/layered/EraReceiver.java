@@ -47,6 +47,11 @@ public final class EraReceiver {
     private double[] samples = new double[16];
     private int sampleCount;
     private double minSample = Double.POSITIVE_INFINITY;
+    /** The lowest sample of this interval, stability drops included (they clear {@link #minSample}). */
+    private double intervalLowest = Double.POSITIVE_INFINITY;
+    /** The lowest samples of the last intervals before this one, for {@link EraConfig#estimateIntervals()}. */
+    private double[] recentLowest = new double[0];
+    private int recentAt;
 
     private long refusedAnnouncements;
     private long unsubscribedPackets;
@@ -60,6 +65,8 @@ public final class EraReceiver {
         this.rtt = Objects.requireNonNull(rtt, "rtt");
         this.subscriber = Objects.requireNonNull(subscriber, "subscriber");
         this.trace = trace == null ? d -> { } : trace;
+        this.recentLowest = new double[config.estimateIntervals() - 1];
+        Arrays.fill(recentLowest, Double.POSITIVE_INFINITY);
     }
 
     /**
@@ -123,6 +130,15 @@ public final class EraReceiver {
             trace.accept(EraDecision.event(nowNanos, EraDecision.Kind.STABILITY_DROP, sample, level, to));
             clearSamples();
             moveTo(to, nowNanos);
+            // The next estimate gets a whole interval of samples, as the thesis's ns-2 code (PLM's
+            // make_estimate) restarts its deadline at a stability drop: deciding at the next boundary,
+            // perhaps a few milliseconds away, on the few pairs since, would rejoin on pairs that no
+            // cross traffic happened to split. Skipping to a later boundary of the same epoch keeps
+            // receivers behind one bottleneck together: the pair that dropped one dropped them all.
+            long interval = announcement.intervalNanos();
+            if (nextBoundary != Long.MAX_VALUE && nextBoundary - nowNanos < interval) {
+                nextBoundary += interval;
+            }
         }
     }
 
@@ -167,6 +183,19 @@ public final class EraReceiver {
     private void adapt(long nowNanos) {
         LayerRates layers = announcement.layers();
         double bunchEstimate = sampleCount >= config.minSamples() ? minSample : -1;
+        if (recentLowest.length > 0) {
+            // This interval's samples, those a stability drop cleared included, and the last n - 1 intervals'.
+            double lowest = intervalLowest;
+            for (double r : recentLowest) {
+                lowest = Math.min(lowest, r);
+            }
+            recentLowest[recentAt] = intervalLowest;
+            recentAt = (recentAt + 1) % recentLowest.length;
+            if (bunchEstimate >= 0) {
+                bunchEstimate = Math.min(bunchEstimate, lowest);
+            }
+        }
+        intervalLowest = Double.POSITIVE_INFINITY;
         double l = loss.rate();
         long packets = loss.packets();
         long losses = loss.losses();
@@ -219,6 +248,7 @@ public final class EraReceiver {
         }
         sampleCount++;
         minSample = Math.min(minSample, sample);
+        intervalLowest = Math.min(intervalLowest, sample);
     }
 
     private void clearSamples() {

@@ -16,6 +16,18 @@ import java.util.Objects;
  * evenly over time, instead of one burst of {@code (i + 1) B} packets per tick that a small
  * bottleneck queue would drop. The bunch's own packets stay back to back, which is what the
  * receivers' estimate needs.
+ *
+ * <p>Each bunch then moves from its place on that grid by a random offset of up to
+ * {@link EraConfig#bunchJitter()} of the layer's spacing, either way. With exact spacing a layer's
+ * bunches keep one phase against any other periodic traffic (a CBR flow, TCP's packets clocked by a
+ * bottleneck whose packet time divides the spacing), so cross traffic splits the same layers'
+ * pairs every time and the others' never, and the receivers' minimum sample sees the cross traffic
+ * or not by accident of phase; ns-2's packet-pair source in the thesis's simulations randomised
+ * its spacing for the same reason. The offset is bounded and about the grid, not a random walk
+ * (ns-2 added up to half a spacing to each gap): a random walk soon spreads the layers' phases at
+ * random, so that at 98% of a bottleneck the bunches of different layers pile up and overflow its
+ * queue, where the even spread never queues more than a bunch or two. The draws are a hash of
+ * (seed, layer, bunch number), so what is sent still depends on time alone.
  */
 public final class EraSender {
     private static final double GOLDEN = (Math.sqrt(5) - 1) / 2;
@@ -32,6 +44,7 @@ public final class EraSender {
     private final long[] sequences;
     private final double[] spacingNanos;
     private final double[] phaseNanos;
+    private final long seed;
     private long announcements;
     private long packetsSent;
 
@@ -41,6 +54,16 @@ public final class EraSender {
      */
     public EraSender(int sessionId, long objectId, LayerRates layers, EraConfig config, long objectLength,
             long startNanos, LayeredOutput output) {
+        this(sessionId, objectId, layers, config, objectLength, startNanos, output, sessionId);
+    }
+
+    /**
+     * @param seed where the spacings' jitter comes from: senders of the same seed send at the same
+     *     instants
+     */
+    public EraSender(int sessionId, long objectId, LayerRates layers, EraConfig config, long objectLength,
+            long startNanos, LayeredOutput output, long seed) {
+        this.seed = seed;
         this.sessionId = sessionId;
         this.objectId = objectId;
         this.layers = Objects.requireNonNull(layers, "layers");
@@ -75,7 +98,23 @@ public final class EraSender {
     }
 
     private long nextBunchNanos(int j) {
-        return startNanos + Math.round(phaseNanos[j] + bunches[j] * spacingNanos[j]);
+        long k = bunches[j];
+        return startNanos + Math.round(phaseNanos[j] + (k + offset(j, k)) * spacingNanos[j]);
+    }
+
+    /** Where bunch {@code k} of layer {@code j} sits about its grid point, in spacings: uniform in +- jitter. */
+    private double offset(int j, long k) {
+        double jitter = config.bunchJitter();
+        if (jitter == 0) {
+            return 0;
+        }
+        long z = seed + 0x9E37_79B9_7F4A_7C15L * (1 + j) + 0xBF58_476D_1CE4_E5B9L * k;
+        z = (z ^ (z >>> 30)) * 0xBF58_476D_1CE4_E5B9L;
+        z = (z ^ (z >>> 27)) * 0x94D0_49BB_1331_11EBL;
+        z ^= z >>> 31;
+        double u = (z >>> 11) * 0x1.0p-53;
+        // The first bunch only moves later, so that nothing is due before the start.
+        return k == 0 ? jitter * u : jitter * (2 * u - 1);
     }
 
     private long nextAnnouncementNanos() {

@@ -184,6 +184,66 @@ class EraRulesTest {
         assertThat(h.subscriptions.subList(19, h.subscriptions.size())).startsWith("-18").endsWith("-9").hasSize(10);
     }
 
+    /**
+     * After a stability drop the next estimate waits a whole interval, as the thesis's ns-2 code
+     * restarts its deadline: a boundary 50 ms after the drop would decide on the few pairs since,
+     * which here measure the capacity, and rejoin every layer the drop left.
+     */
+    @Test
+    void aStabilityDropGivesTheNextEstimateAWholeInterval() {
+        ReceiverHarness h = new ReceiverHarness().joined();
+        for (int i = 0; i < 3; i++) {
+            h.pair(0, 400_000);
+        }
+        h.advanceTo(2 * SECOND);
+        assertThat(h.receiver.level()).isEqualTo(18);
+        h.advanceTo(2_950_000_000L);
+        h.pair(5, 200_000);
+        assertThat(h.receiver.level()).isEqualTo(8);
+        for (int i = 0; i < 3; i++) {
+            h.pair(0, 400_000);
+        }
+        h.advanceTo(3_500_000_000L);
+        assertThat(h.receiver.level()).as("no decision at 3 s, 50 ms after the drop").isEqualTo(8);
+        assertThat(h.last(EraDecision.Kind.INTERVAL).nowNanos()).isEqualTo(2 * SECOND);
+        assertThat(h.receiver.nextBoundaryNanos()).isEqualTo(4 * SECOND);
+        h.advanceTo(4 * SECOND);
+        assertThat(h.last(EraDecision.Kind.INTERVAL).nowNanos()).isEqualTo(4 * SECOND);
+        assertThat(h.receiver.level()).isEqualTo(18);
+    }
+
+    /**
+     * With the estimate over three intervals a stability drop's sample keeps the level down for
+     * the rest of its interval and two more, where the thesis's one-interval minimum rejoins at the
+     * first boundary whose interval no cross traffic happened to show in.
+     */
+    @Test
+    void anEstimateOverSeveralIntervalsRemembersTheDropsSample() {
+        for (int intervals : new int[] {1, 3}) {
+            ReceiverHarness h = new ReceiverHarness(LayerRates.equal(100, 20_000),
+                    EraConfig.builder().estimateIntervals(intervals).build(), RttEstimator.fixed(Duration.ofMillis(50)))
+                    .joined();
+            for (int i = 0; i < 3; i++) {
+                h.pair(0, 400_000);
+            }
+            h.advanceTo(2 * SECOND);
+            h.advanceTo(2_500_000_000L);
+            h.pair(5, 200_000);
+            assertThat(h.receiver.level()).isEqualTo(8);
+            long rejoined = -1;
+            for (long t = 2_600_000_000L; t <= 8 * SECOND && rejoined < 0; t += SECOND / 10) {
+                h.advanceTo(t);
+                h.pair(0, 400_000);
+                if (h.receiver.level() == 18) {
+                    rejoined = h.last(EraDecision.Kind.INTERVAL).nowNanos();
+                }
+            }
+            // The boundary at 3 s is skipped (0.5 s after the drop); one interval rejoins at 4 s; three
+            // at 7 s, once the interval 2-4 s that holds the drop's sample is more than two intervals back.
+            assertThat(rejoined).as("%d intervals", intervals).isEqualTo(intervals == 1 ? 4 * SECOND : 7 * SECOND);
+        }
+    }
+
     @Test
     void lossComesFromSequenceGapsAndTheGapBeforeAJoinIsNotLoss() {
         ReceiverHarness h = new ReceiverHarness().joined();

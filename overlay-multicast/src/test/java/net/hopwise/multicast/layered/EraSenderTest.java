@@ -79,6 +79,42 @@ class EraSenderTest {
         assertThat(sender.announcement().epochStartMicros()).isEqualTo(2_000_000);
     }
 
+    /**
+     * A 20 Kbit/s layer's pairs are 409.6 ms apart, 50 times a 500 Kbit/s CBR flow's packet time
+     * of 512 bytes: on an exact grid every pair meets that flow at the same phase, so it splits
+     * them always or never. Off the grid by up to 2% of the spacing, the phases spread over most of
+     * the 8.192 ms, while each bunch stays within 8.2 ms of its grid point and the rate is kept.
+     */
+    @Test
+    void bunchesMoveOffTheGridEnoughToMeetPeriodicTrafficAtEveryPhase() {
+        EraConfig[] configs = {EraConfig.builder().bunchJitter(0).build(), EraConfig.defaults()};
+        for (int c = 0; c < configs.length; c++) {
+            EraConfig config = configs[c];
+            double jitter = config.bunchJitter();
+            Capture out = new Capture();
+            EraSender sender = new EraSender(1, 1, LayerRates.equal(3, 20_000), config, 0, SECOND, out, 42);
+            run(sender, out, 61 * SECOND - 1);
+            List<Long> firsts = out.data.stream().filter(s -> s.p.layer() == 0 && s.p.firstOfBunch()).map(Sent::at).toList();
+            assertThat(firsts).hasSizeBetween(145, 148).isSorted();
+            double spacing = 409_600_000;
+            long period = 8_192_000;
+            long lowest = Long.MAX_VALUE;
+            long highest = Long.MIN_VALUE;
+            for (int k = 0; k < firsts.size(); k++) {
+                double grid = firsts.get(0) + k * spacing;
+                assertThat(Math.abs(firsts.get(k) - grid)).isLessThanOrEqualTo((long) (2 * jitter * spacing) + 1);
+                long phase = Math.floorMod(firsts.get(k) - firsts.get(0) + period / 2, period);
+                lowest = Math.min(lowest, phase);
+                highest = Math.max(highest, phase);
+            }
+            if (c == 0) {
+                assertThat(highest - lowest).as("on the grid").isLessThanOrEqualTo(1);
+            } else {
+                assertThat(highest - lowest).as("off the grid by default").isGreaterThan(period * 3 / 4);
+            }
+        }
+    }
+
     @Test
     void theSenderKeepsNoReceiverStateAndTakesNoFeedback() {
         // Its only input is time: no public method takes anything but a long.
