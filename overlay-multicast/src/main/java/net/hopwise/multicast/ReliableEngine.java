@@ -118,7 +118,8 @@ final class ReliableEngine {
     private ReliableStream sourceStream(StreamKey key, long nowNanos) {
         ReliableStream s = streams.get(key);
         if (s == null) {
-            s = new ReliableStream(key, true, config.cachePackets(), random.nextInt(), nowNanos);
+            s = new ReliableStream(key, true, config.cachePackets(), config.nackRetryNanos(), random.nextInt(),
+                    nowNanos);
             streams.put(key, s);
         }
         return s;
@@ -194,7 +195,7 @@ final class ReliableEngine {
                 tooMany.increment();
                 return;
             }
-            s = new ReliableStream(key, false, config.cachePackets(), p.epoch(), nowNanos);
+            s = new ReliableStream(key, false, config.cachePackets(), config.nackRetryNanos(), p.epoch(), nowNanos);
             streams.put(key, s);
         }
         if (!s.started || s.epoch != p.epoch()) {
@@ -204,6 +205,7 @@ final class ReliableEngine {
                     - config.cachePackets() + 1) : p.messageStart();
             s.restart(p.epoch(), start);
             s.delivering = member;
+            s.depth = depth(key);
         } else if (member && !s.delivering) {
             s.delivering = true;
             s.next = p.sequence() == s.high ? p.messageStart() : s.high;
@@ -407,10 +409,11 @@ final class ReliableEngine {
                 tooMany.increment();
                 return null;
             }
-            s = new ReliableStream(key, false, config.cachePackets(), epoch, nowNanos);
+            s = new ReliableStream(key, false, config.cachePackets(), config.nackRetryNanos(), epoch, nowNanos);
             streams.put(key, s);
         }
         s.restart(epoch, start);
+        s.depth = depth(key);
         s.lastHeardNanos = nowNanos;
         return s;
     }
@@ -425,6 +428,10 @@ final class ReliableEngine {
         if (sender != null) {
             tryEmit(sender, nowNanos);
         }
+    }
+
+    private int depth(StreamKey key) {
+        return Math.max(1, context.routes().path(key.source(), key.metric()).size() - 1);
     }
 
     private boolean evictIdleRelay() {
@@ -495,7 +502,7 @@ final class ReliableEngine {
                 long next = s.source ? s.high : s.delivering ? s.next : s.contiguous();
                 out.add(new ReliableStatistics(s.key.source(), s.key.port(), role, next,
                         s.source ? s.ackFloor : s.lastAckSent, (int) (s.high - s.low), s.received, s.duplicates,
-                        s.deliveredMessages, s.gapsSeen, s.nacksSent, s.nacksReceived, s.nacksSuppressed,
+                        s.deliveredMessages, s.gapsSeen, s.nacksSent, s.sequencesAsked, s.nacksReceived, s.sequencesAskedOfIt, s.nacksSuppressed,
                         s.repairsSent, s.squelches, s.membersDropped));
             }
         }

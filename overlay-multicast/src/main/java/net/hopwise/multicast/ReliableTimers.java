@@ -70,14 +70,23 @@ final class ReliableTimers {
         LinkView parent = engine.parentLink(s.key);
         if (parent == null) {
             // No parent now (a reroute under way): the gaps wait a retry, then ask whoever it is.
-            s.dueGaps(nowNanos, engine.config().nackRetryNanos(), Integer.MAX_VALUE);
+            s.dueGaps(nowNanos, Integer.MAX_VALUE);
             return;
         }
-        List<long[]> due = s.dueGaps(nowNanos, engine.config().nackRetryNanos(), nackCapacity);
+        List<long[]> due = s.dueGaps(nowNanos, nackCapacity);
         if (!due.isEmpty()) {
             engine.sendControl(parent, ReliableControl.nack(s.key, s.epoch, due));
             s.nacksSent++;
+            s.sequencesAsked += count(due);
         }
+    }
+
+    static long count(List<long[]> ranges) {
+        long n = 0;
+        for (long[] r : ranges) {
+            n += r[1];
+        }
+        return n;
     }
 
     /** The source's window: the least its children's subtrees have received; a held message may go now. */
