@@ -49,8 +49,7 @@ final class ReliableStream {
     private final long retry;
     private final TreeMap<Long, Gap> gaps = new TreeMap<>();
     private final Map<Long, Set<NodeId>> pending = new HashMap<>();
-    /** Per child: the watermark it reported and when it was heard. */
-    private final Map<NodeId, long[]> childAcks = new HashMap<>();
+    private final SubtreeAcks acks = new SubtreeAcks();
     int epoch;
     boolean started;
     /** Sequences below it are not held here (evicted, or before this node's start). */
@@ -307,13 +306,14 @@ final class ReliableStream {
         return !g.asked && lastFillNanos > nowNanos - retry / 4 && nowNanos - g.born < retry;
     }
 
-    long nextGapNanos() {
+    /** When the next gap is due, by the rules of {@link #dueGaps}. */
+    long nextGapNanos(long nowNanos) {
         long at = Long.MAX_VALUE;
         for (Gap g : gaps.values()) {
             long due = g.at;
-            if (g.asked && lastRepairNanos != Long.MIN_VALUE) {
+            if (g.asked && lastRepairNanos > nowNanos - retry) {
                 due = Math.max(due, lastRepairNanos + retry);
-            } else if (!g.asked && lastFillNanos != Long.MIN_VALUE && g.born + retry > lastFillNanos + retry / 4) {
+            } else if (held(g, nowNanos)) {
                 due = Math.max(due, Math.min(lastFillNanos + retry / 4, g.born + retry));
             }
             at = Math.min(at, due);
@@ -391,28 +391,13 @@ final class ReliableStream {
     // ---------------------------------------------------------------- acknowledgements
 
     void onChildAck(NodeId child, long watermark, long nowNanos) {
-        childAcks.put(child, new long[] {watermark, nowNanos});
+        acks.onChildAck(child, watermark, nowNanos);
     }
 
-    /**
-     * How far this node's subtree has received: the least of its own point (a member's delivery, a
-     * relay's contiguous arrivals) and its current children's reports. A child not heard yet stands at
-     * {@code floor}; one silent for {@code timeoutNanos} no longer counts.
-     */
+    /** How far this node's subtree has received; see {@link SubtreeAcks#watermark}. */
     long watermark(List<NodeId> children, boolean member, long floor, long nowNanos, long timeoutNanos) {
-        childAcks.keySet().retainAll(children);
-        long w = Long.MAX_VALUE;
-        for (NodeId c : children) {
-            long[] a = childAcks.computeIfAbsent(c, k -> new long[] {floor, nowNanos});
-            if (nowNanos - a[1] <= timeoutNanos) {
-                w = Math.min(w, a[0]);
-            }
-        }
         long own = source ? high : member && delivering ? next : contiguous();
-        if (member || w == Long.MAX_VALUE) {
-            w = Math.min(w, own);
-        }
-        return w;
+        return acks.watermark(children, member, own, floor, nowNanos, timeoutNanos);
     }
 
     /** Whether a member lacks a packet below {@code bound} that it has not delivered yet. */
@@ -425,16 +410,6 @@ final class ReliableStream {
         return delivering && next < Math.min(bound, low);
     }
 
-    int held() {
-        int n = 0;
-        for (long s = low; s < high; s++) {
-            if (ring[slot(s)] != null) {
-                n++;
-            }
-        }
-        return n;
-    }
-
     /** Releases every held packet. */
     void clear() {
         for (int i = 0; i < capacity; i++) {
@@ -445,6 +420,6 @@ final class ReliableStream {
         }
         gaps.clear();
         pending.clear();
-        childAcks.clear();
+        acks.clear();
     }
 }

@@ -18,7 +18,7 @@ final class ReliableTimers {
         if (s.source) {
             return active(config, s, nowNanos) ? s.nextHeartbeatNanos : Long.MAX_VALUE;
         }
-        long next = s.nextGapNanos();
+        long next = s.nextGapNanos(nowNanos);
         if (nowNanos - s.lastHeardNanos < 2 * config.memberTimeoutNanos()) {
             next = Math.min(next, s.nextAckNanos);
         }
@@ -64,7 +64,7 @@ final class ReliableTimers {
     }
 
     private static void askParent(ReliableEngine engine, ReliableStream s, long nowNanos, int nackCapacity) {
-        if (s.nextGapNanos() > nowNanos) {
+        if (s.nextGapNanos(nowNanos) > nowNanos) {
             return;
         }
         LinkView parent = engine.parentLink(s.key);

@@ -18,7 +18,8 @@ import net.hopwise.overlay.testing.VirtualOverlay;
  * lost sequence is counted once (the source's repairs); the NACKs are counted where they are sent and
  * where they arrive. Run from the repository root: {@code ./mvnw -q -pl overlay-multicast -am
  * test-compile exec:exec -Dmulticast.exec.skip=false -Dexec.executable=java -Dexec.classpathScope=test
- * -Dexec.args="-cp %classpath net.hopwise.multicast.ReliableNackExperiment 100 1000 --seeds 3"}.
+ * -Dexec.args="-cp %classpath net.hopwise.multicast.ReliableNackExperiment 100 1000 --seeds 3"} ({@code
+ * --seed k} starts at seed k).
  */
 public final class ReliableNackExperiment {
     private static final long MS = 1_000_000L;
@@ -29,9 +30,12 @@ public final class ReliableNackExperiment {
     public static void main(String[] args) {
         List<Integer> sizes = new ArrayList<>();
         int seeds = 1;
+        int first = 1;
         for (int i = 0; i < args.length; i++) {
             if (args[i].equals("--seeds")) {
                 seeds = Integer.parseInt(args[++i]);
+            } else if (args[i].equals("--seed")) {
+                first = Integer.parseInt(args[++i]);
             } else {
                 sizes.add(Integer.parseInt(args[i]));
             }
@@ -42,7 +46,7 @@ public final class ReliableNackExperiment {
         System.out.printf(Locale.ROOT, "%-8s %-5s %8s %10s %12s %12s %12s %10s %s%n", "members", "seed", "losses",
                 "at source", "seqs/loss", "nacks/loss", "nodes/loss", "complete", "(CPU s)");
         for (int members : sizes) {
-            for (long seed = 1; seed <= seeds; seed++) {
+            for (long seed = first; seed < first + seeds; seed++) {
                 run(members, seed);
             }
         }
@@ -71,13 +75,13 @@ public final class ReliableNackExperiment {
                 memberNames.add(name);
             }
             overlay.startAll();
-            overlay.runFor(30_000 * MS);
+            overlay.runFor(10_000 * MS);
             long[] delivered = new long[members];
             for (int m = 0; m < members; m++) {
                 int k = m;
                 multicast(overlay, memberNames.get(m)).join(GROUP, 1, msg -> delivered[k]++);
             }
-            overlay.runFor(5_000 * MS);
+            overlay.runFor(3_000 * MS);
             GroupSender sender = multicast(overlay, "s").reliableSender(GROUP, 1, RoutingMetric.HOPS,
                     SlowMemberPolicy.SLOW_GROUP);
             MulticastStage h0 = (MulticastStage) multicast(overlay, "h0");
@@ -94,7 +98,7 @@ public final class ReliableNackExperiment {
                 }
                 overlay.runFor(2 * MS);
             }
-            overlay.runFor(20_000 * MS);
+            overlay.runFor(10_000 * MS);
             ReliableStatistics source = multicast(overlay, "s").reliableStatistics(GROUP).get(0);
             long nacks = 0;
             long asked = 0;
