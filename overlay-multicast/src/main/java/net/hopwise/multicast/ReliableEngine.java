@@ -127,12 +127,7 @@ final class ReliableEngine {
             return; // the slowest member's acknowledgement moves the window and calls again
         }
         StreamKey key = sender.key;
-        Set<NodeId> members = stage.memberNodes(key.group());
-        if (!members.equals(s.horizonMembers)) {
-            // A member node new to the stream starts here: after its join reached the source.
-            s.horizon = s.high;
-            s.horizonMembers = Set.copyOf(members);
-        }
+        refreshHorizon(s);
         List<LinkView> out = links.links(stage.treeAt(self, key.group(), key.metric()).children());
         byte[] payload = sender.held;
         long start = s.high;
@@ -159,6 +154,15 @@ final class ReliableEngine {
         Runnable listener = sender.released();
         if (listener != null) {
             listener.run();
+        }
+    }
+
+    /** A member node new to the stream starts at the horizon: after its join reached the source. */
+    void refreshHorizon(ReliableStream s) {
+        Set<NodeId> members = stage.memberNodes(s.key.group());
+        if (!members.equals(s.horizonMembers)) {
+            s.horizon = s.high;
+            s.horizonMembers = Set.copyOf(members);
         }
     }
 

@@ -402,12 +402,18 @@ final class ReliableStream {
 
     /** Whether a member lacks a packet below {@code bound} that it has not delivered yet. */
     boolean lacksBelow(long bound) {
-        for (long s = Math.max(next, low); s < Math.min(bound, high); s++) {
-            if (ring[slot(s)] == null) {
+        if (!delivering || bound <= next) {
+            return false;
+        }
+        if (bound - next > capacity) {
+            return true; // more than the cache holds: some of them are gone
+        }
+        for (long s = next; s < bound; s++) {
+            if (s < low || s >= high || ring[slot(s)] == null) {
                 return true;
             }
         }
-        return delivering && next < Math.min(bound, low);
+        return false;
     }
 
     /** Releases every held packet. */

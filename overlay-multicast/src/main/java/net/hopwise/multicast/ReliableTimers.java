@@ -36,6 +36,7 @@ final class ReliableTimers {
             moveWindow(engine, s, nowNanos);
             if (active(config, s, nowNanos) && nowNanos >= s.nextHeartbeatNanos) {
                 s.nextHeartbeatNanos = nowNanos + config.heartbeatIntervalNanos();
+                engine.refreshHorizon(s);
                 engine.toChildrenOwned(s.key, ReliableControl.of(ReliableControl.HEARTBEAT, s.key, s.epoch, s.high,
                         s.horizon, s.low));
             }

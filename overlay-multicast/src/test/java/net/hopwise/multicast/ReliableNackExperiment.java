@@ -12,8 +12,8 @@ import net.hopwise.overlay.testing.VirtualOverlay;
  * NACKs per loss of reliable multicast at a given number of member nodes, in the simulator with the
  * unchanged module, beside NORM's figure (about 3 NACKs per loss at 1000 receivers). A source s
  * reaches {@code hubs} relays through one of two first hops (a or b); each hub serves its share of
- * the member nodes. The stream runs at 500 packets a second; two seconds in, the first hop carrying
- * it crashes, and everything in its buffers and on its links is lost to the whole group. Routing
+ * the member nodes. The stream runs at 500 packets a second; 1.6-2.4 s in (by the seed), the first hop
+ * carrying it crashes, and everything in its buffers and on its links is lost to the whole group. Routing
  * moves the tree to the other first hop, and the gaps are asked for and repaired end to end. Each
  * lost sequence is counted once (the source's repairs); the NACKs are counted where they are sent and
  * where they arrive. Run from the repository root: {@code ./mvnw -q -pl overlay-multicast -am
@@ -88,8 +88,10 @@ public final class ReliableNackExperiment {
             String firstHop = h0.treeAt(NodeId.ofName("s"), GroupId.ofName(GROUP), RoutingMetric.HOPS).parent()
                     .equals(NodeId.ofName("a")) ? "a" : "b";
             int sent = 0;
+            // The seed picks the instant of the crash, 1.6-2.4 s into the stream, and so what it loses.
+            int crashAt = 800 + new java.util.Random(seed).nextInt(400);
             for (int t = 0; t < 2000; t++) {
-                if (t == 1000) {
+                if (t == crashAt) {
                     overlay.crash(firstHop);
                 }
                 overlay.engine("s").advance(overlay.now());
