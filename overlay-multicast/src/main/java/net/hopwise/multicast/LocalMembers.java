@@ -5,6 +5,7 @@ import java.util.List;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.function.IntSupplier;
+import net.hopwise.overlay.spi.DropCounter;
 
 /**
  * The node's local members per group: changed from any thread under the object's lock, read by the
@@ -80,5 +81,20 @@ final class LocalMembers {
 
     boolean has(GroupId group) {
         return byGroup.containsKey(group);
+    }
+
+    /** Tells the members of an event's group and port that they are dropped, and makes them leave. */
+    void drop(MemberDropped event, DropCounter handlerError) {
+        for (LocalMember m : of(event.group())) {
+            if (m.port() != event.port() || m.left()) {
+                continue;
+            }
+            try {
+                m.handler().onDropped(event);
+            } catch (RuntimeException e) {
+                handlerError.increment();
+            }
+            m.leave();
+        }
     }
 }

@@ -21,9 +21,10 @@ import net.hopwise.overlay.spi.Stage;
 /**
  * The multicast module on one node: its API ({@link Multicast}, from any thread) and its stage (on
  * the node's thread), which originates, relays and delivers group datagrams along the cached trees
- * (membership is {@link MembershipPlane}'s, flow control {@link FlowControl}'s). A little over 400
- * lines: the API and the data path share the checks and the fragmenting of a message, and splitting
- * them would put one half behind accessors of the other.
+ * (membership is {@link MembershipPlane}'s, flow control {@link FlowControl}'s, reliable streams
+ * {@link ReliableEngine}'s). Over 400 lines: the API and the data path share the checks and the
+ * fragmenting of a message, splitting them would put one half behind accessors of the other, and the
+ * reliable service's entry points and accessors (about 50 lines) are what it hands the engine.
  */
 final class MulticastStage implements Stage, Multicast {
     private final ModuleContext context;
@@ -218,17 +219,7 @@ final class MulticastStage implements Stage, Multicast {
 
     /** A reliable stream this node cannot follow: its local members of the group's port hear it and leave. */
     void dropMembers(MemberDropped event) {
-        for (LocalMember m : local.of(event.group())) {
-            if (m.port() != event.port() || m.left()) {
-                continue;
-            }
-            try {
-                m.handler().onDropped(event);
-            } catch (RuntimeException e) {
-                handlerError.increment();
-            }
-            m.leave();
-        }
+        local.drop(event, handlerError);
     }
 
     void countSent(GroupId group) {

@@ -11,7 +11,7 @@ import java.time.Duration;
  *     cache, a member's reordering room): the bound on a stream's memory at every node
  * @param windowPackets under {@link SlowMemberPolicy#SLOW_GROUP}, packets a sender may have out that
  *     some member has not acknowledged; at most {@code cachePackets}
- * @param nackBackoffNanos the most a node waits, at random, before asking its parent for a gap
+ * @param nackBackoffNanos how long a node waits per hop from the source before asking its parent for a gap
  * @param nackRetryNanos how long a node waits for a repair before asking again
  * @param ackIntervalNanos how often each node reports upstream how far its subtree has received
  * @param memberTimeoutNanos a child that has not reported for this long no longer holds its sender back
@@ -35,9 +35,10 @@ public record ReliableConfig(int cachePackets, int windowPackets, long nackBacko
      */
     public static final int DEFAULT_WINDOW_PACKETS = 1024;
     /**
-     * 40 ms: NORM's back-off is k times the group's round trip with k = 4 for large groups; 4 x 10 ms,
-     * a typical overlay hop. A node nearer the loss sees the gap first and its repair reaches the
-     * nodes below it within the back-off, which suppresses their requests.
+     * 40 ms per hop from the source, and a quarter of that at random: above the round trip of a
+     * typical overlay hop (10-20 ms), so that a relay's request, sent a back-off before those of the
+     * nodes below it, brings the repair down to them before their own timers run out (NORM spreads
+     * its receivers' requests over k = 4 group round trips for the same effect among peers).
      */
     public static final Duration DEFAULT_NACK_BACKOFF = Duration.ofMillis(40);
     /** 250 ms: above the round trip to a source a few continental hops away, so a retry is rarely early. */

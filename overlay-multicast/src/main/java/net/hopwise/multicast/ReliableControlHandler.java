@@ -55,6 +55,7 @@ final class ReliableControlHandler {
             }
         }
         s.nacksReceived++;
+        s.sequencesAskedOfIt += ReliableTimers.count(c.ranges());
         int cache = engine.config().cachePackets();
         long holdoff = holdoff(from);
         boolean askUp = false;
@@ -66,7 +67,7 @@ final class ReliableControlHandler {
             for (long seq = first; seq < end; seq++) {
                 ByteBuf b = s.get(seq);
                 if (b != null) {
-                    if (nowNanos - s.sentAt(seq) < holdoff) {
+                    if (!s.shouldRepair(seq, from.id(), nowNanos, holdoff, 4 * engine.config().nackRetryNanos())) {
                         s.nacksSuppressed++;
                     } else {
                         engine.repair(from, b);
@@ -76,7 +77,7 @@ final class ReliableControlHandler {
                     if (seq < s.low) {
                         squelch = s.low;
                     }
-                } else if (seq < s.low) {
+                } else if (seq < s.low && !s.extendDown(seq, nowNanos)) {
                     s.addPending(seq, from.id());
                     add(forward, seq);
                 } else {
@@ -99,6 +100,7 @@ final class ReliableControlHandler {
         if (!forward.isEmpty()) {
             engine.sendControl(engine.parentLink(s.key), ReliableControl.nack(s.key, s.epoch, forward));
             s.nacksSent++;
+            s.sequencesAsked += ReliableTimers.count(forward);
         }
         if (askUp) {
             ReliableTimers.askParent(engine, s, nowNanos);

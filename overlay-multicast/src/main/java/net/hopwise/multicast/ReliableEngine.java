@@ -1,7 +1,6 @@
 package net.hopwise.multicast;
 
 import io.netty.buffer.ByteBuf;
-import io.netty.buffer.CompositeByteBuf;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.Iterator;
@@ -11,7 +10,6 @@ import java.util.Set;
 import java.util.SplittableRandom;
 import java.util.concurrent.ConcurrentHashMap;
 import net.hopwise.overlay.NodeId;
-import net.hopwise.overlay.link.LinkStatus;
 import net.hopwise.overlay.routing.RoutingMetric;
 import net.hopwise.overlay.spi.DropCounter;
 import net.hopwise.overlay.spi.Frame;
@@ -45,14 +43,11 @@ final class ReliableEngine {
     private final SplittableRandom random;
     private final int chunk;
     private final int nackCapacity;
-    private final ChannelReceivers receivers;
-    private final Map<NodeId, LinkChannel> channels = new java.util.HashMap<>();
+    private final ReliableLinks links;
     private final Map<StreamKey, ReliableStream> streams = new ConcurrentHashMap<>();
     private final Map<StreamKey, ReliableSender> senders = new ConcurrentHashMap<>();
     private final DropCounter malformed;
     private final DropCounter offTree;
-    private final DropCounter bufferFull;
-    private final DropCounter linkGone;
     private final DropCounter tooMany;
 
     ReliableEngine(ModuleContext context, MulticastStage stage, ReliableConfig config, DropCounter malformed,
@@ -66,11 +61,8 @@ final class ReliableEngine {
         this.nackCapacity = ReliableControl.nackCapacity(context.maxBody());
         this.malformed = malformed;
         this.offTree = offTree;
-        this.bufferFull = context.dropReason("multicast_reliable_buffer_full");
-        this.linkGone = context.dropReason("multicast_reliable_link_gone");
         this.tooMany = context.dropReason("multicast_reliable_streams");
-        this.receivers = new ChannelReceivers(context, malformed, ReliablePacket.HEADER, ReliablePacket.ACK,
-                context.dropReason("multicast_reliable_duplicate"), context.dropReason("multicast_reliable_window"));
+        this.links = new ReliableLinks(context, config.linkBufferPackets(), random, malformed);
     }
 
     void execute(Runnable task) {
@@ -118,7 +110,8 @@ final class ReliableEngine {
     private ReliableStream sourceStream(StreamKey key, long nowNanos) {
         ReliableStream s = streams.get(key);
         if (s == null) {
-            s = new ReliableStream(key, true, config.cachePackets(), random.nextInt(), nowNanos);
+            s = new ReliableStream(key, true, config.cachePackets(), config.nackRetryNanos(), random.nextInt(),
+                    nowNanos);
             streams.put(key, s);
         }
         return s;
@@ -134,13 +127,8 @@ final class ReliableEngine {
             return; // the slowest member's acknowledgement moves the window and calls again
         }
         StreamKey key = sender.key;
-        Set<NodeId> members = stage.memberNodes(key.group());
-        if (!members.equals(s.horizonMembers)) {
-            // A member node new to the stream starts here: after its join reached the source.
-            s.horizon = s.high;
-            s.horizonMembers = Set.copyOf(members);
-        }
-        List<LinkView> links = links(stage.treeAt(self, key.group(), key.metric()).children());
+        refreshHorizon(s);
+        List<LinkView> out = links.links(stage.treeAt(self, key.group(), key.metric()).children());
         byte[] payload = sender.held;
         long start = s.high;
         for (int f = 0; f < n; f++) {
@@ -149,7 +137,7 @@ final class ReliableEngine {
             ByteBuf packet = new ReliablePacket(key, s.epoch, s.high, s.horizon, f, n)
                     .encodeHeader(context.allocator(), length);
             packet.writeBytes(payload, from, length);
-            sendOn(links, packet.retain());
+            links.send(out, packet.retain());
             s.append(packet, nowNanos);
             sender.packets.incrementAndGet();
             sender.bytes.addAndGet(packet.readableBytes());
@@ -169,10 +157,19 @@ final class ReliableEngine {
         }
     }
 
+    /** A member node new to the stream starts at the horizon: after its join reached the source. */
+    void refreshHorizon(ReliableStream s) {
+        Set<NodeId> members = stage.memberNodes(s.key.group());
+        if (!members.equals(s.horizonMembers)) {
+            s.horizon = s.high;
+            s.horizonMembers = Set.copyOf(members);
+        }
+    }
+
     // ---------------------------------------------------------------- data
 
     void onData(LinkView from, ByteBuf channelBody, long nowNanos) {
-        ByteBuf body = receivers.accept(from, channelBody);
+        ByteBuf body = links.accept(from, channelBody);
         if (body == null) {
             return;
         }
@@ -194,7 +191,7 @@ final class ReliableEngine {
                 tooMany.increment();
                 return;
             }
-            s = new ReliableStream(key, false, config.cachePackets(), p.epoch(), nowNanos);
+            s = new ReliableStream(key, false, config.cachePackets(), config.nackRetryNanos(), p.epoch(), nowNanos);
             streams.put(key, s);
         }
         if (!s.started || s.epoch != p.epoch()) {
@@ -204,6 +201,7 @@ final class ReliableEngine {
                     - config.cachePackets() + 1) : p.messageStart();
             s.restart(p.epoch(), start);
             s.delivering = member;
+            s.depth = depth(key);
         } else if (member && !s.delivering) {
             s.delivering = true;
             s.next = p.sequence() == s.high ? p.messageStart() : s.high;
@@ -221,7 +219,7 @@ final class ReliableEngine {
             Set<NodeId> to = new HashSet<>(entry.children());
             to.addAll(waiting);
             to.remove(from.id());
-            sendOn(links(new ArrayList<>(to)), copy);
+            links.send(links.links(new ArrayList<>(to)), copy);
             s.markSent(seq, nowNanos);
             if (s.takeOverrun()) {
                 drop(s, "packets it lacked were pushed out of its " + config.cachePackets() + "-packet cache");
@@ -231,7 +229,7 @@ final class ReliableEngine {
             // Children that asked for it through this node get it even when this node had it already.
             List<NodeId> to = new ArrayList<>(waiting);
             to.remove(from.id());
-            sendOn(links(to), copy);
+            links.send(links.links(to), copy);
         }
         deliverReady(s);
     }
@@ -263,62 +261,6 @@ final class ReliableEngine {
         s.delivering = false;
         s.membersDropped++;
         stage.dropMembers(new MemberDropped(s.key.group(), s.key.port(), s.key.source(), reason));
-    }
-
-    /** Sends a packet on each link's channel; takes {@code packet}. */
-    private void sendOn(List<LinkView> links, ByteBuf packet) {
-        long now = context.nowNanos();
-        try {
-            for (LinkView link : links) {
-                if (!channel(link.id(), now).offer(packet.retainedDuplicate(), now)) {
-                    bufferFull.increment();
-                }
-            }
-        } finally {
-            packet.release();
-        }
-    }
-
-    private LinkChannel channel(NodeId neighbour, long nowNanos) {
-        LinkChannel c = channels.get(neighbour);
-        if (c == null) {
-            c = new LinkChannel(random.nextInt(), config.linkBufferPackets(), context.allocator(),
-                    body -> transmit(neighbour, body), nowNanos);
-            channels.put(neighbour, c);
-        }
-        return c;
-    }
-
-    private boolean transmit(NodeId neighbour, ByteBuf body) {
-        LinkView link = context.link(neighbour);
-        if (link == null) {
-            body.release();
-            return false;
-        }
-        return context.send(link, ReliablePacket.DATA, body);
-    }
-
-    private List<LinkView> links(List<NodeId> ids) {
-        List<LinkView> links = new ArrayList<>(ids.size());
-        for (NodeId id : ids) {
-            LinkView link = context.link(id);
-            if (link != null && link.status() == LinkStatus.UP) {
-                links.add(link);
-            }
-        }
-        return links;
-    }
-
-    void onChannelAck(LinkView from, ByteBuf body, long nowNanos) {
-        ChannelAck ack = ChannelAck.decode(body);
-        if (ack == null) {
-            malformed.increment();
-            return;
-        }
-        LinkChannel c = channels.get(from.id());
-        if (c != null) {
-            c.onAck(ack, nowNanos);
-        }
     }
 
     // ---------------------------------------------------------------- control
@@ -354,7 +296,7 @@ final class ReliableEngine {
 
     /** A packet from this node's cache to one child, on its channel: a repair. */
     void repair(LinkView child, ByteBuf packet) {
-        sendOn(List.of(child), packet.retainedDuplicate());
+        links.send(List.of(child), packet.retainedDuplicate());
     }
 
     void sendControl(LinkView link, ReliableControl c) {
@@ -365,9 +307,9 @@ final class ReliableEngine {
 
     /** Sends a control packet's body on to this node's children on the stream's tree. */
     void toChildren(StreamKey key, ByteBuf body) {
-        List<LinkView> links = links(stage.treeAt(key.source(), key.group(), key.metric()).children());
-        if (!links.isEmpty()) {
-            context.fanOut(links, ReliableControl.TYPE, body.retainedSlice());
+        List<LinkView> to = links.links(stage.treeAt(key.source(), key.group(), key.metric()).children());
+        if (!to.isEmpty()) {
+            context.fanOut(to, ReliableControl.TYPE, body.retainedSlice());
         }
     }
 
@@ -407,10 +349,11 @@ final class ReliableEngine {
                 tooMany.increment();
                 return null;
             }
-            s = new ReliableStream(key, false, config.cachePackets(), epoch, nowNanos);
+            s = new ReliableStream(key, false, config.cachePackets(), config.nackRetryNanos(), epoch, nowNanos);
             streams.put(key, s);
         }
         s.restart(epoch, start);
+        s.depth = depth(key);
         s.lastHeardNanos = nowNanos;
         return s;
     }
@@ -425,6 +368,10 @@ final class ReliableEngine {
         if (sender != null) {
             tryEmit(sender, nowNanos);
         }
+    }
+
+    private int depth(StreamKey key) {
+        return Math.max(1, context.routes().path(key.source(), key.metric()).size() - 1);
     }
 
     private boolean evictIdleRelay() {
@@ -446,10 +393,7 @@ final class ReliableEngine {
 
     long nextDeadlineNanos() {
         long now = context.nowNanos();
-        long next = Long.MAX_VALUE;
-        for (LinkChannel c : channels.values()) {
-            next = Math.min(next, c.nextDeadlineNanos());
-        }
+        long next = links.nextDeadlineNanos();
         for (ReliableStream s : streams.values()) {
             next = Math.min(next, ReliableTimers.deadline(this, s, now));
         }
@@ -457,21 +401,7 @@ final class ReliableEngine {
     }
 
     void onTimer(long nowNanos) {
-        for (Iterator<Map.Entry<NodeId, LinkChannel>> it = channels.entrySet().iterator(); it.hasNext(); ) {
-            Map.Entry<NodeId, LinkChannel> e = it.next();
-            LinkView link = context.link(e.getKey());
-            LinkChannel c = e.getValue();
-            if (link == null || link.status() != LinkStatus.UP || c.failed()) {
-                // What it held is repaired end to end, from the nearest cache that has it.
-                for (int i = c.buffered() + c.inFlight(); i > 0; i--) {
-                    linkGone.increment();
-                }
-                c.close();
-                it.remove();
-                continue;
-            }
-            c.onTimer(nowNanos);
-        }
+        links.onTimer(nowNanos);
         for (Iterator<ReliableStream> it = streams.values().iterator(); it.hasNext(); ) {
             ReliableStream s = it.next();
             if (!s.source && !s.delivering && nowNanos - s.lastHeardNanos > RELAY_IDLE_NANOS) {
@@ -484,7 +414,11 @@ final class ReliableEngine {
     }
 
     void flush() {
-        receivers.flush();
+        links.flush();
+    }
+
+    void onChannelAck(LinkView from, ByteBuf body, long nowNanos) {
+        links.onAck(from, body, nowNanos);
     }
 
     List<ReliableStatistics> statistics(GroupId group) {
@@ -495,7 +429,7 @@ final class ReliableEngine {
                 long next = s.source ? s.high : s.delivering ? s.next : s.contiguous();
                 out.add(new ReliableStatistics(s.key.source(), s.key.port(), role, next,
                         s.source ? s.ackFloor : s.lastAckSent, (int) (s.high - s.low), s.received, s.duplicates,
-                        s.deliveredMessages, s.gapsSeen, s.nacksSent, s.nacksReceived, s.nacksSuppressed,
+                        s.deliveredMessages, s.gapsSeen, s.nacksSent, s.sequencesAsked, s.nacksReceived, s.sequencesAskedOfIt, s.nacksSuppressed,
                         s.repairsSent, s.squelches, s.membersDropped));
             }
         }
@@ -503,8 +437,7 @@ final class ReliableEngine {
     }
 
     void close() {
-        channels.values().forEach(LinkChannel::close);
-        channels.clear();
+        links.close();
         streams.values().forEach(ReliableStream::clear);
         streams.clear();
         senders.clear();

@@ -16,7 +16,9 @@ import net.hopwise.overlay.NodeId;
  * @param delivered messages delivered to local members (once per message, however many members)
  * @param gaps sequences this node found missing
  * @param nacksSent NACK datagrams this node sent its parent
+ * @param sequencesAsked sequences those NACKs asked for
  * @param nacksReceived NACK datagrams its children sent it
+ * @param sequencesAskedOfIt sequences those NACKs asked for
  * @param nacksSuppressed sequences children asked for that this node did not pass upstream or answer
  *     (it had asked already, or had just sent them)
  * @param repairsSent packets resent to a child from this node's cache
@@ -24,5 +26,6 @@ import net.hopwise.overlay.NodeId;
  * @param membersDropped local members dropped because this node could not keep up
  */
 public record ReliableStatistics(NodeId source, int port, String role, long next, long acknowledged, int held,
-        long received, long duplicates, long delivered, long gaps, long nacksSent, long nacksReceived,
+        long received, long duplicates, long delivered, long gaps, long nacksSent, long sequencesAsked,
+        long nacksReceived, long sequencesAskedOfIt,
         long nacksSuppressed, long repairsSent, long squelches, long membersDropped) {}

@@ -23,10 +23,12 @@ final class ReliableStream {
 
     /** A gap: when to ask for it next, and whether it was asked for already (a retry, not a back-off). */
     private static final class Gap {
+        final long born;
         long at;
         boolean asked;
 
-        Gap(long at) {
+        Gap(long born, long at) {
+            this.born = born;
             this.at = at;
         }
     }
@@ -37,10 +39,17 @@ final class ReliableStream {
     private final ByteBuf[] ring;
     /** When each held packet last went to this node's children (as new or as a repair). */
     private final long[] sentNanos;
+    /** When each held packet was last resent to one child, and to which. */
+    private final long[] repairedNanos;
+    private final NodeId[] repairedTo;
+    /** When a gap this node had asked for was last filled: retries wait while repairs keep coming. */
+    private long lastRepairNanos = Long.MIN_VALUE;
+    /** When any gap was last filled: repairs that someone upstream asked for are coming down. */
+    private long lastFillNanos = Long.MIN_VALUE;
+    private final long retry;
     private final TreeMap<Long, Gap> gaps = new TreeMap<>();
     private final Map<Long, Set<NodeId>> pending = new HashMap<>();
-    /** Per child: the watermark it reported and when it was heard. */
-    private final Map<NodeId, long[]> childAcks = new HashMap<>();
+    private final SubtreeAcks acks = new SubtreeAcks();
     int epoch;
     boolean started;
     /** Sequences below it are not held here (evicted, or before this node's start). */
@@ -59,6 +68,8 @@ final class ReliableStream {
     volatile long lastAckSent = -1;
     int acksSkipped;
     long lastHeardNanos;
+    /** Hops from the source: the back-off before asking grows with it. */
+    int depth = 1;
 
     volatile long received;
     volatile long duplicates;
@@ -66,17 +77,22 @@ final class ReliableStream {
     volatile long gapsSeen;
     volatile long nacksSent;
     volatile long nacksReceived;
+    volatile long sequencesAsked;
+    volatile long sequencesAskedOfIt;
     volatile long nacksSuppressed;
     volatile long repairsSent;
     volatile long squelches;
     volatile long membersDropped;
 
-    ReliableStream(StreamKey key, boolean source, int capacity, int epoch, long nowNanos) {
+    ReliableStream(StreamKey key, boolean source, int capacity, long retryNanos, int epoch, long nowNanos) {
         this.key = key;
+        this.retry = retryNanos;
         this.source = source;
         this.capacity = capacity;
         this.ring = new ByteBuf[capacity];
         this.sentNanos = new long[capacity];
+        this.repairedNanos = new long[capacity];
+        this.repairedTo = new NodeId[capacity];
         this.epoch = epoch;
         this.started = source;
         this.lastHeardNanos = nowNanos;
@@ -110,6 +126,25 @@ final class ReliableStream {
     }
 
     /**
+     * Whether a child's request for a held packet is to be answered: not when the packet went to it
+     * less than {@code holdoffNanos} ago, as a repair of its own or to all children.
+     */
+    boolean shouldRepair(long sequence, NodeId child, long nowNanos, long holdoffNanos, long repairHoldoffNanos) {
+        int i = slot(sequence);
+        if (nowNanos - sentNanos[i] < holdoffNanos) {
+            return false;
+        }
+        // A repair handed to the child's channel arrives unless the link goes (and the child with it
+        // gets another parent): ask again only after the retry's worth of time.
+        if (child.equals(repairedTo[i]) && nowNanos - repairedNanos[i] < repairHoldoffNanos) {
+            return false;
+        }
+        repairedTo[i] = child;
+        repairedNanos[i] = nowNanos;
+        return true;
+    }
+
+    /**
      * Holds a packet (takes {@code packet}). Sequences the ring must give up to make room are
      * forgotten, gaps and all; {@link #overrun} tells whether that passed a member's delivery point.
      */
@@ -123,7 +158,13 @@ final class ReliableStream {
                 packet.release();
                 return Insert.DUPLICATE;
             }
-            gaps.remove(sequence);
+            Gap filled = gaps.remove(sequence);
+            if (filled != null) {
+                lastFillNanos = nowNanos;
+                if (filled.asked) {
+                    lastRepairNanos = nowNanos;
+                }
+            }
         } else {
             if (sequence - low >= capacity) {
                 evictBelow(sequence - capacity + 1);
@@ -135,6 +176,7 @@ final class ReliableStream {
         }
         ring[slot(sequence)] = packet;
         sentNanos[slot(sequence)] = Long.MIN_VALUE;
+        repairedTo[slot(sequence)] = null;
         return Insert.NEW;
     }
 
@@ -145,6 +187,7 @@ final class ReliableStream {
         }
         ring[slot(high)] = packet;
         sentNanos[slot(high)] = nowNanos;
+        repairedTo[slot(high)] = null;
         high++;
     }
 
@@ -189,10 +232,30 @@ final class ReliableStream {
     }
 
     private void addGap(long sequence, long nowNanos, long backoffNanos, SplittableRandom random) {
-        // NORM's random back-off: of the nodes that saw one loss, the first to ask gets the repair down
-        // to the others before their timers run out.
-        gaps.put(sequence, new Gap(nowNanos + (backoffNanos <= 0 ? 0 : random.nextLong(backoffNanos + 1))));
+        // A node waits a back-off per hop from the source, and a quarter of one at random (NORM's
+        // random back-off): a relay that lost a packet asks before the nodes below it, whose timers
+        // its repair then finds still running, and siblings spread their requests.
+        long wait = backoffNanos <= 0 ? 0 : depth * backoffNanos + random.nextLong(backoffNanos / 4 + 1);
+        gaps.put(sequence, new Gap(nowNanos, nowNanos + wait));
         gapsSeen++;
+    }
+
+    /**
+     * A child asks for a sequence below this relay's start: the relay takes it (and those up to its
+     * start) as its own gaps, so that one request goes upstream for all its children.
+     *
+     * @return false when it is too far below to hold
+     */
+    boolean extendDown(long sequence, long nowNanos) {
+        if (sequence >= low || high - sequence > capacity || delivering) {
+            return false;
+        }
+        for (long s = sequence; s < low; s++) {
+            gaps.put(s, new Gap(nowNanos, nowNanos));
+            gapsSeen++;
+        }
+        low = sequence;
+        return true;
     }
 
     boolean missing(long sequence) {
@@ -209,12 +272,15 @@ final class ReliableStream {
         return true;
     }
 
-    /** Gaps due now as ranges of (first, count), at most {@code max}; each is asked again after {@code retryNanos}. */
-    List<long[]> dueGaps(long nowNanos, long retryNanos, int max) {
+    /** Gaps due now as ranges of (first, count), at most {@code max}; each is asked again after the retry interval. */
+    List<long[]> dueGaps(long nowNanos, int max) {
+        long retryNanos = retry;
+        // Gaps due a little later go with the ones due now: one NACK for a burst, not one per gap.
+        long horizonNanos = nowNanos + retryNanos / 4;
         List<long[]> ranges = new ArrayList<>();
         for (Map.Entry<Long, Gap> e : gaps.entrySet()) {
             Gap g = e.getValue();
-            if (g.at > nowNanos) {
+            if (g.at > horizonNanos || g.asked && lastRepairNanos > nowNanos - retryNanos || held(g, nowNanos)) {
                 continue;
             }
             long s = e.getKey();
@@ -232,10 +298,25 @@ final class ReliableStream {
         return ranges;
     }
 
-    long nextGapNanos() {
+    /**
+     * Whether a gap not asked for yet waits because other gaps are being filled now: a node above
+     * asked for the burst, and its repairs are on their way. For at most a retry interval.
+     */
+    private boolean held(Gap g, long nowNanos) {
+        return !g.asked && lastFillNanos > nowNanos - retry / 4 && nowNanos - g.born < retry;
+    }
+
+    /** When the next gap is due, by the rules of {@link #dueGaps}. */
+    long nextGapNanos(long nowNanos) {
         long at = Long.MAX_VALUE;
         for (Gap g : gaps.values()) {
-            at = Math.min(at, g.at);
+            long due = g.at;
+            if (g.asked && lastRepairNanos > nowNanos - retry) {
+                due = Math.max(due, lastRepairNanos + retry);
+            } else if (held(g, nowNanos)) {
+                due = Math.max(due, Math.min(lastFillNanos + retry / 4, g.born + retry));
+            }
+            at = Math.min(at, due);
         }
         return at;
     }
@@ -310,48 +391,29 @@ final class ReliableStream {
     // ---------------------------------------------------------------- acknowledgements
 
     void onChildAck(NodeId child, long watermark, long nowNanos) {
-        childAcks.put(child, new long[] {watermark, nowNanos});
+        acks.onChildAck(child, watermark, nowNanos);
     }
 
-    /**
-     * How far this node's subtree has received: the least of its own point (a member's delivery, a
-     * relay's contiguous arrivals) and its current children's reports. A child not heard yet stands at
-     * {@code floor}; one silent for {@code timeoutNanos} no longer counts.
-     */
+    /** How far this node's subtree has received; see {@link SubtreeAcks#watermark}. */
     long watermark(List<NodeId> children, boolean member, long floor, long nowNanos, long timeoutNanos) {
-        childAcks.keySet().retainAll(children);
-        long w = Long.MAX_VALUE;
-        for (NodeId c : children) {
-            long[] a = childAcks.computeIfAbsent(c, k -> new long[] {floor, nowNanos});
-            if (nowNanos - a[1] <= timeoutNanos) {
-                w = Math.min(w, a[0]);
-            }
-        }
         long own = source ? high : member && delivering ? next : contiguous();
-        if (member || w == Long.MAX_VALUE) {
-            w = Math.min(w, own);
-        }
-        return w;
+        return acks.watermark(children, member, own, floor, nowNanos, timeoutNanos);
     }
 
     /** Whether a member lacks a packet below {@code bound} that it has not delivered yet. */
     boolean lacksBelow(long bound) {
-        for (long s = Math.max(next, low); s < Math.min(bound, high); s++) {
-            if (ring[slot(s)] == null) {
+        if (!delivering || bound <= next) {
+            return false;
+        }
+        if (bound - next > capacity) {
+            return true; // more than the cache holds: some of them are gone
+        }
+        for (long s = next; s < bound; s++) {
+            if (s < low || s >= high || ring[slot(s)] == null) {
                 return true;
             }
         }
-        return delivering && next < Math.min(bound, low);
-    }
-
-    int held() {
-        int n = 0;
-        for (long s = low; s < high; s++) {
-            if (ring[slot(s)] != null) {
-                n++;
-            }
-        }
-        return n;
+        return false;
     }
 
     /** Releases every held packet. */
@@ -364,6 +426,6 @@ final class ReliableStream {
         }
         gaps.clear();
         pending.clear();
-        childAcks.clear();
+        acks.clear();
     }
 }

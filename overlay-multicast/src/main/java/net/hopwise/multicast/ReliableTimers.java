@@ -18,7 +18,7 @@ final class ReliableTimers {
         if (s.source) {
             return active(config, s, nowNanos) ? s.nextHeartbeatNanos : Long.MAX_VALUE;
         }
-        long next = s.nextGapNanos();
+        long next = s.nextGapNanos(nowNanos);
         if (nowNanos - s.lastHeardNanos < 2 * config.memberTimeoutNanos()) {
             next = Math.min(next, s.nextAckNanos);
         }
@@ -36,6 +36,7 @@ final class ReliableTimers {
             moveWindow(engine, s, nowNanos);
             if (active(config, s, nowNanos) && nowNanos >= s.nextHeartbeatNanos) {
                 s.nextHeartbeatNanos = nowNanos + config.heartbeatIntervalNanos();
+                engine.refreshHorizon(s);
                 engine.toChildrenOwned(s.key, ReliableControl.of(ReliableControl.HEARTBEAT, s.key, s.epoch, s.high,
                         s.horizon, s.low));
             }
@@ -64,20 +65,29 @@ final class ReliableTimers {
     }
 
     private static void askParent(ReliableEngine engine, ReliableStream s, long nowNanos, int nackCapacity) {
-        if (s.nextGapNanos() > nowNanos) {
+        if (s.nextGapNanos(nowNanos) > nowNanos) {
             return;
         }
         LinkView parent = engine.parentLink(s.key);
         if (parent == null) {
             // No parent now (a reroute under way): the gaps wait a retry, then ask whoever it is.
-            s.dueGaps(nowNanos, engine.config().nackRetryNanos(), Integer.MAX_VALUE);
+            s.dueGaps(nowNanos, Integer.MAX_VALUE);
             return;
         }
-        List<long[]> due = s.dueGaps(nowNanos, engine.config().nackRetryNanos(), nackCapacity);
+        List<long[]> due = s.dueGaps(nowNanos, nackCapacity);
         if (!due.isEmpty()) {
             engine.sendControl(parent, ReliableControl.nack(s.key, s.epoch, due));
             s.nacksSent++;
+            s.sequencesAsked += count(due);
         }
+    }
+
+    static long count(List<long[]> ranges) {
+        long n = 0;
+        for (long[] r : ranges) {
+            n += r[1];
+        }
+        return n;
     }
 
     /** The source's window: the least its children's subtrees have received; a held message may go now. */

@@ -1,0 +1,139 @@
+package net.hopwise.multicast;
+
+import io.netty.buffer.ByteBuf;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.Iterator;
+import java.util.List;
+import java.util.Map;
+import java.util.SplittableRandom;
+import net.hopwise.overlay.NodeId;
+import net.hopwise.overlay.link.LinkStatus;
+import net.hopwise.overlay.spi.DropCounter;
+import net.hopwise.overlay.spi.LinkView;
+import net.hopwise.overlay.spi.ModuleContext;
+
+/**
+ * The hop-by-hop half of reliable multicast on one node: a link channel of its own per neighbour
+ * (packet types {@link ReliablePacket#DATA} and {@link ReliablePacket#ACK}), which resends what the
+ * link loses, and the receiving ends of the neighbours' channels. A channel whose link goes, or that
+ * gives a packet up, is dropped with what it held: that is repaired end to end. Only on the node's thread.
+ */
+final class ReliableLinks {
+    private final ModuleContext context;
+    private final int bufferPackets;
+    private final SplittableRandom random;
+    private final DropCounter malformed;
+    private final DropCounter bufferFull;
+    private final DropCounter linkGone;
+    private final ChannelReceivers receivers;
+    private final Map<NodeId, LinkChannel> channels = new HashMap<>();
+
+    ReliableLinks(ModuleContext context, int bufferPackets, SplittableRandom random, DropCounter malformed) {
+        this.context = context;
+        this.bufferPackets = bufferPackets;
+        this.random = random;
+        this.malformed = malformed;
+        this.bufferFull = context.dropReason("multicast_reliable_buffer_full");
+        this.linkGone = context.dropReason("multicast_reliable_link_gone");
+        this.receivers = new ChannelReceivers(context, malformed, ReliablePacket.HEADER, ReliablePacket.ACK,
+                context.dropReason("multicast_reliable_duplicate"), context.dropReason("multicast_reliable_window"));
+    }
+
+    /** The packet a channel datagram carries (a view without a reference of its own) when it is new, else null. */
+    ByteBuf accept(LinkView from, ByteBuf channelBody) {
+        return receivers.accept(from, channelBody);
+    }
+
+    /** Sends a packet on each link's channel; takes {@code packet}. */
+    void send(List<LinkView> links, ByteBuf packet) {
+        long now = context.nowNanos();
+        try {
+            for (LinkView link : links) {
+                if (!channel(link.id(), now).offer(packet.retainedDuplicate(), now)) {
+                    bufferFull.increment();
+                }
+            }
+        } finally {
+            packet.release();
+        }
+    }
+
+    private LinkChannel channel(NodeId neighbour, long nowNanos) {
+        LinkChannel c = channels.get(neighbour);
+        if (c == null) {
+            c = new LinkChannel(random.nextInt(), bufferPackets, context.allocator(), body -> transmit(neighbour, body),
+                    nowNanos);
+            channels.put(neighbour, c);
+        }
+        return c;
+    }
+
+    private boolean transmit(NodeId neighbour, ByteBuf body) {
+        LinkView link = context.link(neighbour);
+        if (link == null) {
+            body.release();
+            return false;
+        }
+        return context.send(link, ReliablePacket.DATA, body);
+    }
+
+    /** The links to these neighbours that are up. */
+    List<LinkView> links(List<NodeId> ids) {
+        List<LinkView> links = new ArrayList<>(ids.size());
+        for (NodeId id : ids) {
+            LinkView link = context.link(id);
+            if (link != null && link.status() == LinkStatus.UP) {
+                links.add(link);
+            }
+        }
+        return links;
+    }
+
+    void onAck(LinkView from, ByteBuf body, long nowNanos) {
+        ChannelAck ack = ChannelAck.decode(body);
+        if (ack == null) {
+            malformed.increment();
+            return;
+        }
+        LinkChannel c = channels.get(from.id());
+        if (c != null) {
+            c.onAck(ack, nowNanos);
+        }
+    }
+
+    long nextDeadlineNanos() {
+        long next = Long.MAX_VALUE;
+        for (LinkChannel c : channels.values()) {
+            next = Math.min(next, c.nextDeadlineNanos());
+        }
+        return next;
+    }
+
+    void onTimer(long nowNanos) {
+        for (Iterator<Map.Entry<NodeId, LinkChannel>> it = channels.entrySet().iterator(); it.hasNext(); ) {
+            Map.Entry<NodeId, LinkChannel> e = it.next();
+            LinkView link = context.link(e.getKey());
+            LinkChannel c = e.getValue();
+            if (link == null || link.status() != LinkStatus.UP || c.failed()) {
+                // What it held is repaired end to end, from the nearest cache that has it.
+                for (int i = c.buffered() + c.inFlight(); i > 0; i--) {
+                    linkGone.increment();
+                }
+                c.close();
+                it.remove();
+                continue;
+            }
+            c.onTimer(nowNanos);
+        }
+    }
+
+    void flush() {
+        receivers.flush();
+    }
+
+    void close() {
+        channels.values().forEach(LinkChannel::close);
+        channels.clear();
+    }
+}
