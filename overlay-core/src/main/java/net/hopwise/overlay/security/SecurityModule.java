@@ -74,6 +74,9 @@ public final class SecurityModule implements OverlayModule {
         private final Map<String, ArrayDeque<ByteBuf>> held = new HashMap<>();
         private final List<String> carriersDue = new ArrayList<>();
         private final LinkSecurity engine;
+        // Reused for every datagram: the node's thread is the only one that runs a stage.
+        private byte[] plainScratch = new byte[2048];
+        private byte[] sealedScratch = new byte[2048];
 
         Installed(ModuleContext ctx) {
             this.ctx = ctx;
@@ -194,13 +197,16 @@ public final class SecurityModule implements OverlayModule {
         @Override
         public ByteBuf inbound(InetSocketAddress from, ByteBuf datagram, long nowNanos) {
             int n = datagram.readableBytes();
+            // The socket's buffers are direct; the ciphers run fastest over arrays (see Aead), so the
+            // datagram is copied once into an array and opened from there into a heap buffer.
+            byte[] in = scratch(n);
+            datagram.getBytes(datagram.readerIndex(), in, 0, n);
             ByteBuf out = ctx.allocator().heapBuffer(Math.max(n, 1));
             String peer;
             try {
-                ByteBuffer in = datagram.nioBuffer(datagram.readerIndex(), n);
-                ByteBuffer o = out.nioBuffer(0, out.capacity());
-                peer = engine.receive(from, in, o, nowNanos);
-                out.writerIndex(o.position());
+                ByteBuffer o = ByteBuffer.wrap(out.array(), out.arrayOffset(), out.capacity());
+                peer = engine.receive(from, ByteBuffer.wrap(in, 0, n), o, nowNanos);
+                out.writerIndex(o.position() - out.arrayOffset());
             } catch (RuntimeException e) {
                 out.release();
                 throw e;
@@ -248,14 +254,33 @@ public final class SecurityModule implements OverlayModule {
 
         private ByteBuf seal(String peer, ByteBuf plain, long now) {
             int n = plain.readableBytes();
-            ByteBuf out = ctx.allocator().ioBuffer(n + LinkSecurity.overhead()); // the socket writes it: no copy to direct memory
-            ByteBuffer o = out.nioBuffer(0, out.capacity());
-            if (!engine.seal(peer, plain.nioBuffer(plain.readerIndex(), n), o, now)) {
-                out.release();
+            // A datagram the node sends is often a composite (a header and a shared body), whose NIO view
+            // would be a merged copy anyway: it is gathered once into an array, sealed from there into
+            // another, and written once into the direct buffer the socket takes without a further copy.
+            byte[] in = scratch(n);
+            plain.getBytes(plain.readerIndex(), in, 0, n);
+            byte[] sealed = sealedScratch(n + LinkSecurity.overhead());
+            ByteBuffer o = ByteBuffer.wrap(sealed);
+            if (!engine.seal(peer, ByteBuffer.wrap(in, 0, n), o, now)) {
                 return null;
             }
-            out.writerIndex(o.position());
+            ByteBuf out = ctx.allocator().ioBuffer(o.position());
+            out.writeBytes(sealed, 0, o.position());
             return out;
+        }
+
+        private byte[] scratch(int n) {
+            if (plainScratch.length < n) {
+                plainScratch = new byte[n];
+            }
+            return plainScratch;
+        }
+
+        private byte[] sealedScratch(int n) {
+            if (sealedScratch.length < n) {
+                sealedScratch = new byte[n];
+            }
+            return sealedScratch;
         }
 
         private void hold(String peer, ByteBuf datagram) {

@@ -316,7 +316,8 @@ class LinkSecurityTest {
         SecureNet.Node d = net.node("node-d", 7004);
         d.start(net.config(d).withCipherSuite(CipherSuite.AES_GCM));
         // c's and d's configurations were made after each other's keys were known to the trust list
-        c.start(SecurityConfig.of("node-c", c.keys, null, net.config(d).admission()).withWallClock(() -> SecureNet.WALL));
+        c.start(SecurityConfig.of("node-c", c.keys, null, net.config(d).admission()).withWallClock(() -> SecureNet.WALL)
+                .withCipherSuite(CipherSuite.CHACHA_POLY));
         SecureNet.link(c, d);
         c.send(d, SECRET);
         net.run();
