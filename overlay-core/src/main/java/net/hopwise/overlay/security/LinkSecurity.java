@@ -242,6 +242,17 @@ public final class LinkSecurity {
                 p.handshakes, p.rekeys, up ? s.age(now) : -1, p.replays, p.forgeries, p.rejections);
     }
 
+    /**
+     * Counts a datagram that opened under {@code peer}'s keys but was not its own to send (its
+     * header names another sender): a forgery by an admitted peer.
+     */
+    public void forgedSender(String peer) {
+        Peer p = peers.get(peer);
+        if (p != null) {
+            p.forgeries++;
+        }
+    }
+
     /** Handshake state this node keeps for others: pending responses (bounded by configuration). */
     public int pendingHandshakes() {
         return responder.pendingCount();

@@ -77,6 +77,7 @@ public final class SecurityModule implements OverlayModule {
         // Reused for every datagram: the node's thread is the only one that runs a stage.
         private byte[] plainScratch = new byte[2048];
         private byte[] sealedScratch = new byte[2048];
+        private final Map<String, Long> peerIds = new HashMap<>();
 
         Installed(ModuleContext ctx) {
             this.ctx = ctx;
@@ -216,7 +217,28 @@ public final class SecurityModule implements OverlayModule {
                 out.release();
                 return null;
             }
+            if (!sentBy(peer, out)) {
+                // An admitted node's own keys must not carry another node's datagrams: a hello that
+                // names a neighbour as its sender would otherwise move that neighbour to this address.
+                out.release();
+                engine.forgedSender(peer);
+                drops.get(DropReason.FORGED_SENDER).increment();
+                return null;
+            }
             return out;
+        }
+
+        /** Whether the opened datagram names {@code peer}, whose keys opened it, as its sender. */
+        private boolean sentBy(String peer, ByteBuf opened) {
+            if (opened.readableBytes() < WireHeader.LENGTH) {
+                return false; // too short for a header: nothing in it names a sender
+            }
+            Long id = peerIds.get(peer);
+            if (id == null) {
+                id = net.hopwise.overlay.NodeId.ofName(peer).value(); // a hash: computed once a peer
+                peerIds.put(peer, id);
+            }
+            return WireHeader.sender(opened) == id;
         }
 
         @Override
