@@ -40,7 +40,7 @@ base_rows=()
 for run in $(seq 1 "$RUNS"); do
   start=$(now_ms)
   coproc NODE { exec java -cp "$WORK/BOOT-INF/lib/*" net.hopwise.overlay.NodeDaemon --name bench --bind 127.0.0.1:18100 \
-      --until-stdin-closes; }
+      --until-stdin-closes --insecure; }
   pid=$NODE_PID
   read -r line <&"${NODE[0]}"
   [[ $line == READY* ]] || { echo "node daemon said: $line"; exit 1; }

@@ -377,6 +377,18 @@
     };
   }
 
+  /** The link's security at the local end: sealed with whose key, or open (a node run insecure). */
+  function securityStat(m) {
+    if (!m) return stat("Security", "–", "", "measured ends only", true);
+    const sec = m.security;
+    if (!sec) return stat("Security", `<span data-stat="security">open</span>`, "", "no link security: node runs insecure", true);
+    const drops = sec.replayDrops + sec.forgeryDrops + sec.rejectionDrops;
+    return stat("Security", `<span data-stat="security">${sec.authenticated ? "sealed" : "no keys yet"}</span>`, "",
+      `peer ${sec.peerFingerprint || "unproven"} · ${fmt.count(sec.handshakes)} handshakes, ${fmt.count(sec.rekeys)} rekeys`
+        + ` · refused: ${fmt.count(sec.replayDrops)} replayed, ${fmt.count(sec.forgeryDrops)} forged,`
+        + ` ${fmt.count(sec.rejectionDrops)} rejected`, !sec.authenticated && drops === 0);
+  }
+
   function drawDetail() {
     const l = state.links.get(state.selected);
     const detail = document.getElementById("detail");
@@ -407,6 +419,7 @@
       stat("Queue", `<span data-stat="queue">${s.queuedPackets == null ? "–" : fmt.count(s.queuedPackets)}</span>`,
         s.queuedPackets == null ? "" : "pkts", m ? "reliable channel, both directions" : "measured ends only",
         s.queuedPackets == null),
+      securityStat(m),
     ].join("");
     document.getElementById("dir-forward").textContent = `${l.a} → ${l.b}`;
     document.getElementById("dir-reverse").textContent = `${l.b} → ${l.a}`;

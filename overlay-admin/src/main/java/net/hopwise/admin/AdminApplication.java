@@ -18,6 +18,9 @@ import org.springframework.context.annotation.Bean;
  *
  * <pre>java -jar overlay-admin.jar --hopwise.node.name=a --hopwise.node.bind=8100 \
  *     --hopwise.node.neighbours=b@192.0.2.7:8100 --hopwise.admin.security.token=...</pre>
+ *
+ * <p>{@code java -jar overlay-admin.jar keytool ...} makes the node's keys and certificates instead
+ * (the same tool as the daemon jar's).
  */
 // Spring Boot's generated default user would be a default credential: operators are configured, or there is none.
 @SpringBootApplication(exclude = UserDetailsServiceAutoConfiguration.class)
@@ -36,7 +39,23 @@ public class AdminApplication {
     private static final System.Logger LOG = System.getLogger(AdminApplication.class.getName());
 
     public static void main(String[] args) {
+        Integer exit = command(args, System.out, System.err);
+        if (exit != null) {
+            System.exit(exit);
+        }
         SpringApplication.run(AdminApplication.class, args);
+    }
+
+    /**
+     * Runs a command given instead of the service ({@code keytool ...}: keys and certificates for the
+     * node's links, as the daemon jar's) and returns its exit code; null when the arguments start the service.
+     */
+    static Integer command(String[] args, java.io.PrintStream out, java.io.PrintStream err) {
+        if (args.length > 0 && args[0].equals("keytool")) {
+            return net.hopwise.overlay.security.KeyTool.run(java.util.Arrays.copyOfRange(args, 1, args.length),
+                    out, err, java.time.Instant.now().getEpochSecond());
+        }
+        return null;
     }
 
     /** Says where to look once the service is up: the first thing an operator needs. */

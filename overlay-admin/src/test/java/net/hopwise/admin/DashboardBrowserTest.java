@@ -101,6 +101,10 @@ class DashboardBrowserTest {
                 return rtt != null && rtt > 250 ? rtt : null;
             });
             wait.until(b -> b.findElement(By.id("events-list")).getText().contains("amsterdam~berlin: set to"));
+            // The demo's links are sealed with its generated keys: the panel says so and names the peer's key.
+            wait.until(b -> b.findElement(By.cssSelector("#detail [data-stat='security']")).getText().equals("sealed"));
+            assertThat(browser.findElement(By.id("detail-stats")).getText()).containsPattern("peer [0-9a-f:]{8,}")
+                    .contains("handshakes");
             screenshot("dashboard.png");
         } finally {
             impair("{\"delayMs\":6}");

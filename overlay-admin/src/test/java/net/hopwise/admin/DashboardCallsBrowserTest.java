@@ -69,6 +69,7 @@ class DashboardCallsBrowserTest {
         relayB = SipRelay.start(siteB, RelayConfig.builder().sipAddress(new InetSocketAddress("127.0.0.1", 0))
                 .mediaAddress("127.0.0.1").mediaPorts(42000, 42199).route("prefix:bob=site-b").build());
         registry.add("hopwise.node.name", () -> "site-a");
+        registry.add("hopwise.link-security.insecure", () -> "true");
         registry.add("hopwise.node.bind", () -> "127.0.0.1:0");
         registry.add("hopwise.node.neighbours[0]", () -> "site-b@127.0.0.1:" + siteB.localAddress().getPort());
         registry.add("hopwise.node.hello.interval", () -> "50ms");

@@ -466,6 +466,24 @@ class DemoApiTest {
     }
 
     @Test
+    void theDemosLinksAreAuthenticatedWithItsGeneratedKeys() throws Exception {
+        Conditions.await("amsterdam~berlin authenticated at amsterdam", () -> {
+            try {
+                JsonNode sec = read(get("/api/links/amsterdam/berlin")).get("ends").get(0).get("measured").get("security");
+                return sec != null && sec.get("authenticated").asBoolean();
+            } catch (Exception e) {
+                throw new AssertionError(e);
+            }
+        });
+        JsonNode sec = read(get("/api/links/amsterdam/berlin")).get("ends").get(0).get("measured").get("security");
+        assertThat(sec.get("peerFingerprint").asText()).isNotBlank();
+        assertThat(sec.get("handshakes").asLong()).isPositive();
+        String text = mvc.perform(get("/actuator/prometheus")).andExpect(status().isOk()).andReturn().getResponse()
+                .getContentAsString();
+        assertThat(text).contains("hopwise_security_authenticated{node=\"chicago\",peer=\"denver\"} 1.0");
+    }
+
+    @Test
     void theOpenApiDocumentDescribesTheApi() throws Exception {
         JsonNode doc = read(get("/v3/api-docs"));
         assertThat(doc.get("paths").fieldNames()).toIterable().contains("/api/nodes", "/api/nodes/{name}",

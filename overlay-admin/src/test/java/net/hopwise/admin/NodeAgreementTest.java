@@ -49,6 +49,7 @@ class NodeAgreementTest {
         b = OverlayNode.start(NodeConfig.builder("b").loopback(0).build());
         silent = new DatagramSocket(0, InetAddress.getLoopbackAddress());
         registry.add("hopwise.node.name", () -> "gateway");
+        registry.add("hopwise.link-security.insecure", () -> "true");
         registry.add("hopwise.node.bind", () -> "127.0.0.1:0");
         registry.add("hopwise.node.neighbours[0]", () -> "b@127.0.0.1:" + b.localAddress().getPort());
         registry.add("hopwise.node.neighbours[1]", () -> "silent@127.0.0.1:" + silent.getLocalPort());

@@ -68,7 +68,7 @@ class StartupTest {
     void halfBasicCredentialsStopTheStart() {
         SpringApplicationBuilder app = new SpringApplicationBuilder(AdminApplication.class)
                 .properties("hopwise.node.name=a", "hopwise.node.bind=127.0.0.1:0", "server.port=0",
-                        "hopwise.admin.security.username=ops", "spring.main.banner-mode=off");
+                        "hopwise.link-security.insecure=true", "hopwise.admin.security.username=ops", "spring.main.banner-mode=off");
         assertThatThrownBy(() -> app.run()).hasRootCauseInstanceOf(InvalidSettingsException.class)
                 .hasStackTraceContaining("set both username and password");
     }
@@ -77,7 +77,7 @@ class StartupTest {
     void withoutCredentialsChangesAreDisabledAndReadsStayOpen() throws Exception {
         try (ConfigurableApplicationContext ctx = new SpringApplicationBuilder(AdminApplication.class)
                 .properties("hopwise.node.name=solo", "hopwise.node.bind=127.0.0.1:0", "server.port=0",
-                        "spring.main.banner-mode=off")
+                        "hopwise.link-security.insecure=true", "spring.main.banner-mode=off")
                 .run()) {
             int port = ((WebServerApplicationContext) ctx).getWebServer().getPort();
             HttpClient http = HttpClient.newHttpClient();

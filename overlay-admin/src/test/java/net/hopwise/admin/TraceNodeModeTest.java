@@ -58,6 +58,7 @@ class TraceNodeModeTest {
                 .neighbour(NeighbourConfig.parse("b@127.0.0.1:" + b.localAddress().getPort())).build());
         b.addNeighbour(NeighbourConfig.parse("c@127.0.0.1:" + c.localAddress().getPort()));
         registry.add("hopwise.node.name", () -> "gateway");
+        registry.add("hopwise.link-security.insecure", () -> "true");
         registry.add("hopwise.node.bind", () -> "127.0.0.1:0");
         registry.add("hopwise.node.neighbours[0]", () -> "b@127.0.0.1:" + b.localAddress().getPort());
         registry.add("hopwise.node.hello.interval", () -> "50ms");

@@ -39,6 +39,7 @@ class VoipApiTest {
     @DynamicPropertySource
     static void settings(DynamicPropertyRegistry registry) {
         registry.add("hopwise.node.name", () -> "site-a");
+        registry.add("hopwise.link-security.insecure", () -> "true");
         registry.add("hopwise.node.bind", () -> "127.0.0.1:0");
         registry.add("hopwise.voip.enabled", () -> "true");
         registry.add("hopwise.voip.sip-address", () -> "127.0.0.1:0");

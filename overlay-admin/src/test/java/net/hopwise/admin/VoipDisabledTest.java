@@ -32,6 +32,7 @@ class VoipDisabledTest {
     @DynamicPropertySource
     static void settings(DynamicPropertyRegistry registry) {
         registry.add("hopwise.node.name", () -> "quiet");
+        registry.add("hopwise.link-security.insecure", () -> "true");
         registry.add("hopwise.node.bind", () -> "127.0.0.1:0");
     }
 

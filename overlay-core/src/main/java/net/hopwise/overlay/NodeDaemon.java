@@ -27,6 +27,10 @@ import net.hopwise.overlay.daemon.TraceCommand;
  * what happens to its links and routes, and statistics every minute. {@code --help} lists the
  * options. A bad argument or an address in use ends it with one line on stderr and exit code 2.
  *
+ * <p>Links are authenticated and encrypted with {@code --key} and a trusted-keys file or an
+ * authority's certificate; {@code --insecure} must be given to run without, and is logged as a
+ * warning. {@code keytool ...} as the first argument makes keys and certificates instead.
+ *
  * <p>With {@code --trace NODE [--metric M]} it runs once instead: it waits for a route to NODE,
  * traces it, prints the hops as a table on stdout and exits with 0 when NODE answered, 1 when not.
  */
@@ -52,6 +56,10 @@ public final class NodeDaemon {
      * anything).
      */
     public static int run(String[] args, PrintStream out, PrintStream err, InputStream in) {
+        if (args.length > 0 && args[0].equals("keytool")) {
+            return net.hopwise.overlay.security.KeyTool.run(java.util.Arrays.copyOfRange(args, 1, args.length),
+                    out, err, java.time.Instant.now().getEpochSecond());
+        }
         DaemonOptions options;
         try {
             options = DaemonArguments.parse(List.of(args));

@@ -689,13 +689,17 @@ public final class OverlayNode implements AutoCloseable {
      * @throws IllegalArgumentException when no installed module offers it
      */
     public <T> T module(Class<T> type) {
+        return findModule(type).orElseThrow(() -> new IllegalArgumentException("no module installed on node "
+                + config.name() + " offers " + type.getName() + "; install it with NodeConfig.Builder.module(...)"));
+    }
+
+    /**
+     * The API a module installed on this node offers for {@code type}, or empty when none does: for a
+     * caller that works with or without the module (a view that shows link security where it is on).
+     */
+    public <T> java.util.Optional<T> findModule(Class<T> type) {
         Objects.requireNonNull(type, "type");
-        T api = requireEngine().module(type);
-        if (api == null) {
-            throw new IllegalArgumentException("no module installed on node " + config.name() + " offers "
-                    + type.getName() + "; install it with NodeConfig.Builder.module(...)");
-        }
-        return api;
+        return java.util.Optional.ofNullable(requireEngine().module(type));
     }
 
     /**

@@ -56,6 +56,7 @@ class SeparateProcessesTest {
         command.add(NodeDaemon.class.getName());
         command.addAll(List.of(args));
         command.add("--until-stdin-closes");
+        command.add("--insecure");
         Process p = new ProcessBuilder(command).redirectError(stderr).start();
         processes.add(p);
         return p;

@@ -73,7 +73,7 @@ class DocumentedCommandsTest {
     }
 
     @Test
-    void noCommandNeedsWhatAFreshCloneLacks() {
+    void noCommandNeedsWhatAFreshCloneLacks() throws IOException {
         assertThat(docs.all()).as("the wrapper, not a machine's Maven or build wrapper")
                 .noneMatch(c -> c.text().startsWith("mvn ") || c.text().startsWith("mvn-locked"));
         assertThat(docs.maven()).as("offline needs a filled local repository")
@@ -90,6 +90,19 @@ class DocumentedCommandsTest {
             if (runsSomething && w.contains("-am")) {
                 // Other modules' tests need overlay-core's test jar, which compile alone does not make.
                 assertThat(w).as(c + ": a phase that builds the test jar").containsAnyElementsOf(LATE_PHASES);
+            }
+            for (String filter : w.stream().filter(g -> g.startsWith("-Dtest=")).toList()) {
+                // Such a command is run compiled only (cheapForm): the test it names must exist to be run by the suite.
+                String name = filter.substring("-Dtest=".length());
+                String simple = name.substring(name.lastIndexOf('.') + 1) + ".java";
+                List<String> modules = pl >= 0 ? List.of(w.get(pl + 1).split(",")) : List.of("overlay-examples");
+                boolean exists = false;
+                for (String m : modules) {
+                    try (Stream<Path> files = Files.walk(root.resolve(m).resolve("src/test/java"))) {
+                        exists |= files.anyMatch(f -> f.getFileName().toString().equals(simple));
+                    }
+                }
+                assertThat(exists).as(c + ": the test it names exists").isTrue();
             }
             String main = DocumentedCommands.mainClass(c);
             if (main != null) {
@@ -139,19 +152,54 @@ class DocumentedCommandsTest {
                 runToSuccess(copy, command, run.getValue());
             }
         }
-        for (Command c : docs.javaJar()) {
-            String version = projectVersion();
+        String version = projectVersion();
+        // The key tool runs for real (it is cheap), before the services whose documented settings name its files.
+        List<Command> jars = new ArrayList<>(docs.javaJar());
+        jars.sort(java.util.Comparator.comparing(c -> !isKeyTool(c)));
+        for (Command c : jars) {
             String jar = c.words().get(2).replace("<version>", version);
             assertThat(copy.resolve(jar)).as(c + ": built by a documented command").exists();
-            if (jar.endsWith("-daemon.jar")) {
+            if (isKeyTool(c)) {
+                List<String> command = new ArrayList<>(List.of(javaBin(), "-jar", jar));
+                command.addAll(c.words().subList(3, c.words().size()));
+                runToSuccess(copy, command, c.where());
+            } else if (jar.endsWith("-daemon.jar")) {
                 runToSuccess(copy, List.of(javaBin(), "-jar", jar, "--help"), c.where());
             } else {
+                trustedKeysFor(copy, c, jar.replace("overlay-admin/target/overlay-admin-", "overlay-core/target/overlay-core-")
+                        .replace(".jar", "-daemon.jar"));
                 List<String> command = new ArrayList<>(List.of(javaBin(), "-jar", jar));
                 command.addAll(c.words().subList(3, c.words().size()));
                 command.add("--server.port=0");
                 runUntilReady(copy, command, c.where());
             }
         }
+    }
+
+    private static boolean isKeyTool(Command c) {
+        return c.words().size() > 3 && c.words().get(3).equals("keytool");
+    }
+
+    /**
+     * A service whose documented settings name a key file and a trusted-keys file gets the list the
+     * documents tell an operator to write: the node's line, as the daemon's key tool prints it.
+     */
+    private static void trustedKeysFor(Path copy, Command c, String daemonJar) throws Exception {
+        String key = setting(c, "--hopwise.link-security.key-file=");
+        String trusted = setting(c, "--hopwise.link-security.trusted-keys=");
+        String name = setting(c, "--hopwise.node.name=");
+        if (key == null || trusted == null) {
+            return;
+        }
+        assertThat(copy.resolve(key)).as(c + ": its key file is made by a documented keytool command").exists();
+        Process p = new ProcessBuilder(javaBin(), "-jar", daemonJar, "keytool", "pubkey", key, name)
+                .directory(copy.toFile()).redirectOutput(copy.resolve(trusted).toFile()).start();
+        assertThat(p.waitFor(1, TimeUnit.MINUTES) && p.exitValue() == 0).as(c + ": keytool pubkey").isTrue();
+    }
+
+    private static String setting(Command c, String prefix) {
+        return c.words().stream().filter(w -> w.startsWith(prefix)).map(w -> w.substring(prefix.length()))
+                .findFirst().orElse(null);
     }
 
     /** The documented command with its program swapped for a cheap one and long runs shrunk. */
@@ -171,6 +219,11 @@ class DocumentedCommandsTest {
             } else {
                 words.add("-Dexec.args=-cp %classpath " + main + " " + CHEAP.get(main));
             }
+        }
+        if (words.contains("test") && words.stream().anyMatch(w -> w.startsWith("-Dtest="))) {
+            // The suite this test belongs to runs that test; the documented command's shape (module, -am)
+            // is what is left to prove, which compiling it does.
+            words.set(words.indexOf("test"), "test-compile");
         }
         if (words.contains("package") || words.contains("install") || words.contains("deploy")) {
             // The jars, not their javadoc: the build's own verify already proves javadoc and sources.

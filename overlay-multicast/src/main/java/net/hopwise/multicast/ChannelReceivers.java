@@ -22,14 +22,28 @@ final class ChannelReceivers {
     private final DropCounter duplicate;
     private final DropCounter outOfWindow;
     private final int maxAcks;
+    private final int minBody;
+    private final int ackType;
     private final Map<NodeId, ChannelReceiver> byNeighbour = new HashMap<>();
     private final List<NodeId> owing = new ArrayList<>();
 
     ChannelReceivers(ModuleContext context, DropCounter malformed) {
+        this(context, malformed, MulticastPacket.HEADER, ChannelAck.TYPE, context.dropReason("multicast_channel_duplicate"),
+                context.dropReason("multicast_channel_window"));
+    }
+
+    /**
+     * @param minBody the shortest packet a channel of this kind carries after its header
+     * @param ackType the packet type its acknowledgements go back as
+     */
+    ChannelReceivers(ModuleContext context, DropCounter malformed, int minBody, int ackType, DropCounter duplicate,
+            DropCounter outOfWindow) {
         this.context = context;
         this.malformed = malformed;
-        this.duplicate = context.dropReason("multicast_channel_duplicate");
-        this.outOfWindow = context.dropReason("multicast_channel_window");
+        this.minBody = minBody;
+        this.ackType = ackType;
+        this.duplicate = duplicate;
+        this.outOfWindow = outOfWindow;
         this.maxAcks = ChannelAck.capacity(context.maxBody());
     }
 
@@ -40,7 +54,7 @@ final class ChannelReceivers {
      *     else null (a duplicate or malformed one, counted)
      */
     ByteBuf accept(LinkView from, ByteBuf body) {
-        if (body.readableBytes() < ChannelAck.DATA_HEADER + MulticastPacket.HEADER) {
+        if (body.readableBytes() < ChannelAck.DATA_HEADER + minBody) {
             malformed.increment();
             return null;
         }
@@ -79,7 +93,7 @@ final class ChannelReceivers {
                 byNeighbour.remove(n); // the neighbour went: so does its channel's state
                 continue;
             }
-            context.send(link, ChannelAck.TYPE, ack.encode(context.allocator()));
+            context.send(link, ackType, ack.encode(context.allocator()));
         }
         owing.clear();
     }

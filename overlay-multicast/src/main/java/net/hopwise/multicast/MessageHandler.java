@@ -8,4 +8,11 @@ package net.hopwise.multicast;
 @FunctionalInterface
 public interface MessageHandler {
     void onMessage(MulticastMessage message);
+
+    /**
+     * The member was dropped from the group: its node could not keep up with a reliable stream and
+     * the stream's policy is {@link SlowMemberPolicy#DROP_MEMBER} (or the packets it lacked are gone
+     * from every cache). Called once, on the node's thread, after which the member has left.
+     */
+    default void onDropped(MemberDropped event) {}
 }

@@ -52,6 +52,37 @@ public interface Multicast {
     GroupSender sender(String group, int port, RoutingMetric metric);
 
     /**
+     * The sender of a reliable stream to a group's port along trees of {@code metric} (null: the node's
+     * default): every member node receives each message exactly once and in order, from its join for
+     * as long as it stays a member, and {@code policy} says what happens to a member node that cannot
+     * keep up. One stream per group, port and metric at a node: a second call returns the same
+     * sender, with the policy of the first. Back-pressure as {@link GroupSender} describes it. See
+     * {@code docs/multicast.md}.
+     *
+     * @throws IllegalArgumentException for a bad group name or port
+     * @throws IllegalStateException when the node is stopped
+     */
+    GroupSender reliableSender(String group, int port, RoutingMetric metric, SlowMemberPolicy policy);
+
+    /**
+     * Sends a message on the reliable stream of the group's port along trees of the default metric,
+     * slowing the group to its slowest member: {@code BLOCKED} while the window is full (use a {@link
+     * #reliableSender} and its writability to send as fast as the group takes).
+     */
+    default SendResult sendReliable(String group, int port, byte[] payload) {
+        try {
+            return reliableSender(group, port, null, SlowMemberPolicy.SLOW_GROUP).send(payload);
+        } catch (IllegalArgumentException e) {
+            return SendResult.refused(SendResult.Status.INVALID, e.getMessage());
+        } catch (IllegalStateException e) {
+            return SendResult.refused(SendResult.Status.STOPPED, e.getMessage());
+        }
+    }
+
+    /** The reliable streams of a group this node sends, relays or delivers, with their counts. */
+    java.util.List<ReliableStatistics> reliableStatistics(String group);
+
+    /**
      * The link costs of Cost-Benefit flow control as this node knows them, by advertising node then
      * neighbour; links that cost nothing are left out, and so is everything without flow control.
      */

@@ -37,13 +37,14 @@ public final class MulticastModule implements OverlayModule {
     private final Duration reassemblyTimeout;
     private final int maxReassemblies;
     private final CostBenefitConfig costBenefit;
+    private final ReliableConfig reliable;
 
     public MulticastModule() {
         this(DEFAULT_MAX_MESSAGE_BYTES, DEFAULT_REASSEMBLY_TIMEOUT, DEFAULT_MAX_REASSEMBLIES);
     }
 
     public MulticastModule(int maxMessageBytes, Duration reassemblyTimeout, int maxReassemblies) {
-        this(maxMessageBytes, reassemblyTimeout, maxReassemblies, null);
+        this(maxMessageBytes, reassemblyTimeout, maxReassemblies, null, ReliableConfig.defaults());
     }
 
     /**
@@ -52,8 +53,9 @@ public final class MulticastModule implements OverlayModule {
      * @param maxReassemblies incomplete messages a member node holds at once; positive
      */
     private MulticastModule(int maxMessageBytes, Duration reassemblyTimeout, int maxReassemblies,
-            CostBenefitConfig costBenefit) {
+            CostBenefitConfig costBenefit, ReliableConfig reliable) {
         Objects.requireNonNull(reassemblyTimeout, "reassemblyTimeout");
+        this.reliable = Objects.requireNonNull(reliable, "reliable");
         if (maxMessageBytes < 0 || maxMessageBytes > 0xFF_FFFF) {
             throw new IllegalArgumentException("maxMessageBytes must be 0-16777215, got " + maxMessageBytes);
         }
@@ -75,7 +77,16 @@ public final class MulticastModule implements OverlayModule {
      * but neither prices its links nor holds its senders back.
      */
     public MulticastModule withCostBenefit(CostBenefitConfig config) {
-        return new MulticastModule(maxMessageBytes, reassemblyTimeout, maxReassemblies, config);
+        return new MulticastModule(maxMessageBytes, reassemblyTimeout, maxReassemblies, config, reliable);
+    }
+
+    /** This module with other parameters of reliable multicast (the same on every node). */
+    public MulticastModule withReliable(ReliableConfig config) {
+        return new MulticastModule(maxMessageBytes, reassemblyTimeout, maxReassemblies, costBenefit, config);
+    }
+
+    public ReliableConfig reliable() {
+        return reliable;
     }
 
     /** The flow control's parameters, or null without it. */
@@ -106,6 +117,9 @@ public final class MulticastModule implements OverlayModule {
         context.registerPacketType(CostUpdate.TYPE, "multicast-cost");
         context.registerPacketType(ChannelAck.DATA, "multicast-channel-data");
         context.registerPacketType(ChannelAck.TYPE, "multicast-channel-ack");
+        context.registerPacketType(ReliablePacket.DATA, "multicast-reliable-data");
+        context.registerPacketType(ReliablePacket.ACK, "multicast-reliable-channel-ack");
+        context.registerPacketType(ReliableControl.TYPE, "multicast-reliable-control");
         MulticastStage stage = new MulticastStage(context, this);
         // It takes only its own packet type, so it goes after every core stage.
         context.addStage(name(), StagePosition.last(), stage);

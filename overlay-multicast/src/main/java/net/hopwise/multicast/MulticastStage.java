@@ -46,6 +46,7 @@ final class MulticastStage implements Stage, Multicast {
     /** Null without Cost-Benefit flow control. */
     private final FlowControl flow;
     private final ChannelReceivers receivers;
+    private final ReliableEngine reliable;
     private final ConcurrentHashMap<GroupTrees.Key, FlowSender> defaultSenders = new ConcurrentHashMap<>();
     /** Only on the node's thread; the wire carries 32 bits. */
     private long nextMessageId = 1;
@@ -77,6 +78,7 @@ final class MulticastStage implements Stage, Multicast {
                 context.dropReason("multicast_incomplete"), malformed);
         this.receivers = new ChannelReceivers(context, malformed);
         this.flow = settings.costBenefit() == null ? null : new FlowControl(context, this, settings.costBenefit());
+        this.reliable = new ReliableEngine(context, this, settings.reliable(), malformed, offTree);
         // Every event of the node's (links, neighbours, routes) may move a tree: forget them all.
         context.addListener(event -> trees.forgetAll());
     }
@@ -161,6 +163,22 @@ final class MulticastStage implements Stage, Multicast {
     }
 
     @Override
+    public GroupSender reliableSender(String group, int port, RoutingMetric metric, SlowMemberPolicy policy) {
+        GroupId id = GroupId.ofName(group);
+        requirePort(port);
+        Objects.requireNonNull(policy, "policy");
+        if (closed) {
+            throw new IllegalStateException("the node is stopped");
+        }
+        return reliable.sender(id, port, metric != null ? metric : context.config().defaultMetric(), policy);
+    }
+
+    @Override
+    public List<ReliableStatistics> reliableStatistics(String group) {
+        return reliable.statistics(GroupId.ofName(group));
+    }
+
+    @Override
     public Map<NodeId, Map<NodeId, Double>> linkCosts() {
         return flow == null ? Map.of() : flow.costs();
     }
@@ -188,6 +206,29 @@ final class MulticastStage implements Stage, Multicast {
 
     int fragmentsOf(int length) {
         return Math.max(1, (length + chunk - 1) / chunk);
+    }
+
+    boolean isMember(GroupId group) {
+        return local.has(group);
+    }
+
+    Set<NodeId> memberNodes(GroupId group) {
+        return view.members(group);
+    }
+
+    /** A reliable stream this node cannot follow: its local members of the group's port hear it and leave. */
+    void dropMembers(MemberDropped event) {
+        for (LocalMember m : local.of(event.group())) {
+            if (m.port() != event.port() || m.left()) {
+                continue;
+            }
+            try {
+                m.handler().onDropped(event);
+            } catch (RuntimeException e) {
+                handlerError.increment();
+            }
+            m.leave();
+        }
     }
 
     void countSent(GroupId group) {
@@ -297,7 +338,8 @@ final class MulticastStage implements Stage, Multicast {
     @Override
     public boolean takes(int type) {
         return type == MulticastPacket.DATA || type == ChannelAck.DATA || type == ChannelAck.TYPE
-                || type == CostUpdate.TYPE;
+                || type == CostUpdate.TYPE || type == ReliablePacket.DATA || type == ReliablePacket.ACK
+                || type == ReliableControl.TYPE;
     }
 
     @Override
@@ -312,6 +354,12 @@ final class MulticastStage implements Stage, Multicast {
             }
         } else if (type == ChannelAck.TYPE || type == CostUpdate.TYPE) {
             onControl(frame, type);
+        } else if (type == ReliablePacket.DATA) {
+            reliable.onData(frame.link(), frame.body(), frame.nowNanos());
+        } else if (type == ReliablePacket.ACK) {
+            reliable.onChannelAck(frame.link(), frame.body(), frame.nowNanos());
+        } else if (type == ReliableControl.TYPE) {
+            reliable.onControl(frame);
         } else {
             next.accept(frame);
         }
@@ -379,7 +427,7 @@ final class MulticastStage implements Stage, Multicast {
         }
     }
 
-    private void deliver(NodeId source, GroupId group, int port, long messageId, byte[] payload) {
+    void deliver(NodeId source, GroupId group, int port, long messageId, byte[] payload) {
         String sourceName = context.routes().nameOf(source);
         boolean first = true;
         for (LocalMember m : local.of(group)) {
@@ -400,13 +448,14 @@ final class MulticastStage implements Stage, Multicast {
 
     @Override
     public long nextDeadlineNanos() {
-        long next = reassembly.nextDeadlineNanos();
+        long next = Math.min(reassembly.nextDeadlineNanos(), reliable.nextDeadlineNanos());
         return flow == null ? next : Math.min(next, flow.nextDeadlineNanos());
     }
 
     @Override
     public void onTimer(long nowNanos) {
         reassembly.expire(nowNanos);
+        reliable.onTimer(nowNanos);
         if (flow != null) {
             flow.onTimer(nowNanos);
         }
@@ -416,12 +465,14 @@ final class MulticastStage implements Stage, Multicast {
     @Override
     public void flush(long nowNanos) {
         receivers.flush();
+        reliable.flush();
     }
 
     @Override
     public void close() {
         closed = true;
         reassembly.clear();
+        reliable.close();
         if (flow != null) {
             flow.close();
         }

@@ -28,6 +28,7 @@ public class HopwiseProperties {
     @Valid
     private final AdminProperties admin = new AdminProperties();
     private final VoipProperties voip = new VoipProperties();
+    private final LinkSecurityProperties linkSecurity = new LinkSecurityProperties();
 
     public Node getNode() {
         return node;
@@ -43,6 +44,10 @@ public class HopwiseProperties {
 
     public VoipProperties getVoip() {
         return voip;
+    }
+
+    public LinkSecurityProperties getLinkSecurity() {
+        return linkSecurity;
     }
 
     /** True when the service runs the in-process demo overlay rather than one configured node. */

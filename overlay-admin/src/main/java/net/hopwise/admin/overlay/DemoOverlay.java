@@ -19,6 +19,10 @@ import net.hopwise.overlay.OverlayPort;
 import net.hopwise.overlay.RealTimeFlow;
 import net.hopwise.overlay.ReliableSession;
 import net.hopwise.overlay.routing.RoutingMetric;
+import net.hopwise.overlay.security.NodeKeys;
+import net.hopwise.overlay.security.SecurityConfig;
+import net.hopwise.overlay.security.SecurityModule;
+import net.hopwise.overlay.security.TrustedKeys;
 import net.hopwise.overlay.trace.TraceModule;
 
 /**
@@ -27,6 +31,9 @@ import net.hopwise.overlay.trace.TraceModule;
  * of its packets, and traffic flowing between random pairs of nodes under random metrics. The
  * service's node also holds a reliable session to chicago and receives a real-time voice flow from
  * it, so the sessions view has something to show.
+ *
+ * <p>The nodes' links are authenticated and encrypted with keys generated at start, as an
+ * operator's would be with configured ones.
  *
  * <p>Delays and loss are impairments like any other, so the dashboard and the API show them and can
  * change or clear them. The service's own node is the first, amsterdam.
@@ -90,9 +97,20 @@ public final class DemoOverlay {
             runtime.close();
         };
         try {
+            // Generated keys, a trust list of the five: the demo shows links as an operator runs them,
+            // authenticated and encrypted, with handshakes and fingerprints on the dashboard.
+            Map<String, NodeKeys> keys = new LinkedHashMap<>();
+            Map<String, List<byte[]>> trusted = new LinkedHashMap<>();
+            for (String name : NODES) {
+                NodeKeys k = NodeKeys.generate();
+                keys.put(name, k);
+                trusted.put(name, List.of(k.identityPublic()));
+            }
+            TrustedKeys admission = new TrustedKeys(trusted);
             for (String name : NODES) {
                 // Every demo node answers traces, so the dashboard can trace to any of them.
                 OverlayNode node = OverlayNode.start(NodeConfig.builder(name).loopback(0).meterRegistry(registry)
+                        .module(new SecurityModule(SecurityConfig.of(name, keys.get(name), null, admission)))
                         .module(new TraceModule()).build(), runtime);
                 nodes.put(name, node);
                 ports.put(name, node.openPort(PORT, message -> { }));

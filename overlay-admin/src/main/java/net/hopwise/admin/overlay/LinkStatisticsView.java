@@ -82,5 +82,6 @@ public record LinkStatisticsView(
             @Schema(description = "Resends of the real-time channel, answering the peer's NACKs")
                     long realTimeRetransmissions,
             @Schema(description = "NACKs this end sent for real-time packets missing from the peer") long nacksSent,
-            @Schema(description = "NACKs this end received from the peer") long nacksReceived) {}
+            @Schema(description = "NACKs this end received from the peer") long nacksReceived,
+            @Schema(nullable = true) LinkSecurityStatus security) {}
 }

@@ -4,6 +4,7 @@ import io.micrometer.core.instrument.MeterRegistry;
 import net.hopwise.admin.config.HopwiseProperties;
 import net.hopwise.admin.config.NodeSettings;
 import net.hopwise.admin.config.InvalidSettingsException;
+import net.hopwise.admin.config.LinkSecuritySettings;
 import net.hopwise.overlay.OverlayNode;
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
 import org.springframework.context.annotation.Bean;
@@ -29,8 +30,27 @@ public class OverlayConfiguration {
                     + "; this service's node is " + nodes.self().name());
             return nodes;
         }
-        OverlayNode node = OverlayNode.start(NodeSettings.toNodeConfig(properties.getNode(), registry));
+        net.hopwise.overlay.NodeConfig config = NodeSettings.toNodeConfig(properties.getNode(), registry);
+        net.hopwise.overlay.security.SecurityConfig security =
+                LinkSecuritySettings.toSecurityConfig(properties.getLinkSecurity(), config.name());
+        if (security != null) {
+            config = config.toBuilder().module(new net.hopwise.overlay.security.SecurityModule(security)).build();
+        }
+        if (properties.getVoip().isEnabled()) {
+            // The relay publishes its phones' registrations through it, and finds other sites' by it.
+            config = config.toBuilder().module(new net.hopwise.voip.relay.RegistrationDirectory()).build();
+        }
+        OverlayNode node = OverlayNode.start(config);
         LOG.log(System.Logger.Level.INFO, "overlay node " + node.name() + " listening on UDP " + node.localAddress());
+        if (security == null) {
+            // Loud on purpose: an open overlay must be a choice someone sees, not a default nobody noticed.
+            LOG.log(System.Logger.Level.WARNING, "node " + node.name() + ": links are NOT authenticated or encrypted "
+                    + "(hopwise.link-security.insecure=true): any host that reaches UDP port "
+                    + node.localAddress().getPort() + " can join the overlay, inject traffic and read every payload");
+        } else {
+            LOG.log(System.Logger.Level.INFO, "node " + node.name() + ": links authenticated and encrypted ("
+                    + security.cipherSuite().protocolName() + "), identity key " + security.keys().fingerprint());
+        }
         return LocalNodes.single(node);
     }
 

@@ -74,6 +74,7 @@ public final class OverlayView {
             long recomputations,
             Map<String, Map<String, Neighbour>> localLinks,
             Map<String, Map<String, RealTimeChannel>> realTimeChannels,
+            Map<String, Map<String, LinkSecurityStatus>> security,
             Set<LinkKey> links) {
 
         public boolean knows(String node) {
@@ -121,11 +122,13 @@ public final class OverlayView {
                 routes.put(a.originName(), perMetric);
             }
             return new Snapshot(Instant.now(), engine.config().name(), engine.config().routing(), ads, ages, routes,
-                    engine.router().recomputations(), Map.of(), Map.of(), Set.of());
+                    engine.router().recomputations(), Map.of(), Map.of(), Map.of(), Set.of());
         });
         Map<String, Map<String, Neighbour>> local = new TreeMap<>();
         Map<String, Map<String, RealTimeChannel>> realTime = new TreeMap<>();
+        Map<String, Map<String, LinkSecurityStatus>> security = new TreeMap<>();
         for (OverlayNode node : nodes.all().values()) {
+            security.put(node.name(), LinkSecurityStatus.of(node));
             Map<String, Neighbour> links = new TreeMap<>();
             for (Neighbour n : node.neighbours()) {
                 links.put(n.name(), n);
@@ -159,7 +162,7 @@ public final class OverlayView {
         seen.addAll(links);
         links.addAll(seen);
         return new Snapshot(s.time(), s.self(), s.routing(), s.advertisements(), s.ageSeconds(), s.routes(),
-                s.recomputations(), local, realTime, links);
+                s.recomputations(), local, realTime, security, links);
     }
 
     private static String nameOf(Map<String, LinkStateAdvertisement> ads, NodeId id) {
@@ -272,10 +275,12 @@ public final class OverlayView {
         Neighbour n = neighbour(s, node, peer);
         return new LinkStatisticsView.End(node, peer, n != null, cost != null,
                 cost == null ? null : cost.latencyMillis(), cost == null ? null : cost.lossRate(),
-                n == null ? null : measured(node, n, s.realTimeChannels().getOrDefault(node, Map.of()).get(peer)));
+                n == null ? null : measured(node, n, s.realTimeChannels().getOrDefault(node, Map.of()).get(peer),
+                        s.security().getOrDefault(node, Map.of()).get(peer)));
     }
 
-    private LinkStatisticsView.Measured measured(String node, Neighbour n, RealTimeChannel realTime) {
+    private LinkStatisticsView.Measured measured(String node, Neighbour n, RealTimeChannel realTime,
+            LinkSecurityStatus security) {
         LinkStatistics st = n.statistics();
         ReliableLinkStatistics reliable = n.reliableStatistics();
         long reliableResent = reliable == null ? 0 : reliable.retransmissions();
@@ -303,7 +308,8 @@ public final class OverlayView {
                 reliable == null ? 0 : reliable.congestionWindowBytes(),
                 realTimeResent,
                 realTime == null ? 0 : realTime.nacksSent(),
-                realTime == null ? 0 : realTime.nacksReceived());
+                realTime == null ? 0 : realTime.nacksReceived(),
+                security);
     }
 
     private static LinkStatisticsView.Summary summary(LinkStatisticsView.End a, LinkStatisticsView.End b) {

@@ -97,6 +97,17 @@ public final class Daemon implements AutoCloseable {
         for (Neighbour n : upAlready) {
             logThread.execute(() -> log.log(Level.INFO, "link " + n.name() + " up at " + Text.address(n.address())));
         }
+        if (options.security() == null) {
+            // Loud on purpose: an operator who copied a test command must not run an open overlay unawares.
+            log.log(Level.WARNING, "node " + node.name() + ": links are NOT authenticated or encrypted (--insecure): "
+                    + "any host that reaches UDP port " + node.localAddress().getPort()
+                    + " can join the overlay, inject traffic and link state, and read every payload");
+        } else {
+            var s = options.security();
+            log.log(Level.INFO, "node " + node.name() + ": links authenticated and encrypted ("
+                    + s.cipherSuite().protocolName() + "), identity key " + s.keys().fingerprint() + ", admitting "
+                    + (s.certificate() == null ? "the trusted-keys list" : "nodes certified by the authority"));
+        }
         events.routesMayHaveChanged();
         long every = options.statisticsInterval().toMillis();
         if (every > 0) {

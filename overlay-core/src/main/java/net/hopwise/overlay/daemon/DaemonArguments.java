@@ -33,7 +33,15 @@ public final class DaemonArguments {
                                           (any case; default the node's default metric)
               --trace-wait DURATION       how long --trace waits for a route to NODE and tries again while NODE does not
                                           answer: 500ms, 15s, 1m, 0 for a single try (default 15s)
+              --key FILE                  this node's private key (keytool genkey node FILE): links authenticated and encrypted
+              --trusted-keys FILE         admit the nodes this file lists (name ed25519:KEY per line), this node included
+              --authority ed25519:KEY     admit nodes certified by this authority (repeatable), with --certificate
+              --certificate FILE          this node's certificate from the authority (keytool cert sign)
+              --cipher CIPHER             the links' cipher: aes-gcm or chacha-poly (default: the security module's)
+              --insecure                  run without keys: anyone who reaches the UDP port can join, inject and read
               --help                      print this help and exit
+            java -jar overlay-core-<version>-daemon.jar keytool ...  makes keys and certificates (keytool --help).
+            A node needs --key with --trusted-keys or --authority and --certificate, or --insecure.
             Events (links up and down, reroutes, neighbour address changes) and statistics are logged to stderr;
             stdout carries only the line READY <name> <udp port> once the node is bound, or with --trace the trace.""";
 
@@ -58,6 +66,12 @@ public final class DaemonArguments {
         RoutingMetric metric = null;
         Duration traceWait = null;
         List<NeighbourConfig> neighbours = new ArrayList<>();
+        java.nio.file.Path key = null;
+        java.nio.file.Path trustedKeys = null;
+        java.nio.file.Path certificate = null;
+        List<String> authorities = new ArrayList<>();
+        net.hopwise.overlay.security.CipherSuite cipher = null;
+        boolean insecure = false;
         for (int i = 0; i < args.size(); i++) {
             String option = args.get(i);
             switch (option) {
@@ -101,6 +115,24 @@ public final class DaemonArguments {
                     once(option, traceWait);
                     traceWait = traceWait(option, value(args, ++i, option));
                 }
+                case "--key" -> {
+                    once(option, key);
+                    key = java.nio.file.Path.of(value(args, ++i, option));
+                }
+                case "--trusted-keys" -> {
+                    once(option, trustedKeys);
+                    trustedKeys = java.nio.file.Path.of(value(args, ++i, option));
+                }
+                case "--certificate" -> {
+                    once(option, certificate);
+                    certificate = java.nio.file.Path.of(value(args, ++i, option));
+                }
+                case "--authority" -> authorities.add(value(args, ++i, option));
+                case "--cipher" -> {
+                    once(option, cipher);
+                    cipher = cipher(option, value(args, ++i, option));
+                }
+                case "--insecure" -> insecure = true;
                 default -> throw new SetupException(option.startsWith("-")
                         ? "unknown option " + option
                         : "unexpected argument '" + option + "' (options start with --)");
@@ -115,12 +147,14 @@ public final class DaemonArguments {
         if (name.equals(trace)) {
             throw new SetupException("--trace " + trace + ": a node does not trace itself");
         }
+        net.hopwise.overlay.security.SecurityConfig security = security(name, key, trustedKeys, authorities,
+                certificate, cipher, insecure);
         DaemonOptions options = new DaemonOptions(name,
                 bind != null ? bind : new InetSocketAddress(NodeConfig.DEFAULT_PORT), neighbours, metrics,
                 interval != null ? interval : DaemonOptions.DEFAULT_STATISTICS_INTERVAL,
                 echoPort != null ? echoPort : 0, untilStdinCloses, trace == null ? null
                         : new DaemonOptions.Trace(trace, metric, traceWait != null ? traceWait
-                                : DaemonOptions.DEFAULT_TRACE_WAIT));
+                                : DaemonOptions.DEFAULT_TRACE_WAIT), security);
         try {
             // The node's own checks (a neighbour named twice, the node as its own neighbour) now, not at start.
             options.nodeConfig(null);
@@ -128,6 +162,40 @@ public final class DaemonArguments {
             throw new SetupException(e.getMessage());
         }
         return options;
+    }
+
+    /** Link security from the key options, or null for links the operator chose to leave unauthenticated. */
+    private static net.hopwise.overlay.security.SecurityConfig security(String name, java.nio.file.Path key,
+            java.nio.file.Path trustedKeys, List<String> authorities, java.nio.file.Path certificate,
+            net.hopwise.overlay.security.CipherSuite cipher, boolean insecure) throws SetupException {
+        boolean keyed = key != null || trustedKeys != null || !authorities.isEmpty() || certificate != null || cipher != null;
+        if (insecure) {
+            if (keyed) {
+                throw new SetupException("--insecure runs without keys: drop it, or drop the key options");
+            }
+            return null;
+        }
+        if (key == null) {
+            throw new SetupException(keyed ? "--key FILE is needed with the other key options"
+                    : "links need keys: --key FILE with --trusted-keys FILE, or with --authority ed25519:KEY and "
+                            + "--certificate FILE (make them with: keytool genkey node FILE), or --insecure to run "
+                            + "links anyone can join and read");
+        }
+        try {
+            net.hopwise.overlay.security.SecuritySetup setup = new net.hopwise.overlay.security.SecuritySetup(key,
+                    trustedKeys, authorities, certificate, cipher);
+            return setup.load(name);
+        } catch (IllegalArgumentException e) {
+            throw new SetupException("--key " + key + ": " + e.getMessage());
+        }
+    }
+
+    private static net.hopwise.overlay.security.CipherSuite cipher(String option, String text) throws SetupException {
+        return switch (text.toLowerCase(java.util.Locale.ROOT)) {
+            case "aes-gcm" -> net.hopwise.overlay.security.CipherSuite.AES_GCM;
+            case "chacha-poly" -> net.hopwise.overlay.security.CipherSuite.CHACHA_POLY;
+            default -> throw new SetupException(option + " '" + text + "': aes-gcm or chacha-poly");
+        };
     }
 
     private static void once(String option, Object previous) throws SetupException {

@@ -22,6 +22,8 @@ import net.hopwise.overlay.trace.TraceModule;
  * @param untilStdinCloses whether to stop when standard input ends
  * @param trace a trace to run once, printing it and exiting, instead of running until stopped; null
  *     to run until stopped
+ * @param security the node's link security; null when the operator chose unauthenticated links
+ *     ({@code --insecure})
  */
 public record DaemonOptions(
         String name,
@@ -31,7 +33,8 @@ public record DaemonOptions(
         Duration statisticsInterval,
         int echoPort,
         boolean untilStdinCloses,
-        Trace trace) {
+        Trace trace,
+        net.hopwise.overlay.security.SecurityConfig security) {
 
     /**
      * One minute: the log is read by a person, who wants a link's RTT, loss and state and what was
@@ -70,20 +73,23 @@ public record DaemonOptions(
         Objects.requireNonNull(statisticsInterval, "statisticsInterval");
     }
 
-    /** A daemon that runs until stopped. */
+    /** A daemon that runs until stopped, with unauthenticated links. */
     public DaemonOptions(String name, InetSocketAddress bind, List<NeighbourConfig> neighbours,
             InetSocketAddress metrics, Duration statisticsInterval, int echoPort, boolean untilStdinCloses) {
-        this(name, bind, neighbours, metrics, statisticsInterval, echoPort, untilStdinCloses, null);
+        this(name, bind, neighbours, metrics, statisticsInterval, echoPort, untilStdinCloses, null, null);
     }
 
     /**
      * The node's configuration, its meters registered in {@code registry} (null for the node's own).
      * The trace module is installed on every daemon: it answers other nodes' traces, and {@code
-     * --trace} uses it.
+     * --trace} uses it. Link security goes first, so that it sees every datagram next to the socket.
      */
     public NodeConfig nodeConfig(MeterRegistry registry) {
-        NodeConfig.Builder b = NodeConfig.builder(name).bindAddress(bind).neighbours(neighbours)
-                .module(new TraceModule());
+        NodeConfig.Builder b = NodeConfig.builder(name).bindAddress(bind).neighbours(neighbours);
+        if (security != null) {
+            b.module(new net.hopwise.overlay.security.SecurityModule(security));
+        }
+        b.module(new TraceModule());
         if (registry != null) {
             b.meterRegistry(registry);
         }

@@ -39,6 +39,8 @@ final class ModuleHost {
     private final List<PendingStage> pendingStages = new ArrayList<>();
     private final List<String> datagramStageNames = new ArrayList<>();
     private final List<net.hopwise.overlay.spi.DatagramStage> datagramStages = new ArrayList<>();
+    /** The module that added each datagram stage: only it may send that stage's own datagrams. */
+    private final List<String> datagramStageModules = new ArrayList<>();
     private final Map<Integer, LinkStateExtension.Listener> extensionListeners = new HashMap<>();
     private final Map<Integer, String> packetTypes = new HashMap<>();
     private final Map<Class<?>, Object> apis = new HashMap<>();
@@ -201,6 +203,32 @@ final class ModuleHost {
             }
             datagramStageNames.add(name);
             datagramStages.add(stage);
+            datagramStageModules.add(module);
+        }
+
+        @Override
+        public void sendDatagram(net.hopwise.overlay.spi.DatagramStage from, java.net.InetSocketAddress to,
+                ByteBuf datagram) {
+            int index = -1;
+            for (int i = 0; i < datagramStages.size(); i++) {
+                if (datagramStages.get(i) == from && datagramStageModules.get(i).equals(module)) {
+                    index = i;
+                }
+            }
+            if (index < 0 || to == null) {
+                datagram.release();
+                throw new IllegalArgumentException(to == null ? "a datagram needs an address"
+                        : "module " + module + " sends datagrams only of a datagram stage it added");
+            }
+            node.transmitOwn(index, to, datagram);
+        }
+
+        @Override
+        public void moveNeighbour(LinkView link, java.net.InetSocketAddress address) {
+            Neighbour n = current(link);
+            if (n != null && !n.address.equals(Objects.requireNonNull(address, "address"))) {
+                node.links.moveNeighbour(n, address);
+            }
         }
 
         @Override

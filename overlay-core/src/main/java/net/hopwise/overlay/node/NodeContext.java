@@ -269,6 +269,42 @@ final class NodeContext {
         }
     }
 
+    /**
+     * Sends a datagram that datagram stage {@code stage} made of its own: only the stages nearer the
+     * socket see it, on the link whose neighbour is at {@code address} if there is one.
+     */
+    void transmitOwn(int stage, InetSocketAddress address, ByteBuf packet) {
+        Neighbour on = null;
+        for (Neighbour n : neighbourValues()) {
+            if (n.address.equals(address)) {
+                on = n;
+                break;
+            }
+        }
+        for (int i = Math.min(stage, datagramStages.length) - 1; i >= 0 && packet != null; i--) {
+            try {
+                packet = datagramStages[i].outbound(on, address, packet, now);
+            } catch (RuntimeException e) {
+                faults.record("a datagram to " + address + " in a datagram stage", e, now);
+                return;
+            }
+        }
+        if (packet == null) {
+            return;
+        }
+        if (on != null) {
+            on.count(Neighbour.PACKETS_SENT, 1);
+            on.count(Neighbour.BYTES_SENT, packet.readableBytes());
+        }
+        counters.add(NodeCounters.PACKETS_SENT, 1);
+        counters.add(NodeCounters.BYTES_SENT, packet.readableBytes());
+        if (on != null && on.transport != null) {
+            on.transport.transmit(packet);
+            return;
+        }
+        output.transmitNow(address, packet);
+    }
+
     void sendControl(Neighbour to, PacketType type, Consumer<ByteBuf> body) {
         sendControl(to, to.address, type, body);
     }

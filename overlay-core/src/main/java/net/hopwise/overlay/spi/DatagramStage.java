@@ -26,8 +26,10 @@ public interface DatagramStage {
 
     /**
      * A datagram leaving on {@code link} for {@code address} (which differs from the link's address
-     * only for a probe). Takes ownership of {@code datagram}; returns what goes on the wire (owned by
-     * the node from then on), or null when the stage drops it.
+     * only for a probe). {@code link} is null for a datagram that a stage further from the socket sent
+     * of its own ({@link ModuleContext#sendDatagram}) to an address that is no neighbour's. Takes
+     * ownership of {@code datagram}; returns what goes on the wire (owned by the node from then on), or
+     * null when the stage drops it.
      */
     ByteBuf outbound(LinkView link, InetSocketAddress address, ByteBuf datagram, long nowNanos);
 }

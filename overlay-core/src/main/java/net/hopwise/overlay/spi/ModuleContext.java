@@ -52,6 +52,25 @@ public interface ModuleContext {
      */
     void addDatagramStage(String name, DatagramStage stage);
 
+    /**
+     * Sends a datagram of a datagram stage's own, such as a handshake or a cookie reply, to any
+     * address: it passes only the datagram stages nearer the socket than {@code from} (which see it
+     * on no link when {@code to} is no neighbour's address), counts as sent by the node and leaves at
+     * once. Takes ownership of {@code datagram}; on the node's thread.
+     *
+     * @throws IllegalArgumentException when {@code from} is not a datagram stage this module added
+     */
+    void sendDatagram(DatagramStage from, java.net.InetSocketAddress to, ByteBuf datagram);
+
+    /**
+     * Tells the node that a neighbour now sends from {@code address}, on proof the module holds (a
+     * datagram its datagram stage authenticated as that neighbour's): the node sends there from now on
+     * and takes the neighbour's datagrams from there, without its own proof of a fresh hello. Call it
+     * from {@link DatagramStage#inbound} before passing on the datagram that proved it. A neighbour that
+     * then stays silent for the dead interval is looked for at its configured address again.
+     */
+    void moveNeighbour(LinkView link, java.net.InetSocketAddress address);
+
     /** The node's routes. */
     RouteView routes();
 

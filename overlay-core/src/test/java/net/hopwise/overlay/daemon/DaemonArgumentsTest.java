@@ -15,8 +15,11 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 
 class DaemonArgumentsTest {
+    /** The options of a node the operator chose to run with unauthenticated links, for tests of the other options. */
     private static DaemonOptions parse(String... args) throws SetupException {
-        return DaemonArguments.parse(List.of(args));
+        List<String> all = new java.util.ArrayList<>(List.of(args));
+        all.add("--insecure");
+        return DaemonArguments.parse(all);
     }
 
     @Test

@@ -28,6 +28,13 @@ class NodeDaemonRunTest {
                 new PrintStream(err, true, StandardCharsets.UTF_8), new ByteArrayInputStream(new byte[0]));
     }
 
+    /** A node the operator chose to run with unauthenticated links, for tests of the other options. */
+    private int runInsecure(String... args) {
+        String[] all = java.util.Arrays.copyOf(args, args.length + 1);
+        all[args.length] = "--insecure";
+        return run(all);
+    }
+
     private String err() {
         return err.toString(StandardCharsets.UTF_8);
     }
@@ -44,7 +51,7 @@ class NodeDaemonRunTest {
         InetAddress loopback = InetAddress.getLoopbackAddress();
         try (DatagramSocket taken = new DatagramSocket(new InetSocketAddress(loopback, 0))) {
             int port = taken.getLocalPort();
-            assertOneLineRefusal(run("--name", "a", "--bind", "127.0.0.1:" + port),
+            assertOneLineRefusal(runInsecure("--name", "a", "--bind", "127.0.0.1:" + port),
                     "--bind 127.0.0.1:" + port, "UDP port " + port + " is already in use");
         }
     }
@@ -54,7 +61,7 @@ class NodeDaemonRunTest {
         InetAddress loopback = InetAddress.getLoopbackAddress();
         try (ServerSocket taken = new ServerSocket(0, 1, loopback)) {
             int port = taken.getLocalPort();
-            assertOneLineRefusal(run("--name", "a", "--bind", "127.0.0.1:0", "--metrics", "127.0.0.1:" + port),
+            assertOneLineRefusal(runInsecure("--name", "a", "--bind", "127.0.0.1:0", "--metrics", "127.0.0.1:" + port),
                     "--metrics 127.0.0.1:" + port, "TCP port " + port + " is already in use");
         }
     }
@@ -67,7 +74,7 @@ class NodeDaemonRunTest {
             metricsPort = probe.getLocalPort();
         }
         try (DatagramSocket taken = new DatagramSocket(new InetSocketAddress(loopback, 0))) {
-            assertOneLineRefusal(run("--name", "a", "--bind", "127.0.0.1:" + taken.getLocalPort(),
+            assertOneLineRefusal(runInsecure("--name", "a", "--bind", "127.0.0.1:" + taken.getLocalPort(),
                     "--metrics", "127.0.0.1:" + metricsPort), "already in use");
         }
         try (ServerSocket again = new ServerSocket(metricsPort, 1, loopback)) {
@@ -77,7 +84,7 @@ class NodeDaemonRunTest {
 
     @Test
     void badArgumentsAreRefusedInOneLineWithAPointerToHelp() {
-        assertOneLineRefusal(run("--name", "a", "--neighbour", "b@127.0.0.1:eighty"),
+        assertOneLineRefusal(runInsecure("--name", "a", "--neighbour", "b@127.0.0.1:eighty"),
                 "port 'eighty' is not a number", "--help");
     }
 
@@ -115,7 +122,7 @@ class NodeDaemonRunTest {
         int aPort = freePort();
         List<OverlayNode> others = neighbours(aPort, true);
         try {
-            int code = run("--name", "a", "--bind", "127.0.0.1:" + aPort, "--stats-interval", "0",
+            int code = runInsecure("--name", "a", "--bind", "127.0.0.1:" + aPort, "--stats-interval", "0",
                     "--neighbour", "b@127.0.0.1:" + others.get(0).localAddress().getPort(),
                     "--trace", "c", "--metric", "hops");
             List<String> lines = out.toString(StandardCharsets.UTF_8).lines().toList();
@@ -138,7 +145,7 @@ class NodeDaemonRunTest {
         // c runs no trace module: the probe to it goes unanswered.
         List<OverlayNode> others = neighbours(aPort, false);
         try {
-            int code = run("--name", "a", "--bind", "127.0.0.1:" + aPort, "--stats-interval", "0",
+            int code = runInsecure("--name", "a", "--bind", "127.0.0.1:" + aPort, "--stats-interval", "0",
                     "--neighbour", "b@127.0.0.1:" + others.get(0).localAddress().getPort(), "--trace", "c",
                     "--trace-wait", "3s");
             List<String> lines = out.toString(StandardCharsets.UTF_8).lines().toList();
@@ -154,7 +161,7 @@ class NodeDaemonRunTest {
 
     @Test
     void aTraceWithoutARouteSaysSoAndFails() {
-        assertThat(run("--name", "a", "--bind", "127.0.0.1:0", "--stats-interval", "0", "--trace", "nowhere",
+        assertThat(runInsecure("--name", "a", "--bind", "127.0.0.1:0", "--stats-interval", "0", "--trace", "nowhere",
                 "--trace-wait", "0")).isEqualTo(1);
         assertThat(out.toString(StandardCharsets.UTF_8).lines().toList()).singleElement().asString()
                 .startsWith("trace from a to nowhere under " + NodeConfig.DEFAULT_METRIC + ": not reached (");
@@ -162,7 +169,7 @@ class NodeDaemonRunTest {
 
     @Test
     void aNodeRunsUntilItsInputEndsThenExitsCleanly() {
-        assertThat(run("--name", "a", "--bind", "127.0.0.1:0", "--until-stdin-closes", "--stats-interval", "0"))
+        assertThat(runInsecure("--name", "a", "--bind", "127.0.0.1:0", "--until-stdin-closes", "--stats-interval", "0"))
                 .isZero();
         assertThat(out.toString(StandardCharsets.UTF_8)).matches("READY a \\d+\\R");
         assertThat(err()).isEmpty();

@@ -112,4 +112,144 @@ public class DatagramStageTest {
             assertThat(w.b.hasRoute(NodeId.ofName("a"), RoutingMetric.HOPS)).isFalse();
         }
     }
+
+    /** A stage above the sealing one that sends datagrams of its own and counts what passes it. */
+    static final class Talker implements OverlayModule, DatagramStage {
+        ModuleContext ctx;
+        int outboundSeen;
+
+        @Override
+        public String name() {
+            return "talker";
+        }
+
+        @Override
+        public void install(ModuleContext ctx) {
+            this.ctx = ctx;
+            ctx.addDatagramStage("talk", this);
+        }
+
+        @Override
+        public int overhead() {
+            return 0;
+        }
+
+        @Override
+        public ByteBuf inbound(InetSocketAddress from, ByteBuf datagram, long nowNanos) {
+            return datagram;
+        }
+
+        @Override
+        public ByteBuf outbound(LinkView link, InetSocketAddress address, ByteBuf datagram, long nowNanos) {
+            outboundSeen++;
+            return datagram;
+        }
+    }
+
+    @Test
+    void aStagesOwnDatagramPassesOnlyTheStagesNearerTheSocketAndMayGoToAnyAddress() {
+        Wrapping seal = new Wrapping();
+        Talker talker = new Talker();
+        InetSocketAddress elsewhere = new InetSocketAddress("127.0.0.1", 10_099);
+        try (TwoNodeWire w = new TwoNodeWire(b -> {
+            if (b.build().name().equals("a")) {
+                b.module(seal).module(talker);
+            }
+        })) {
+            w.runFor(10 * TwoNodeWire.MS);
+            int seen = talker.outboundSeen;
+            long sent = w.a.counters().packetsSent();
+            talker.ctx.sendDatagram(talker, elsewhere, Unpooled.copiedBuffer(new byte[] {'o', 'w', 'n'}));
+
+            assertThat(talker.outboundSeen).as("its own stage does not see it again").isEqualTo(seen);
+            assertThat(w.sentByA.get(elsewhere)).singleElement().satisfies(d -> {
+                assertThat(d.getInt(0)).as("sealed by the stage nearer the socket").isEqualTo(MARK);
+                assertThat(d.readableBytes()).isEqualTo(HEAD + 3 + TAIL);
+                assertThat(d.getByte(HEAD)).isEqualTo((byte) 'o');
+            });
+            assertThat(w.a.counters().packetsSent()).isEqualTo(sent + 1);
+
+            ByteBuf notMine = Unpooled.buffer(1).writeByte(1);
+            org.assertj.core.api.Assertions.assertThatThrownBy(() ->
+                    talker.ctx.sendDatagram(new Talker(), elsewhere, notMine))
+                    .isInstanceOf(IllegalArgumentException.class)
+                    .hasMessageContaining("only of a datagram stage it added");
+            assertThat(notMine.refCnt()).as("refused, and released").isZero();
+        }
+    }
+
+    /** Vouches for every datagram as its neighbour's, as a stage that authenticates them would. */
+    static final class Vouching implements OverlayModule, DatagramStage {
+        ModuleContext ctx;
+
+        @Override
+        public String name() {
+            return "vouching";
+        }
+
+        @Override
+        public void install(ModuleContext ctx) {
+            this.ctx = ctx;
+            ctx.addDatagramStage("vouch", this);
+        }
+
+        @Override
+        public int overhead() {
+            return 0;
+        }
+
+        @Override
+        public ByteBuf inbound(InetSocketAddress from, ByteBuf datagram, long nowNanos) {
+            LinkView b = ctx.links().get(0);
+            if (!from.equals(b.address())) {
+                ctx.moveNeighbour(b, from);
+            }
+            return datagram;
+        }
+
+        @Override
+        public ByteBuf outbound(LinkView link, InetSocketAddress address, ByteBuf datagram, long nowNanos) {
+            return datagram;
+        }
+    }
+
+    /**
+     * Replays one of b's old hellos from another address: a hello that proves nothing fresh, which the
+     * node's own rule refuses to move a neighbour on.
+     */
+    private static void replayOldHelloFrom(TwoNodeWire w, InetSocketAddress elsewhere) {
+        ByteBuf hello = w.sentByB.stream()
+                .filter(d -> WireHeader.typeCode(d) == net.hopwise.overlay.wire.PacketType.HELLO.code())
+                .findFirst().orElseThrow();
+        w.bSilent = true;
+        w.inject(elsewhere, TwoNodeWire.A, hello.copy());
+        w.runFor(5 * TwoNodeWire.MS);
+    }
+
+    @Test
+    void aNeighbourMovesOnTheFirstDatagramAStageVouchesFor() {
+        InetSocketAddress moved = new InetSocketAddress("127.0.0.1", 10_077);
+        try (TwoNodeWire w = new TwoNodeWire(b -> {
+            if (b.build().name().equals("a")) {
+                b.module(new Vouching());
+            }
+        })) {
+            w.runFor(3_000 * TwoNodeWire.MS);
+            replayOldHelloFrom(w, moved);
+            assertThat(w.events(net.hopwise.overlay.NodeEvent.Kind.ADDRESS_CHANGED)).singleElement()
+                    .satisfies(e -> assertThat(e.detail()).endsWith(String.valueOf(moved)));
+            assertThat(w.a.counters().drops(DropReason.UNVERIFIED_HELLO)).isZero();
+        }
+    }
+
+    @Test
+    void withoutAVouchingStageAStaleHelloMovesNoNeighbour() {
+        InetSocketAddress moved = new InetSocketAddress("127.0.0.1", 10_077);
+        try (TwoNodeWire w = new TwoNodeWire()) {
+            w.runFor(3_000 * TwoNodeWire.MS);
+            replayOldHelloFrom(w, moved);
+            assertThat(w.events(net.hopwise.overlay.NodeEvent.Kind.ADDRESS_CHANGED)).isEmpty();
+            assertThat(w.a.counters().drops(DropReason.UNVERIFIED_HELLO)).isEqualTo(1);
+        }
+    }
 }

@@ -26,6 +26,8 @@ public final class Registrar {
     private final int minExpires;
     private final int maxExpires;
     private final Map<String, Map<String, Binding>> byAor = new HashMap<>();
+    /** Grows with every change of the addresses of record held, so a publisher knows when to look again. */
+    private long version;
 
     public Registrar(int minExpiresSeconds, int maxExpiresSeconds) {
         this.minExpires = minExpiresSeconds;
@@ -35,6 +37,7 @@ public final class Registrar {
     /** Applies a REGISTER (RFC 3261 section 10.3 steps 5 to 8). */
     public Outcome register(SipMessage register, InetSocketAddress source, boolean tcp, long nowNanos) {
         expire(nowNanos);
+        version++;
         NameAddr to = register.to();
         SipUri aor = to == null ? null : SipUri.parse(to.uri());
         if (aor == null) {
@@ -110,8 +113,19 @@ public final class Registrar {
             m.values().removeIf(b -> b.expiresAtNanos() - nowNanos <= 0);
             if (m.isEmpty()) {
                 it.remove();
+                version++;
             }
         }
+    }
+
+    /** A number that changes whenever the addresses of record held may have. */
+    public long version() {
+        return version;
+    }
+
+    /** The addresses of record with at least one binding, as keys of {@link #bindings()}. */
+    public java.util.Set<String> addressesOfRecord() {
+        return java.util.Set.copyOf(byAor.keySet());
     }
 
     /** Addresses of record with at least one binding. */

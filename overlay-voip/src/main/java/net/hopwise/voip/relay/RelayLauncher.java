@@ -49,7 +49,8 @@ public final class RelayLauncher {
         }
         NodeConfig nodeConfig;
         try {
-            NodeConfig.Builder node = NodeConfig.builder(o.name).bindAddress(o.bind);
+            // Registrations are published across the overlay: other sites' relays find this site's phones.
+            NodeConfig.Builder node = NodeConfig.builder(o.name).bindAddress(o.bind).module(new RegistrationDirectory());
             for (String n : o.neighbours) {
                 node.neighbour(NeighbourConfig.parse(n));
             }

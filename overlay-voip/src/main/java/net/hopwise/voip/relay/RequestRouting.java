@@ -28,6 +28,8 @@ final class RequestRouting {
     private final Registrar registrar;
     private final Calls calls;
     private final RelayCounters counters;
+    /** Other relays' published registrations; null when the node has no directory. */
+    private RegistrationDirectory directory;
 
     RequestRouting(String nodeName, RelayConfig config, int sipPort, Registrar registrar, Calls calls,
             RelayCounters counters) {
@@ -39,7 +41,15 @@ final class RequestRouting {
         this.counters = counters;
     }
 
-    /** Where a request goes (section 16.4 and 16.5): Route, then the dialog, then registrar and dial plan. */
+    void directory(RegistrationDirectory d) {
+        this.directory = d;
+    }
+
+    /**
+     * Where a request goes (section 16.4 and 16.5): Route, then the dialog, then the dial plan's other
+     * node, this relay's registrar, and for a phone's request the node where another relay published
+     * the callee's registration.
+     */
     Target route(SipMessage m, Hop from, long now) {
         List<NameAddr> routes = m.routes();
         if (routes == null) {
@@ -81,6 +91,13 @@ final class RequestRouting {
         }
         if (binding != null) {
             return new Target(new Hop.Phone(binding.source(), binding.tcp()), binding.contactUri(), own, 0);
+        }
+        if (node.isEmpty() && from instanceof Hop.Phone && directory != null) {
+            // Only a phone's request: one from another node that found no binding here must not travel on.
+            List<String> serving = directory.nodesServing(uri.addressOfRecord(), uri.user());
+            if (!serving.isEmpty()) {
+                return new Target(new Hop.Node(serving.get(0)), null, own, 0);
+            }
         }
         if (node.isPresent() && from instanceof Hop.Node) {
             Hop.Phone phone = phoneAt(uri);

@@ -40,6 +40,9 @@ public final class SipProxy {
     final RequestRouting routing;
     final MessageSdp sdp;
     private final int sipPort;
+    /** Where the site's registrations are published for other relays; null: dial plan alone. */
+    private RegistrationDirectory directory;
+    private long publishedVersion;
 
     public SipProxy(String nodeName, RelayConfig config, int sipPort, SignalIo signal, MediaIo media,
             ByteBufAllocator alloc) {
@@ -49,6 +52,7 @@ public final class SipProxy {
         this.signal = signal;
         this.alloc = alloc;
         this.registrar = new Registrar(config.minExpires(), config.maxExpires());
+        this.publishedVersion = -1;
         this.calls = new Calls(config, media, counters);
         this.words = new ProxyMessages(nodeName, config.advertisedHost(), sipPort);
         this.responses = new ResponsePath(this);
@@ -327,6 +331,7 @@ public final class SipProxy {
         }
         counters.registrations++;
         Registrar.Outcome outcome = registrar.register(m, phone.address(), phone.tcp(), now);
+        publishRegistrations();
         List<String[]> extra = new ArrayList<>();
         if (outcome.status() == 423) {
             extra.add(new String[] {"Min-Expires", Integer.toString(outcome.minExpires())});
@@ -335,6 +340,24 @@ public final class SipProxy {
             extra.add(new String[] {"Contact", "<" + b.contactUri() + ">;expires=" + Registrar.seconds(b, now)});
         }
         responses.answer(server, outcome.status(), extra, now);
+    }
+
+    /**
+     * Publishes the site's registrations across the overlay through {@code d} (installed on the node),
+     * so that other relays route calls for them here; and routes calls for others' by it.
+     */
+    public void directory(RegistrationDirectory d) {
+        this.directory = d;
+        routing.directory(d);
+        publishedVersion = -1;
+        publishRegistrations();
+    }
+
+    private void publishRegistrations() {
+        if (directory != null && registrar.version() != publishedVersion) {
+            publishedVersion = registrar.version();
+            directory.publish(registrar.addressesOfRecord());
+        }
     }
 
     /** Sends a SIP message to a hop, enveloped for a node; takes ownership of {@code sip}. */
@@ -364,6 +387,7 @@ public final class SipProxy {
         next = Math.min(next, transactions.expire(now));
         next = Math.min(next, calls.onTimer(now));
         registrar.expire(now);
+        publishRegistrations();
         return next;
     }
 

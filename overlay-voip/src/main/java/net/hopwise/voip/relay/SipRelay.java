@@ -107,6 +107,7 @@ public final class SipRelay implements AutoCloseable {
         call(() -> {
             media = new RelayMedia(node, loop, Calls.literal(config.mediaAddress()));
             proxy = new SipProxy(node.name(), config, bound.getPort(), new Signal(), media, udp.alloc());
+            node.findModule(RegistrationDirectory.class).ifPresent(proxy::directory);
             media.proxy(proxy);
             meters = new RelayMeters(node.meterRegistry(), node.name(), proxy.counters().keySet());
             return null;

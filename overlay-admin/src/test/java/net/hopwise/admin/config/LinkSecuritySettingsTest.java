@@ -1,0 +1,64 @@
+package net.hopwise.admin.config;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import net.hopwise.overlay.security.CipherSuite;
+import net.hopwise.overlay.security.KeyFiles;
+import net.hopwise.overlay.security.NodeKeys;
+import net.hopwise.overlay.security.TrustedKeys;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** {@code hopwise.link-security.*}: keys or an explicit insecure, every mistake named by its property. */
+class LinkSecuritySettingsTest {
+    @TempDir
+    Path dir;
+
+    private static List<String> problems(LinkSecurityProperties p, String name) {
+        try {
+            LinkSecuritySettings.toSecurityConfig(p, name);
+        } catch (InvalidSettingsException e) {
+            return e.problems();
+        }
+        throw new AssertionError("accepted");
+    }
+
+    @Test
+    void aNodeWithoutKeysNeedsInsecureSaidExplicitly() {
+        LinkSecurityProperties p = new LinkSecurityProperties();
+        assertThat(problems(p, "a")).singleElement().asString()
+                .startsWith("hopwise.link-security.key-file: a node needs keys")
+                .contains("hopwise.link-security.insecure=true");
+        p.setInsecure(true);
+        assertThat(LinkSecuritySettings.toSecurityConfig(p, "a")).isNull();
+        p.setKeyFile("a.key");
+        assertThat(problems(p, "a")).singleElement().asString().startsWith("hopwise.link-security.insecure:");
+    }
+
+    @Test
+    void keyFilesAndATrustedListMakeTheNodesLinkSecurity() throws Exception {
+        NodeKeys keys = NodeKeys.generate();
+        KeyFiles.writeNodeKeys(dir.resolve("a.key"), keys);
+        Files.writeString(dir.resolve("trusted"), TrustedKeys.line("a", keys.identityPublic()) + "\n");
+        LinkSecurityProperties p = new LinkSecurityProperties();
+        p.setKeyFile(dir.resolve("a.key").toString());
+        p.setTrustedKeys(dir.resolve("trusted").toString());
+        p.setCipher("chacha-poly");
+        var config = LinkSecuritySettings.toSecurityConfig(p, "a");
+        assertThat(config.keys().identityPublic()).isEqualTo(keys.identityPublic());
+        assertThat(config.cipherSuite()).isEqualTo(CipherSuite.CHACHA_POLY);
+
+        p.setCipher("des");
+        assertThat(problems(p, "a")).singleElement().asString().isEqualTo(
+                "hopwise.link-security.cipher: 'des' is not aes-gcm or chacha-poly");
+        p.setCipher(null);
+        assertThat(problems(p, "b")).singleElement().asString().startsWith("hopwise.link-security.key-file ")
+                .contains("does not list b");
+        p.setTrustedKeys(null);
+        assertThat(problems(p, "a")).singleElement().asString().contains("a trusted-keys file or an authority");
+    }
+}

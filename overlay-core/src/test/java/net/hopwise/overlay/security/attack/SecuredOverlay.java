@@ -1,0 +1,157 @@
+package net.hopwise.overlay.security.attack;
+
+import io.netty.buffer.ByteBuf;
+import io.netty.buffer.Unpooled;
+import java.net.InetSocketAddress;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.BiFunction;
+import net.hopwise.overlay.NodeId;
+import net.hopwise.overlay.node.NodeStack;
+import net.hopwise.overlay.routing.RoutingMetric;
+import net.hopwise.overlay.security.DropReason;
+import net.hopwise.overlay.security.NodeKeys;
+import net.hopwise.overlay.security.SecurityConfig;
+import net.hopwise.overlay.security.SecurityModule;
+import net.hopwise.overlay.security.TrustedKeys;
+import net.hopwise.overlay.spi.DatagramStage;
+import net.hopwise.overlay.spi.DropCounter;
+import net.hopwise.overlay.spi.LinkView;
+import net.hopwise.overlay.spi.ModuleContext;
+import net.hopwise.overlay.spi.OverlayModule;
+import net.hopwise.overlay.testing.VirtualOverlay;
+
+/**
+ * Secured nodes in the simulator ({@link VirtualOverlay}: the production node on virtual time), each
+ * with a capture next to its socket that copies every datagram it sends and receives as it is on
+ * the wire: sealed. The trust list admits {@code a}, {@code b} and {@code c}; anyone else is an
+ * outsider. Keys are made once per run of the suite, as they cost a millisecond each.
+ */
+final class SecuredOverlay implements AutoCloseable {
+    static final long MS = 1_000_000L;
+    static final long WALL = 1_800_000_000L;
+    private static final Map<String, NodeKeys> KEYS = new ConcurrentHashMap<>();
+
+    /** A datagram as one node's socket saw it. */
+    record Seen(String node, boolean outbound, InetSocketAddress peer, byte[] bytes) {
+        int type() {
+            return Forgeries.type(bytes);
+        }
+    }
+
+    final List<Seen> wire = new ArrayList<>();
+    final VirtualOverlay overlay;
+    final TrustedKeys trusted;
+
+    /** @param tweak changes a node's security settings, by name */
+    SecuredOverlay(long seed, BiFunction<String, SecurityConfig, SecurityConfig> tweak) {
+        this.trusted = new TrustedKeys(Map.of("a", List.of(keys("a").identityPublic()),
+                "b", List.of(keys("b").identityPublic()), "c", List.of(keys("c").identityPublic())));
+        this.overlay = new VirtualOverlay(seed, builder -> {
+            String name = builder.build().name();
+            builder.module(new Capture(name)); // first: next to the socket, outside link security
+            builder.module(new SecurityModule(tweak.apply(name,
+                    SecurityConfig.of(name, keys(name), null, trusted).withWallClock(() -> WALL))));
+        });
+    }
+
+    static NodeKeys keys(String name) {
+        return KEYS.computeIfAbsent(name, n -> NodeKeys.generate());
+    }
+
+    NodeStack engine(String name) {
+        return overlay.engine(name);
+    }
+
+    /** Runs until {@code from} has a route to {@code to}, at most {@code limitMs} of virtual time. */
+    boolean awaitRoute(String from, String to, long limitMs) {
+        long end = overlay.now() + limitMs * MS;
+        while (overlay.now() < end) {
+            if (engine(from).hasRoute(NodeId.ofName(to), RoutingMetric.HOPS)) {
+                return true;
+            }
+            overlay.runFor(5 * MS);
+        }
+        return engine(from).hasRoute(NodeId.ofName(to), RoutingMetric.HOPS);
+    }
+
+    /** Puts a datagram on the link from {@code from} to {@code to}, as if {@code from} sent it. */
+    void inject(String from, String to, byte[] datagram) {
+        overlay.inject(from, to, Unpooled.wrappedBuffer(datagram));
+    }
+
+    /** Sealed DATA datagrams {@code from} sent towards {@code to}'s address. */
+    List<byte[]> sealed(String from, String to) {
+        InetSocketAddress at = overlay.address(to);
+        List<byte[]> out = new ArrayList<>();
+        for (Seen s : wire) {
+            if (s.node().equals(from) && s.outbound() && s.peer().equals(at) && s.type() == Forgeries.DATA) {
+                out.add(s.bytes());
+            }
+        }
+        return out;
+    }
+
+    static long drops(NodeStack node, DropReason reason) {
+        return node.counters().moduleDrops().stream().filter(d -> d.reason().equals(reason.reason()))
+                .mapToLong(DropCounter::count).sum();
+    }
+
+    /**
+     * Every drop the node counted for what it received: the core's and the modules', without the
+     * datagrams it gave up sending itself ({@code security_no_session}: hellos to a neighbour that
+     * never completes a handshake).
+     */
+    static long receiveDrops(NodeStack node) {
+        return node.counters().totalDrops() - drops(node, DropReason.NO_SESSION);
+    }
+
+    @Override
+    public void close() {
+        overlay.close();
+    }
+
+    /** Copies every datagram at the socket's end of the node's datagram stages. */
+    private final class Capture implements OverlayModule {
+        private final String node;
+
+        Capture(String node) {
+            this.node = node;
+        }
+
+        @Override
+        public String name() {
+            return "capture";
+        }
+
+        @Override
+        public void install(ModuleContext ctx) {
+            ctx.addDatagramStage("capture", new DatagramStage() {
+                @Override
+                public int overhead() {
+                    return 0;
+                }
+
+                @Override
+                public ByteBuf inbound(InetSocketAddress from, ByteBuf datagram, long nowNanos) {
+                    wire.add(new Seen(node, false, from, bytes(datagram)));
+                    return datagram;
+                }
+
+                @Override
+                public ByteBuf outbound(LinkView link, InetSocketAddress address, ByteBuf datagram, long nowNanos) {
+                    wire.add(new Seen(node, true, address, bytes(datagram)));
+                    return datagram;
+                }
+            });
+        }
+
+        private static byte[] bytes(ByteBuf b) {
+            byte[] out = new byte[b.readableBytes()];
+            b.getBytes(b.readerIndex(), out);
+            return out;
+        }
+    }
+}

@@ -1,0 +1,224 @@
+#!/usr/bin/env bash
+# One benchmark run: CALLS concurrent SIPp calls, each streaming G.711 (A-law, 20 ms packets) for HOLD
+# seconds to SIPp's echoing uas, through one of:
+#   direct     SIPp to SIPp, no relay (the baseline of delay and post-dial delay)
+#   hopwise    two Hopwise relays (BenchRelay processes, nodes a and b) on loopback UDP
+#   kamailio   two sites, each Kamailio + rtpengine (userspace), chained
+# and prints one SUMMARY line (calls, failures, post-dial delay, CPU of the relays per call, kernel UDP
+# drops) and the phones' RTP as captured on loopback (loss, added one-way delay, jitter, MOS) for a
+# sample of the calls. Usage, from the repository root after
+# `./mvnw -q -pl overlay-voip -am package -DskipTests`:
+#   overlay-voip/bench/calls.sh hopwise 500
+#   LOSS=0.05 DELAY_MS=10 overlay-voip/bench/calls.sh kamailio 20
+# Environment: HOLD (call length, s, default 30), RAMP (s over which calls start, default 12),
+# LOSS and DELAY_MS (impairment between the two sites, each way; default none), PROBE_EVERY (capture
+# one call in N, default: about 16 calls captured), OUT (directory for logs, default a new one in /tmp).
+# It takes the machine's build lock for the whole run, so that nothing else disturbs the figures.
+set -euo pipefail
+if [[ -z ${HOPWISE_BENCH_LOCKED:-} ]]; then
+  HOPWISE_BENCH_LOCKED=1 exec flock /tmp/hopwise-mvn.lock "$0" "$@"
+fi
+system=${1:?usage: calls.sh direct|hopwise|kamailio CALLS}
+calls=${2:?usage: calls.sh direct|hopwise|kamailio CALLS}
+hold=${HOLD:-30}
+ramp=${RAMP:-12}
+loss=${LOSS:-0}
+delay_ms=${DELAY_MS:-0}
+bench=$(cd "$(dirname "$0")" && pwd)
+root=$(cd "$bench/../.." && pwd)
+out=${OUT:-$(mktemp -d /tmp/hopwise-voip-bench.XXXXXX)}
+mkdir -p "$out"
+"$bench/setup.sh"
+
+cp_bench="$root/overlay-voip/target/test-classes:$root/overlay-voip/target/classes:$root/overlay-core/target/overlay-core-0.1.0-SNAPSHOT-daemon.jar"
+if [[ ! -f $root/overlay-voip/target/test-classes/net/hopwise/voip/bench/BenchRelay.class ]]; then
+  echo "calls.sh: build first: ./mvnw -q -pl overlay-voip -am package -DskipTests" >&2
+  exit 2
+fi
+
+# Loopback addresses and ports: SIPp caller and callee on 127.0.0.1; relays on ports nothing else here uses.
+caller_sip=15080 callee_sip=15070 caller_media=41000 callee_media=40000
+pids=()
+cleanup() {
+  for p in "${pids[@]}"; do kill "$p" 2>/dev/null || true; done
+  wait 2>/dev/null || true
+}
+trap cleanup EXIT
+
+# rtp_stream plays the file once; make it as long as the call (mu-law silence, 0xff).
+python3 -c "import sys; open(sys.argv[1],'wb').write(b'\xff' * (8000 * int(sys.argv[2])))" "$out/silence.ul" "$hold"
+cp "$bench/uac_g711.xml" "$out/"
+
+wait_for() { # FILE PATTERN SECONDS
+  for ((i = 0; i < $3 * 10; i++)); do
+    grep -q "$2" "$1" 2>/dev/null && return 0
+    sleep 0.1
+  done
+  echo "calls.sh: no '$2' in $1 after $3 s:" >&2
+  tail -20 "$1" >&2
+  exit 1
+}
+
+relay_pids=()
+case $system in
+  direct)
+    proxy=() ;;
+  hopwise)
+    seed_args=()
+    if [[ $loss != 0 || $delay_ms != 0 ]]; then seed_args=(--loss "$loss" --delay-ms "$delay_ms"); fi
+    for site in a b; do
+      if [[ $site == a ]]; then me=18100 peer=b@127.0.0.1:18101 sip=15060 ports=30000-34999 seed=11
+      else me=18101 peer=a@127.0.0.1:18100 sip=15062 ports=35000-39999 seed=12; fi
+      mkfifo "$out/relay-$site.in"
+      java -cp "$cp_bench" net.hopwise.voip.bench.BenchRelay --name "$site" --bind "127.0.0.1:$me" \
+        --neighbour "$peer" --sip "127.0.0.1:$sip" --media-ports "$ports" --route prefix:bob=b --linger 1 \
+        --seed "$seed" ${seed_args[@]+"${seed_args[@]}"} < "$out/relay-$site.in" > "$out/relay-$site.out" 2>&1 &
+      relay_pids+=($!)
+      pids+=($!)
+    done
+    exec 7> "$out/relay-a.in" 8> "$out/relay-b.in"
+    wait_for "$out/relay-a.out" '^READY' 60
+    wait_for "$out/relay-b.out" '^READY' 60
+    proxy=(-rsa 127.0.0.1:15060) ;;
+  kamailio)
+    source "$bench/kamailio-sites.sh"
+    start_kamailio_sites
+    proxy=(-rsa 127.0.0.2:5060) ;;
+  *) echo "calls.sh: unknown system $system" >&2; exit 2 ;;
+esac
+
+# Warm-up: a Java relay runs interpreted at first; a relay in service has long been compiled. Calls on
+# other ports and SSRC-less of interest (another SIPp pair), before anything is captured or timed.
+warmup=${WARMUP:-$((calls < 100 ? calls : 100))}
+if [[ $system != direct && $warmup -gt 0 ]]; then
+  (cd "$out" && python3 -c "open('warm.ul','wb').write(b'\xff' * 48000)" && sed 's/silence.ul/warm.ul/' uac_g711.xml > uac_warm.xml)
+  (cd "$out" && exec sipp -sn uas -i 127.0.0.1 -p 15072 -mi 127.0.0.1 -mp 40100 -rtp_echo -m "$warmup" -nostdin \
+    -timeout 120s > warm-uas.out 2>&1) &
+  warm_uas=$!
+  pids+=($warm_uas)
+  sleep 0.5
+  (cd "$out" && sipp 127.0.0.1:15072 "${proxy[@]}" -sf uac_warm.xml -s bob -i 127.0.0.1 -p 15082 -mi 127.0.0.1 \
+    -mp 41100 -d 6000 -m "$warmup" -l "$warmup" -r 25 -nostdin -timeout 120s > warm-uac.out 2>&1) || true
+  wait $warm_uas || true
+  sleep 2
+fi
+
+# Capture a sample of the calls' RTP on the phones' legs (SIPp's SSRC is 0xca11 then the call number).
+probe_every=${PROBE_EVERY:-1}
+if [[ -z ${PROBE_EVERY:-} ]]; then
+  while ((calls / probe_every > 16)); do probe_every=$((probe_every * 2)); done
+fi
+mask=$(printf '0x%x' $((0xffff0000 | (probe_every - 1))))
+tcpdump -i lo -n -s 64 -B 32768 --time-stamp-precision=nano -w "$out/probe.pcap" \
+  "udp and (udp[16:4] & $mask) = 0xca110000 and (port $caller_media or port $callee_media)" \
+  > "$out/tcpdump.out" 2>&1 &
+tcpdump_pid=$!
+pids+=($tcpdump_pid)
+# And the caller's SIP, whole, for the post-dial delay to the microsecond (SIPp's own is in milliseconds).
+tcpdump -i lo -n -s 0 -B 8192 --time-stamp-precision=nano -w "$out/sip.pcap" "udp port $caller_sip" \
+  > "$out/tcpdump-sip.out" 2>&1 &
+pids+=($!)
+sip_tcpdump_pid=$!
+wait_for "$out/tcpdump.out" 'listening on' 10
+wait_for "$out/tcpdump-sip.out" 'listening on' 10
+
+rate=$(python3 -c "print(max(1, round($calls / $ramp, 1)))")
+udp_before=$(awk '/^Udp:/ {n++} /^Udp:/ && n == 2 {print $4, $6, $7}' /proc/net/snmp)
+
+cd "$out"
+sipp -sn uas -i 127.0.0.1 -p $callee_sip -mi 127.0.0.1 -mp $callee_media -rtp_echo -m "$calls" -nostdin \
+  -timeout $((hold * 4 + 60))s -timeout_error -trace_stat -stf uas_stat.csv > uas.out 2>&1 &
+uas_pid=$!
+pids+=($uas_pid)
+sleep 0.5
+start=$(date +%s.%N)
+sipp 127.0.0.1:$callee_sip ${proxy[@]+"${proxy[@]}"} -sf uac_g711.xml -s bob -i 127.0.0.1 -p $caller_sip \
+  -mi 127.0.0.1 -mp $caller_media -d $((hold * 1000)) -m "$calls" -l "$calls" -r "$rate" -nostdin \
+  -timeout $((hold * 4 + 60))s -timeout_error -trace_stat -stf uac_stat.csv -trace_rtt -rtt_freq 1 \
+  -rtp_threadtasks 20 > uac.out 2>&1 &
+uac_pid=$!
+pids+=($uac_pid)
+
+# CPU over the plateau, when every call is up: ticks of each process (all threads) from /proc.
+ticks() { local t=0; for p in "$@"; do t=$((t + $(awk '{print $14 + $15}' "/proc/$p/stat" 2>/dev/null || echo 0))); done; echo $t; }
+relay_processes() {
+  case $system in
+    hopwise) echo "${relay_pids[@]}" ;;
+    kamailio) kamailio_pids ;;
+    *) echo ;;
+  esac
+}
+# Receive-buffer drops per UDP socket (/proc/net/udp's last column), keyed by local address and inode.
+socket_drops() { awk 'NR > 1 {print $2 "/" $10, $NF}' /proc/net/udp; }
+sleep_until() { local now; now=$(date +%s.%N); python3 -c "import time; time.sleep(max(0, $start + $1 - $now))"; }
+window_from=$((ramp + 3))
+window_to=$((hold - 1))
+sleep_until "$window_from"
+read -r -a watched <<< "$(relay_processes)"
+relay0=$(ticks ${watched[@]+"${watched[@]}"}) uac0=$(ticks $uac_pid) uas0=$(ticks $uas_pid) t0=$(date +%s.%N)
+socket_drops > "$out/drops0"
+sleep_until "$window_to"
+relay1=$(ticks ${watched[@]+"${watched[@]}"}) uac1=$(ticks $uac_pid) uas1=$(ticks $uas_pid) t1=$(date +%s.%N)
+socket_drops > "$out/drops1"
+
+uac_rc=0; wait $uac_pid || uac_rc=$?
+uas_rc=0; wait $uas_pid || uas_rc=$?
+sleep 1
+kill -INT $tcpdump_pid $sip_tcpdump_pid; wait $tcpdump_pid $sip_tcpdump_pid 2>/dev/null || true
+udp_after=$(awk '/^Udp:/ {n++} /^Udp:/ && n == 2 {print $4, $6, $7}' /proc/net/snmp)
+
+case $system in
+  hopwise)
+    sleep 2
+    exec 7>&- 8>&-
+    for p in "${relay_pids[@]}"; do wait "$p" || true; done
+    grep -h '^STATE\|^MEDIA\|^COUNTERS' "$out/relay-a.out" "$out/relay-b.out" | sed 's/^/relay: /' ;;
+  kamailio)
+    stop_kamailio_sites ;;
+esac
+
+hz=$(getconf CLK_TCK)
+python3 - "$system" "$calls" "$uac_rc" "$uas_rc" "$out" "$hz" "$relay0" "$relay1" "$uac0" "$uac1" "$uas0" "$uas1" \
+  "$t0" "$t1" "$udp_before" "$udp_after" "$loss" "$delay_ms" <<'PY'
+import csv, glob, statistics, sys
+(system, calls, uac_rc, uas_rc, out, hz, r0, r1, c0, c1, s0, s1, t0, t1, ub, ua, loss, delay) = sys.argv[1:]
+calls = int(calls); hz = int(hz); wall = float(t1) - float(t0)
+cores = lambda a, b: (int(b) - int(a)) / hz / wall
+def last_row(path):
+    rows = list(csv.reader(open(path), delimiter=';'))
+    return dict(zip(rows[0], rows[-1]))
+stat = last_row(glob.glob(out + '/uac_stat.csv')[0])
+ok, failed = int(stat['SuccessfulCall(C)']), int(stat['FailedCall(C)'])
+rtts = []
+for f in glob.glob(out + '/*_rtt.csv'):
+    for row in list(csv.reader(open(f), delimiter=';'))[1:]:
+        if len(row) >= 2 and row[1]:
+            rtts.append(float(row[1]))
+rtts.sort()
+pct = lambda v, p: v[min(len(v) - 1, max(0, int(round(p / 100 * len(v) + 0.5)) - 1))] if v else float('nan')
+before, after = [int(x) for x in ub.split()], [int(x) for x in ua.split()]
+relay_cores = cores(r0, r1)
+print(f"SUMMARY system={system} calls={calls} loss={loss} delay_ms={delay} uac_rc={uac_rc} uas_rc={uas_rc}"
+      f" successful={ok} failed={failed} pdd_ms p50={pct(rtts, 50):.3f} p99={pct(rtts, 99):.3f}"
+      f" mean={statistics.mean(rtts) if rtts else float('nan'):.3f} (n={len(rtts)})"
+      f" relay_cpu_cores={relay_cores:.3f} cpu_per_call_pct={100 * relay_cores / calls:.4f}"
+      f" sipp_uac_cores={cores(c0, c1):.3f} sipp_uas_cores={cores(s0, s1):.3f} window_s={wall:.1f}"
+      f" udp_in_errors={after[0] - before[0]} udp_rcvbuf_errors={after[1] - before[1]} udp_sndbuf_errors={after[2] - before[2]}")
+def drops(path):
+    return {k: int(v) for k, v in (line.split() for line in open(path))}
+d0, d1 = drops(out + '/drops0'), drops(out + '/drops1')
+by_port = {}
+for k, v in d1.items():
+    delta = v - d0.get(k, 0)
+    if delta:
+        port = int(k.split('/')[0].split(':')[1], 16)
+        by_port[port] = by_port.get(port, 0) + delta
+caller_media = 41000
+others = sum(v for p, v in by_port.items() if p != caller_media)
+print(f"DROPS window socket receive-buffer drops: caller media socket (SIPp uac never reads its echo)="
+      f"{by_port.get(caller_media, 0)} every other socket={others} {dict(sorted(by_port.items()))}")
+PY
+java -cp "$cp_bench" net.hopwise.voip.bench.SipCapture "$out/sip.pcap" $caller_sip
+java -cp "$cp_bench" net.hopwise.voip.bench.RtpCapture "$out/probe.pcap" $caller_media $callee_media 20
+grep -h 'packets dropped by kernel' "$out/tcpdump.out" | sed 's/^/tcpdump: /'
+echo "OUT $out"

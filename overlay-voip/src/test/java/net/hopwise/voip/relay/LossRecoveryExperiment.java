@@ -1,0 +1,235 @@
+package net.hopwise.voip.relay;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.net.InetSocketAddress;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Locale;
+import net.hopwise.overlay.impair.ImpairmentConfig;
+import net.hopwise.overlay.testing.LeakDetection;
+
+/**
+ * The loss-recovery figures of record (docs/benchmarks.md, "SIP relay: loss recovery and faults"):
+ * SIPp calls streaming RTP each way through two relays whose overlay links are impaired, beside the
+ * same calls forwarded as plain UDP across the same impairment ({@link PlainUdpForwarder}) at the same
+ * time. Per condition it prints the residual loss the phones see, the thesis' model for it and the
+ * E-model MOS of both columns; with several runs, each run and the median.
+ *
+ * <p>Arguments: {@code --runs N} (3), {@code --seconds S} of RTP per call (15), {@code --calls C} at
+ * once per column (4), {@code --seed N} (1; run r uses seed + r), {@code --only uniform|bursty|chain}
+ * (all by default).
+ */
+public final class LossRecoveryExperiment {
+    /** Gilbert model bursts: a bad state that loses every packet and lasts 2.5 packets on average. */
+    static final double BURST_EXIT = 0.4;
+    static final Duration LINK_DELAY = Duration.ofMillis(10);
+    /** Packetisation and the access legs, which the relay does not see (as in the suite's figures). */
+    static final double ACCESS_MS = 20;
+
+    record Condition(String name, String family, double p, boolean bursty, int links) {
+        ImpairmentConfig impairment() {
+            ImpairmentConfig.Builder b = ImpairmentConfig.builder().delay(LINK_DELAY);
+            if (bursty) {
+                // Stationary loss p with lossInGood 0 and lossInBad 1: pGoodToBad / (pGoodToBad + exit) = p.
+                b.gilbertElliottLoss(p * BURST_EXIT / (1 - p), BURST_EXIT, 0, 1);
+            } else {
+                b.bernoulliLoss(p);
+            }
+            return b.build();
+        }
+
+        /** The thesis' residual loss per recovering link, 2p^2 - 3p^3, compounded over the links. */
+        double modelPercent() {
+            double perLink = 2 * p * p - 3 * p * p * p;
+            return 100 * (1 - Math.pow(1 - perLink, links));
+        }
+    }
+
+    /** One column's outcome: packets that should have reached the phones, those that did not, and MOS. */
+    record Column(long expected, long missed, double delayMs, double mos, boolean callsOk) {
+        double residualPercent() {
+            return expected == 0 ? 0 : 100.0 * missed / expected;
+        }
+
+        static Column of(List<long[]> counts, List<Double> delays, boolean callsOk) {
+            long expected = counts.stream().mapToLong(c -> c[0]).sum();
+            long missed = counts.stream().mapToLong(c -> c[1]).sum();
+            double delay = delays.stream().mapToDouble(Double::doubleValue).average().orElse(0) + ACCESS_MS;
+            double loss = expected == 0 ? 0 : 100.0 * missed / expected;
+            double mos = EModel.mos(EModel.rating(EModel.G711_PLC, delay, loss, 1));
+            return new Column(expected, missed, delay, mos, callsOk);
+        }
+    }
+
+    record Outcome(Condition condition, long seed, Column overlay, Column plain) {}
+
+    static final List<Condition> CONDITIONS = List.of(
+            new Condition("uniform 1%", "uniform", 0.01, false, 1),
+            new Condition("uniform 5%", "uniform", 0.05, false, 1),
+            new Condition("uniform 10%", "uniform", 0.10, false, 1),
+            new Condition("bursty 1%", "bursty", 0.01, true, 1),
+            new Condition("bursty 5%", "bursty", 0.05, true, 1),
+            new Condition("bursty 10%", "bursty", 0.10, true, 1),
+            new Condition("two links 5% each", "chain", 0.05, false, 2),
+            new Condition("two links 5% each, bursty", "chain", 0.05, true, 2));
+
+    private LossRecoveryExperiment() {}
+
+    public static void main(String[] args) throws IOException {
+        int runs = intArg(args, "--runs", 3);
+        int seconds = intArg(args, "--seconds", 15);
+        int calls = intArg(args, "--calls", 4);
+        long seed = intArg(args, "--seed", 1);
+        String only = stringArg(args, "--only", null);
+        List<Condition> conditions = CONDITIONS.stream().filter(c -> only == null || c.family().equals(only)).toList();
+        Path dir = Files.createTempDirectory("voip-loss");
+        prepare(dir, seconds);
+        System.out.printf(Locale.ROOT, "loss recovery: %d run(s), %d calls at once per column, %d s of RTP each way"
+                + " per call, links with %d ms delay, bursts of mean %.1f packets%n", runs, calls, seconds,
+                LINK_DELAY.toMillis(), 1 / BURST_EXIT);
+        List<List<Outcome>> byCondition = new ArrayList<>();
+        conditions.forEach(c -> byCondition.add(new ArrayList<>()));
+        for (int r = 0; r < runs; r++) {
+            for (int i = 0; i < conditions.size(); i++) {
+                Outcome o = run(dir, conditions.get(i), seed + r, calls, seconds);
+                byCondition.get(i).add(o);
+                print("run " + (r + 1), o);
+            }
+        }
+        System.out.println();
+        System.out.println("| condition | model 2p^2-3p^3 | overlay residual (runs) | overlay median | overlay MOS"
+                + " (median) | plain UDP residual (runs) | plain UDP median | plain UDP MOS (median) |");
+        System.out.println("|---|---:|---|---:|---:|---|---:|---:|");
+        for (List<Outcome> outcomes : byCondition) {
+            Condition c = outcomes.get(0).condition();
+            System.out.printf(Locale.ROOT, "| %s | %.2f %% | %s | %.2f %% | %.2f | %s | %.2f %% | %.2f |%n", c.name(),
+                    c.modelPercent(), list(outcomes, true), median(outcomes, o -> o.overlay().residualPercent()),
+                    median(outcomes, o -> o.overlay().mos()), list(outcomes, false),
+                    median(outcomes, o -> o.plain().residualPercent()), median(outcomes, o -> o.plain().mos()));
+        }
+        LeakDetection.assertNoLeaks();
+        System.exit(0);
+    }
+
+    /** Writes the caller's A-law file and the scenarios SIPp reads from its working directory. */
+    static void prepare(Path dir, int seconds) throws IOException {
+        byte[] alaw = new byte[8000 * seconds];
+        Arrays.fill(alaw, (byte) 0xD5);
+        Files.write(dir.resolve("silence.al"), alaw);
+        for (String scenario : List.of("uac_rtp.xml", "uas_echo.xml")) {
+            try (InputStream in = LossRecoveryExperiment.class.getResourceAsStream("/sipp/" + scenario)) {
+                Files.copy(in, dir.resolve(scenario), java.nio.file.StandardCopyOption.REPLACE_EXISTING);
+            }
+        }
+    }
+
+    /** One condition: the overlay column and the plain UDP column at the same time. */
+    static Outcome run(Path dir, Condition c, long seed, int calls, int seconds) {
+        ImpairmentConfig impairment = c.impairment();
+        List<RelaySites.Link> links = c.links() == 1
+                ? List.of(new RelaySites.Link("a", "b", impairment))
+                : List.of(new RelaySites.Link("a", "m", impairment), new RelaySites.Link("m", "b", impairment));
+        int plainUasMedia = Sipp.freeUdpPort();
+        try (RelaySites sites = new RelaySites(links, seed * 100, 34000);
+                PlainUdpForwarder plain = new PlainUdpForwarder(
+                        c.links() == 1 ? List.of(impairment) : List.of(impairment, impairment), seed,
+                        new InetSocketAddress("127.0.0.1", plainUasMedia))) {
+            String limit = Integer.toString(seconds + 60) + "s";
+            String pause = Integer.toString(seconds * 1000 + 500);
+            int overlayUas = Sipp.freeUdpPort();
+            int plainUas = Sipp.freeUdpPort();
+            Sipp uasOverlay = Sipp.start(dir, "uas-overlay", "-sn", "uas", "-i", "127.0.0.1",
+                    "-p", Integer.toString(overlayUas), "-mi", "127.0.0.1", "-mp", Integer.toString(Sipp.freeUdpPort()),
+                    "-rtp_echo", "-m", Integer.toString(calls), "-nostdin", "-timeout", limit, "-timeout_error");
+            Sipp uasPlain = Sipp.start(dir, "uas-plain", "-sf", "uas_echo.xml", "-key", "sdp_port",
+                    Integer.toString(plain.port()), "-i", "127.0.0.1", "-p", Integer.toString(plainUas),
+                    "-mi", "127.0.0.1", "-mp", Integer.toString(plainUasMedia), "-rtp_echo",
+                    "-m", Integer.toString(calls), "-nostdin", "-timeout", limit, "-timeout_error");
+            Sipp uacOverlay = uac(dir, "uac-overlay", overlayUas, sites.relayA.sipAddress().getPort(), calls, pause,
+                    limit);
+            Sipp uacPlain = uac(dir, "uac-plain", plainUas, 0, calls, pause, limit);
+            boolean overlayOk = uacOverlay.await() == 0 & uasOverlay.await() == 0;
+            boolean plainOk = uacPlain.await() == 0 & uasPlain.await() == 0;
+            sites.awaitIdle(calls);
+            plain.close();
+            List<long[]> counts = new ArrayList<>();
+            List<Double> delays = new ArrayList<>();
+            for (StreamStatistics.Direction d : sites.deliveredToPhones()) {
+                counts.add(new long[] {d.expected(), d.lost() + d.late()});
+                delays.add(d.meanTransitMs() + 2 * d.jitterMs());
+            }
+            Column overlay = Column.of(counts, delays, overlayOk);
+            counts.clear();
+            delays.clear();
+            for (PlainUdpForwarder.Leg leg : plain.legs()) {
+                for (ReceptionStats s : List.of(leg.toCallee, leg.toCaller)) {
+                    counts.add(new long[] {s.expected(), s.lost() + s.late()});
+                    delays.add(s.meanTransitNanos() / 1e6 + 2 * s.jitterNanos() / 1e6);
+                }
+            }
+            return new Outcome(c, seed, overlay, Column.of(counts, delays, plainOk));
+        }
+    }
+
+    private static Sipp uac(Path dir, String name, int uasPort, int proxyPort, int calls, String pause, String limit) {
+        List<String> args = new ArrayList<>(List.of("127.0.0.1:" + uasPort));
+        if (proxyPort != 0) {
+            args.addAll(List.of("-rsa", "127.0.0.1:" + proxyPort));
+        }
+        args.addAll(List.of("-sf", "uac_rtp.xml", "-s", "bob", "-i", "127.0.0.1",
+                "-p", Integer.toString(Sipp.freeUdpPort()), "-mi", "127.0.0.1", "-mp", Integer.toString(Sipp.freeUdpPort()),
+                "-d", pause, "-m", Integer.toString(calls), "-r", Integer.toString(calls), "-l", Integer.toString(calls),
+                "-nostdin", "-timeout", limit, "-timeout_error"));
+        return Sipp.start(dir, name, args.toArray(String[]::new));
+    }
+
+    static void print(String label, Outcome o) {
+        System.out.printf(Locale.ROOT, "%s seed %d, %s: overlay %d/%d missed, residual %.2f %%, MOS %.2f (delay %.1f ms)"
+                + "%s | plain UDP %d/%d missed, residual %.2f %%, MOS %.2f (delay %.1f ms)%s | model %.2f %%%n", label,
+                o.seed(), o.condition().name(), o.overlay().missed(), o.overlay().expected(),
+                o.overlay().residualPercent(), o.overlay().mos(), o.overlay().delayMs(),
+                o.overlay().callsOk() ? "" : " CALLS FAILED", o.plain().missed(), o.plain().expected(),
+                o.plain().residualPercent(), o.plain().mos(), o.plain().delayMs(),
+                o.plain().callsOk() ? "" : " CALLS FAILED", o.condition().modelPercent());
+    }
+
+    private static String list(List<Outcome> outcomes, boolean overlay) {
+        StringBuilder sb = new StringBuilder();
+        for (Outcome o : outcomes) {
+            Column col = overlay ? o.overlay() : o.plain();
+            sb.append(sb.length() == 0 ? "" : ", ")
+                    .append(String.format(Locale.ROOT, "%.2f", col.residualPercent()))
+                    .append(col.callsOk() ? "" : " (calls failed)");
+        }
+        return sb.toString();
+    }
+
+    static double median(List<Outcome> outcomes, java.util.function.ToDoubleFunction<Outcome> f) {
+        double[] v = outcomes.stream().mapToDouble(f).sorted().toArray();
+        int n = v.length;
+        return n % 2 == 1 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
+    }
+
+    private static int intArg(String[] args, String name, int fallback) {
+        String v = stringArg(args, name, null);
+        try {
+            return v == null ? fallback : Integer.parseInt(v);
+        } catch (NumberFormatException e) {
+            throw new IllegalArgumentException(name + " takes a whole number, got " + v, e);
+        }
+    }
+
+    private static String stringArg(String[] args, String name, String fallback) {
+        for (int i = 0; i + 1 < args.length; i++) {
+            if (args[i].equals(name)) {
+                return args[i + 1];
+            }
+        }
+        return fallback;
+    }
+}
