@@ -12,8 +12,6 @@ import java.util.List;
 import java.util.Map;
 import net.hopwise.overlay.spi.DatagramStage;
 import net.hopwise.overlay.spi.DropCounter;
-import net.hopwise.overlay.spi.Frame;
-import net.hopwise.overlay.spi.FrameSink;
 import net.hopwise.overlay.spi.LinkView;
 import net.hopwise.overlay.spi.ModuleContext;
 import net.hopwise.overlay.spi.OverlayModule;
@@ -24,20 +22,13 @@ import net.hopwise.overlay.wire.WireHeader;
 /**
  * Authenticated, encrypted links as a module: a datagram stage that runs {@link LinkSecurity}
  * between the socket and the frame stage, sealing every datagram the node sends and opening every
- * one it receives, and a stage that runs its timers.
- *
- * <p>The SPI gives a datagram stage no way to send a datagram of its own, yet handshakes must. Until
- * it does, handshake datagrams ride on the node's own sends: the stage asks the node to send an
- * empty packet of its own type to the neighbour ({@link ModuleContext#sendImmediately}) and puts the
- * handshake datagram in its place when that packet passes {@link DatagramStage#outbound}. So a
- * handshake datagram can only go to a configured neighbour's current address; one to any other
- * address is not sent (an initiator elsewhere gets no cookie, which only delays a moved neighbour
- * until its address is known again). Datagrams the node sends before a link has keys wait, a few
- * per link, and leave sealed once the handshake completes.
+ * one it receives, and a stage that runs its timers. Handshake datagrams leave through {@link
+ * ModuleContext#sendDatagram}, to any address (an initiator that moved gets its cookie). Datagrams
+ * the node sends before a link has keys wait, a few per link, and leave sealed once the handshake
+ * completes. A datagram that opens under a peer's keys must name that peer as its sender, and an
+ * authenticated datagram from a new address moves the neighbour there at once.
  */
 public final class SecurityModule implements OverlayModule {
-    /** The module packet type that carries nothing but a chance to send a handshake datagram. */
-    public static final int CARRIER_TYPE = 127;
     /** Datagrams held per link until it has keys: a few hellos' worth; more are dropped and counted. */
     public static final int MAX_HELD = 16;
     /**
@@ -66,13 +57,17 @@ public final class SecurityModule implements OverlayModule {
         new Installed(ctx).install();
     }
 
+    /** A datagram the node sent before its link had keys, and where it was going. */
+    private record Held(InetSocketAddress to, ByteBuf datagram) {}
+
     /** One node's link security. */
     private final class Installed implements DatagramStage, Stage {
         private final ModuleContext ctx;
         private final Map<DropReason, DropCounter> drops = new EnumMap<>(DropReason.class);
-        private final Map<String, ArrayDeque<byte[]>> handshakeOut = new HashMap<>();
-        private final Map<String, ArrayDeque<ByteBuf>> held = new HashMap<>();
-        private final List<String> carriersDue = new ArrayList<>();
+        private final Map<String, ArrayDeque<Held>> held = new HashMap<>();
+        /** Links whose held datagrams can leave, and neighbours that proved a new address: acted on once the engine returns. */
+        private final List<String> releaseDue = new ArrayList<>();
+        private final Map<String, InetSocketAddress> movesDue = new HashMap<>();
         private final LinkSecurity engine;
         // Reused for every datagram: the node's thread is the only one that runs a stage.
         private byte[] plainScratch = new byte[2048];
@@ -89,10 +84,14 @@ public final class SecurityModule implements OverlayModule {
                         @Override
                         public void established(String peer, InetSocketAddress address, boolean rekey) {
                             meters(peer);
-                            ArrayDeque<ByteBuf> q = held.get(peer);
-                            for (int i = 0; q != null && i < q.size(); i++) {
-                                carriersDue.add(peer);
+                            if (held.containsKey(peer)) {
+                                releaseDue.add(peer);
                             }
+                        }
+
+                        @Override
+                        public void addressChanged(String peer, InetSocketAddress from, InetSocketAddress to) {
+                            movesDue.put(peer, to);
                         }
                     });
         }
@@ -164,7 +163,10 @@ public final class SecurityModule implements OverlayModule {
                     }
                 });
             }
-            ctx.registerPacketType(CARRIER_TYPE, "security-carrier");
+            io.micrometer.core.instrument.FunctionCounter.builder("hopwise.security.cookie.replies", engine,
+                    LinkSecurity::cookieReplies).tag("node", config.name())
+                    .description("INITs without a valid cookie, answered with one and nothing kept: a handshake flood shows here")
+                    .register(ctx.meterRegistry());
             ctx.addDatagramStage("security", this);
             ctx.addStage("security-timer", StagePosition.last(), this);
             for (LinkView link : ctx.links()) {
@@ -179,11 +181,10 @@ public final class SecurityModule implements OverlayModule {
                     }
                 } else if (event.kind() == net.hopwise.overlay.NodeEvent.Kind.NEIGHBOUR_REMOVED) {
                     engine.removePeer(event.peer());
-                    ArrayDeque<ByteBuf> q = held.remove(event.peer());
+                    ArrayDeque<Held> q = held.remove(event.peer());
                     if (q != null) {
-                        q.forEach(ByteBuf::release);
+                        q.forEach(h -> h.datagram.release());
                     }
-                    handshakeOut.remove(event.peer());
                 }
             });
             ctx.provide(SecureLinks.class, new SecureLinks(engine, ctx::execute, ctx::nowNanos,
@@ -212,7 +213,7 @@ public final class SecurityModule implements OverlayModule {
                 out.release();
                 throw e;
             }
-            sendCarriers();
+            afterEngine();
             if (peer == null) {
                 out.release();
                 return null;
@@ -244,33 +245,17 @@ public final class SecurityModule implements OverlayModule {
         @Override
         public ByteBuf outbound(LinkView link, InetSocketAddress address, ByteBuf datagram, long nowNanos) {
             engine.addPeer(link.name(), link.address());
-            boolean carrier = datagram.readableBytes() >= WireHeader.LENGTH
-                    && WireHeader.typeCode(datagram) == CARRIER_TYPE;
-            ArrayDeque<byte[]> hs = handshakeOut.get(link.name());
-            if (hs != null && !hs.isEmpty()) {
-                if (carrier) {
-                    datagram.release();
+            ByteBuf sealed = null;
+            try {
+                sealed = seal(link.name(), datagram, nowNanos);
+            } finally {
+                if (sealed == null) {
+                    hold(link.name(), address, datagram); // released here or once the link has keys
                 } else {
-                    hold(link.name(), datagram);
-                }
-                return Unpooled.wrappedBuffer(hs.poll());
-            }
-            ByteBuf next = datagram;
-            if (carrier) {
-                datagram.release();
-                ArrayDeque<ByteBuf> q = held.get(link.name());
-                next = q == null ? null : q.poll();
-                if (next == null) {
-                    return null;
+                    datagram.release();
                 }
             }
-            ByteBuf sealed = seal(link.name(), next, nowNanos);
-            if (sealed == null) {
-                hold(link.name(), next);
-                ArrayDeque<byte[]> started = handshakeOut.get(link.name());
-                return started == null || started.isEmpty() ? null : Unpooled.wrappedBuffer(started.poll());
-            }
-            next.release();
+            afterEngine();
             return sealed;
         }
 
@@ -305,32 +290,51 @@ public final class SecurityModule implements OverlayModule {
             return sealedScratch;
         }
 
-        private void hold(String peer, ByteBuf datagram) {
-            ArrayDeque<ByteBuf> q = held.computeIfAbsent(peer, p -> new ArrayDeque<>());
+        private void hold(String peer, InetSocketAddress to, ByteBuf datagram) {
+            ArrayDeque<Held> q = held.computeIfAbsent(peer, p -> new ArrayDeque<>());
             if (q.size() >= MAX_HELD) {
-                q.poll().release();
+                q.poll().datagram.release();
                 drops.get(DropReason.NO_SESSION).increment();
             }
-            q.add(datagram);
+            q.add(new Held(to, datagram));
         }
 
         private void handshakeDatagram(InetSocketAddress to, byte[] datagram) {
-            for (LinkView link : ctx.links()) {
-                if (link.address().equals(to)) {
-                    handshakeOut.computeIfAbsent(link.name(), p -> new ArrayDeque<>()).add(datagram);
-                    carriersDue.add(link.name());
-                    return;
-                }
-            }
+            // Handshake arrays are never changed once made (a resend sends the same array), so the
+            // socket may read the array itself.
+            ctx.sendDatagram(this, to, Unpooled.wrappedBuffer(datagram));
         }
 
-        /** Lets the node send what the engine produced, once the engine is done (no re-entry). */
-        private void sendCarriers() {
-            while (!carriersDue.isEmpty()) {
-                String peer = carriersDue.remove(0);
-                LinkView link = findLink(peer);
-                if (link != null) {
-                    ctx.sendImmediately(link, CARRIER_TYPE, Unpooled.EMPTY_BUFFER);
+        /**
+         * Acts on what the engine reported while it ran, once it has returned (so that it is never
+         * entered again from inside itself): moves neighbours that proved a new address, and sends the
+         * datagrams held for links that now have keys, sealed, past the stages nearer the socket.
+         */
+        private void afterEngine() {
+            if (!movesDue.isEmpty()) {
+                for (Map.Entry<String, InetSocketAddress> m : movesDue.entrySet()) {
+                    LinkView link = findLink(m.getKey());
+                    if (link != null) {
+                        ctx.moveNeighbour(link, m.getValue());
+                    }
+                }
+                movesDue.clear();
+            }
+            while (!releaseDue.isEmpty()) {
+                String peer = releaseDue.remove(releaseDue.size() - 1);
+                ArrayDeque<Held> q = held.get(peer);
+                while (q != null && !q.isEmpty()) {
+                    Held h = q.peek();
+                    ByteBuf sealed = seal(peer, h.datagram, ctx.nowNanos());
+                    if (sealed == null) {
+                        break; // keys gone again: they wait for the next handshake
+                    }
+                    q.poll();
+                    h.datagram.release();
+                    ctx.sendDatagram(this, h.to, sealed);
+                }
+                if (q != null && q.isEmpty()) {
+                    held.remove(peer);
                 }
             }
         }
@@ -346,13 +350,7 @@ public final class SecurityModule implements OverlayModule {
 
         @Override
         public boolean takes(int type) {
-            return type == CARRIER_TYPE;
-        }
-
-        @Override
-        public void onFrame(Frame frame, FrameSink next) {
-            // A carrier always leaves with a handshake datagram in its place; one that arrives was made
-            // by someone else and means nothing.
+            return false; // a stage for the timers only
         }
 
         @Override
@@ -366,12 +364,12 @@ public final class SecurityModule implements OverlayModule {
             for (String peer : meters.keySet()) {
                 meters(peer);
             }
-            sendCarriers();
+            afterEngine();
         }
 
         @Override
         public void close() {
-            held.values().forEach(q -> q.forEach(ByteBuf::release));
+            held.values().forEach(q -> q.forEach(h -> h.datagram.release()));
             held.clear();
         }
     }
