@@ -35,7 +35,8 @@ import net.hopwise.overlay.routing.RoutingMetric;
  * </ul>
  * The nodes of a row share one 2-thread runtime. With the module's test classpath:
  * {@code java -cp <classpath> net.hopwise.overlay.security.SealedLinkBenchmark [--rounds 3] [--seconds 2]
- * [--suites AES_GCM,CHACHA_POLY]}; docs/benchmarks.md, "Link security", gives the exact commands.
+ * [--warmup 1] [--pings 5000] [--suites AES_GCM,CHACHA_POLY]}; docs/benchmarks.md, "Link security",
+ * gives the exact command.
  */
 public final class SealedLinkBenchmark {
     private static final int PAYLOAD = 1000;
@@ -43,12 +44,16 @@ public final class SealedLinkBenchmark {
     private static final int RTT_PAYLOAD = 64;
     private static final RoutingMetric METRIC = RoutingMetric.HOPS;
 
+    /** Unmeasured sending before each goodput row's window. */
+    private static double warmupSeconds = 1;
+
     private SealedLinkBenchmark() {}
 
     public static void main(String[] args) throws Exception {
         int rounds = Integer.parseInt(arg(args, "--rounds", "3"));
         double seconds = Double.parseDouble(arg(args, "--seconds", "2"));
         int pings = Integer.parseInt(arg(args, "--pings", "5000"));
+        warmupSeconds = Double.parseDouble(arg(args, "--warmup", "1"));
         List<CipherSuite> suites = new ArrayList<>();
         for (String s : arg(args, "--suites", "AES_GCM,CHACHA_POLY").split(",")) {
             suites.add(CipherSuite.valueOf(s.trim()));
@@ -56,9 +61,9 @@ public final class SealedLinkBenchmark {
         List<CipherSuite> configs = new ArrayList<>();
         configs.add(null);
         configs.addAll(suites);
-        System.out.printf(Locale.ROOT, "Java %s, %d processors; %d rounds, %.1f s a goodput row after 1 s warm-up,"
+        System.out.printf(Locale.ROOT, "Java %s, %d processors; %d rounds, %.1f s a goodput row after %.1f s warm-up,"
                 + " %d pings a round-trip row%n", System.getProperty("java.version"),
-                Runtime.getRuntime().availableProcessors(), rounds, seconds, pings);
+                Runtime.getRuntime().availableProcessors(), rounds, seconds, warmupSeconds, pings);
         System.err.println("warming the JIT up: every row once, unmeasured");
         for (CipherSuite c : configs) {
             goodput(c, false, seconds);
@@ -185,7 +190,7 @@ public final class SealedLinkBenchmark {
                         }
                     };
                 }
-                long warm = System.nanoTime() + 1_000_000_000L;
+                long warm = System.nanoTime() + (long) (warmupSeconds * 1e9);
                 while (System.nanoTime() < warm) {
                     offer.run();
                 }
