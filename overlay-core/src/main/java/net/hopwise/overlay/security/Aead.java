@@ -51,7 +51,20 @@ public final class Aead {
         try {
             encrypt.init(Cipher.ENCRYPT_MODE, key, iv(counter));
             updateAad(encrypt, ad);
-            encrypt.doFinal(plaintext, out);
+            if (plaintext.hasArray() && out.hasArray()) {
+                // Java 17's GCM hashes a direct buffer a block at a time in plain Java, several times
+                // slower than its intrinsic over an array; the array form is the fast one for both suites.
+                int n = plaintext.remaining();
+                if (out.remaining() < n + TAG_BYTES) {
+                    throw new ShortBufferException();
+                }
+                int w = encrypt.doFinal(plaintext.array(), plaintext.arrayOffset() + plaintext.position(), n,
+                        out.array(), out.arrayOffset() + out.position());
+                plaintext.position(plaintext.limit());
+                out.position(out.position() + w);
+            } else {
+                encrypt.doFinal(plaintext, out);
+            }
         } catch (ShortBufferException e) {
             throw new IllegalArgumentException("no room for the sealed datagram", e);
         } catch (InvalidKeyException | InvalidAlgorithmParameterException e) {
@@ -68,7 +81,8 @@ public final class Aead {
      * tag does not verify.
      */
     public boolean open(long counter, ByteBuffer ad, ByteBuffer sealed, ByteBuffer out) {
-        if (sealed.remaining() < TAG_BYTES) {
+        int n = sealed.remaining();
+        if (n < TAG_BYTES) {
             return false;
         }
         try {
@@ -81,7 +95,17 @@ public final class Aead {
             lastOpened = counter;
             decrypt.init(Cipher.DECRYPT_MODE, key, iv(counter));
             updateAad(decrypt, ad);
-            decrypt.doFinal(sealed, out);
+            if (sealed.hasArray() && out.hasArray()) {
+                if (out.remaining() < n - TAG_BYTES) {
+                    throw new ShortBufferException();
+                }
+                int w = decrypt.doFinal(sealed.array(), sealed.arrayOffset() + sealed.position(), n,
+                        out.array(), out.arrayOffset() + out.position());
+                sealed.position(sealed.limit());
+                out.position(out.position() + w);
+            } else {
+                decrypt.doFinal(sealed, out);
+            }
             return true;
         } catch (AEADBadTagException e) {
             return false;

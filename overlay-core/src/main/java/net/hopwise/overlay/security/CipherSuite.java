@@ -23,6 +23,28 @@ public enum CipherSuite {
         this.keyAlgorithm = keyAlgorithm;
     }
 
+    /**
+     * AES_GCM when this JVM runs AES on the processor's instructions (HotSpot's {@code UseAES}, which
+     * it sets where the processor has them and which its AES-GCM intrinsics require), where it is the
+     * cheaper cipher by far and constant-time; CHACHA_POLY otherwise, since AES in software is both slow and open to cache
+     * timing. Both ends of a link must choose alike: an overlay of mixed processors sets one suite.
+     */
+    public static CipherSuite preferred() {
+        return PREFERRED;
+    }
+
+    private static final CipherSuite PREFERRED = hasAesInstructions() ? AES_GCM : CHACHA_POLY;
+
+    private static boolean hasAesInstructions() {
+        try {
+            var vm = java.lang.management.ManagementFactory.getPlatformMXBean(
+                    com.sun.management.HotSpotDiagnosticMXBean.class);
+            return vm != null && Boolean.parseBoolean(vm.getVMOption("UseAES").getValue());
+        } catch (RuntimeException | LinkageError e) {
+            return false; // not HotSpot, or the flags are unknown: assume no intrinsics
+        }
+    }
+
     /** The Noise protocol name of the XX handshake with this cipher. */
     public String protocolName() {
         return "Noise_XX_25519_" + noiseName + "_SHA256";

@@ -18,6 +18,11 @@ public enum DropReason {
     UNKNOWN_SESSION("security_unknown_session"),
     /** Data whose tag does not verify: forged or corrupted. */
     FORGED("security_forged"),
+    /**
+     * Data that opened under one peer's keys but names another node as its sender: an admitted node
+     * speaking for another, counted as that peer's forgery.
+     */
+    FORGED_SENDER("security_forged_sender"),
     /** Data whose counter was seen already or is too old for the window. */
     REPLAY("security_replay"),
     /** Data on a session past its age or packet limit. */

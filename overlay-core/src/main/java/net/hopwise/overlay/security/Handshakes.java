@@ -74,10 +74,11 @@ final class Handshakes {
         int index = SecureWire.getInt(b, 1);
         Responder.Pending pending = ls.responder().take(index, from);
         if (pending == null) {
-            if (!ls.hasSession(index)) {
-                ls.drop(DropReason.HANDSHAKE);
-            }
-            return; // a FINAL resent for a session already made: the initiator will hear our data
+            // Also a FINAL resent for a session already made (the initiator will hear our data and
+            // stop): it is dropped like any other, since a session's index is in clear in every DATA
+            // datagram and a FINAL naming it proves nothing.
+            ls.drop(DropReason.HANDSHAKE);
+            return;
         }
         byte[] payload;
         try {

@@ -61,6 +61,8 @@ public final class LinkSecurity {
     private final long timeoutNanos;
     private final long rekeyNanos;
     private final long rejectNanos;
+    /** Written on the node's thread only; read by meters from others. */
+    private volatile long cookieReplies;
     private long lastRejectLog = Long.MIN_VALUE;
     private long rejectsNotLogged;
 
@@ -242,6 +244,22 @@ public final class LinkSecurity {
                 p.handshakes, p.rekeys, up ? s.age(now) : -1, p.replays, p.forgeries, p.rejections);
     }
 
+    /**
+     * Counts a datagram that opened under {@code peer}'s keys but was not its own to send (its
+     * header names another sender): a forgery by an admitted peer.
+     */
+    public void forgedSender(String peer) {
+        Peer p = peers.get(peer);
+        if (p != null) {
+            p.forgeries++;
+        }
+    }
+
+    /** Cookie replies sent: INITs without a valid cookie, answered statelessly (a flood shows here). */
+    public long cookieReplies() {
+        return cookieReplies;
+    }
+
     /** Handshake state this node keeps for others: pending responses (bounded by configuration). */
     public int pendingHandshakes() {
         return responder.pendingCount();
@@ -277,6 +295,10 @@ public final class LinkSecurity {
         outbox.send(to, datagram);
     }
 
+    void cookieReplied() {
+        cookieReplies++; // one writer, the node's thread
+    }
+
     void drop(DropReason reason) {
         drops.drop(reason);
     }
@@ -307,10 +329,6 @@ public final class LinkSecurity {
 
     void releaseIndex(int index) {
         indexes.remove(index);
-    }
-
-    boolean hasSession(int index) {
-        return sessions.containsKey(index);
     }
 
     /** Installs an initiator's session, then sends its FINAL (which the responder needs for it). */

@@ -54,6 +54,7 @@ final class Responder {
             reply[0] = SecureWire.COOKIE;
             SecureWire.putInt(reply, 1, senderIndex);
             System.arraycopy(cookies.make(from, senderIndex, ephemeral, now), 0, reply, 5, SecureWire.COOKIE_BYTES);
+            owner.cookieReplied();
             owner.transmit(from, reply);
             return;
         }

@@ -48,4 +48,12 @@ public final class SecureLinks {
         nodeThread.accept(() -> f.complete(engine.updateAdmission(admission, now.get())));
         return f;
     }
+
+    /**
+     * Cookie replies this node has sent: INITs without a valid cookie, from anyone, each answered
+     * statelessly; a handshake flood shows here (also as the meter {@code hopwise.security.cookie.replies}).
+     */
+    public long cookieReplies() {
+        return engine.cookieReplies();
+    }
 }

@@ -12,8 +12,6 @@ import java.util.List;
 import java.util.Map;
 import net.hopwise.overlay.spi.DatagramStage;
 import net.hopwise.overlay.spi.DropCounter;
-import net.hopwise.overlay.spi.Frame;
-import net.hopwise.overlay.spi.FrameSink;
 import net.hopwise.overlay.spi.LinkView;
 import net.hopwise.overlay.spi.ModuleContext;
 import net.hopwise.overlay.spi.OverlayModule;
@@ -24,20 +22,13 @@ import net.hopwise.overlay.wire.WireHeader;
 /**
  * Authenticated, encrypted links as a module: a datagram stage that runs {@link LinkSecurity}
  * between the socket and the frame stage, sealing every datagram the node sends and opening every
- * one it receives, and a stage that runs its timers.
- *
- * <p>The SPI gives a datagram stage no way to send a datagram of its own, yet handshakes must. Until
- * it does, handshake datagrams ride on the node's own sends: the stage asks the node to send an
- * empty packet of its own type to the neighbour ({@link ModuleContext#sendImmediately}) and puts the
- * handshake datagram in its place when that packet passes {@link DatagramStage#outbound}. So a
- * handshake datagram can only go to a configured neighbour's current address; one to any other
- * address is not sent (an initiator elsewhere gets no cookie, which only delays a moved neighbour
- * until its address is known again). Datagrams the node sends before a link has keys wait, a few
- * per link, and leave sealed once the handshake completes.
+ * one it receives, and a stage that runs its timers. Handshake datagrams leave through {@link
+ * ModuleContext#sendDatagram}, to any address (an initiator that moved gets its cookie). Datagrams
+ * the node sends before a link has keys wait, a few per link, and leave sealed once the handshake
+ * completes. A datagram that opens under a peer's keys must name that peer as its sender, and an
+ * authenticated datagram from a new address moves the neighbour there at once.
  */
 public final class SecurityModule implements OverlayModule {
-    /** The module packet type that carries nothing but a chance to send a handshake datagram. */
-    public static final int CARRIER_TYPE = 127;
     /** Datagrams held per link until it has keys: a few hellos' worth; more are dropped and counted. */
     public static final int MAX_HELD = 16;
     /**
@@ -66,14 +57,22 @@ public final class SecurityModule implements OverlayModule {
         new Installed(ctx).install();
     }
 
+    /** A datagram the node sent before its link had keys, and where it was going. */
+    private record Held(InetSocketAddress to, ByteBuf datagram) {}
+
     /** One node's link security. */
     private final class Installed implements DatagramStage, Stage {
         private final ModuleContext ctx;
         private final Map<DropReason, DropCounter> drops = new EnumMap<>(DropReason.class);
-        private final Map<String, ArrayDeque<byte[]>> handshakeOut = new HashMap<>();
-        private final Map<String, ArrayDeque<ByteBuf>> held = new HashMap<>();
-        private final List<String> carriersDue = new ArrayList<>();
+        private final Map<String, ArrayDeque<Held>> held = new HashMap<>();
+        /** Links whose held datagrams can leave, and neighbours that proved a new address: acted on once the engine returns. */
+        private final List<String> releaseDue = new ArrayList<>();
+        private final Map<String, InetSocketAddress> movesDue = new HashMap<>();
         private final LinkSecurity engine;
+        // Reused for every datagram: the node's thread is the only one that runs a stage.
+        private byte[] plainScratch = new byte[2048];
+        private byte[] sealedScratch = new byte[2048];
+        private final Map<String, Long> peerIds = new HashMap<>();
 
         Installed(ModuleContext ctx) {
             this.ctx = ctx;
@@ -85,10 +84,14 @@ public final class SecurityModule implements OverlayModule {
                         @Override
                         public void established(String peer, InetSocketAddress address, boolean rekey) {
                             meters(peer);
-                            ArrayDeque<ByteBuf> q = held.get(peer);
-                            for (int i = 0; q != null && i < q.size(); i++) {
-                                carriersDue.add(peer);
+                            if (held.containsKey(peer)) {
+                                releaseDue.add(peer);
                             }
+                        }
+
+                        @Override
+                        public void addressChanged(String peer, InetSocketAddress from, InetSocketAddress to) {
+                            movesDue.put(peer, to);
                         }
                     });
         }
@@ -160,7 +163,10 @@ public final class SecurityModule implements OverlayModule {
                     }
                 });
             }
-            ctx.registerPacketType(CARRIER_TYPE, "security-carrier");
+            io.micrometer.core.instrument.FunctionCounter.builder("hopwise.security.cookie.replies", engine,
+                    LinkSecurity::cookieReplies).tag("node", config.name())
+                    .description("INITs without a valid cookie, answered with one and nothing kept: a handshake flood shows here")
+                    .register(ctx.meterRegistry());
             ctx.addDatagramStage("security", this);
             ctx.addStage("security-timer", StagePosition.last(), this);
             for (LinkView link : ctx.links()) {
@@ -175,11 +181,10 @@ public final class SecurityModule implements OverlayModule {
                     }
                 } else if (event.kind() == net.hopwise.overlay.NodeEvent.Kind.NEIGHBOUR_REMOVED) {
                     engine.removePeer(event.peer());
-                    ArrayDeque<ByteBuf> q = held.remove(event.peer());
+                    ArrayDeque<Held> q = held.remove(event.peer());
                     if (q != null) {
-                        q.forEach(ByteBuf::release);
+                        q.forEach(h -> h.datagram.release());
                     }
-                    handshakeOut.remove(event.peer());
                 }
             });
             ctx.provide(SecureLinks.class, new SecureLinks(engine, ctx::execute, ctx::nowNanos,
@@ -194,96 +199,142 @@ public final class SecurityModule implements OverlayModule {
         @Override
         public ByteBuf inbound(InetSocketAddress from, ByteBuf datagram, long nowNanos) {
             int n = datagram.readableBytes();
+            // The socket's buffers are direct; the ciphers run fastest over arrays (see Aead), so the
+            // datagram is copied once into an array and opened from there into a heap buffer.
+            byte[] in = scratch(n);
+            datagram.getBytes(datagram.readerIndex(), in, 0, n);
             ByteBuf out = ctx.allocator().heapBuffer(Math.max(n, 1));
             String peer;
             try {
-                ByteBuffer in = datagram.nioBuffer(datagram.readerIndex(), n);
-                ByteBuffer o = out.nioBuffer(0, out.capacity());
-                peer = engine.receive(from, in, o, nowNanos);
-                out.writerIndex(o.position());
+                ByteBuffer o = ByteBuffer.wrap(out.array(), out.arrayOffset(), out.capacity());
+                peer = engine.receive(from, ByteBuffer.wrap(in, 0, n), o, nowNanos);
+                out.writerIndex(o.position() - out.arrayOffset());
             } catch (RuntimeException e) {
                 out.release();
                 throw e;
             }
-            sendCarriers();
+            afterEngine();
             if (peer == null) {
                 out.release();
                 return null;
             }
+            if (!sentBy(peer, out)) {
+                // An admitted node's own keys must not carry another node's datagrams: a hello that
+                // names a neighbour as its sender would otherwise move that neighbour to this address.
+                out.release();
+                engine.forgedSender(peer);
+                drops.get(DropReason.FORGED_SENDER).increment();
+                return null;
+            }
             return out;
+        }
+
+        /** Whether the opened datagram names {@code peer}, whose keys opened it, as its sender. */
+        private boolean sentBy(String peer, ByteBuf opened) {
+            if (opened.readableBytes() < WireHeader.LENGTH) {
+                return false; // too short for a header: nothing in it names a sender
+            }
+            Long id = peerIds.get(peer);
+            if (id == null) {
+                id = net.hopwise.overlay.NodeId.ofName(peer).value(); // a hash: computed once a peer
+                peerIds.put(peer, id);
+            }
+            return WireHeader.sender(opened) == id;
         }
 
         @Override
         public ByteBuf outbound(LinkView link, InetSocketAddress address, ByteBuf datagram, long nowNanos) {
             engine.addPeer(link.name(), link.address());
-            boolean carrier = datagram.readableBytes() >= WireHeader.LENGTH
-                    && WireHeader.typeCode(datagram) == CARRIER_TYPE;
-            ArrayDeque<byte[]> hs = handshakeOut.get(link.name());
-            if (hs != null && !hs.isEmpty()) {
-                if (carrier) {
-                    datagram.release();
+            ByteBuf sealed = null;
+            try {
+                sealed = seal(link.name(), datagram, nowNanos);
+            } finally {
+                if (sealed == null) {
+                    hold(link.name(), address, datagram); // released here or once the link has keys
                 } else {
-                    hold(link.name(), datagram);
-                }
-                return Unpooled.wrappedBuffer(hs.poll());
-            }
-            ByteBuf next = datagram;
-            if (carrier) {
-                datagram.release();
-                ArrayDeque<ByteBuf> q = held.get(link.name());
-                next = q == null ? null : q.poll();
-                if (next == null) {
-                    return null;
+                    datagram.release();
                 }
             }
-            ByteBuf sealed = seal(link.name(), next, nowNanos);
-            if (sealed == null) {
-                hold(link.name(), next);
-                ArrayDeque<byte[]> started = handshakeOut.get(link.name());
-                return started == null || started.isEmpty() ? null : Unpooled.wrappedBuffer(started.poll());
-            }
-            next.release();
+            afterEngine();
             return sealed;
         }
 
         private ByteBuf seal(String peer, ByteBuf plain, long now) {
             int n = plain.readableBytes();
-            ByteBuf out = ctx.allocator().ioBuffer(n + LinkSecurity.overhead()); // the socket writes it: no copy to direct memory
-            ByteBuffer o = out.nioBuffer(0, out.capacity());
-            if (!engine.seal(peer, plain.nioBuffer(plain.readerIndex(), n), o, now)) {
-                out.release();
+            // A datagram the node sends is often a composite (a header and a shared body), whose NIO view
+            // would be a merged copy anyway: it is gathered once into an array, sealed from there into
+            // another, and written once into the direct buffer the socket takes without a further copy.
+            byte[] in = scratch(n);
+            plain.getBytes(plain.readerIndex(), in, 0, n);
+            byte[] sealed = sealedScratch(n + LinkSecurity.overhead());
+            ByteBuffer o = ByteBuffer.wrap(sealed);
+            if (!engine.seal(peer, ByteBuffer.wrap(in, 0, n), o, now)) {
                 return null;
             }
-            out.writerIndex(o.position());
+            ByteBuf out = ctx.allocator().ioBuffer(o.position());
+            out.writeBytes(sealed, 0, o.position());
             return out;
         }
 
-        private void hold(String peer, ByteBuf datagram) {
-            ArrayDeque<ByteBuf> q = held.computeIfAbsent(peer, p -> new ArrayDeque<>());
+        private byte[] scratch(int n) {
+            if (plainScratch.length < n) {
+                plainScratch = new byte[n];
+            }
+            return plainScratch;
+        }
+
+        private byte[] sealedScratch(int n) {
+            if (sealedScratch.length < n) {
+                sealedScratch = new byte[n];
+            }
+            return sealedScratch;
+        }
+
+        private void hold(String peer, InetSocketAddress to, ByteBuf datagram) {
+            ArrayDeque<Held> q = held.computeIfAbsent(peer, p -> new ArrayDeque<>());
             if (q.size() >= MAX_HELD) {
-                q.poll().release();
+                q.poll().datagram.release();
                 drops.get(DropReason.NO_SESSION).increment();
             }
-            q.add(datagram);
+            q.add(new Held(to, datagram));
         }
 
         private void handshakeDatagram(InetSocketAddress to, byte[] datagram) {
-            for (LinkView link : ctx.links()) {
-                if (link.address().equals(to)) {
-                    handshakeOut.computeIfAbsent(link.name(), p -> new ArrayDeque<>()).add(datagram);
-                    carriersDue.add(link.name());
-                    return;
-                }
-            }
+            // Handshake arrays are never changed once made (a resend sends the same array), so the
+            // socket may read the array itself.
+            ctx.sendDatagram(this, to, Unpooled.wrappedBuffer(datagram));
         }
 
-        /** Lets the node send what the engine produced, once the engine is done (no re-entry). */
-        private void sendCarriers() {
-            while (!carriersDue.isEmpty()) {
-                String peer = carriersDue.remove(0);
-                LinkView link = findLink(peer);
-                if (link != null) {
-                    ctx.sendImmediately(link, CARRIER_TYPE, Unpooled.EMPTY_BUFFER);
+        /**
+         * Acts on what the engine reported while it ran, once it has returned (so that it is never
+         * entered again from inside itself): moves neighbours that proved a new address, and sends the
+         * datagrams held for links that now have keys, sealed, past the stages nearer the socket.
+         */
+        private void afterEngine() {
+            if (!movesDue.isEmpty()) {
+                for (Map.Entry<String, InetSocketAddress> m : movesDue.entrySet()) {
+                    LinkView link = findLink(m.getKey());
+                    if (link != null) {
+                        ctx.moveNeighbour(link, m.getValue());
+                    }
+                }
+                movesDue.clear();
+            }
+            while (!releaseDue.isEmpty()) {
+                String peer = releaseDue.remove(releaseDue.size() - 1);
+                ArrayDeque<Held> q = held.get(peer);
+                while (q != null && !q.isEmpty()) {
+                    Held h = q.peek();
+                    ByteBuf sealed = seal(peer, h.datagram, ctx.nowNanos());
+                    if (sealed == null) {
+                        break; // keys gone again: they wait for the next handshake
+                    }
+                    q.poll();
+                    h.datagram.release();
+                    ctx.sendDatagram(this, h.to, sealed);
+                }
+                if (q != null && q.isEmpty()) {
+                    held.remove(peer);
                 }
             }
         }
@@ -299,13 +350,7 @@ public final class SecurityModule implements OverlayModule {
 
         @Override
         public boolean takes(int type) {
-            return type == CARRIER_TYPE;
-        }
-
-        @Override
-        public void onFrame(Frame frame, FrameSink next) {
-            // A carrier always leaves with a handshake datagram in its place; one that arrives was made
-            // by someone else and means nothing.
+            return false; // a stage for the timers only
         }
 
         @Override
@@ -319,12 +364,12 @@ public final class SecurityModule implements OverlayModule {
             for (String peer : meters.keySet()) {
                 meters(peer);
             }
-            sendCarriers();
+            afterEngine();
         }
 
         @Override
         public void close() {
-            held.values().forEach(q -> q.forEach(ByteBuf::release));
+            held.values().forEach(q -> q.forEach(h -> h.datagram.release()));
             held.clear();
         }
     }

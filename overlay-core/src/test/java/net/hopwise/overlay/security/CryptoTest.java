@@ -67,4 +67,60 @@ class CryptoTest {
         assertThat(new Aead(key).open(0, ad, HEX.parseHex(expected))).isEqualTo(hello);
         assertThat(new Aead(key).open(1, ad, HEX.parseHex(expected))).isNull();
     }
+
+    /**
+     * Sealing runs over arrays where it can (Java 17's GCM hashes a direct buffer in plain Java):
+     * every mix of heap and direct buffers gives the same bytes, and each opens the others' output.
+     */
+    @Test
+    void aeadGivesTheSameBytesOverArraysAndDirectBuffers() {
+        for (CipherSuite suite : CipherSuite.values()) {
+            byte[] key = Crypto.randomBytes(32);
+            byte[] ad = Crypto.randomBytes(13);
+            byte[] plain = Crypto.randomBytes(1000);
+            byte[] expected = new Aead(suite, key).seal(5, ad, plain);
+            for (boolean directIn : new boolean[] {false, true}) {
+                for (boolean directOut : new boolean[] {false, true}) {
+                    ByteBuffer in = buffer(plain, directIn, 3);
+                    ByteBuffer out = buffer(new byte[expected.length + 4], directOut, 2);
+                    out.position(out.position() + 4).limit(out.position() + expected.length);
+                    new Aead(suite, key).seal(5, ByteBuffer.wrap(ad), in, out);
+                    byte[] got = new byte[expected.length];
+                    out.position(out.position() - expected.length).get(got);
+                    assertThat(got).as("%s, direct in %s, direct out %s", suite, directIn, directOut).isEqualTo(expected);
+
+                    ByteBuffer sealed = buffer(expected, directIn, 1);
+                    ByteBuffer opened = buffer(new byte[plain.length], directOut, 7);
+                    assertThat(new Aead(suite, key).open(5, ByteBuffer.wrap(ad), sealed, opened)).isTrue();
+                    byte[] back = new byte[plain.length];
+                    opened.flip().position(7);
+                    opened.get(back);
+                    assertThat(back).isEqualTo(plain);
+                }
+            }
+        }
+    }
+
+    /** A buffer holding {@code content} behind {@code skip} bytes, positioned at the content. */
+    private static ByteBuffer buffer(byte[] content, boolean direct, int skip) {
+        ByteBuffer b = direct ? ByteBuffer.allocateDirect(skip + content.length) : ByteBuffer.allocate(skip + content.length + 5)
+                .position(2).slice(); // a heap slice: an array offset other than zero
+        b.position(skip);
+        b.put(content);
+        b.position(skip).limit(skip + content.length);
+        return b;
+    }
+
+    /**
+     * AES-256-GCM is the default where the JVM runs it on the processor's instructions; this
+     * machine's JVM does on x86 with AES-NI, where the check is made.
+     */
+    @Test
+    void defaultSuiteIsAesGcmWhereTheJvmHasAesInstructions() {
+        var vm = java.lang.management.ManagementFactory.getPlatformMXBean(com.sun.management.HotSpotDiagnosticMXBean.class);
+        boolean intrinsics = Boolean.parseBoolean(vm.getVMOption("UseAES").getValue());
+        assertThat(CipherSuite.preferred()).isEqualTo(intrinsics ? CipherSuite.AES_GCM : CipherSuite.CHACHA_POLY);
+        assertThat(SecurityConfig.of("a", NodeKeys.generate(), null, new TrustedKeys(java.util.Map.of())).cipherSuite())
+                .isEqualTo(CipherSuite.preferred());
+    }
 }

@@ -79,6 +79,31 @@ class LinkSecurityTest {
         assertThat(status.forgeries()).isEqualTo(d.bytes().length - 5);
     }
 
+    /**
+     * A session's index is in clear in every DATA datagram, and one flipped bit makes DATA's type
+     * FINAL's: a FINAL naming a live session is a counted drop like any other, and the link works on.
+     */
+    @Test
+    void aFinalNamingALiveSessionIsACountedDrop() {
+        start();
+        establish();
+        byte[] message = new byte[200]; // long enough to pass for a FINAL once its type is flipped
+        a.send(b, message);
+        SecureNet.Datagram d = net.wire.pollLast();
+        long before = b.drops(DropReason.HANDSHAKE);
+        byte[] flipped = d.bytes().clone();
+        flipped[0] = SecureWire.FINAL;
+        b.receive(d.from(), flipped);
+        byte[] crafted = new byte[5 + NoiseXX.MESSAGE3_OVERHEAD + 20];
+        new java.util.Random(5).nextBytes(crafted);
+        crafted[0] = SecureWire.FINAL;
+        System.arraycopy(d.bytes(), 1, crafted, 1, 4);
+        b.receive(d.from(), crafted);
+        assertThat(b.drops(DropReason.HANDSHAKE) - before).isEqualTo(2);
+        b.receive(d.from(), d.bytes());
+        assertThat(b.delivered).containsExactly(message);
+    }
+
     @Test
     void aNodeNotAdmittedOrClaimingAnotherNameIsRefusedAndGetsNoSession() {
         SecureNet.Node mallory = net.node("mallory", 7666);
@@ -316,7 +341,8 @@ class LinkSecurityTest {
         SecureNet.Node d = net.node("node-d", 7004);
         d.start(net.config(d).withCipherSuite(CipherSuite.AES_GCM));
         // c's and d's configurations were made after each other's keys were known to the trust list
-        c.start(SecurityConfig.of("node-c", c.keys, null, net.config(d).admission()).withWallClock(() -> SecureNet.WALL));
+        c.start(SecurityConfig.of("node-c", c.keys, null, net.config(d).admission()).withWallClock(() -> SecureNet.WALL)
+                .withCipherSuite(CipherSuite.CHACHA_POLY));
         SecureNet.link(c, d);
         c.send(d, SECRET);
         net.run();

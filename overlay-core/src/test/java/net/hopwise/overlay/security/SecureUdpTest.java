@@ -29,6 +29,64 @@ import org.junit.jupiter.api.Test;
 class SecureUdpTest {
     private static final byte[] KNOWN = "a message the attacker knows the text of".getBytes(StandardCharsets.US_ASCII);
 
+    /**
+     * b knows a at an address a no longer uses: a's handshake from its real address gets its cookie
+     * there (a handshake reply goes to any address, not only to a link's), completes, and moves a at
+     * b to the address it proved; a stranger's INIT is answered with a cookie too, and nothing kept.
+     */
+    @Test
+    void anInitiatorAtAnAddressNoLinkNamesGetsItsCookieAndCompletes() throws Exception {
+        NodeKeys ka = NodeKeys.generate();
+        NodeKeys kb = NodeKeys.generate();
+        TrustedKeys trusted = new TrustedKeys(Map.of("a", List.of(ka.identityPublic()), "b", List.of(kb.identityPublic())));
+        try (NodeRuntime runtime = NodeRuntime.create(1);
+                DatagramChannel old = DatagramChannel.open().bind(new InetSocketAddress("127.0.0.1", 0));
+                DatagramChannel stranger = DatagramChannel.open().bind(new InetSocketAddress("127.0.0.1", 0))) {
+            OverlayNode a = OverlayNode.start(NodeConfig.builder("a").loopback(0).defaultMetric(RoutingMetric.HOPS)
+                    .module(new SecurityModule(SecurityConfig.of("a", ka, null, trusted))).build(), runtime);
+            OverlayNode b = OverlayNode.start(NodeConfig.builder("b").loopback(0).defaultMetric(RoutingMetric.HOPS)
+                    .module(new SecurityModule(SecurityConfig.of("b", kb, null, trusted))).build(), runtime);
+            try {
+                InetSocketAddress aAt = new InetSocketAddress("127.0.0.1", a.localAddress().getPort());
+                a.addNeighbour(new NeighbourConfig("b", new InetSocketAddress("127.0.0.1", b.localAddress().getPort())));
+                b.addNeighbour(new NeighbourConfig("a", (InetSocketAddress) old.getLocalAddress()));
+                Eventually.await("routes both ways once a's handshake completed from its real address",
+                        () -> !a.path("b", RoutingMetric.HOPS).isEmpty() && !b.path("a", RoutingMetric.HOPS).isEmpty());
+                LinkSecurity.PeerStatus st = b.module(SecureLinks.class).status().join().get(0);
+                assertThat(st.authenticated()).isTrue();
+                assertThat(st.address()).isEqualTo(aAt);
+                InetSocketAddress aAtB = b.inspect(e -> e.neighbours().get(0).address());
+                assertThat(aAtB).isEqualTo(aAt);
+                long cookies = b.module(SecureLinks.class).cookieReplies();
+                assertThat(cookies).isPositive();
+
+                byte[] init = new byte[SecureWire.INIT_BYTES];
+                new Random(3).nextBytes(init);
+                init[0] = SecureWire.INIT;
+                java.util.Arrays.fill(init, SecureWire.INIT_BYTES - SecureWire.COOKIE_BYTES, SecureWire.INIT_BYTES, (byte) 0);
+                stranger.configureBlocking(false);
+                stranger.send(ByteBuffer.wrap(init), new InetSocketAddress("127.0.0.1", b.localAddress().getPort()));
+                ByteBuffer reply = ByteBuffer.allocate(2048);
+                Eventually.await("a cookie for the stranger", () -> {
+                    try {
+                        return stranger.receive(reply) != null;
+                    } catch (IOException e) {
+                        throw new java.io.UncheckedIOException(e);
+                    }
+                });
+                reply.flip();
+                assertThat(reply.remaining()).isEqualTo(SecureWire.COOKIE_REPLY_BYTES);
+                assertThat(reply.get(0)).isEqualTo(SecureWire.COOKIE);
+                assertThat(reply.getInt(1)).isEqualTo(ByteBuffer.wrap(init).getInt(1));
+                assertThat(b.module(SecureLinks.class).cookieReplies()).isEqualTo(cookies + 1);
+                assertThat(b.module(SecureLinks.class).status().join().get(0).handshakes()).isEqualTo(st.handshakes());
+            } finally {
+                a.stop();
+                b.stop();
+            }
+        }
+    }
+
     @Test
     void anOutsiderWithEveryDatagramInHandCannotReadReplayOrInject() throws Exception {
         NodeKeys ka = NodeKeys.generate();

@@ -132,6 +132,94 @@ class SecurityModuleTest {
         }
     }
 
+    /**
+     * An admitted node seals, under its own link keys, datagrams whose header names a neighbour of the
+     * receiver as their sender (a hello claiming to be b, which would move b to the forger's address):
+     * the receiver drops each as a forgery of the peer whose keys opened it, and b stays where it is.
+     */
+    @Test
+    void aDatagramOpenedWithOnePeersKeysMustNameThatPeerAsItsSender() {
+        NodeKeys kc = NodeKeys.generate();
+        Admission three = new TrustedKeys(Map.of("a", List.of(ka.identityPublic()), "b", List.of(kb.identityPublic()),
+                "c", List.of(kc.identityPublic())));
+        long b = NodeId.ofName("b").value();
+        long c = NodeId.ofName("c").value();
+        boolean[] forging = {false};
+        try (VirtualOverlay o = new VirtualOverlay(42, builder -> {
+            builder.meterRegistry(meters);
+            String name = builder.build().name();
+            NodeKeys k = name.equals("a") ? ka : name.equals("b") ? kb : kc;
+            builder.module(new SecurityModule(SecurityConfig.of(name, k, null, three).withWallClock(() -> WALL)));
+            if (name.equals("a")) {
+                // farther from the socket than link security: it rewrites what a sends to c before sealing
+                builder.module(new net.hopwise.overlay.spi.OverlayModule() {
+                    @Override
+                    public String name() {
+                        return "impersonate-b";
+                    }
+
+                    @Override
+                    public void install(net.hopwise.overlay.spi.ModuleContext ctx) {
+                        ctx.addDatagramStage("impersonate-b", new net.hopwise.overlay.spi.DatagramStage() {
+                            @Override
+                            public int overhead() {
+                                return 0;
+                            }
+
+                            @Override
+                            public io.netty.buffer.ByteBuf inbound(java.net.InetSocketAddress from,
+                                    io.netty.buffer.ByteBuf datagram, long nowNanos) {
+                                return datagram;
+                            }
+
+                            @Override
+                            public io.netty.buffer.ByteBuf outbound(net.hopwise.overlay.spi.LinkView link,
+                                    java.net.InetSocketAddress address, io.netty.buffer.ByteBuf datagram, long nowNanos) {
+                                if (!forging[0] || !link.name().equals("c")) {
+                                    return datagram;
+                                }
+                                io.netty.buffer.ByteBuf copy = datagram.copy();
+                                datagram.release();
+                                net.hopwise.overlay.wire.WireHeader.restamp(copy, b, c,
+                                        net.hopwise.overlay.wire.WireHeader.linkSequence(copy));
+                                return copy;
+                            }
+                        });
+                    }
+                });
+            }
+        })) {
+            o.node("a");
+            o.node("b");
+            o.node("c");
+            o.link("a", "c", MS);
+            o.link("b", "c", MS);
+            o.startAll();
+            o.runFor(3_000 * MS);
+            assertThat(o.engine("c").hasRoute(NodeId.ofName("a"), RoutingMetric.HOPS)).isTrue();
+            assertThat(o.engine("c").hasRoute(NodeId.ofName("b"), RoutingMetric.HOPS)).isTrue();
+            java.net.InetSocketAddress bAt = neighbourAddress(o, "c", "b");
+            assertThat(bAt).isEqualTo(o.address("b"));
+
+            forging[0] = true;
+            o.runFor(5_000 * MS);
+            long forged = o.engine("c").counters().moduleDrops().stream()
+                    .filter(d -> d.reason().equals(DropReason.FORGED_SENDER.reason())).mapToLong(DropCounter::count).sum();
+            assertThat(forged).isPositive();
+            assertThat(neighbourAddress(o, "c", "b")).isEqualTo(o.address("b"));
+            assertThat(o.engine("c").hasRoute(NodeId.ofName("b"), RoutingMetric.HOPS)).isTrue();
+            var status = o.engine("c").module(SecureLinks.class).status();
+            o.runFor(MS);
+            assertThat(status.join()).filteredOn(st -> st.name().equals("a"))
+                    .singleElement().satisfies(st -> assertThat(st.forgeries()).isEqualTo(forged));
+        }
+    }
+
+    private static java.net.InetSocketAddress neighbourAddress(VirtualOverlay o, String node, String neighbour) {
+        return o.engine(node).neighbours().stream().filter(n -> n.name().equals(neighbour)).findFirst()
+                .orElseThrow().address();
+    }
+
     private static long drops(VirtualOverlay o, String node) {
         return o.engine(node).counters().moduleDrops().stream()
                 .filter(d -> d.reason().startsWith("security_") && !d.reason().equals("security_no_session"))

@@ -1,0 +1,286 @@
+package net.hopwise.overlay.security;
+
+import java.net.InetSocketAddress;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.locks.LockSupport;
+import net.hopwise.overlay.NeighbourConfig;
+import net.hopwise.overlay.NodeConfig;
+import net.hopwise.overlay.NodeId;
+import net.hopwise.overlay.NodeRuntime;
+import net.hopwise.overlay.OverlayNode;
+import net.hopwise.overlay.OverlayPort;
+import net.hopwise.overlay.ReliableSession;
+import net.hopwise.overlay.SendResult;
+import net.hopwise.overlay.routing.RoutingMetric;
+
+/**
+ * Not a test: what sealed links cost against plaintext, in one run, row by row in alternating rounds
+ * (rates on a shared 2-core machine drift by tens of percent over seconds, so each sealed row is
+ * compared with the plaintext row of its own round and the median round is the result):
+ * <ul>
+ *   <li>best-effort goodput a to b on loopback UDP, 1000-byte messages, the sender keeping at most
+ *       4096 messages beyond what arrived (so that it does not take the receiver's CPU for datagrams
+ *       the receiver's socket would drop);</li>
+ *   <li>reliable goodput over a session (hop-by-hop link and session), the sender woken by the
+ *       session's writability listener;</li>
+ *   <li>round trip over 3 hops (4 nodes in a chain), one 64-byte message outstanding, its median.</li>
+ * </ul>
+ * The nodes of a row share one 2-thread runtime. With the module's test classpath:
+ * {@code java -cp <classpath> net.hopwise.overlay.security.SealedLinkBenchmark [--rounds 3] [--seconds 2]
+ * [--warmup 1] [--pings 5000] [--suites AES_GCM,CHACHA_POLY]}; docs/benchmarks.md, "Link security",
+ * gives the exact command.
+ */
+public final class SealedLinkBenchmark {
+    private static final int PAYLOAD = 1000;
+    private static final int PACED_WINDOW = 4096;
+    private static final int RTT_PAYLOAD = 64;
+    private static final RoutingMetric METRIC = RoutingMetric.HOPS;
+
+    /** Unmeasured sending before each goodput row's window. */
+    private static double warmupSeconds = 1;
+
+    private SealedLinkBenchmark() {}
+
+    public static void main(String[] args) throws Exception {
+        int rounds = Integer.parseInt(arg(args, "--rounds", "3"));
+        double seconds = Double.parseDouble(arg(args, "--seconds", "2"));
+        int pings = Integer.parseInt(arg(args, "--pings", "5000"));
+        warmupSeconds = Double.parseDouble(arg(args, "--warmup", "1"));
+        List<CipherSuite> suites = new ArrayList<>();
+        for (String s : arg(args, "--suites", "AES_GCM,CHACHA_POLY").split(",")) {
+            suites.add(CipherSuite.valueOf(s.trim()));
+        }
+        List<CipherSuite> configs = new ArrayList<>();
+        configs.add(null);
+        configs.addAll(suites);
+        System.out.printf(Locale.ROOT, "Java %s, %d processors; %d rounds, %.1f s a goodput row after %.1f s warm-up,"
+                + " %d pings a round-trip row%n", System.getProperty("java.version"),
+                Runtime.getRuntime().availableProcessors(), rounds, seconds, warmupSeconds, pings);
+        System.err.println("warming the JIT up: every row once, unmeasured");
+        for (CipherSuite c : configs) {
+            goodput(c, false, seconds);
+            goodput(c, true, seconds);
+            roundTrip(c, pings / 2);
+        }
+        Map<String, List<double[]>> results = new HashMap<>();
+        for (int r = 1; r <= rounds; r++) {
+            double[] plain = null;
+            for (CipherSuite c : configs) {
+                double be = goodput(c, false, seconds);
+                double rel = goodput(c, true, seconds);
+                double rtt = roundTrip(c, pings);
+                double[] row = {be, rel, rtt};
+                if (c == null) {
+                    plain = row;
+                }
+                System.out.printf(Locale.ROOT, "round %d %-11s best effort %7.1f MB/s (%3.0f%%)  reliable %7.1f MB/s"
+                        + " (%3.0f%%)  3-hop rtt %6.1f us (%.2fx)%n", r, c == null ? "plaintext" : c.name(),
+                        be / 1e6, 100 * be / plain[0], rel / 1e6, 100 * rel / plain[1], rtt / 1e3, rtt / plain[2]);
+                results.computeIfAbsent(c == null ? "plaintext" : c.name(), k -> new ArrayList<>())
+                        .add(new double[] {be / plain[0], rel / plain[1], rtt / plain[2]});
+            }
+        }
+        for (CipherSuite c : suites) {
+            List<double[]> rs = results.get(c.name());
+            System.out.printf(Locale.ROOT, "%-11s median of %d rounds against plaintext: best effort %.0f%%, reliable"
+                    + " %.0f%%, 3-hop rtt %.2fx%n", c.name(), rs.size(), 100 * median(rs, 0), 100 * median(rs, 1),
+                    median(rs, 2));
+        }
+    }
+
+    private static double median(List<double[]> rows, int column) {
+        double[] v = rows.stream().mapToDouble(r -> r[column]).sorted().toArray();
+        return v.length % 2 == 1 ? v[v.length / 2] : (v[v.length / 2 - 1] + v[v.length / 2]) / 2;
+    }
+
+    /** Nodes named by {@code names} in a chain, sealed with {@code suite}, or plaintext when null. */
+    private static List<OverlayNode> chain(NodeRuntime runtime, CipherSuite suite, String... names) {
+        Map<String, List<byte[]>> trusted = new HashMap<>();
+        Map<String, NodeKeys> keys = new HashMap<>();
+        for (String n : names) {
+            NodeKeys k = NodeKeys.generate();
+            keys.put(n, k);
+            trusted.put(n, List.of(k.identityPublic()));
+        }
+        TrustedKeys admission = new TrustedKeys(trusted);
+        List<OverlayNode> nodes = new ArrayList<>();
+        for (String n : names) {
+            NodeConfig.Builder b = NodeConfig.builder(n).loopback(0).defaultMetric(METRIC);
+            if (suite != null) {
+                b.module(new SecurityModule(SecurityConfig.of(n, keys.get(n), null, admission).withCipherSuite(suite)));
+            }
+            nodes.add(OverlayNode.start(b.build(), runtime));
+        }
+        for (int i = 0; i + 1 < nodes.size(); i++) {
+            OverlayNode x = nodes.get(i);
+            OverlayNode y = nodes.get(i + 1);
+            x.addNeighbour(new NeighbourConfig(y.config().name(), loopback(y)));
+            y.addNeighbour(new NeighbourConfig(x.config().name(), loopback(x)));
+        }
+        String last = names[names.length - 1];
+        long deadline = System.nanoTime() + 20_000_000_000L;
+        while (nodes.get(0).path(last, METRIC).size() != names.length
+                || nodes.get(nodes.size() - 1).path(names[0], METRIC).size() != names.length) {
+            if (System.nanoTime() > deadline) {
+                throw new IllegalStateException("no route across the chain");
+            }
+            LockSupport.parkNanos(5_000_000);
+        }
+        return nodes;
+    }
+
+    private static InetSocketAddress loopback(OverlayNode n) {
+        return new InetSocketAddress("127.0.0.1", n.localAddress().getPort());
+    }
+
+    /** Bytes a second delivered at b: best effort paced by the receiver, or a reliable session. */
+    static double goodput(CipherSuite suite, boolean reliable, double seconds) throws Exception {
+        try (NodeRuntime runtime = NodeRuntime.create(2)) {
+            List<OverlayNode> nodes = chain(runtime, suite, "a", "b");
+            OverlayNode a = nodes.get(0);
+            OverlayNode b = nodes.get(1);
+            try {
+                AtomicLong received = new AtomicLong();
+                byte[] payload = new byte[PAYLOAD];
+                Thread sender = Thread.currentThread();
+                Runnable offer;
+                if (reliable) {
+                    b.openSession(7, "a", 7, m -> received.lazySet(received.get() + m.payload().readableBytes()));
+                    ReliableSession out = a.openSession(7, "b", 7, m -> { });
+                    out.onWritable(() -> LockSupport.unpark(sender));
+                    offer = () -> {
+                        if (out.send(payload) != SendResult.ACCEPTED) {
+                            // woken by onWritable once half the session's buffer is free
+                            LockSupport.parkNanos(1_000_000);
+                        }
+                    };
+                } else {
+                    b.openPort(7, m -> received.lazySet(received.get() + m.payload().readableBytes()));
+                    OverlayPort port = a.openPort(7, m -> { });
+                    NodeId to = b.id();
+                    long[] offered = {0};
+                    long[] progress = {0, System.nanoTime()};
+                    offer = () -> {
+                        long got = received.get();
+                        long now = System.nanoTime();
+                        if (got != progress[0]) {
+                            progress[0] = got;
+                            progress[1] = now;
+                        }
+                        if (offered[0] - got >= (long) PACED_WINDOW * PAYLOAD) {
+                            if (now - progress[1] > 5_000_000L) {
+                                offered[0] = got; // what a full socket buffer dropped never arrives
+                            } else {
+                                LockSupport.parkNanos(20_000);
+                            }
+                            return;
+                        }
+                        if (port.send(to, 7, payload, METRIC) == SendResult.ACCEPTED) {
+                            offered[0] += PAYLOAD;
+                        } else {
+                            LockSupport.parkNanos(20_000);
+                        }
+                    };
+                }
+                long warm = System.nanoTime() + (long) (warmupSeconds * 1e9);
+                while (System.nanoTime() < warm) {
+                    offer.run();
+                }
+                long r0 = received.get();
+                long t0 = System.nanoTime();
+                long end = t0 + (long) (seconds * 1e9);
+                while (System.nanoTime() < end) {
+                    offer.run();
+                }
+                long t1 = System.nanoTime();
+                return (received.get() - r0) * 1e9 / (t1 - t0);
+            } finally {
+                for (OverlayNode n : nodes) {
+                    n.stop();
+                }
+            }
+        }
+    }
+
+    /** Median round trip in nanoseconds over a chain of four nodes, driven from the event loops. */
+    static double roundTrip(CipherSuite suite, int count) throws Exception {
+        try (NodeRuntime runtime = NodeRuntime.create(2)) {
+            List<OverlayNode> nodes = chain(runtime, suite, "p", "q", "r", "s");
+            OverlayNode client = nodes.get(0);
+            OverlayNode server = nodes.get(3);
+            try {
+                long[] rtts = new long[count];
+                CountDownLatch done = new CountDownLatch(1);
+                byte[] payload = new byte[RTT_PAYLOAD];
+                OverlayPort[] ports = new OverlayPort[2];
+                ports[1] = server.openPort(9, m -> ports[1].send(m.source(), m.sourcePort(), m.payloadBytes(), METRIC));
+                int[] n = {-100}; // the first hundred warm the path up and are not counted
+                long[] sent = {0};
+                NodeId to = server.id();
+                boolean[] resent = {false};
+                ports[0] = client.openPort(9, m -> {
+                    long now = System.nanoTime();
+                    if (resent[0]) {
+                        resent[0] = false; // this reply spans a loss: not a sample
+                    } else {
+                        if (n[0] >= 0) {
+                            rtts[n[0]] = now - sent[0];
+                        }
+                        if (++n[0] == count) {
+                            done.countDown();
+                            return;
+                        }
+                    }
+                    sent[0] = System.nanoTime();
+                    ports[0].send(to, 9, payload, METRIC);
+                });
+                SendResult first = ports[0].send(to, 9, payload, METRIC);
+                sent[0] = System.nanoTime();
+                if (first != SendResult.ACCEPTED) {
+                    throw new IllegalStateException("first ping refused: " + first);
+                }
+                long deadline = System.nanoTime() + 60_000_000_000L;
+                int seen = n[0];
+                while (!done.await(200, TimeUnit.MILLISECONDS)) {
+                    int now = client.inspect(e -> n[0]);
+                    if (now == seen) {
+                        // a ping lost on loopback: send another from the client's thread; the sample that
+                        // spans the loss is not counted
+                        client.inspect(e -> {
+                            resent[0] = true;
+                            sent[0] = System.nanoTime();
+                            return ports[0].send(to, 9, payload, METRIC);
+                        });
+                    }
+                    seen = now;
+                    if (System.nanoTime() > deadline) {
+                        throw new IllegalStateException("round trips stalled at " + n[0]);
+                    }
+                }
+                Arrays.sort(rtts);
+                return rtts[count / 2];
+            } finally {
+                for (OverlayNode x : nodes) {
+                    x.stop();
+                }
+            }
+        }
+    }
+
+    private static String arg(String[] args, String name, String fallback) {
+        for (int i = 0; i + 1 < args.length; i++) {
+            if (args[i].equals(name)) {
+                return args[i + 1];
+            }
+        }
+        return fallback;
+    }
+}
