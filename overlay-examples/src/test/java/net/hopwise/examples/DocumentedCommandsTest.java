@@ -36,7 +36,8 @@ class DocumentedCommandsTest {
             "net.hopwise.examples.sim.SimulatorCli", "--help",
             DemoOverlay.class.getName(), "--seconds 1",
             "net.hopwise.multicast.CostBenefitExperiment", "s1 --seconds 1 --seeds 1",
-            "net.hopwise.overlay.security.SealedGoodputBenchmark", "0.2",
+            "net.hopwise.overlay.security.SealedLinkBenchmark",
+            "--rounds 1 --seconds 0.2 --warmup 0.2 --pings 200 --suites AES_GCM",
             "net.hopwise.voip.relay.FaultExperiment", "load --calls 1 --rate 1 --seconds 1",
             "net.hopwise.voip.relay.LossRecoveryExperiment", "--only chain --runs 1 --seconds 1 --calls 1");
     /** Word prefixes whose value a cheap run shrinks: a fuzz run of a million inputs becomes a thousand. */

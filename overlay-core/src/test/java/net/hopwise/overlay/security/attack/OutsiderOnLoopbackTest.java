@@ -22,7 +22,6 @@ import net.hopwise.overlay.security.DropReason;
 import net.hopwise.overlay.security.attack.Wiretap.Captured;
 import net.hopwise.overlay.testing.Eventually;
 import net.hopwise.overlay.wire.PacketType;
-import org.junit.jupiter.api.Disabled;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -219,7 +218,6 @@ class OutsiderOnLoopbackTest {
      * flipped bit turns a sealed datagram's type into FINAL's.
      */
     @Test
-    @Disabled("Handshakes.onFinal returns without counting a drop when the index names a live session: see the report")
     void aFinalNamingALiveSessionIsACountedDropWhetherCraftedOrATypeBitFlipped() throws Exception {
         try (SecuredPair p = SecuredPair.start();
                 DatagramChannel attacker = DatagramChannel.open().bind(new InetSocketAddress("127.0.0.1", 0))) {
