@@ -16,12 +16,13 @@ import net.hopwise.voip.sip.SipRequests;
  * The relay's SIP logic: a record-routing, transaction-stateful proxy (RFC 3261 section 16) whose
  * next hop is either a phone of its site or the relay of another overlay node. It answers INVITEs
  * with 100 Trying, adds its Via (with a loop-detection hash) and Record-Route, decrements
- * Max-Forwards, routes by Route, then by the dialog table, then by registrar and dial plan, turns
+ * Max-Forwards, routes by Route, then by the dialog table, then by dial plan, registrar and the
+ * registrations other relays published ({@link RegistrationDirectory}), turns
  * CANCEL into a CANCEL of the forwarded branch, absorbs retransmissions and the hop-by-hop ACK, and
  * has every SDP rewritten on the way ({@link Calls}). Sans-IO: messages and time come in, output
  * goes to {@link SignalIo} and {@link MediaIo}. One relay loop; not thread-safe.
  *
- * <p>About 415 lines, over the house's 400: transactions ({@link Transactions}), routing
+ * <p>About 440 lines, over the house's 400: transactions ({@link Transactions}), routing
  * ({@link RequestRouting}), the registrar and the calls are classes of their own; what stays is the
  * request and response flow of RFC 3261 section 16, which reads best as the section does, in one place.
  */
