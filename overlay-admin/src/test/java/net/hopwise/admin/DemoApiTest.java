@@ -481,6 +481,17 @@ class DemoApiTest {
         String text = mvc.perform(get("/actuator/prometheus")).andExpect(status().isOk()).andReturn().getResponse()
                 .getContentAsString();
         assertThat(text).contains("hopwise_security_authenticated{node=\"chicago\",peer=\"denver\"} 1.0");
+        // Each node's handshake state within its bound, and its link state signed and verified by the others.
+        JsonNode nodes = read(get("/api/security"));
+        assertThat(nodes).hasSize(DemoOverlay.NODES.size());
+        assertThat(nodes.get(0).get("node").asText()).isEqualTo("amsterdam");
+        for (JsonNode n : nodes) {
+            assertThat(n.get("secured").asBoolean()).as(n.toString()).isTrue();
+            JsonNode h = n.get("handshakes");
+            assertThat(h.get("pendingResponses").asInt()).isBetween(0, h.get("maxPendingResponses").asInt());
+            assertThat(h.get("maxPendingResponses").asInt()).isPositive();
+            assertThat(n.get("linkStateVerification").get("verifications").asLong()).as(n.toString()).isPositive();
+        }
     }
 
     @Test
