@@ -22,9 +22,14 @@ final class RealTimeScenario {
     static final int PORT = 5004;
     /** Member node and its hops from the source. */
     static final Map<String, Integer> MEMBERS = Map.of("c", 2, "d", 2, "e", 1, "f", 2);
+    /** Packets sent after the measured ones, without loss, to reveal the losses among the last. */
+    static final int TAIL = 5;
     private static final String[][] LINKS = {{"a", "b"}, {"b", "c"}, {"b", "d"}, {"a", "e"}, {"e", "f"}};
 
-    /** What a run gave: each member's statistics, and the true delay of every delivered packet. */
+    /**
+     * What a run gave: each member's statistics ({@code lost} counts the measured packets only: the
+     * tail arrives whole), and the largest true delay of a delivered packet.
+     */
     record Result(Map<String, RealTimeStatistics> stats, Map<String, Inbox> inboxes, long maxDeliveredDelayNanos,
             long lateDrops, long refusedForDeadline, double modelLossPerLink) {
 
@@ -34,7 +39,7 @@ final class RealTimeScenario {
             long lost = 0;
             for (Map.Entry<String, Integer> m : MEMBERS.entrySet()) {
                 expected += packets * (1 - Math.pow(1 - modelLossPerLink, m.getValue()));
-                lost += packets - stats.get(m.getKey()).received();
+                lost += stats.get(m.getKey()).lost();
             }
             return lost / expected;
         }
@@ -45,6 +50,14 @@ final class RealTimeScenario {
     /** The residual loss of one real-time link with independent loss {@code p} each way (thesis, 6.2.1). */
     static double model(double p) {
         return 2 * p * p - 3 * p * p * p;
+    }
+
+    /**
+     * The same counting the losses of the packet after a loss, which the thesis neglects: {@code 2p^2 -
+     * p^3} (see overlay-core's {@code ResidualLossTest}).
+     */
+    static double modelWithNextPacketLosses(double p) {
+        return 2 * p * p - p * p * p;
     }
 
     /**
@@ -63,7 +76,7 @@ final class RealTimeScenario {
             overlay.startAll();
             overlay.runFor(3_000 * MS);
             Map<String, Inbox> inboxes = new LinkedHashMap<>();
-            long[] sentAt = new long[packets];
+            long[] sentAt = new long[packets + TAIL];
             long[] maxDelay = {0};
             for (String m : MEMBERS.keySet()) {
                 Inbox inbox = new Inbox();
@@ -82,7 +95,13 @@ final class RealTimeScenario {
             }
             RealTimeGroupSender sender = multicast(overlay, "a").realTimeSender(GROUP, PORT, null, deadline);
             byte[] frame = new byte[160];
-            for (int i = 0; i < packets; i++) {
+            for (int i = 0; i < packets + TAIL; i++) {
+                if (i == packets) {
+                    for (String[] l : LINKS) {
+                        overlay.loss(l[0], l[1], 0);
+                        overlay.loss(l[1], l[0], 0);
+                    }
+                }
                 multicast(overlay, "a");
                 sentAt[i] = overlay.now();
                 if (!sender.send(frame).accepted()) {
@@ -90,7 +109,6 @@ final class RealTimeScenario {
                 }
                 overlay.runFor(intervalMs * MS);
             }
-            // Nothing follows the last packet to reveal its loss: one packet in the run may go unrecovered.
             overlay.runFor(500 * MS);
             Map<String, RealTimeStatistics> stats = new LinkedHashMap<>();
             long lateDrops = 0;

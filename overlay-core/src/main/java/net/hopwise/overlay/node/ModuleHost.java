@@ -29,7 +29,7 @@ import net.hopwise.overlay.wire.WireHeader;
  * The node's side of the module SPI: one {@link ModuleContext} per installed module, and what the
  * modules registered (packet types, API objects, per-link state).
  *
- * <p>About 450 lines, over the house's 400: one context per module, the registrations it makes and the
+ * <p>About 500 lines, over the house's 400: one context per module, the registrations it makes and the
  * views it gets, each a short method of the SPI it implements (routes live in {@code ModuleRoutes}).
  */
 final class ModuleHost {
@@ -116,7 +116,7 @@ final class ModuleHost {
             }
         }
         extensionListeners.forEach(routing::listenToExtension);
-        node.realTime.moduleReceivers(realTimeReceivers);
+        node.realTime.modules.receivers(realTimeReceivers);
     }
 
     void install(OverlayModule module) {
@@ -297,16 +297,12 @@ final class ModuleHost {
         public boolean sendRealTime(LinkView link, int type, ByteBuf body, long deadlineNanos) {
             try {
                 requireClaimed(type);
-                if (body.readableBytes() > node.maxBody() - REAL_TIME_HEADER) {
-                    throw new IllegalArgumentException("module " + module + ": a real-time body of "
-                            + body.readableBytes() + " bytes exceeds the " + (node.maxBody() - REAL_TIME_HEADER)
-                            + " a real-time datagram of this node carries");
-                }
+                node.realTime.modules.requireFits(module, body);
                 Neighbour n = current(link);
                 if (n == null || !n.writable()) {
                     return false;
                 }
-                node.realTime.sendModule(n, type, body, deadlineNanos);
+                node.realTime.modules.send(n, type, body, deadlineNanos);
                 return true;
             } finally {
                 body.release();

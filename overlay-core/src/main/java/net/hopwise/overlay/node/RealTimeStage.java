@@ -16,7 +16,6 @@ import net.hopwise.overlay.realtime.RealTimeLinkSender;
 import net.hopwise.overlay.routing.RoutingMetric;
 import net.hopwise.overlay.spi.Frame;
 import net.hopwise.overlay.spi.FrameSink;
-import net.hopwise.overlay.spi.RealTimeReceiver;
 import net.hopwise.overlay.spi.Stage;
 import net.hopwise.overlay.wire.DropReason;
 import net.hopwise.overlay.wire.PacketType;
@@ -48,14 +47,15 @@ final class RealTimeStage implements Stage {
             new java.util.LinkedHashMap<>(16, 0.75f, true);
     private final RealTimeCounters realTimeCounters = new RealTimeCounters();
     private final long[] nackScratch = new long[RealTimeCodec.MAX_NACK_SEQUENCES];
-    /** The modules' packet types that ride the real-time channels, by code; none until modules register. */
-    private RealTimeReceiver[] moduleReceivers = new RealTimeReceiver[256];
+    /** The modules' packet types on the real-time channels. */
+    final ModuleRealTime modules;
 
     RealTimeStage(NodeContext node, RealTimeConfig config, ByteBufAllocator allocator, NodeCounters counters) {
         this.node = node;
         this.config = config;
         this.allocator = allocator;
         this.counters = counters;
+        this.modules = new ModuleRealTime(node, this, allocator, counters);
     }
 
     /**
@@ -204,47 +204,6 @@ final class RealTimeStage implements Stage {
         node.transmit(via, copy);
     }
 
-    /** Takes the module real-time types' receivers, once the modules registered them. */
-    void moduleReceivers(RealTimeReceiver[] receivers) {
-        this.moduleReceivers = receivers;
-    }
-
-    /**
-     * Sends a module's body on the real-time channel to {@code via}, resendable until {@code
-     * deadlineNanos} less the link's one-way delay. The caller keeps ownership of {@code body}.
-     */
-    void sendModule(Neighbour via, int type, ByteBuf body, long deadlineNanos) {
-        int length = body.readableBytes();
-        ByteBuf packet = allocator.ioBuffer(WireHeader.LENGTH + ModuleRealTime.HEADER + length);
-        WireHeader.write(packet, type, 0, ModuleRealTime.HEADER + length, node.selfId(), via.id().value(),
-                via.takeLinkSequence());
-        ModuleRealTime.writeHeader(packet, ModuleRealTime.until(deadlineNanos, node.now()));
-        packet.writeBytes(body, body.readerIndex(), length);
-        RealTimeLinkSender<ByteBuf> sender = realTimeChannelOf(via).sender;
-        RealTimeCodec.setLinkSequence(WireHeader.body(packet), sender.nextSequence());
-        long oneWay = ModuleRealTime.oneWayNanos(via);
-        long resendUntil = deadlineNanos < Long.MIN_VALUE + oneWay ? Long.MIN_VALUE : deadlineNanos - oneWay;
-        sender.sent(packet.retainedDuplicate(), node.now(), resendUntil);
-        node.transmit(via, packet);
-    }
-
-    private void onModuleData(Neighbour from, int type, ByteBuf body) {
-        if (body.readableBytes() < ModuleRealTime.HEADER) {
-            counters.drop(DropReason.MALFORMED);
-            return;
-        }
-        // The frame stage already counted the link sequence of a module's type for the link's loss.
-        RealTimeLinkReceiver receiver = realTimeChannelOf(from).receiver;
-        if (!receiver.onPacket(RealTimeCodec.linkSequence(body))) {
-            counters.drop(DropReason.DUPLICATE);
-            return;
-        }
-        long deadline = node.now() + ModuleRealTime.remainingNanos(body) - ModuleRealTime.oneWayNanos(from);
-        ByteBuf moduleBody = body.slice(body.readerIndex() + ModuleRealTime.HEADER,
-                body.readableBytes() - ModuleRealTime.HEADER);
-        moduleReceivers[type].onRealTime(from, moduleBody, deadline, receiver.lastFilledGap());
-    }
-
     void onRealTimeData(Neighbour from, ByteBuf datagram, ByteBuf body) {
         if (!RealTimeCodec.isWellFormed(body, METRIC_COUNT)) {
             counters.drop(DropReason.MALFORMED);
@@ -336,7 +295,7 @@ final class RealTimeStage implements Stage {
     @Override
     public boolean takes(int type) {
         return type == PacketType.REALTIME_DATA.code() || type == PacketType.REALTIME_NACK.code()
-                || (type >= 0 && type < moduleReceivers.length && moduleReceivers[type] != null);
+                || modules.takes(type);
     }
 
     @Override
@@ -346,8 +305,8 @@ final class RealTimeStage implements Stage {
             onRealTimeData((Neighbour) frame.link(), frame.datagram(), frame.body());
         } else if (type == PacketType.REALTIME_NACK.code()) {
             onRealTimeNack((Neighbour) frame.link(), frame.datagram(), frame.body());
-        } else if (takes(type)) {
-            onModuleData((Neighbour) frame.link(), type, frame.body());
+        } else if (modules.takes(type)) {
+            modules.onData((Neighbour) frame.link(), type, frame.body());
         } else {
             next.accept(frame);
         }
