@@ -98,10 +98,12 @@ public interface Multicast {
 
     /**
      * The real-time streams of a group this node receives as a member node, one per source, port and
-     * metric: delay, loss, late, recovered, duplicates and jitter (see {@link RealTimeMemberStatistics}).
+     * metric: delay, loss, late, recovered, duplicates and jitter (see {@link RealTimeMemberStatistics});
+     * empty once the node stopped.
      */
     default java.util.List<RealTimeMemberStatistics> realTimeStatistics(String group) {
-        return RealTimeMulticast.of(this).statistics(GroupId.ofName(group));
+        RealTimeMulticast service = RealTimeMulticast.peek(this);
+        return service == null ? java.util.List.of() : service.statistics(GroupId.ofName(group));
     }
 
     /** The reliable streams of a group this node sends, relays or delivers, with their counts. */

@@ -92,6 +92,11 @@ final class RealTimeMulticast implements Stage {
         return service;
     }
 
+    /** The service behind a node's {@link Multicast}, or null once the node stopped. */
+    static RealTimeMulticast peek(Multicast multicast) {
+        return SERVICES.get(multicast);
+    }
+
     int maxPayload() {
         return maxPayload;
     }

@@ -82,6 +82,11 @@ class RealTimeMulticastUdpTest {
                 recovered += s.recovered();
             }
             assertThat(recovered).as("packets recovered by the links").isPositive();
+
+            Multicast stopped = nodes.get("a").module(Multicast.class);
+            nodes.get("a").stop();
+            assertThat(voice.send(new byte[1]).status()).isEqualTo(SendResult.Status.STOPPED);
+            assertThat(stopped.realTimeStatistics("call")).isEmpty();
         } finally {
             nodes.values().forEach(OverlayNode::stop);
             runtime.close();
