@@ -88,6 +88,27 @@ public interface Multicast {
     java.util.concurrent.CompletableFuture<java.util.List<TreeLink>> tree(String group, NodeId source,
             RoutingMetric metric);
 
+    /**
+     * The real-time sender of this node to a group's port, for audio and video conferences: packets
+     * go down the source's tree of {@code metric} (null: the node's default) on the links' real-time
+     * channels, which resend a lost packet once, hop by hop, only while it can still arrive before
+     * {@code deadline} (null: {@link RealTimeGroupSender#DEFAULT_DEADLINE}) after its send; member
+     * nodes deliver each packet at most once and drop those that arrive later than that. One stream
+     * per group, port and metric at a node: a second call returns the same sender, with the deadline
+     * of the first. See {@code docs/multicast.md}.
+     *
+     * @throws IllegalArgumentException for a bad group name, port or deadline
+     * @throws IllegalStateException when the node is stopped
+     */
+    RealTimeGroupSender realTimeSender(String group, int port, RoutingMetric metric, java.time.Duration deadline);
+
+    /**
+     * The real-time streams of a group this node receives as a member node, one per source, port and
+     * metric: delay, loss, late, recovered, duplicates and jitter (see {@link RealTimeMemberStatistics});
+     * empty once the node stopped.
+     */
+    java.util.List<RealTimeMemberStatistics> realTimeStatistics(String group);
+
     /** The reliable streams of a group this node sends, relays or delivers, with their counts. */
     java.util.List<ReliableStatistics> reliableStatistics(String group);
 

@@ -123,6 +123,8 @@ public final class MulticastModule implements OverlayModule {
         MulticastStage stage = new MulticastStage(context, this);
         // It takes only its own packet type, so it goes after every core stage.
         context.addStage(name(), StagePosition.last(), stage);
+        context.registerPacketType(RealTimePacket.TYPE, "multicast-realtime-data");
+        context.addStage(name() + "-realtime", StagePosition.last(), new RealTimeMulticast(context, stage));
         context.provide(Multicast.class, stage);
     }
 }

@@ -52,6 +52,8 @@ final class MulticastStage implements Stage, Multicast {
     /** Only on the node's thread; the wire carries 32 bits. */
     private long nextMessageId = 1;
     private volatile boolean closed;
+    /** The real-time service installed beside this stage, which the API's real-time methods reach. */
+    volatile RealTimeMulticast realTime;
 
     MulticastStage(ModuleContext context, MulticastModule settings) {
         this.context = context;
@@ -172,6 +174,22 @@ final class MulticastStage implements Stage, Multicast {
             throw new IllegalStateException("the node is stopped");
         }
         return reliable.sender(id, port, metric != null ? metric : context.config().defaultMetric(), policy);
+    }
+
+    @Override
+    public RealTimeGroupSender realTimeSender(String group, int port, RoutingMetric metric,
+            java.time.Duration deadline) {
+        RealTimeMulticast service = realTime;
+        if (service == null) {
+            throw new IllegalStateException("real-time multicast is not installed on this node");
+        }
+        return service.sender(group, port, metric, deadline);
+    }
+
+    @Override
+    public List<RealTimeMemberStatistics> realTimeStatistics(String group) {
+        RealTimeMulticast service = realTime;
+        return service == null ? List.of() : service.statistics(GroupId.ofName(group));
     }
 
     @Override

@@ -29,7 +29,7 @@ import net.hopwise.overlay.wire.WireHeader;
  * The node's side of the module SPI: one {@link ModuleContext} per installed module, and what the
  * modules registered (packet types, API objects, per-link state).
  *
- * <p>About 450 lines, over the house's 400: one context per module, the registrations it makes and the
+ * <p>About 500 lines, over the house's 400: one context per module, the registrations it makes and the
  * views it gets, each a short method of the SPI it implements (routes live in {@code ModuleRoutes}).
  */
 final class ModuleHost {
@@ -44,6 +44,9 @@ final class ModuleHost {
     private final Map<Integer, LinkStateExtension.Listener> extensionListeners = new HashMap<>();
     private final Map<Integer, String> packetTypes = new HashMap<>();
     private final Map<Class<?>, Object> apis = new HashMap<>();
+    /** The receivers of the module types that ride real-time channels, by type code. */
+    private final net.hopwise.overlay.spi.RealTimeReceiver[] realTimeReceivers =
+            new net.hopwise.overlay.spi.RealTimeReceiver[256];
     private final List<LinkStates<?>> perLink = new ArrayList<>();
     private final ModuleRoutes routes;
     private MeterRegistry meters;
@@ -113,6 +116,7 @@ final class ModuleHost {
             }
         }
         extensionListeners.forEach(routing::listenToExtension);
+        node.realTime.modules.receivers(realTimeReceivers);
     }
 
     void install(OverlayModule module) {
@@ -287,6 +291,37 @@ final class ModuleHost {
             } finally {
                 body.release();
             }
+        }
+
+        @Override
+        public boolean sendRealTime(LinkView link, int type, ByteBuf body, long deadlineNanos) {
+            try {
+                requireClaimed(type);
+                node.realTime.modules.requireFits(module, body);
+                Neighbour n = current(link);
+                if (n == null || !n.writable()) {
+                    return false;
+                }
+                node.realTime.modules.send(n, type, body, deadlineNanos);
+                return true;
+            } finally {
+                body.release();
+            }
+        }
+
+        @Override
+        public void receiveRealTime(int type, net.hopwise.overlay.spi.RealTimeReceiver receiver) {
+            Objects.requireNonNull(receiver, "receiver");
+            if (built) {
+                throw new IllegalStateException("module " + module + ": real-time receivers are registered while the"
+                        + " node is built");
+            }
+            requireClaimed(type);
+            if (realTimeReceivers[type] != null) {
+                throw new IllegalArgumentException("module " + module + ": packet type " + type
+                        + " already has a real-time receiver");
+            }
+            realTimeReceivers[type] = receiver;
         }
 
         private Neighbour current(LinkView link) {

@@ -47,12 +47,15 @@ final class RealTimeStage implements Stage {
             new java.util.LinkedHashMap<>(16, 0.75f, true);
     private final RealTimeCounters realTimeCounters = new RealTimeCounters();
     private final long[] nackScratch = new long[RealTimeCodec.MAX_NACK_SEQUENCES];
+    /** The modules' packet types on the real-time channels. */
+    final ModuleRealTime modules;
 
     RealTimeStage(NodeContext node, RealTimeConfig config, ByteBufAllocator allocator, NodeCounters counters) {
         this.node = node;
         this.config = config;
         this.allocator = allocator;
         this.counters = counters;
+        this.modules = new ModuleRealTime(node, this, allocator, counters);
     }
 
     /**
@@ -153,7 +156,12 @@ final class RealTimeStage implements Stage {
             RealTimeLinkSender<ByteBuf> sender = new RealTimeLinkSender<>(config, new RealTimeLinkSender.Output<>() {
                 @Override
                 public void retransmit(long seq, ByteBuf stored) {
-                    retransmitRealTime(n, stored);
+                    retransmitRealTime(n, stored, 0);
+                }
+
+                @Override
+                public void retransmit(long seq, ByteBuf stored, long heldNanos) {
+                    retransmitRealTime(n, stored, heldNanos);
                 }
 
                 @Override
@@ -182,7 +190,7 @@ final class RealTimeStage implements Stage {
         node.transmit(via, datagram);
     }
 
-    void retransmitRealTime(Neighbour via, ByteBuf stored) {
+    void retransmitRealTime(Neighbour via, ByteBuf stored, long heldNanos) {
         if (!node.isCurrent(via)) {
             return;
         }
@@ -190,6 +198,9 @@ final class RealTimeStage implements Stage {
         ByteBuf copy = allocator.ioBuffer(stored.readableBytes());
         copy.writeBytes(stored, stored.readerIndex(), stored.readableBytes());
         WireHeader.restamp(copy, node.selfId(), via.id().value(), via.takeLinkSequence());
+        if (WireHeader.typeCode(copy) != PacketType.REALTIME_DATA.code()) {
+            ModuleRealTime.age(WireHeader.body(copy), heldNanos);
+        }
         node.transmit(via, copy);
     }
 
@@ -283,7 +294,8 @@ final class RealTimeStage implements Stage {
 
     @Override
     public boolean takes(int type) {
-        return type == PacketType.REALTIME_DATA.code() || type == PacketType.REALTIME_NACK.code();
+        return type == PacketType.REALTIME_DATA.code() || type == PacketType.REALTIME_NACK.code()
+                || modules.takes(type);
     }
 
     @Override
@@ -293,6 +305,8 @@ final class RealTimeStage implements Stage {
             onRealTimeData((Neighbour) frame.link(), frame.datagram(), frame.body());
         } else if (type == PacketType.REALTIME_NACK.code()) {
             onRealTimeNack((Neighbour) frame.link(), frame.datagram(), frame.body());
+        } else if (modules.takes(type)) {
+            modules.onData((Neighbour) frame.link(), type, frame.body());
         } else {
             next.accept(frame);
         }

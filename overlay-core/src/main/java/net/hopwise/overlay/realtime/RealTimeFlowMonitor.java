@@ -37,6 +37,17 @@ public final class RealTimeFlowMonitor {
      * @return false for a copy already seen, which should not be delivered again
      */
     public boolean onPacket(long wireSequence, long sendTimeNanos, long nowNanos) {
+        return onPacket(wireSequence, sendTimeNanos, nowNanos, nowNanos - sendTimeNanos > lateDeadlineNanos);
+    }
+
+    /**
+     * Records an arrival whose lateness the caller judged, as a receiver does that knows a packet's
+     * deadline better than the two clocks' difference tells it.
+     *
+     * @param late whether the packet missed its deadline (counted in {@code late})
+     * @return false for a copy already seen
+     */
+    public boolean onPacket(long wireSequence, long sendTimeNanos, long nowNanos, boolean late) {
         lastArrivalNanos = nowNanos;
         long seq = window.unwrap(wireSequence);
         long r = window.accept(seq);
@@ -59,8 +70,8 @@ public final class RealTimeFlowMonitor {
         delaySum += delay;
         minDelay = Math.min(minDelay, delay);
         maxDelay = Math.max(maxDelay, delay);
-        if (delay > lateDeadlineNanos) {
-            late++;
+        if (late) {
+            this.late++;
         }
         if (hasTransit) {
             long d = Math.abs(delay - lastTransit);

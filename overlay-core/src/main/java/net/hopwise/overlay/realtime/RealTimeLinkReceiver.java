@@ -30,6 +30,7 @@ public final class RealTimeLinkReceiver {
     private long nacksSent;
     private long sequencesRequested;
     private long restarts;
+    private boolean lastFilled;
 
     public RealTimeLinkReceiver(RealTimeConfig config, Output output) {
         this.output = output;
@@ -47,6 +48,7 @@ public final class RealTimeLinkReceiver {
     public boolean onPacket(long wireSequence) {
         long seq = window.unwrap(wireSequence);
         long r = window.accept(seq);
+        lastFilled = r == SequenceWindow.FILLED;
         if (r == SequenceWindow.DUPLICATE) {
             duplicates++;
             return false;
@@ -76,6 +78,14 @@ public final class RealTimeLinkReceiver {
             output.sendNack(nack, count);
         }
         return true;
+    }
+
+    /**
+     * Whether the packet {@link #onPacket} last passed on filled a gap: a retransmission (or an
+     * original overtaken by its successor), which a receiver may count as recovered.
+     */
+    public boolean lastFilledGap() {
+        return lastFilled;
     }
 
     /** Forgets the stream, as when the link went down and the neighbour may have restarted. */

@@ -17,6 +17,14 @@ public final class RealTimeLinkSender<P> {
         /** Resend this packet, which carries sequence number {@code seq}; the sender keeps it. */
         void retransmit(long seq, P packet);
 
+        /**
+         * As {@link #retransmit(long, Object)}, told how long the packet has been held since it was
+         * first sent: for packets that carry the time they have left, which the resend must shorten.
+         */
+        default void retransmit(long seq, P packet, long heldNanos) {
+            retransmit(seq, packet);
+        }
+
         /** The packet left the history (expired, displaced or closed); release it. */
         void evicted(P packet);
     }
@@ -30,6 +38,8 @@ public final class RealTimeLinkSender<P> {
 
     private final Object[] packets;
     private final long[] sentAt;
+    /** Past this instant a packet is not resent: the end of the history, or its own earlier deadline. */
+    private final long[] resendUntil;
     private final boolean[] resent;
     /** Oldest sequence number that may still be in the history; {@code next} when empty. */
     private long oldest;
@@ -51,6 +61,7 @@ public final class RealTimeLinkSender<P> {
         this.keepHistory = config.recovery();
         this.packets = new Object[capacity];
         this.sentAt = new long[capacity];
+        this.resendUntil = new long[capacity];
         this.resent = new boolean[capacity];
         // A new link starts with a full bucket: its first losses are as worth repairing as later ones.
         this.tokens = bucketCapacity;
@@ -66,6 +77,16 @@ public final class RealTimeLinkSender<P> {
      * The sender takes ownership of {@code packet}.
      */
     public void sent(P packet, long nowNanos) {
+        sent(packet, nowNanos, Long.MAX_VALUE);
+    }
+
+    /**
+     * As {@link #sent(Object, long)} for a packet with a deadline of its own: it is resent only before
+     * {@code resendUntilNanos} (and never after the history's end), because a later copy could not
+     * arrive in time. It still takes its place in the history, so that numbering and eviction stay
+     * in order.
+     */
+    public void sent(P packet, long nowNanos, long resendUntilNanos) {
         expire(nowNanos);
         long seq = next++;
         dataPackets++;
@@ -83,6 +104,7 @@ public final class RealTimeLinkSender<P> {
         }
         packets[i] = packet;
         sentAt[i] = nowNanos;
+        resendUntil[i] = Math.min(resendUntilNanos, nowNanos + historyNanos);
         resent[i] = false;
     }
 
@@ -102,6 +124,10 @@ public final class RealTimeLinkSender<P> {
                 continue;
             }
             int i = slot(seq);
+            if (nowNanos >= resendUntil[i]) {
+                refusedExpired++;
+                continue;
+            }
             if (resent[i]) {
                 // A duplicated NACK: each packet is resent at most once.
                 continue;
@@ -115,7 +141,7 @@ public final class RealTimeLinkSender<P> {
             retransmissions++;
             @SuppressWarnings("unchecked")
             P p = (P) packets[i];
-            output.retransmit(seq, p);
+            output.retransmit(seq, p, nowNanos - sentAt[i]);
         }
     }
 

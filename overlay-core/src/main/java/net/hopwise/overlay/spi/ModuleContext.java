@@ -11,7 +11,8 @@ import net.hopwise.overlay.NodeListener;
 
 /**
  * What a module gets from the node it is installed on. Registration methods ({@code register*},
- * {@code addStage}, {@code linkStateExtension}, {@code dropReason}, {@code provide}) are for
+ * {@code addStage}, {@code receiveRealTime}, {@code linkStateExtension}, {@code dropReason}, {@code
+ * provide}) are for
  * {@link OverlayModule#install}; everything else runs on the node's thread (see {@link #execute}).
  */
 public interface ModuleContext {
@@ -104,6 +105,40 @@ public interface ModuleContext {
      * @return how many neighbours it went to
      */
     int fanOut(List<? extends LinkView> links, int type, ByteBuf body);
+
+    /** Bytes a real-time send puts in front of a module's body: its room is {@code maxBody() - REAL_TIME_HEADER}. */
+    int REAL_TIME_HEADER = 8;
+
+    /**
+     * Sends one packet of a module type on the link's real-time channel, the one unicast real-time
+     * flows ride: numbered per link, it leaves at once and nothing ever waits for it. When the
+     * neighbour sees a gap it asks once, and the node resends the packet once, within the channel's
+     * token budget, but only while a copy can still arrive before {@code deadlineNanos} (by half the
+     * link's smoothed round trip) and never later than the real-time history ({@code
+     * RealTimeConfig.history()}) after this send. With independent loss {@code p} each way the
+     * link's residual loss is thus about {@code 2p^2 - 3p^3} when the deadline leaves room for a
+     * round trip and the packets after this one follow soon enough to reveal its loss. The
+     * neighbour's module gets it through the {@link RealTimeReceiver} it registered for the type (or
+     * drops it, unknown), once, with the deadline on its own clock: the deadline travels as the time
+     * left, so the nodes' clocks need not agree. Takes ownership of {@code body}.
+     *
+     * @param deadlineNanos on this node's clock ({@link #nowNanos}); a packet sent past it still goes,
+     *     but is never resent
+     * @return false when it could not go (link unknown, socket back-pressured): counted by the caller
+     * @throws IllegalArgumentException for a type the module did not register, or a body longer than
+     *     {@code maxBody() - REAL_TIME_HEADER}
+     */
+    boolean sendRealTime(LinkView link, int type, ByteBuf body, long deadlineNanos);
+
+    /**
+     * Takes the module's packets of a type that arrive on real-time channels ({@link #sendRealTime}):
+     * they go to {@code receiver} and not down the chain of stages. Only while the node is built
+     * ({@link OverlayModule#install}), for a type the module registered, once per type.
+     *
+     * @throws IllegalArgumentException for a type the module did not register, or one already taken
+     * @throws IllegalStateException when the node is built
+     */
+    void receiveRealTime(int type, RealTimeReceiver receiver);
 
     /**
      * Carries a link's datagrams over a transport of the module's own instead of the node's UDP socket
