@@ -190,13 +190,13 @@ final class Calls {
         boolean rtcp = isRtcp(packet);
         if (rtcp) {
             if (s.latchedRtcp == null && onRtcpSocket) {
-                s.latchedRtcp = source;
+                s.latchedRtcp = unscoped(source);
             }
             s.rtcpFromPhone++;
             s.phoneReport = RtcpReport.read(packet, s.phoneReport);
         } else {
             if (s.latchedRtp == null) {
-                s.latchedRtp = source;
+                s.latchedRtp = unscoped(source);
             }
             if (packet.readableBytes() >= 12 && (packet.getUnsignedByte(packet.readerIndex()) >> 6) == 2) {
                 int seq = packet.getUnsignedShort(packet.readerIndex() + 2);
@@ -343,6 +343,23 @@ final class Calls {
         return new CallStatistics(c.callId, c.from, c.to, c.state.name(), String.valueOf(c.callerHop),
                 String.valueOf(c.calleeHop), TimeUnit.NANOSECONDS.toMillis(end - c.createdNanos), c.endReason,
                 streams);
+    }
+
+    /**
+     * The address without a zero IPv6 scope: the epoll transport reports a global or loopback IPv6
+     * sender with scope 0 ({@code ::1%0}), which names the same address but would read differently
+     * in the call's record than the address of the phone's SDP. Done once per latch, not per packet.
+     */
+    static InetSocketAddress unscoped(InetSocketAddress a) {
+        if (a.getAddress() instanceof java.net.Inet6Address v6 && v6.getScopeId() == 0
+                && a.getAddress().getHostAddress().indexOf('%') >= 0) {
+            try {
+                return new InetSocketAddress(InetAddress.getByAddress(v6.getAddress()), a.getPort());
+            } catch (UnknownHostException e) {
+                return a;
+            }
+        }
+        return a;
     }
 
     /** An IP literal as an address, without name resolution; null for anything else. */
