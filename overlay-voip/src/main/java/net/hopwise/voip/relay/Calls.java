@@ -7,7 +7,6 @@ import java.net.InetSocketAddress;
 import java.net.UnknownHostException;
 import java.util.ArrayList;
 import java.util.Collection;
-import java.util.HashMap;
 import java.util.Iterator;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -32,8 +31,11 @@ final class Calls {
     private final MediaIo io;
     private final PortPool pool;
     private final Map<String, Call> byId = new LinkedHashMap<>();
-    private final Map<Integer, MediaStream> byRtpPort = new HashMap<>();
-    private final Map<Integer, MediaStream> byOverlayPort = new HashMap<>();
+    // Every packet finds its stream here: keyed by port without boxing.
+    private final io.netty.util.collection.IntObjectHashMap<MediaStream> byRtpPort =
+            new io.netty.util.collection.IntObjectHashMap<>();
+    private final io.netty.util.collection.IntObjectHashMap<MediaStream> byOverlayPort =
+            new io.netty.util.collection.IntObjectHashMap<>();
     private final RelayCounters counters;
     private java.util.function.Consumer<CallStatistics> endListener = c -> { };
 
@@ -194,6 +196,8 @@ final class Calls {
             }
             s.rtcpFromPhone++;
             s.phoneReport = RtcpReport.read(packet, s.phoneReport);
+            s.accessRtt.cameBack(packet, now);
+            s.farRtt.passedOut(packet, now);
         } else {
             if (s.latchedRtp == null) {
                 s.latchedRtp = unscoped(source);
@@ -238,6 +242,8 @@ final class Calls {
         }
         if (rtcp) {
             s.rtcpToPhone++;
+            s.accessRtt.passedOut(packet, now);
+            s.farRtt.cameBack(packet, now);
         }
         s.deliveredToPhone++;
         io.sendToPhone(s.rtpPort, rtcp && !s.phoneMux, to, packet);

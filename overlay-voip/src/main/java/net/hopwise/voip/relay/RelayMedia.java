@@ -7,8 +7,7 @@ import io.netty.channel.SimpleChannelInboundHandler;
 import io.netty.channel.socket.DatagramPacket;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
-import java.util.HashMap;
-import java.util.Map;
+import io.netty.util.collection.IntObjectHashMap;
 import net.hopwise.overlay.OverlayNode;
 import net.hopwise.overlay.OverlayPort;
 import net.hopwise.overlay.RealTimeFlow;
@@ -23,9 +22,10 @@ final class RelayMedia implements MediaIo {
     private final OverlayNode node;
     private final NodeLoop nodeLoop;
     private final InetAddress bindAddress;
-    private final Map<Integer, Channel[]> phoneSockets = new HashMap<>();
-    private final Map<Integer, OverlayPort> overlayPorts = new HashMap<>();
-    private final Map<Integer, RealTimeFlow> flows = new HashMap<>();
+    // Keyed by port without boxing: every packet looks up its socket or flow here.
+    private final IntObjectHashMap<Channel[]> phoneSockets = new IntObjectHashMap<>();
+    private final IntObjectHashMap<OverlayPort> overlayPorts = new IntObjectHashMap<>();
+    private final IntObjectHashMap<Flow> flows = new IntObjectHashMap<>();
     private SipProxy proxy;
     private volatile boolean open = true;
 
@@ -124,14 +124,17 @@ final class RelayMedia implements MediaIo {
         if (port == null || packet.readableBytes() > RealTimeFlow.MAX_PAYLOAD) {
             return false;
         }
-        RealTimeFlow flow = flows.get(overlayPort);
-        if (flow == null || flow.destinationPort() != remotePort
-                || !flow.destination().equals(net.hopwise.overlay.NodeId.ofName(remoteNode))) {
-            flow = port.openRealTime(remoteNode, remotePort);
+        Flow flow = flows.get(overlayPort);
+        // The node's name is compared as given: turning it into a node id hashes it, once per flow.
+        if (flow == null || flow.port != remotePort || !flow.node.equals(remoteNode)) {
+            flow = new Flow(remoteNode, remotePort, port.openRealTime(remoteNode, remotePort));
             flows.put(overlayPort, flow);
         }
-        return flow.send(packet) == SendResult.ACCEPTED;
+        return flow.flow.send(packet) == SendResult.ACCEPTED;
     }
+
+    /** The flow a stream sends on, with the target it was opened for. */
+    private record Flow(String node, int port, RealTimeFlow flow) { }
 
     int socketCount() {
         return phoneSockets.size() * 2;
