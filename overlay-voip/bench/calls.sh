@@ -13,6 +13,9 @@
 # Environment: HOLD (call length, s, default 30), RAMP (s over which calls start, default 12),
 # LOSS and DELAY_MS (impairment between the two sites, each way; default none), PROBE_EVERY (capture
 # one call in N, default: about 16 calls captured), OUT (directory for logs, default a new one in /tmp).
+# Hopwise only: HOPS=1 also captures the overlay link and splits the added delay per node (hops.py),
+# KEYS=1 seals the links (a key per node from the key tool, both trusted), SPIN_US sets the node
+# runtime's spin before sleep (default 0), RELAY_JAVA_OPTS goes to the relays' JVMs (a profiler agent).
 # It takes the machine's build lock for the whole run, so that nothing else disturbs the figures.
 set -euo pipefail
 if [[ -z ${HOPWISE_BENCH_LOCKED:-} ]]; then
