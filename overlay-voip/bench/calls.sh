@@ -13,6 +13,9 @@
 # Environment: HOLD (call length, s, default 30), RAMP (s over which calls start, default 12),
 # LOSS and DELAY_MS (impairment between the two sites, each way; default none), PROBE_EVERY (capture
 # one call in N, default: about 16 calls captured), OUT (directory for logs, default a new one in /tmp).
+# Hopwise only: HOPS=1 also captures the overlay link and splits the added delay per node (hops.py),
+# KEYS=1 seals the links (a key per node from the key tool, both trusted), SPIN_US sets the node
+# runtime's spin before sleep (default 0), RELAY_JAVA_OPTS goes to the relays' JVMs (a profiler agent).
 # It takes the machine's build lock for the whole run, so that nothing else disturbs the figures.
 set -euo pipefail
 if [[ -z ${HOPWISE_BENCH_LOCKED:-} ]]; then
@@ -66,13 +69,24 @@ case $system in
   hopwise)
     seed_args=()
     if [[ $loss != 0 || $delay_ms != 0 ]]; then seed_args=(--loss "$loss" --delay-ms "$delay_ms"); fi
+    # KEYS=1: links authenticated and encrypted, as users run them (a key per node, each trusting both).
+    if [[ ${KEYS:-0} == 1 ]]; then
+      : > "$out/trusted"
+      for site in a b; do
+        java -cp "$cp_bench" net.hopwise.overlay.security.KeyTool genkey node "$out/$site.key" > /dev/null
+        java -cp "$cp_bench" net.hopwise.overlay.security.KeyTool pubkey "$out/$site.key" "$site" >> "$out/trusted"
+      done
+    fi
     for site in a b; do
       if [[ $site == a ]]; then me=18100 peer=b@127.0.0.1:18101 sip=15060 ports=30000-34999 seed=11
       else me=18101 peer=a@127.0.0.1:18100 sip=15062 ports=35000-39999 seed=12; fi
+      key_args=()
+      if [[ ${KEYS:-0} == 1 ]]; then key_args=(--key "$out/$site.key" --trusted-keys "$out/trusted"); fi
       mkfifo "$out/relay-$site.in"
-      java -cp "$cp_bench" net.hopwise.voip.bench.BenchRelay --name "$site" --bind "127.0.0.1:$me" \
+      java ${RELAY_JAVA_OPTS:-} -cp "$cp_bench" net.hopwise.voip.bench.BenchRelay --name "$site" --bind "127.0.0.1:$me" \
         --neighbour "$peer" --sip "127.0.0.1:$sip" --media-ports "$ports" --route prefix:bob=b --linger 1 \
-        --seed "$seed" ${seed_args[@]+"${seed_args[@]}"} < "$out/relay-$site.in" > "$out/relay-$site.out" 2>&1 &
+        --seed "$seed" --spin-us "${SPIN_US:-0}" ${seed_args[@]+"${seed_args[@]}"} \
+        ${key_args[@]+"${key_args[@]}"} < "$out/relay-$site.in" > "$out/relay-$site.out" 2>&1 &
       relay_pids+=($!)
       pids+=($!)
     done
@@ -121,6 +135,17 @@ pids+=($!)
 sip_tcpdump_pid=$!
 wait_for "$out/tcpdump.out" 'listening on' 10
 wait_for "$out/tcpdump-sip.out" 'listening on' 10
+# HOPS=1 (Hopwise only): the overlay link between the two nodes too, whole datagrams, so that hops.py
+# splits the added delay between the ingress node and the egress node.
+hops_pid=
+if [[ ${HOPS:-0} == 1 && $system == hopwise ]]; then
+  tcpdump -i lo -n -s 0 -B 65536 --time-stamp-precision=nano -c 2000000 -w "$out/overlay.pcap" \
+    "udp and (port 18100 or port 18101)" \
+    > "$out/tcpdump-overlay.out" 2>&1 &
+  hops_pid=$!
+  pids+=($hops_pid)
+  wait_for "$out/tcpdump-overlay.out" 'listening on' 10
+fi
 
 rate=$(python3 -c "print(max(1, round($calls / $ramp, 1)))")
 udp_before=$(awk '/^Udp:/ {n++} /^Udp:/ && n == 2 {print $4, $6, $7}' /proc/net/snmp)
@@ -164,7 +189,7 @@ socket_drops > "$out/drops1"
 uac_rc=0; wait $uac_pid || uac_rc=$?
 uas_rc=0; wait $uas_pid || uas_rc=$?
 sleep 1
-kill -INT $tcpdump_pid $sip_tcpdump_pid; wait $tcpdump_pid $sip_tcpdump_pid 2>/dev/null || true
+kill -INT $tcpdump_pid $sip_tcpdump_pid $hops_pid 2>/dev/null || true; wait $tcpdump_pid $sip_tcpdump_pid $hops_pid 2>/dev/null || true
 udp_after=$(awk '/^Udp:/ {n++} /^Udp:/ && n == 2 {print $4, $6, $7}' /proc/net/snmp)
 
 case $system in
@@ -220,5 +245,8 @@ print(f"DROPS window socket receive-buffer drops: caller media socket (SIPp uac 
 PY
 java -cp "$cp_bench" net.hopwise.voip.bench.SipCapture "$out/sip.pcap" $caller_sip
 java -cp "$cp_bench" net.hopwise.voip.bench.RtpCapture "$out/probe.pcap" $caller_media $callee_media 20
+if [[ -n $hops_pid ]]; then
+  python3 "$bench/hops.py" "$out/probe.pcap" "$out/overlay.pcap" $caller_media $callee_media 18100 18101
+fi
 grep -h 'packets dropped by kernel' "$out/tcpdump.out" | sed 's/^/tcpdump: /'
 echo "OUT $out"

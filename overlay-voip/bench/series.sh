@@ -6,6 +6,7 @@
 #   overlay-voip/bench/series.sh                 everything (about 40 minutes of runs, more when the lock is busy)
 #   overlay-voip/bench/series.sh loss            only the 5% loss runs
 #   overlay-voip/bench/series.sh load [N...]     only the load runs (default 100 1000 500 250 calls)
+#   overlay-voip/bench/series.sh keys [N]        Hopwise with link security (KEYS=1), then without, N calls (default 100)
 set -uo pipefail
 bench=$(cd "$(dirname "$0")" && pwd)
 results=${RESULTS:-$bench/results-$(date -u +%Y%m%dT%H%M).txt}
@@ -36,4 +37,9 @@ if [[ $what == all || $what == load ]]; then
     run "hopwise $n" -- hopwise "$n"
     run "kamailio $n" -- kamailio "$n"
   done
+fi
+if [[ $what == keys ]]; then
+  n=${2:-100}
+  run "hopwise $n keys" KEYS=1 -- hopwise "$n"
+  run "hopwise $n" -- hopwise "$n"
 fi

@@ -7,7 +7,6 @@ import java.net.InetSocketAddress;
 import java.net.UnknownHostException;
 import java.util.ArrayList;
 import java.util.Collection;
-import java.util.HashMap;
 import java.util.Iterator;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -32,8 +31,11 @@ final class Calls {
     private final MediaIo io;
     private final PortPool pool;
     private final Map<String, Call> byId = new LinkedHashMap<>();
-    private final Map<Integer, MediaStream> byRtpPort = new HashMap<>();
-    private final Map<Integer, MediaStream> byOverlayPort = new HashMap<>();
+    // Every packet finds its stream here: keyed by port without boxing.
+    private final io.netty.util.collection.IntObjectHashMap<MediaStream> byRtpPort =
+            new io.netty.util.collection.IntObjectHashMap<>();
+    private final io.netty.util.collection.IntObjectHashMap<MediaStream> byOverlayPort =
+            new io.netty.util.collection.IntObjectHashMap<>();
     private final RelayCounters counters;
     private java.util.function.Consumer<CallStatistics> endListener = c -> { };
 
@@ -190,13 +192,15 @@ final class Calls {
         boolean rtcp = isRtcp(packet);
         if (rtcp) {
             if (s.latchedRtcp == null && onRtcpSocket) {
-                s.latchedRtcp = source;
+                s.latchedRtcp = unscoped(source);
             }
             s.rtcpFromPhone++;
             s.phoneReport = RtcpReport.read(packet, s.phoneReport);
+            s.accessRtt.cameBack(packet, now);
+            s.farRtt.passedOut(packet, now);
         } else {
             if (s.latchedRtp == null) {
-                s.latchedRtp = source;
+                s.latchedRtp = unscoped(source);
             }
             if (packet.readableBytes() >= 12 && (packet.getUnsignedByte(packet.readerIndex()) >> 6) == 2) {
                 int seq = packet.getUnsignedShort(packet.readerIndex() + 2);
@@ -238,6 +242,8 @@ final class Calls {
         }
         if (rtcp) {
             s.rtcpToPhone++;
+            s.accessRtt.passedOut(packet, now);
+            s.farRtt.cameBack(packet, now);
         }
         s.deliveredToPhone++;
         io.sendToPhone(s.rtpPort, rtcp && !s.phoneMux, to, packet);
@@ -343,6 +349,23 @@ final class Calls {
         return new CallStatistics(c.callId, c.from, c.to, c.state.name(), String.valueOf(c.callerHop),
                 String.valueOf(c.calleeHop), TimeUnit.NANOSECONDS.toMillis(end - c.createdNanos), c.endReason,
                 streams);
+    }
+
+    /**
+     * The address without a zero IPv6 scope: the epoll transport reports a global or loopback IPv6
+     * sender with scope 0 ({@code ::1%0}), which names the same address but would read differently
+     * in the call's record than the address of the phone's SDP. Done once per latch, not per packet.
+     */
+    static InetSocketAddress unscoped(InetSocketAddress a) {
+        if (a.getAddress() instanceof java.net.Inet6Address v6 && v6.getScopeId() == 0
+                && a.getAddress().getHostAddress().indexOf('%') >= 0) {
+            try {
+                return new InetSocketAddress(InetAddress.getByAddress(v6.getAddress()), a.getPort());
+            } catch (UnknownHostException e) {
+                return a;
+            }
+        }
+        return a;
     }
 
     /** An IP literal as an address, without name resolution; null for anything else. */

@@ -30,6 +30,9 @@ final class MediaStream {
     long noTarget;
     long deliveredToPhone;
     RtcpReport phoneReport;
+    /** Round trips from the phones' RTCP timing: to the local phone and back, to the far phone and back. */
+    final RtcpRoundTrip accessRtt = new RtcpRoundTrip();
+    final RtcpRoundTrip farRtt = new RtcpRoundTrip();
 
     MediaStream(Call call, int index, int rtpPort, int overlayPort, long deadlineNanos) {
         this.call = call;
@@ -57,6 +60,6 @@ final class MediaStream {
         return new StreamStatistics(index, rtpPort, overlayPort, sdpRtp, latchedRtp, remoteNode, remotePort, held,
                 StreamStatistics.Direction.of(fromPhone, rtcpFromPhone, 0),
                 StreamStatistics.Direction.of(toPhone, rtcpToPhone, refusedByNode + noTarget),
-                sentToNode, deliveredToPhone, phoneReport);
+                sentToNode, deliveredToPhone, phoneReport, accessRtt.lastMs(), farRtt.lastMs());
     }
 }

@@ -21,9 +21,12 @@ import net.hopwise.overlay.OverlayNode;
  *     --neighbour lyon@203.0.113.7:8100 --sip 192.0.2.10:5060 --route example.net=lyon
  * </pre>
  *
- * It prints {@code READY <node> <overlay port> <sip port>} once bound, then runs until stopped (or
- * until standard input ends, with {@code --until-stdin-closes}, and then prints the relay's state
- * and counters).
+ * It prints {@code READY <node> <overlay port> <sip port>} once its sockets are bound and its node
+ * has routes to every configured neighbour (under the metrics of both media and signalling), so that
+ * a call placed after READY finds its way; until then it serves its own phones and prints {@code
+ * WAITING for routes to ...}. With {@code --ready-timeout SECONDS} it gives up after that long, prints
+ * {@code NOT READY ...} and ends with code 1. It then runs until stopped (or until standard input
+ * ends, with {@code --until-stdin-closes}, and then prints the relay's state and counters).
  */
 public final class RelayLauncher {
     private RelayLauncher() {}
@@ -44,7 +47,7 @@ public final class RelayLauncher {
         if (o == null) {
             out.println("options: --name NAME [--bind HOST:PORT] [--neighbour NAME@HOST:PORT]... [--sip HOST:PORT]"
                     + " [--advertise HOST] [--media-address IP] [--media-ports MIN-MAX] [--route RULE]..."
-                    + " [--linger DURATION] [--until-stdin-closes]"
+                    + " [--linger DURATION] [--ready-timeout SECONDS] [--until-stdin-closes]"
                     + " (--key FILE (--trusted-keys FILE | --authority ed25519:KEY --certificate FILE) [--cipher C]"
                     + " | --insecure): the node's links, as the node daemon's options");
             return 0;
@@ -87,8 +90,21 @@ public final class RelayLauncher {
             err.println("relay: " + e.getMessage());
             return 2;
         }
+        List<String> peers = nodeConfig.neighbours().stream().map(NeighbourConfig::name).toList();
         try (OverlayNode overlay = OverlayNode.start(nodeConfig);
                 SipRelay sip = SipRelay.start(overlay, config)) {
+            java.util.Set<String> missing = PeerRoutes.missing(overlay, peers);
+            if (!missing.isEmpty() && !o.readyTimeout.isZero()) {
+                out.println("WAITING for routes to " + String.join(", ", missing));
+                out.flush();
+                missing = PeerRoutes.await(overlay, peers, o.readyTimeout);
+            }
+            if (!missing.isEmpty()) {
+                out.println("NOT READY " + overlay.name() + ": no route to " + String.join(", ", missing) + " after "
+                        + o.readyTimeout.toSeconds() + " s");
+                out.flush();
+                return 1;
+            }
             out.println("READY " + overlay.name() + " " + overlay.localAddress().getPort() + " "
                     + sip.sipAddress().getPort());
             out.flush();
@@ -124,6 +140,8 @@ public final class RelayLauncher {
         String mediaAddress;
         int[] mediaPorts;
         Duration linger;
+        /** Without the option: as long as it takes (a peer down at start comes up later). */
+        Duration readyTimeout = Duration.ofDays(36500);
         final List<String> routes = new ArrayList<>();
         boolean untilStdinCloses;
         java.nio.file.Path key;
@@ -169,6 +187,7 @@ public final class RelayLauncher {
                     }
                     case "--route" -> o.routes.add(v);
                     case "--linger" -> o.linger = Duration.ofSeconds(number(v));
+                    case "--ready-timeout" -> o.readyTimeout = Duration.ofSeconds(number(v));
                     case "--key" -> o.key = java.nio.file.Path.of(v);
                     case "--trusted-keys" -> o.trustedKeys = java.nio.file.Path.of(v);
                     case "--authority" -> o.authorities.add(v);

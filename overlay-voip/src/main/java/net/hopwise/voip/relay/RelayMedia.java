@@ -3,41 +3,35 @@ package net.hopwise.voip.relay;
 import io.netty.buffer.ByteBuf;
 import io.netty.channel.Channel;
 import io.netty.channel.ChannelHandlerContext;
-import io.netty.channel.EventLoop;
 import io.netty.channel.SimpleChannelInboundHandler;
 import io.netty.channel.socket.DatagramPacket;
-import io.netty.channel.socket.nio.NioDatagramChannel;
-import java.io.IOException;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
-import java.net.StandardProtocolFamily;
-import java.util.HashMap;
-import java.util.Map;
-import java.util.concurrent.RejectedExecutionException;
+import io.netty.util.collection.IntObjectHashMap;
 import net.hopwise.overlay.OverlayNode;
 import net.hopwise.overlay.OverlayPort;
 import net.hopwise.overlay.RealTimeFlow;
 import net.hopwise.overlay.SendResult;
 
 /**
- * The media side of a running relay: RTP/RTCP sockets facing the phones, registered on the relay's
- * loop, and overlay ports with their real-time flows facing the other relays. Packets from the
- * overlay arrive on the node's loop and are handed to the relay's loop (retained for the hop).
- * Every method but the port handlers runs on the relay's loop.
+ * The media side of a running relay: RTP/RTCP sockets facing the phones, and overlay ports with their
+ * real-time flows facing the other relays, all on the node's event loop (see {@link NodeLoop}), so
+ * that a packet crosses the relay on the thread that read it. Every method runs on that loop.
  */
 final class RelayMedia implements MediaIo {
     private final OverlayNode node;
-    private final EventLoop loop;
+    private final NodeLoop nodeLoop;
     private final InetAddress bindAddress;
-    private final Map<Integer, Channel[]> phoneSockets = new HashMap<>();
-    private final Map<Integer, OverlayPort> overlayPorts = new HashMap<>();
-    private final Map<Integer, RealTimeFlow> flows = new HashMap<>();
+    // Keyed by port without boxing: every packet looks up its socket or flow here.
+    private final IntObjectHashMap<Channel[]> phoneSockets = new IntObjectHashMap<>();
+    private final IntObjectHashMap<OverlayPort> overlayPorts = new IntObjectHashMap<>();
+    private final IntObjectHashMap<Flow> flows = new IntObjectHashMap<>();
     private SipProxy proxy;
     private volatile boolean open = true;
 
-    RelayMedia(OverlayNode node, EventLoop loop, InetAddress bindAddress) {
+    RelayMedia(OverlayNode node, NodeLoop nodeLoop, InetAddress bindAddress) {
         this.node = node;
-        this.loop = loop;
+        this.nodeLoop = nodeLoop;
         this.bindAddress = bindAddress;
     }
 
@@ -61,26 +55,11 @@ final class RelayMedia implements MediaIo {
     }
 
     /**
-     * Binds a socket at once (a plain bind, never a wait on the loop we run on) and registers it on
-     * the relay's loop; null when the port is taken.
+     * Binds a socket at once (on the loop, where binding completes before it returns) and registers
+     * it on the node's loop; null when the port is taken.
      */
     private Channel bind(int port, boolean rtcpSocket) {
-        java.nio.channels.DatagramChannel jdk = null;
-        try {
-            jdk = java.nio.channels.DatagramChannel.open(bindAddress instanceof java.net.Inet6Address
-                    ? StandardProtocolFamily.INET6 : StandardProtocolFamily.INET);
-            jdk.bind(new InetSocketAddress(bindAddress, port));
-        } catch (IOException e) {
-            if (jdk != null) {
-                try {
-                    jdk.close();
-                } catch (IOException ignored) {
-                    // Closing a socket that failed to bind: nothing else to release.
-                }
-            }
-            return null;
-        }
-        NioDatagramChannel ch = new NioDatagramChannel(jdk);
+        io.netty.channel.socket.DatagramChannel ch = nodeLoop.newDatagram(bindAddress);
         int rtpPort = rtcpSocket ? port - 1 : port;
         ch.pipeline().addLast(new SimpleChannelInboundHandler<DatagramPacket>() {
             @Override
@@ -93,8 +72,7 @@ final class RelayMedia implements MediaIo {
                 // An ICMP unreachable from a phone that went away surfaces here; the media timeout handles it.
             }
         });
-        loop.register(ch);
-        return ch;
+        return nodeLoop.registerAndBind(ch, new InetSocketAddress(bindAddress, port)) ? ch : null;
     }
 
     @Override
@@ -109,23 +87,11 @@ final class RelayMedia implements MediaIo {
     @Override
     public int openOverlayPort() {
         try {
+            // The handler runs on the node's loop, which is the relay's: straight on, no hand-over.
             OverlayPort port = node.openPort(0, msg -> {
-                ByteBuf payload = msg.payload().retain();
-                int local = msg.destinationPort();
-                long seq = msg.flowSequence();
-                long sent = msg.sendTimeNanos();
-                try {
-                    loop.execute(() -> {
-                        try {
-                            if (open) {
-                                proxy.onNodeMedia(local, payload, seq, sent, System.nanoTime());
-                            }
-                        } finally {
-                            payload.release();
-                        }
-                    });
-                } catch (RejectedExecutionException e) {
-                    payload.release();
+                if (open) {
+                    proxy.onNodeMedia(msg.destinationPort(), msg.payload(), msg.flowSequence(), msg.sendTimeNanos(),
+                            System.nanoTime());
                 }
             });
             overlayPorts.put(port.port(), port);
@@ -158,14 +124,17 @@ final class RelayMedia implements MediaIo {
         if (port == null || packet.readableBytes() > RealTimeFlow.MAX_PAYLOAD) {
             return false;
         }
-        RealTimeFlow flow = flows.get(overlayPort);
-        if (flow == null || flow.destinationPort() != remotePort
-                || !flow.destination().equals(net.hopwise.overlay.NodeId.ofName(remoteNode))) {
-            flow = port.openRealTime(remoteNode, remotePort);
+        Flow flow = flows.get(overlayPort);
+        // The node's name is compared as given: turning it into a node id hashes it, once per flow.
+        if (flow == null || flow.port != remotePort || !flow.node.equals(remoteNode)) {
+            flow = new Flow(remoteNode, remotePort, port.openRealTime(remoteNode, remotePort));
             flows.put(overlayPort, flow);
         }
-        return flow.send(packet) == SendResult.ACCEPTED;
+        return flow.flow.send(packet) == SendResult.ACCEPTED;
     }
+
+    /** The flow a stream sends on, with the target it was opened for. */
+    private record Flow(String node, int port, RealTimeFlow flow) { }
 
     int socketCount() {
         return phoneSockets.size() * 2;

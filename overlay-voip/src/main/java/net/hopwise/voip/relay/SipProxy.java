@@ -67,7 +67,7 @@ public final class SipProxy {
     public void onPhoneDatagram(ByteBuf datagram, InetSocketAddress source, long now) {
         SipParseResult r = parser.parseDatagram(datagram);
         try {
-            Hop.Phone from = new Hop.Phone(source, false);
+            Hop.Phone from = new Hop.Phone(Calls.unscoped(source), false);
             switch (r.kind()) {
                 case MESSAGE -> onPhoneMessage(r.message(), from, now);
                 case ERROR -> onPhoneError(r.error(), r.message(), r.isRequest(), from);

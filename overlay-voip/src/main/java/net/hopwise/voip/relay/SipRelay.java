@@ -8,14 +8,8 @@ import io.netty.channel.Channel;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelInboundHandlerAdapter;
 import io.netty.channel.EventLoop;
-import io.netty.channel.EventLoopGroup;
-import io.netty.channel.MultiThreadIoEventLoopGroup;
 import io.netty.channel.SimpleChannelInboundHandler;
-import io.netty.channel.nio.NioIoHandler;
 import io.netty.channel.socket.DatagramPacket;
-import io.netty.channel.socket.nio.NioDatagramChannel;
-import io.netty.channel.socket.nio.NioServerSocketChannel;
-import io.netty.channel.socket.nio.NioSocketChannel;
 import io.netty.util.concurrent.ScheduledFuture;
 import java.net.InetSocketAddress;
 import java.util.HashMap;
@@ -24,7 +18,6 @@ import java.util.Map;
 import java.util.concurrent.Callable;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutionException;
-import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.TimeUnit;
 import net.hopwise.overlay.MessageHandler;
 import net.hopwise.overlay.OverlayNode;
@@ -37,8 +30,10 @@ import net.hopwise.voip.sip.SipParseError;
 /**
  * A running SIP relay beside an overlay node: the thin IO shell around {@link SipProxy}. Phones
  * reach it on UDP and TCP; other relays over reliable overlay sessions on the signalling port;
- * media goes through {@link RelayMedia}. All of the relay's state lives on one event loop of its
- * own; the overlay's callbacks are handed to it.
+ * media goes through {@link RelayMedia}. All of the relay's state and sockets live on the node's
+ * own event loop ({@link NodeLoop}), so the overlay's callbacks reach the relay without a hand-over
+ * and the relay's sends enter the node on the thread that sends them. Start it from outside that
+ * loop (it waits for its sockets to bind).
  *
  * <pre>{@code
  * SipRelay relay = SipRelay.start(node, RelayConfig.builder()
@@ -51,7 +46,7 @@ public final class SipRelay implements AutoCloseable {
 
     private final OverlayNode node;
     private final RelayConfig config;
-    private final EventLoopGroup group;
+    private final NodeLoop nodeLoop;
     private final EventLoop loop;
     private final Map<String, ReliableSession> sessions = new ConcurrentHashMap<>();
     private final Map<InetSocketAddress, Channel> connections = new HashMap<>();
@@ -67,8 +62,8 @@ public final class SipRelay implements AutoCloseable {
     private SipRelay(OverlayNode node, RelayConfig config) {
         this.node = node;
         this.config = config;
-        this.group = new MultiThreadIoEventLoopGroup(1, NioIoHandler.newFactory());
-        this.loop = group.next();
+        this.nodeLoop = NodeLoop.of(node);
+        this.loop = nodeLoop.loop();
     }
 
     /** Binds the relay's SIP sockets and starts taking calls; returns once bound. */
@@ -84,7 +79,9 @@ public final class SipRelay implements AutoCloseable {
     }
 
     private void bind() {
-        udp = new Bootstrap().group(group).channel(NioDatagramChannel.class)
+        // A socket of the SIP address's own family: an IPv4 relay then sends as IPv4, not as mapped IPv6.
+        udp = new Bootstrap().group(loop)
+                .channelFactory(() -> nodeLoop.newDatagram(config.sipAddress().getAddress()))
                 .handler(new SimpleChannelInboundHandler<DatagramPacket>() {
                     @Override
                     protected void channelRead0(ChannelHandlerContext ctx, DatagramPacket p) {
@@ -95,17 +92,17 @@ public final class SipRelay implements AutoCloseable {
                 .bind(config.sipAddress()).syncUninterruptibly().channel();
         InetSocketAddress bound = (InetSocketAddress) udp.localAddress();
         if (config.tcp()) {
-            tcp = new ServerBootstrap().group(group).channel(NioServerSocketChannel.class)
-                    .childHandler(new io.netty.channel.ChannelInitializer<NioSocketChannel>() {
+            tcp = new ServerBootstrap().group(loop).channel(nodeLoop.serverType())
+                    .childHandler(new io.netty.channel.ChannelInitializer<Channel>() {
                         @Override
-                        protected void initChannel(NioSocketChannel ch) {
+                        protected void initChannel(Channel ch) {
                             ch.pipeline().addLast(new TcpConnection());
                         }
                     })
                     .bind(bound).syncUninterruptibly().channel();
         }
         call(() -> {
-            media = new RelayMedia(node, loop, Calls.literal(config.mediaAddress()));
+            media = new RelayMedia(node, nodeLoop, Calls.literal(config.mediaAddress()));
             proxy = new SipProxy(node.name(), config, bound.getPort(), new Signal(), media, udp.alloc());
             node.findModule(RegistrationDirectory.class).ifPresent(proxy::directory);
             media.proxy(proxy);
@@ -118,23 +115,12 @@ public final class SipRelay implements AutoCloseable {
         });
     }
 
+    /** Session messages arrive on the node's loop, which is the relay's: handled at once. */
     private MessageHandler signalHandler() {
         return msg -> {
-            ByteBuf payload = msg.payload().retain();
-            String from = msg.sourceName();
-            try {
-                loop.execute(() -> {
-                    try {
-                        if (open) {
-                            proxy.onNodeMessage(from, payload, System.nanoTime());
-                            reschedule();
-                        }
-                    } finally {
-                        payload.release();
-                    }
-                });
-            } catch (RejectedExecutionException e) {
-                payload.release();
+            if (open) {
+                proxy.onNodeMessage(msg.sourceName(), msg.payload(), System.nanoTime());
+                reschedule();
             }
         };
     }
@@ -180,6 +166,11 @@ public final class SipRelay implements AutoCloseable {
     /** The address phones send SIP to (with the real port when port 0 was configured). */
     public InetSocketAddress sipAddress() {
         return (InetSocketAddress) udp.localAddress();
+    }
+
+    /** The loop the relay runs on: its node's. */
+    EventLoop loop() {
+        return loop;
     }
 
     public OverlayNode node() {
@@ -271,13 +262,13 @@ public final class SipRelay implements AutoCloseable {
             });
         }
         sessions.values().forEach(ReliableSession::close);
-        if (udp != null) {
-            udp.close().syncUninterruptibly();
+        // A node stopped first took its loop, and the loop closed every socket on it as it ended.
+        if (udp != null && !loop.isShuttingDown()) {
+            udp.close().awaitUninterruptibly(5, TimeUnit.SECONDS);
         }
-        if (tcp != null) {
-            tcp.close().syncUninterruptibly();
+        if (tcp != null && !loop.isShuttingDown()) {
+            tcp.close().awaitUninterruptibly(5, TimeUnit.SECONDS);
         }
-        group.shutdownGracefully(0, 0, TimeUnit.MILLISECONDS).syncUninterruptibly();
     }
 
     /** Where the proxy's SIP goes. Runs on the relay's loop. */
@@ -323,7 +314,7 @@ public final class SipRelay implements AutoCloseable {
         public void channelActive(ChannelHandlerContext ctx) {
             this.ctx = ctx;
             this.framer = new SipFramer(proxy.parser, ctx.alloc());
-            this.peer = new Hop.Phone((InetSocketAddress) ctx.channel().remoteAddress(), true);
+            this.peer = new Hop.Phone(Calls.unscoped((InetSocketAddress) ctx.channel().remoteAddress()), true);
             connections.put(peer.address(), ctx.channel());
             ctx.fireChannelActive();
         }

@@ -18,10 +18,23 @@ import java.net.InetSocketAddress;
  * @param sentToNode packets handed to the overlay flow
  * @param deliveredToPhone packets sent to the phone (duplicates and late ones dropped)
  * @param phoneReport the local phone's last RTCP report on the media it receives, or null before one
+ * @param accessRttMs round trip from this relay to the local phone and back, from the phones' RTCP
+ *     timing (a sender report passed to the phone, the phone's report quoting it), or -1 before one
+ * @param farRttMs round trip from this relay to the far phone and back (across the overlay), from
+ *     the local phone's sender reports and the far phone's answers, or -1 before one
  */
 public record StreamStatistics(int index, int rtpPort, int overlayPort, InetSocketAddress advertised,
         InetSocketAddress latched, String remoteNode, int remotePort, boolean held, Direction fromPhone,
-        Direction toPhone, long sentToNode, long deliveredToPhone, RtcpReport phoneReport) {
+        Direction toPhone, long sentToNode, long deliveredToPhone, RtcpReport phoneReport, double accessRttMs,
+        double farRttMs) {
+
+    /**
+     * The round trip the local phone itself computes from the far phone's reports (RFC 3550 section
+     * 6.4.1): the access leg and the far part together; -1 until both were seen.
+     */
+    public double phoneRttMs() {
+        return accessRttMs < 0 || farRttMs < 0 ? -1 : accessRttMs + farRttMs;
+    }
 
     /**
      * One direction's reception counters.

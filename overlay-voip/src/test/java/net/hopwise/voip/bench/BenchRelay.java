@@ -10,11 +10,14 @@ import java.util.Locale;
 import java.util.concurrent.atomic.LongAdder;
 import net.hopwise.overlay.NeighbourConfig;
 import net.hopwise.overlay.NodeConfig;
+import net.hopwise.overlay.NodeRuntime;
 import net.hopwise.overlay.OverlayNode;
 import net.hopwise.overlay.impair.Direction;
 import net.hopwise.overlay.impair.ImpairmentConfig;
-import net.hopwise.overlay.routing.RoutingMetric;
+import net.hopwise.overlay.security.SecurityModule;
+import net.hopwise.overlay.security.SecuritySetup;
 import net.hopwise.voip.relay.CallStatistics;
+import net.hopwise.voip.relay.PeerRoutes;
 import net.hopwise.voip.relay.RelayConfig;
 import net.hopwise.voip.relay.SipRelay;
 import net.hopwise.voip.relay.StreamStatistics;
@@ -30,6 +33,7 @@ import net.hopwise.voip.relay.StreamStatistics;
  * <pre>
  * java -cp ... net.hopwise.voip.bench.BenchRelay --name a --bind 127.0.0.1:8100 --neighbour b@127.0.0.1:8101 \
  *     --sip 127.0.0.1:5060 --media-ports 30000-34999 --route prefix:bob=b --linger 1 [--loss 0.05 --delay-ms 10 --seed 11]
+ *     [--spin-us 50] [--key a.key --trusted-keys trusted]
  * </pre>
  */
 public final class BenchRelay {
@@ -56,6 +60,9 @@ public final class BenchRelay {
         double loss = 0;
         int delayMs = 0;
         long seed = 1;
+        long spinMicros = 0;
+        java.nio.file.Path key = null;
+        java.nio.file.Path trustedKeys = null;
         for (int i = 0; i + 1 < args.length; i += 2) {
             String v = args[i + 1];
             switch (args[i]) {
@@ -70,6 +77,9 @@ public final class BenchRelay {
                 case "--loss" -> loss = Double.parseDouble(v);
                 case "--delay-ms" -> delayMs = Integer.parseInt(v);
                 case "--seed" -> seed = Long.parseLong(v);
+                case "--spin-us" -> spinMicros = Long.parseLong(v);
+                case "--key" -> key = java.nio.file.Path.of(v);
+                case "--trusted-keys" -> trustedKeys = java.nio.file.Path.of(v);
                 default -> throw new IllegalArgumentException("unknown option " + args[i]);
             }
         }
@@ -77,18 +87,28 @@ public final class BenchRelay {
             throw new IllegalArgumentException("--name, --bind and --sip are required");
         }
         NodeConfig.Builder node = NodeConfig.builder(name).bindAddress(bind).impairmentSeed(seed);
+        if (key != null) {
+            // Links sealed as users run them: the launcher's own key options, the default cipher.
+            node.module(new SecurityModule(SecuritySetup.fromOptions(name, key, trustedKeys, List.of(), null, null,
+                    false)));
+        }
         for (String n : neighbours) {
             node.neighbour(NeighbourConfig.parse(n));
         }
         RelayConfig.Builder relay = RelayConfig.builder().sipAddress(sip).mediaAddress(sip.getHostString())
                 .mediaPorts(mediaPorts[0], mediaPorts[1]).linger(Duration.ofSeconds(linger));
         routes.forEach(relay::route);
-        new BenchRelay().run(node.build(), relay.build(), neighbours, loss, delayMs, System.out);
+        NodeRuntime runtime = NodeRuntime.builder().spinBeforeSleep(Duration.ofNanos(spinMicros * 1000)).build();
+        try {
+            new BenchRelay().run(node.build(), runtime, relay.build(), neighbours, loss, delayMs, System.out);
+        } finally {
+            runtime.close();
+        }
     }
 
-    private void run(NodeConfig nodeConfig, RelayConfig relayConfig, List<String> neighbours, double loss,
-            int delayMs, PrintStream out) throws IOException {
-        try (OverlayNode overlay = OverlayNode.start(nodeConfig); SipRelay sip = SipRelay.start(overlay, relayConfig)) {
+    private void run(NodeConfig nodeConfig, NodeRuntime runtime, RelayConfig relayConfig, List<String> neighbours,
+            double loss, int delayMs, PrintStream out) throws IOException {
+        try (OverlayNode overlay = OverlayNode.start(nodeConfig, runtime); SipRelay sip = SipRelay.start(overlay, relayConfig)) {
             sip.onCallEnded(this::ended);
             List<String> names = neighbours.stream().map(n -> n.substring(0, n.indexOf('@'))).toList();
             if (loss > 0 || delayMs > 0) {
@@ -96,13 +116,10 @@ public final class BenchRelay {
                         .delay(Duration.ofMillis(delayMs)).build();
                 names.forEach(n -> overlay.impair(n, Direction.OUTBOUND, impairment));
             }
-            long deadline = System.nanoTime() + Duration.ofSeconds(30).toNanos();
-            while (!reachable(overlay, names)) {
-                if (System.nanoTime() > deadline) {
-                    out.println("NOT READY: neighbours " + names + " unreachable after 30 s");
-                    return;
-                }
-                sleepQuietly(50);
+            java.util.Set<String> missing = awaitRoutes(overlay, names);
+            if (!missing.isEmpty()) {
+                out.println("NOT READY: neighbours " + missing + " unreachable after 30 s");
+                return;
             }
             out.println("READY " + overlay.name() + " " + overlay.localAddress().getPort() + " "
                     + sip.sipAddress().getPort());
@@ -122,9 +139,13 @@ public final class BenchRelay {
         }
     }
 
-    private static boolean reachable(OverlayNode overlay, List<String> names) {
-        return overlay.reachableNodes(RoutingMetric.EXPECTED_LATENCY).containsAll(names)
-                && overlay.reachableNodes(overlay.config().defaultMetric()).containsAll(names);
+    private static java.util.Set<String> awaitRoutes(OverlayNode overlay, List<String> names) {
+        try {
+            return PeerRoutes.await(overlay, names, Duration.ofSeconds(30));
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return java.util.Set.copyOf(names);
+        }
     }
 
     private synchronized void ended(CallStatistics call) {
@@ -152,11 +173,4 @@ public final class BenchRelay {
         return new InetSocketAddress(v.substring(0, colon), Integer.parseInt(v.substring(colon + 1)));
     }
 
-    private static void sleepQuietly(long millis) {
-        try {
-            Thread.sleep(millis);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-        }
-    }
 }

@@ -92,6 +92,65 @@ class MediaRelayTest {
         assertThat(pair.b.calls(pair.now).get(0).streams().get(0).toPhone().rtcp()).isEqualTo(1);
     }
 
+    private static ByteBuf senderReport(long ntpMsw, long ntpLsw) {
+        return RelayPair.ALLOC.buffer().writeByte(0x80).writeByte(200).writeShort(6).writeInt(0x1234)
+                .writeInt((int) ntpMsw).writeInt((int) ntpLsw).writeInt(0).writeInt(0).writeInt(0);
+    }
+
+    private static ByteBuf receiverReport(long lsr, long dlsr) {
+        return RelayPair.ALLOC.buffer().writeByte(0x81).writeByte(201).writeShort(7).writeInt(0x5678)
+                .writeInt(0x1234).writeInt(0).writeInt(100).writeInt(0).writeInt((int) lsr).writeInt((int) dlsr);
+    }
+
+    private void rtcpFrom(SipProxy relay, int port, ByteBuf packet) {
+        try {
+            relay.onPhoneMedia(port, true, packet, new InetSocketAddress("127.0.0.1", port == 30000 ? 41001 : 40001),
+                    pair.now);
+        } finally {
+            packet.release();
+        }
+    }
+
+    @Test
+    void roundTripsComeFromThePhonesSenderReportsAndTheAnswersQuotingThem() {
+        call("rtt");
+        // Phone A's sender report (NTP 0x0001_2345.0x6789_0000: LSR 0x2345_6789) crosses both relays;
+        // 30 ms later phone B answers, having held it 10 ms (DLSR 655 / 65536 s).
+        rtcpFrom(pair.a, 30000, senderReport(0x00012345L, 0x67890000L));
+        pair.now += 30_000_000L;
+        rtcpFrom(pair.b, 30500, receiverReport(0x23456789L, 655));
+        // Then phone B's report, answered by phone A 4 ms later without holding it.
+        rtcpFrom(pair.b, 30500, senderReport(0x0002AAAAL, 0xBBBB0000L));
+        pair.now += 4_000_000L;
+        rtcpFrom(pair.a, 30000, receiverReport(0xAAAABBBBL, 0));
+
+        double held = 655 * 1000.0 / 65536;
+        StreamStatistics atA = pair.a.calls(pair.now).get(0).streams().get(0);
+        StreamStatistics atB = pair.b.calls(pair.now).get(0).streams().get(0);
+        assertThat(atA.accessRttMs()).isCloseTo(4, org.assertj.core.data.Offset.offset(1e-6));
+        assertThat(atA.farRttMs()).isCloseTo(30 - held, org.assertj.core.data.Offset.offset(1e-6));
+        assertThat(atA.phoneRttMs()).isCloseTo(34 - held, org.assertj.core.data.Offset.offset(1e-6));
+        assertThat(atB.accessRttMs()).isCloseTo(30 - held, org.assertj.core.data.Offset.offset(1e-6));
+        assertThat(atB.farRttMs()).isCloseTo(4, org.assertj.core.data.Offset.offset(1e-6));
+        // A report quoting nothing the relay passed, and one before any sender report, give no round trip.
+        call("rtt-none");
+        int port = stream("rtt-none").rtpPort();
+        ByteBuf unknown = receiverReport(0x11112222L, 0);
+        try {
+            pair.a.onPhoneMedia(port, true, unknown, new InetSocketAddress("127.0.0.1", 41003), pair.now);
+        } finally {
+            unknown.release();
+        }
+        assertThat(stream("rtt-none").accessRttMs()).isEqualTo(-1);
+        assertThat(stream("rtt-none").phoneRttMs()).isEqualTo(-1);
+        assertThat(stream("rtt-none").fromPhone().rtcp()).isEqualTo(1);
+    }
+
+    private StreamStatistics stream(String callId) {
+        return pair.a.calls(pair.now).stream().filter(c -> c.callId().equals(callId)).findFirst().orElseThrow()
+                .streams().get(0);
+    }
+
     @Test
     void theEgressDropsDuplicatesAndPacketsPastTheDeadline() {
         call("m4");

@@ -55,6 +55,50 @@ class RelayLauncherTest {
     }
 
     @Test
+    void withoutARouteToItsNeighbourTheRelayIsNotReadyAndSaysWhy() {
+        int nobody = Sipp.freeUdpPort();
+        assertThat(run("--name", "paris", "--bind", "127.0.0.1:0", "--sip", "127.0.0.1:0", "--media-ports",
+                "33200-33299", "--neighbour", "lyon@127.0.0.1:" + nobody, "--ready-timeout", "0",
+                "--until-stdin-closes", "--insecure")).isEqualTo(1);
+        assertThat(out.toString(StandardCharsets.UTF_8)).startsWith("NOT READY paris: no route to lyon")
+                .doesNotContain("READY paris ");
+    }
+
+    @Test
+    void readyComesOnceTheNodeRoutesToItsNeighbour() throws Exception {
+        int parisPort = Sipp.freeUdpPort();
+        try (net.hopwise.overlay.OverlayNode lyon = net.hopwise.overlay.OverlayNode.start(
+                net.hopwise.overlay.NodeConfig.builder("lyon").loopback(0)
+                        .neighbour(net.hopwise.overlay.NeighbourConfig.parse("paris@127.0.0.1:" + parisPort)).build())) {
+            java.io.PipedOutputStream stdin = new java.io.PipedOutputStream();
+            java.io.PipedInputStream in = new java.io.PipedInputStream(stdin);
+            java.util.concurrent.CompletableFuture<Void> atReady = new java.util.concurrent.CompletableFuture<>();
+            // Completes when paris has printed its READY line.
+            PrintStream watched = new PrintStream(new java.io.OutputStream() {
+                @Override
+                public void write(int b) {
+                    out.write(b);
+                    if (b == '\n' && out.toString(StandardCharsets.UTF_8).contains("READY paris ")) {
+                        atReady.complete(null);
+                    }
+                }
+            }, true, StandardCharsets.UTF_8);
+            java.util.concurrent.CompletableFuture<Integer> code = java.util.concurrent.CompletableFuture.supplyAsync(
+                    () -> RelayLauncher.run(new String[] {"--name", "paris", "--bind", "127.0.0.1:" + parisPort,
+                        "--sip", "127.0.0.1:0", "--media-ports", "33300-33399", "--neighbour",
+                        "lyon@127.0.0.1:" + lyon.localAddress().getPort(), "--ready-timeout", "30",
+                        "--until-stdin-closes", "--insecure"}, watched, new PrintStream(err, true,
+                            StandardCharsets.UTF_8), in));
+            atReady.get(30, java.util.concurrent.TimeUnit.SECONDS);
+            stdin.close();
+            assertThat(code.get(30, java.util.concurrent.TimeUnit.SECONDS)).isZero();
+            String printed = out.toString(StandardCharsets.UTF_8);
+            assertThat(printed).contains("READY paris " + parisPort + " ").doesNotContain("NOT READY");
+            assertThat(printed.indexOf("READY paris")).isLessThan(printed.indexOf("STATE "));
+        }
+    }
+
+    @Test
     void aRightCommandLineStartsANodeAndItsRelayAndStopsWhenInputEnds() {
         assertThat(run("--name", "paris", "--bind", "127.0.0.1:0", "--sip", "127.0.0.1:0", "--route", "bob=lyon",
                 "--media-ports", "33000-33099", "--until-stdin-closes", "--insecure")).isZero();

@@ -1,0 +1,46 @@
+package net.hopwise.voip.relay;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.netty.channel.socket.DatagramChannel;
+import java.net.DatagramSocket;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import net.hopwise.overlay.NodeConfig;
+import net.hopwise.overlay.NodeRuntime;
+import net.hopwise.overlay.OverlayNode;
+import net.hopwise.overlay.TransportKind;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
+
+/** The relay lives on its node's event loop, on either transport, and binds its sockets there at once. */
+class NodeLoopTest {
+    @ParameterizedTest
+    @EnumSource(value = TransportKind.class, names = {"NIO", "AUTO"})
+    void theRelayRunsOnItsNodesLoopAndATakenPortIsRefusedAtOnce(TransportKind transport) throws Exception {
+        try (NodeRuntime runtime = NodeRuntime.create(1, transport);
+                OverlayNode node = OverlayNode.start(NodeConfig.builder("a").loopback(0).build(), runtime);
+                SipRelay relay = SipRelay.start(node, RelayConfig.builder()
+                        .sipAddress(new InetSocketAddress("127.0.0.1", 0)).mediaAddress("127.0.0.1").build());
+                DatagramSocket taken = new DatagramSocket(new InetSocketAddress("127.0.0.1", 0))) {
+            // A packet read by the node is handled by the relay on the same thread: no hand-over.
+            Boolean sameThread = node.inspect(stack -> relay.loop().inEventLoop());
+            assertThat(sameThread).isTrue();
+            assertThat(node.pipelineNames()).noneMatch(n -> n.startsWith("voip-relay-loop"));
+
+            NodeLoop loop = NodeLoop.of(node);
+            InetAddress local = InetAddress.getByName("127.0.0.1");
+            boolean[] results = loop.loop().submit(() -> {
+                DatagramChannel onTaken = loop.newDatagram(local);
+                boolean bound = loop.registerAndBind(onTaken, taken.getLocalSocketAddress());
+                DatagramChannel free = loop.newDatagram(local);
+                boolean freeBound = loop.registerAndBind(free, new InetSocketAddress(local, 0));
+                boolean result = freeBound && free.isActive() && !onTaken.isOpen();
+                free.close();
+                return new boolean[] {bound, result};
+            }).get();
+            assertThat(results[0]).as("bound to a taken port").isFalse();
+            assertThat(results[1]).as("a free port bound at once, the failed channel closed").isTrue();
+        }
+    }
+}
