@@ -161,7 +161,7 @@ public final class Aead {
     }
 
     private void initDecrypt(long counter) throws GeneralSecurityException {
-        if (counter == lastOpened) {
+        if (counter == lastOpened && suite == CipherSuite.CHACHA_POLY) {
             // Java 17 refuses to initialise a ChaCha20-Poly1305 cipher, even to decrypt, with the key
             // and nonce of its previous initialisation; a forgery and then the real datagram with the
             // same counter do just that. An initialisation with another nonce in between clears it.
