@@ -48,23 +48,46 @@ public final class Aead {
 
     /** Seals {@code plaintext} into {@code out}: the ciphertext then the 16-byte tag. */
     public void seal(long counter, ByteBuffer ad, ByteBuffer plaintext, ByteBuffer out) {
+        int n = plaintext.remaining();
+        if (plaintext.hasArray() && out.hasArray()) {
+            // Java 17's GCM hashes a direct buffer a block at a time in plain Java, several times
+            // slower than its intrinsic over an array; the array form is the fast one for both suites.
+            if (out.remaining() < n + TAG_BYTES) {
+                throw new IllegalArgumentException("no room for the sealed datagram");
+            }
+            byte[] a = adArray(ad);
+            int w = seal(counter, a, ad.hasArray() ? ad.arrayOffset() + ad.position() : 0, ad.remaining(), plaintext.array(),
+                    plaintext.arrayOffset() + plaintext.position(), n, out.array(), out.arrayOffset() + out.position());
+            ad.position(ad.limit());
+            plaintext.position(plaintext.limit());
+            out.position(out.position() + w);
+            return;
+        }
         try {
             encrypt.init(Cipher.ENCRYPT_MODE, key, iv(counter));
             updateAad(encrypt, ad);
-            if (plaintext.hasArray() && out.hasArray()) {
-                // Java 17's GCM hashes a direct buffer a block at a time in plain Java, several times
-                // slower than its intrinsic over an array; the array form is the fast one for both suites.
-                int n = plaintext.remaining();
-                if (out.remaining() < n + TAG_BYTES) {
-                    throw new ShortBufferException();
-                }
-                int w = encrypt.doFinal(plaintext.array(), plaintext.arrayOffset() + plaintext.position(), n,
-                        out.array(), out.arrayOffset() + out.position());
-                plaintext.position(plaintext.limit());
-                out.position(out.position() + w);
-            } else {
-                encrypt.doFinal(plaintext, out);
-            }
+            encrypt.doFinal(plaintext, out);
+        } catch (ShortBufferException e) {
+            throw new IllegalArgumentException("no room for the sealed datagram", e);
+        } catch (InvalidKeyException | InvalidAlgorithmParameterException e) {
+            throw new IllegalStateException("nonce reuse under one key", e);
+        } catch (GeneralSecurityException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
+    /**
+     * Seals {@code len} bytes of {@code in} at {@code inOff} into {@code out} at {@code outOff} (the
+     * ciphertext then the tag), authenticating {@code adLen} bytes of {@code ad} at {@code adOff};
+     * returns the bytes written. {@code out} may be {@code in} at the same offset: the datagram path
+     * seals in place, right behind the header it authenticates, so that nothing is copied twice.
+     */
+    public int seal(long counter, byte[] ad, int adOff, int adLen, byte[] in, int inOff, int len, byte[] out,
+            int outOff) {
+        try {
+            encrypt.init(Cipher.ENCRYPT_MODE, key, iv(counter));
+            encrypt.updateAAD(ad, adOff, adLen);
+            return encrypt.doFinal(in, inOff, len, out, outOff);
         } catch (ShortBufferException e) {
             throw new IllegalArgumentException("no room for the sealed datagram", e);
         } catch (InvalidKeyException | InvalidAlgorithmParameterException e) {
@@ -85,27 +108,25 @@ public final class Aead {
         if (n < TAG_BYTES) {
             return false;
         }
+        if (sealed.hasArray() && out.hasArray()) {
+            if (out.remaining() < n - TAG_BYTES) {
+                throw new IllegalArgumentException("no room for the opened datagram");
+            }
+            byte[] a = adArray(ad);
+            int w = open(counter, a, ad.hasArray() ? ad.arrayOffset() + ad.position() : 0, ad.remaining(), sealed.array(),
+                    sealed.arrayOffset() + sealed.position(), n, out.array(), out.arrayOffset() + out.position());
+            if (w < 0) {
+                return false;
+            }
+            ad.position(ad.limit());
+            sealed.position(sealed.limit());
+            out.position(out.position() + w);
+            return true;
+        }
         try {
-            if (counter == lastOpened) {
-                // Java 17 refuses to initialise a ChaCha20-Poly1305 cipher, even to decrypt, with the key
-                // and nonce of its previous initialisation; a forgery and then the real datagram with the
-                // same counter do just that. An initialisation with another nonce in between clears it.
-                decrypt.init(Cipher.DECRYPT_MODE, key, iv(counter + 1));
-            }
-            lastOpened = counter;
-            decrypt.init(Cipher.DECRYPT_MODE, key, iv(counter));
+            initDecrypt(counter);
             updateAad(decrypt, ad);
-            if (sealed.hasArray() && out.hasArray()) {
-                if (out.remaining() < n - TAG_BYTES) {
-                    throw new ShortBufferException();
-                }
-                int w = decrypt.doFinal(sealed.array(), sealed.arrayOffset() + sealed.position(), n,
-                        out.array(), out.arrayOffset() + out.position());
-                sealed.position(sealed.limit());
-                out.position(out.position() + w);
-            } else {
-                decrypt.doFinal(sealed, out);
-            }
+            decrypt.doFinal(sealed, out);
             return true;
         } catch (AEADBadTagException e) {
             return false;
@@ -114,6 +135,40 @@ public final class Aead {
         } catch (GeneralSecurityException e) {
             throw new IllegalStateException(e);
         }
+    }
+
+    /**
+     * Opens {@code len} sealed bytes of {@code in} at {@code inOff} into {@code out} at {@code outOff};
+     * the plaintext's length, or -1 when the tag does not verify (then {@code out}'s content there is
+     * undefined). {@code out} must not overlap {@code in}: the JDK would open through a copy.
+     */
+    public int open(long counter, byte[] ad, int adOff, int adLen, byte[] in, int inOff, int len, byte[] out,
+            int outOff) {
+        if (len < TAG_BYTES) {
+            return -1;
+        }
+        try {
+            initDecrypt(counter);
+            decrypt.updateAAD(ad, adOff, adLen);
+            return decrypt.doFinal(in, inOff, len, out, outOff);
+        } catch (AEADBadTagException e) {
+            return -1;
+        } catch (ShortBufferException e) {
+            throw new IllegalArgumentException("no room for the opened datagram", e);
+        } catch (GeneralSecurityException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
+    private void initDecrypt(long counter) throws GeneralSecurityException {
+        if (counter == lastOpened && suite == CipherSuite.CHACHA_POLY) {
+            // Java 17 refuses to initialise a ChaCha20-Poly1305 cipher, even to decrypt, with the key
+            // and nonce of its previous initialisation; a forgery and then the real datagram with the
+            // same counter do just that. An initialisation with another nonce in between clears it.
+            decrypt.init(Cipher.DECRYPT_MODE, key, iv(counter + 1));
+        }
+        lastOpened = counter;
+        decrypt.init(Cipher.DECRYPT_MODE, key, iv(counter));
     }
 
     public byte[] seal(long counter, byte[] ad, byte[] plaintext) {
@@ -129,6 +184,19 @@ public final class Aead {
         }
         byte[] out = new byte[sealed.length - TAG_BYTES];
         return open(counter, ByteBuffer.wrap(ad), ByteBuffer.wrap(sealed), ByteBuffer.wrap(out)) ? out : null;
+    }
+
+    /** The array that holds {@code ad}'s bytes: its own, or the scratch array they are copied to. */
+    private byte[] adArray(ByteBuffer ad) {
+        if (ad.hasArray()) {
+            return ad.array();
+        }
+        int n = ad.remaining();
+        if (aadScratch.length < n) {
+            aadScratch = new byte[n];
+        }
+        ad.get(ad.position(), aadScratch, 0, n);
+        return aadScratch;
     }
 
     // Java 17's ChaCha20-Poly1305 authenticates a ByteBuffer's AAD wrongly (its tag differs from RFC

@@ -247,17 +247,17 @@ public final class SecurityModule implements OverlayModule {
         private ByteBuf seal(String peer, ByteBuf plain, long now) {
             int n = plain.readableBytes();
             // A datagram the node sends is often a composite (a header and a shared body), whose NIO view
-            // would be a merged copy anyway: it is gathered once into an array, sealed from there into
-            // another, and written once into the direct buffer the socket takes without a further copy.
-            byte[] in = scratch(n);
-            plain.getBytes(plain.readerIndex(), in, 0, n);
-            byte[] sealed = sealedScratch(n + LinkSecurity.overhead());
-            ByteBuffer o = ByteBuffer.wrap(sealed);
-            if (!engine.seal(peer, ByteBuffer.wrap(in, 0, n), o, now)) {
+            // would be a merged copy anyway: it is gathered once into an array right behind the room for
+            // the sealing header, sealed there in place, and written once into the direct buffer the
+            // socket takes without a further copy.
+            byte[] buf = sealedScratch(n + LinkSecurity.overhead());
+            plain.getBytes(plain.readerIndex(), buf, SecureWire.DATA_HEADER_BYTES, n);
+            ByteBuffer o = ByteBuffer.wrap(buf);
+            if (!engine.seal(peer, ByteBuffer.wrap(buf, SecureWire.DATA_HEADER_BYTES, n), o, now)) {
                 return null;
             }
             ByteBuf out = ctx.allocator().ioBuffer(o.position());
-            out.writeBytes(sealed, 0, o.position());
+            out.writeBytes(buf, 0, o.position());
             return out;
         }
 

@@ -53,16 +53,38 @@ final class Session {
         return nowNanos - createdNanos;
     }
 
-    /** Writes the sealed datagram of {@code plaintext} into {@code out}. */
+    /**
+     * Writes the sealed datagram of {@code plaintext} into {@code out}. With both on arrays, the header
+     * is written where it goes and authenticated there, and {@code plaintext} may already sit right
+     * behind it in {@code out}'s array: it is then sealed in place.
+     */
     void seal(ByteBuffer plaintext, ByteBuffer out) {
         long counter = sendCounter++;
-        header[0] = SecureWire.DATA;
-        SecureWire.putInt(header, 1, remoteIndex);
-        for (int i = 0; i < 8; i++) {
-            header[5 + i] = (byte) (counter >>> (56 - 8 * i));
+        if (plaintext.hasArray() && out.hasArray()) {
+            byte[] o = out.array();
+            int at = out.arrayOffset() + out.position();
+            int n = plaintext.remaining();
+            if (out.remaining() < SecureWire.DATA_OVERHEAD + n) {
+                throw new IllegalArgumentException("no room for the sealed datagram");
+            }
+            writeHeader(o, at, counter);
+            int w = sender.seal(counter, o, at, SecureWire.DATA_HEADER_BYTES, plaintext.array(),
+                    plaintext.arrayOffset() + plaintext.position(), n, o, at + SecureWire.DATA_HEADER_BYTES);
+            plaintext.position(plaintext.limit());
+            out.position(out.position() + SecureWire.DATA_HEADER_BYTES + w);
+            return;
         }
+        writeHeader(header, 0, counter);
         out.put(header);
         sender.seal(counter, ByteBuffer.wrap(header), plaintext, out);
+    }
+
+    private void writeHeader(byte[] b, int at, long counter) {
+        b[at] = SecureWire.DATA;
+        SecureWire.putInt(b, at + 1, remoteIndex);
+        for (int i = 0; i < 8; i++) {
+            b[at + 5 + i] = (byte) (counter >>> (56 - 8 * i));
+        }
     }
 
     /**
@@ -75,12 +97,23 @@ final class Session {
         if (!window.check(counter)) {
             return DropReason.REPLAY;
         }
-        ByteBuffer ad = datagram.duplicate().position(at).limit(at + SecureWire.DATA_HEADER_BYTES);
-        ByteBuffer sealed = datagram.duplicate().position(at + SecureWire.DATA_HEADER_BYTES);
-        int start = out.position();
-        if (!receiver.open(counter, ad, sealed, out)) {
-            out.position(start);
-            return DropReason.FORGED;
+        if (datagram.hasArray() && out.hasArray()) {
+            byte[] d = datagram.array();
+            int from = datagram.arrayOffset() + at;
+            int w = receiver.open(counter, d, from, SecureWire.DATA_HEADER_BYTES, d, from + SecureWire.DATA_HEADER_BYTES,
+                    datagram.limit() - at - SecureWire.DATA_HEADER_BYTES, out.array(), out.arrayOffset() + out.position());
+            if (w < 0) {
+                return DropReason.FORGED;
+            }
+            out.position(out.position() + w);
+        } else {
+            ByteBuffer ad = datagram.duplicate().position(at).limit(at + SecureWire.DATA_HEADER_BYTES);
+            ByteBuffer sealed = datagram.duplicate().position(at + SecureWire.DATA_HEADER_BYTES);
+            int start = out.position();
+            if (!receiver.open(counter, ad, sealed, out)) {
+                out.position(start);
+                return DropReason.FORGED;
+            }
         }
         window.accept(counter);
         datagram.position(datagram.limit());
