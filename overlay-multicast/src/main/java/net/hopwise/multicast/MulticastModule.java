@@ -124,5 +124,6 @@ public final class MulticastModule implements OverlayModule {
         // It takes only its own packet type, so it goes after every core stage.
         context.addStage(name(), StagePosition.last(), stage);
         context.provide(Multicast.class, stage);
+        net.hopwise.multicast.layered.LayeredMulticast.install(context, stage, name());
     }
 }
