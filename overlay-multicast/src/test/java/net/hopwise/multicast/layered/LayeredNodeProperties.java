@@ -17,7 +17,8 @@ import net.jqwik.api.Property;
 
 /**
  * Graft and prune on real nodes: on a random tree of simulated nodes with links of random rates,
- * after random joins and leaves of layered receivers and the level changes their paths cause, each
+ * after random joins and leaves of layered receivers and the level changes their paths and changes
+ * of the links' rates cause, each
  * link carries exactly the layers someone downstream holds, and a node with nobody downstream keeps
  * no state of the session.
  */
@@ -49,7 +50,12 @@ class LayeredNodeProperties {
             net.nodeNamed("n0").interact(s -> sender[0] = s.module(Multicast.class).openLayeredSender("g", 1, LAYERS));
             List<Receiver> receivers = new ArrayList<>();
             for (int step = 0; step < 6 + random.nextInt(6); step++) {
-                if (receivers.isEmpty() || random.nextInt(3) > 0) {
+                int action = random.nextInt(4);
+                if (action == 3) {
+                    // A path slows down or speeds up: receivers below move, and their relays with them.
+                    int c = 1 + random.nextInt(n - 1);
+                    net.changeLink("n" + parent[c], "n" + c, LayeredModuleSimulationTest.link(RATES[random.nextInt(RATES.length)]));
+                } else if (receivers.isEmpty() || action < 2) {
                     int at = 1 + random.nextInt(n - 1);
                     net.nodeNamed("n" + at).interact(s -> receivers.add(
                             new Receiver(at, s.module(Multicast.class).joinLayered("g", 1, m -> { }))));
