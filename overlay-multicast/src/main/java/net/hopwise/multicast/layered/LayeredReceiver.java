@@ -25,7 +25,7 @@ public interface LayeredReceiver extends AutoCloseable {
     /** Data packets of held layers received. */
     long packetsReceived();
 
-    /** The level changes so far, oldest first; the latest {@value LocalReceiver#HISTORY} at most. */
+    /** The level changes so far, oldest first; the latest 256 at most. */
     List<LevelChange> history();
 
     /** Hears each level change from now on (on the node's thread). */

@@ -9,9 +9,6 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
-import java.util.concurrent.RejectedExecutionException;
-import java.util.concurrent.atomic.AtomicInteger;
-import net.hopwise.multicast.GroupId;
 import net.hopwise.multicast.Multicast;
 import net.hopwise.overlay.NodeId;
 import net.hopwise.overlay.routing.RoutingMetric;
@@ -48,8 +45,6 @@ final class LayeredService implements Stage {
     static final Duration DEFAULT_CHILD_TIMEOUT = Duration.ofMillis(3500);
     /** Sessions a node keeps state for at once: far above real use, and a bound on forged subscriptions. */
     static final int MAX_SESSIONS = 1024;
-    /** The thesis's round trip, until the overlay has measured the path to the source. */
-    static final Duration FALLBACK_RTT = Duration.ofMillis(50);
 
     private final ModuleContext context;
     private final Multicast multicast;
@@ -60,7 +55,6 @@ final class LayeredService implements Stage {
     private final Map<SessionRelay.Key, SessionRelay> relays = new HashMap<>();
     private final List<SourceSession> sources = new ArrayList<>();
     private final Map<Object, List<LocalReceiver>> receivers = new HashMap<>();
-    private final AtomicInteger nextSession = new AtomicInteger(1);
     private final DropCounter malformed;
     private final DropCounter offTree;
     private final DropCounter hopLimitDrops;
@@ -108,98 +102,46 @@ final class LayeredService implements Stage {
         }
     }
 
-    // ---------------------------------------------------------------- the API, from any thread
+    // ---------------------------------------------------------------- what the API hands in
 
-    LayeredSender openSender(GroupId group, int port, LayerRates layers, EraConfig config, RoutingMetric metric) {
-        int body = config.packetBytes() - context.headroom();
-        if (body < LayeredWire.DATA_HEADER || body > context.maxBody()) {
-            throw new IllegalArgumentException("packetBytes " + config.packetBytes() + " must be in "
-                    + (LayeredWire.DATA_HEADER + context.headroom()) + ".." + (context.maxBody() + context.headroom())
-                    + " on this node (its headers and the layered header included)");
-        }
-        requireOpen();
-        RoutingMetric m = metric != null ? metric : context.config().defaultMetric();
-        SessionRelay.Key key = new SessionRelay.Key(self, nextSession.getAndIncrement());
-        SessionRelay relay = new SessionRelay(key, new LayeredWire.Envelope(m, hopLimit, self, group, port),
-                layers.count());
-        // The first boundary one interval on: the session starts on the node's thread well before it.
-        SourceSession s = new SourceSession(this, relay, layers, config, body,
-                context.nowNanos() + config.adaptationIntervalNanos());
-        run(() -> {
-            relays.put(key, relay);
-            sources.add(s);
-        });
-        return s;
+    DropCounter handlerError() {
+        return handlerError;
     }
 
-    LayeredReceiver join(GroupId group, String groupName, int port, EraConfig config, LayeredHandler handler) {
-        requireOpen();
-        LocalReceiver r = new LocalReceiver(this, group, port, config, handler, handlerError);
-        // The node becomes a member of the group, so the sources' announcements come this way.
-        r.membership = multicast.join(groupName, port, m -> { });
-        try {
-            run(() -> receivers.computeIfAbsent(List.of(group, port), k -> new ArrayList<>()).add(r));
-        } catch (IllegalStateException e) {
-            r.membership.leave();
-            throw e;
-        }
-        return r;
+    boolean closed() {
+        return closed;
     }
 
-    void leave(LocalReceiver r) {
-        if (r.membership != null) {
-            r.membership.leave();
-        }
-        try {
-            run(() -> {
-                if (r.left()) {
-                    return;
-                }
-                r.leaveNow(context.nowNanos());
-                List<LocalReceiver> list = receivers.get(List.of(r.group(), r.port()));
-                if (list != null) {
-                    list.remove(r);
-                }
-                if (r.relay() != null) {
-                    settle(r.relay(), context.nowNanos());
-                }
-            });
-        } catch (IllegalStateException e) {
-            // The node stopped: nothing is forwarded any more anyway.
-        }
+    /** On the node's thread: a source starts. */
+    void add(SourceSession s) {
+        relays.put(s.relay().key(), s.relay());
+        sources.add(s);
     }
 
-    void closed(SourceSession s) {
-        try {
-            run(() -> {
-                sources.remove(s);
-                relays.remove(s.relay().key());
-            });
-        } catch (IllegalStateException e) {
-            // The node stopped with it.
-        }
+    /** On the node's thread: a source stops. */
+    void remove(SourceSession s) {
+        sources.remove(s);
+        relays.remove(s.relay().key());
     }
 
-    private void run(Runnable task) {
-        try {
-            context.execute(task);
-        } catch (RejectedExecutionException e) {
-            throw new IllegalStateException("the node is stopped", e);
-        }
+    /** On the node's thread: a receiver waits for its group's and port's first announcement. */
+    void add(LocalReceiver r) {
+        receivers.computeIfAbsent(List.of(r.group(), r.port()), k -> new ArrayList<>()).add(r);
     }
 
-    private void requireOpen() {
-        if (closed) {
-            throw new IllegalStateException("the node is stopped");
+    /** On the node's thread: a receiver leaves every layer, and its node prunes what nobody else needs. */
+    void remove(LocalReceiver r, long nowNanos) {
+        if (r.left()) {
+            return;
         }
-    }
-
-    /** The round trip a receiver of {@code source} puts into the TCP equation: twice the tree path's measured latency. */
-    RttEstimator rttTo(NodeId source) {
-        return RttEstimator.perHopSum(() -> {
-            double ms = context.routes().pathCost(source, RoutingMetric.LATENCY);
-            return Double.isFinite(ms) && ms > 0 ? Math.round(2 * ms * 1e6) : 0;
-        }, FALLBACK_RTT);
+        r.leaveNow(nowNanos);
+        List<LocalReceiver> list = receivers.get(List.of(r.group(), r.port()));
+        if (list != null) {
+            list.remove(r);
+        }
+        if (r.relay() != null) {
+            settle(r.relay(), nowNanos);
+        }
     }
 
     // ---------------------------------------------------------------- the source's output

@@ -20,7 +20,7 @@ final class LocalReceiver implements LayeredReceiver {
     /** Level changes kept for {@link #history()}: minutes of a receiver's life at one change per interval. */
     static final int HISTORY = 256;
 
-    private final LayeredService service;
+    private final LayeredMulticast api;
     private final GroupId group;
     private final int port;
     private final LayeredHandler handler;
@@ -39,9 +39,9 @@ final class LocalReceiver implements LayeredReceiver {
     private volatile long packets;
     private volatile boolean left;
 
-    LocalReceiver(LayeredService service, GroupId group, int port, EraConfig config, LayeredHandler handler,
+    LocalReceiver(LayeredMulticast api, GroupId group, int port, EraConfig config, LayeredHandler handler,
             DropCounter handlerError) {
-        this.service = service;
+        this.api = api;
         this.group = group;
         this.port = port;
         this.config = config;
@@ -77,7 +77,7 @@ final class LocalReceiver implements LayeredReceiver {
             relay = sessionRelay;
             source = sessionRelay.key().source();
             relay.locals().add(this);
-            era = new EraReceiver(a.sessionId(), config, service.rttTo(source), new LayerSubscriber() {
+            era = new EraReceiver(a.sessionId(), config, api.rttTo(source), new LayerSubscriber() {
                 @Override
                 public void join(int layer, long now) {
                     relay.forwarding().localJoin(layer, now);
@@ -216,7 +216,7 @@ final class LocalReceiver implements LayeredReceiver {
 
     @Override
     public void leave() {
-        service.leave(this);
+        api.leave(this);
     }
 
     boolean left() {

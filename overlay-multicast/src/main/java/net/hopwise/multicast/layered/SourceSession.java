@@ -18,7 +18,7 @@ final class SourceSession implements LayeredSender {
      */
     static final int MAX_QUEUED_PER_LAYER = 256;
 
-    private final LayeredService service;
+    private final LayeredMulticast api;
     private final SessionRelay relay;
     private final int bodyBytes;
     private final EraSender sender;
@@ -28,9 +28,9 @@ final class SourceSession implements LayeredSender {
     private volatile boolean closed;
 
     @SuppressWarnings("unchecked")
-    SourceSession(LayeredService service, SessionRelay relay, LayerRates layers, EraConfig config, int bodyBytes,
+    SourceSession(LayeredMulticast api, LayeredService service, SessionRelay relay, LayerRates layers, EraConfig config, int bodyBytes,
             long startNanos) {
-        this.service = service;
+        this.api = api;
         this.relay = relay;
         this.bodyBytes = bodyBytes;
         this.queues = new ConcurrentLinkedQueue[layers.count()];
@@ -122,7 +122,7 @@ final class SourceSession implements LayeredSender {
     public void close() {
         if (!closed) {
             closed = true;
-            service.closed(this);
+            api.closed(this);
         }
     }
 }
