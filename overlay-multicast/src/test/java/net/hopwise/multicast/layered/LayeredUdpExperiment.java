@@ -27,7 +27,8 @@ import net.hopwise.overlay.testing.Eventually;
  * receiver should settle at the highest level below what its path carries and lose under 1% after
  * that; {@code --change-at} seconds in, m2's cap drops to 300 Kbit/s and m2 should follow. Prints,
  * per run and receiver: the level it settled at beside the level its cap allows, when it got there,
- * moves after it, and the worst loss rate of a whole loss window (5 s) after it; then the medians.
+ * moves after it, the share of the time at it, and the worst loss rate of a whole loss window (5 s)
+ * after it; then the medians. {@code --bunch B} sends bunches of B packets instead of pairs.
  * Run from the repository root: {@code ./mvnw -q -pl overlay-multicast -am test-compile exec:exec
  * -Dmulticast.exec.skip=false -Dexec.executable=java -Dexec.classpathScope=test -Dexec.args="-cp
  * %classpath net.hopwise.multicast.layered.LayeredUdpExperiment --runs 3 --seconds 40 --change-at 25"}.
@@ -54,17 +55,19 @@ public final class LayeredUdpExperiment {
         int runs = 3;
         int seconds = 40;
         int changeAt = 25;
+        int bunch = EraConfig.DEFAULT_BUNCH_LENGTH;
         for (int i = 0; i < args.length; i++) {
             switch (args[i]) {
                 case "--runs" -> runs = Integer.parseInt(args[++i]);
                 case "--seconds" -> seconds = Integer.parseInt(args[++i]);
                 case "--change-at" -> changeAt = Integer.parseInt(args[++i]);
+                case "--bunch" -> bunch = Integer.parseInt(args[++i]);
                 default -> throw new IllegalArgumentException("unknown option " + args[i]);
             }
         }
         Map<String, List<Row>> all = new LinkedHashMap<>();
         for (int run = 1; run <= runs; run++) {
-            for (Row row : run(seconds, changeAt)) {
+            for (Row row : run(seconds, changeAt, EraConfig.builder().bunchLength(bunch).build())) {
                 System.out.printf(Locale.ROOT, "run %d %s: level %d (cap allows %d) after %.1f s, then %d moves"
                         + " (%d stability drops), %.1f%% of the time at it, worst loss %.2f%%%s%n", run, row.receiver(),
                         row.level(), row.expected(), row.settledSeconds(), row.movesAfter(), row.stabilityDrops(),
@@ -99,7 +102,7 @@ public final class LayeredUdpExperiment {
         return cap == 0 ? LAYERS.count() - 1 : LAYERS.levelFor(cap * 512.0 / 540, true);
     }
 
-    static List<Row> run(int seconds, int changeAt) throws Exception {
+    static List<Row> run(int seconds, int changeAt, EraConfig config) throws Exception {
         Map<String, OverlayNode> nodes = new LinkedHashMap<>();
         NodeRuntime runtime = NodeRuntime.create(2);
         try {
@@ -128,7 +131,7 @@ public final class LayeredUdpExperiment {
             Multicast source = nodes.get("s").module(Multicast.class);
             Eventually.await("s sees the receivers' nodes", () -> source.memberNodes("tv")
                     .containsAll(Set.of(NodeId.ofName("m1"), NodeId.ofName("m2"), NodeId.ofName("m3"))));
-            LayeredSender sender = source.openLayeredSender("tv", 5004, LAYERS);
+            LayeredSender sender = source.openLayeredSender("tv", 5004, LAYERS, config);
             long opened = System.nanoTime();
             Thread.sleep(changeAt * 1000L);
             long cut = System.nanoTime();
