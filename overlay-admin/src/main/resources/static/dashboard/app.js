@@ -15,6 +15,7 @@
     spanSeconds: 900,        // how far back the charts reach
     impairmentEdited: false, // the operator typed into the impairment form: refreshes leave it alone
     impairment: null,        // the selected link's impairment as last read
+    tree: new Set(),         // link ids of the multicast tree shown, from the multicast card
   };
 
   // ------------------------------------------------------------------ API
@@ -155,7 +156,7 @@
     enter.append("line").attr("class", "hit").append("title");
     enter.append("text").attr("class", "cost");
     const merged = enter.merge(link)
-      .attr("class", d => "link " + d.state + (d.id === state.selected ? " selected" : ""));
+      .attr("class", d => linkClass(d));
     merged.select("line.stroke").attr("stroke", d => QUALITY_COLOUR[qualityClass(state.links.get(d.id) || d)]);
     merged.select("text.cost").text(d => costLabel(d));
     merged.select("line.hit title").text(d => linkTooltip(d));
@@ -182,6 +183,16 @@
       + `\n${d.reachable ? "reachable" : "unreachable"}; ${d.advertisedLinks} links advertised`
       + (d.address ? `\nUDP ${d.address}` : ""));
     ticked();
+  }
+
+  function linkClass(d) {
+    return "link " + d.state + (d.id === state.selected ? " selected" : "") + (state.tree.has(d.id) ? " tree" : "");
+  }
+
+  /** Highlights a multicast tree on the graph: link ids "a~b" (an empty set clears it). */
+  function showTree(ids) {
+    state.tree = new Set(ids);
+    gLinks.selectAll("g.link").attr("class", d => linkClass(d));
   }
 
   function costLabel(l) {
@@ -695,7 +706,7 @@
     } catch (e) { /* next time */ }
   }
 
-  window.hopwise = { api, fmt, metric: () => state.metric };
+  window.hopwise = { api, fmt, metric: () => state.metric, showTree };
   showSignedIn();
   refresh().then(() => { refreshHistory(); refreshRoutes(); });
   api("GET", "api/events/recent").then(ev => addEvents(ev, false)).catch(() => {}).finally(listen);

@@ -1,15 +1,31 @@
 // Multicast groups as the service's node knows them: member nodes, and for named groups what the local
-// nodes sent, delivered and relayed and their reliable streams, refreshed every two seconds. Hidden when the node runs no multicast.
+// nodes sent, delivered and relayed and their reliable streams; a click on a group shows its source's
+// tree on the topology graph, refreshed every two seconds. Hidden when the node runs no multicast.
 (function () {
   "use strict";
-  const { api, fmt } = window.hopwise;
+  const { api, fmt, showTree } = window.hopwise;
+  let shown = null; // the group whose first source's tree the graph highlights (click a row; again to clear)
+
+  const linkId = e => [e.parent, e.child].sort().join("~");
+
+  function highlight(groups) {
+    const g = groups.find(x => (x.name || x.id) === shown);
+    const tree = g && g.trees && g.trees.length ? g.trees[0] : null;
+    showTree(tree ? tree.links.map(linkId) : []);
+    d3.selectAll("#multicast-table tbody tr").classed("shown", x => (x.name || x.id) === shown)
+      .attr("title", x => x.trees && x.trees.length
+        ? `click to show the tree from ${x.trees[0].source} on the graph (${x.trees[0].links.length} links)` : null);
+  }
 
   function total(g, pick) {
     return g.local.length ? d3.sum(g.local, pick) : null;
   }
 
+  let last = [];
+
   function draw(view) {
     const groups = view.groups;
+    last = groups;
     document.getElementById("multicast-note").textContent =
       `${groups.length} group${groups.length === 1 ? "" : "s"} · ${view.linkCosts.length} costed links`;
     const rows = d3.select("#multicast-table tbody").selectAll("tr").data(groups, g => g.id)
@@ -21,6 +37,11 @@
         tr.append("td").attr("class", "delivered num");
         tr.append("td").attr("class", "relayed num");
         tr.append("td").attr("class", "reliable");
+        tr.on("click", (ev, g) => {
+          const key = g.name || g.id;
+          shown = shown === key ? null : key;
+          highlight(last);
+        });
         return tr;
       })
       .attr("data-group", g => g.name || g.id);
@@ -36,11 +57,13 @@
       const sources = new Set(streams.map(r => r.source + ":" + r.port));
       const members = streams.filter(r => r.role === "member");
       tr.select("td.reliable").classed("na", streams.length === 0)
-        .text(streams.length === 0 ? "–" : `${sources.size} stream${sources.size === 1 ? "" : "s"} · `
-          + `${fmt.count(d3.sum(members, r => r.delivered))} delivered · ${fmt.count(d3.sum(streams, r => r.repairsSent))} repairs`)
-        .attr("title", streams.map(r => `${r.node}: ${r.role} of ${r.source}:${r.port}, next ${r.next}, `
+        .text(streams.length === 0 ? "–" : `${fmt.count(d3.sum(members, r => r.delivered))} delivered · `
+          + `${fmt.count(d3.sum(streams, r => r.repairsSent))} repairs`)
+        .attr("data-streams", sources.size)
+        .attr("title", `${sources.size} reliable stream${sources.size === 1 ? "" : "s"}\n` + streams.map(r => `${r.node}: ${r.role} of ${r.source}:${r.port}, next ${r.next}, `
           + `acknowledged ${r.acknowledged}, held ${r.held}, gaps ${r.gaps}, NACKs ${r.nacksSent}`).join("\n") || null);
     });
+    highlight(groups);
     document.getElementById("multicast-empty").hidden = groups.length > 0;
   }
 

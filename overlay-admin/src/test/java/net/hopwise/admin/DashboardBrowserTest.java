@@ -163,9 +163,19 @@ class DashboardBrowserTest {
         assertThat(browser.findElement(By.cssSelector(group + " td.members")).getText())
                 .isEqualTo(String.join(", ", DemoOverlay.GROUP_MEMBERS));
         assertThat(count(browser, group + " td.sent")).isPositive();
+        // A click on the group shows its source's tree on the graph: the links the API names, no others
+        // (both read again on each try, as a route change may move the tree meanwhile).
+        browser.findElement(By.cssSelector(group + " td.group")).click();
+        wait.withMessage("the group's tree highlighted on the graph").until(b -> {
+            java.util.Set<String> shown = new java.util.TreeSet<>();
+            b.findElements(By.cssSelector("#graph g.link.tree")).forEach(e -> shown.add(e.getAttribute("data-link")));
+            return !shown.isEmpty() && shown.equals(demoTreeLinks());
+        });
+        assertThat(browser.findElement(By.cssSelector(group)).getAttribute("class")).contains("shown");
         // Its reliable chat: one stream, delivered by the members.
         wait.withMessage("the group's reliable stream, delivered").until(b ->
-                b.findElement(By.cssSelector(group + " td.reliable")).getText().matches("1 stream · [1-9][0-9]* delivered · .*"));
+                b.findElement(By.cssSelector(group + " td.reliable")).getText().matches("[1-9][0-9,]* delivered · [0-9,]+ repairs")
+                        && "1".equals(b.findElement(By.cssSelector(group + " td.reliable")).getAttribute("data-streams")));
 
         // The whole page, for a person to look at.
         browser.manage().window().setSize(new org.openqa.selenium.Dimension(1400, 2000));
@@ -339,6 +349,27 @@ class DashboardBrowserTest {
         } finally {
             impair("amsterdam/edinburgh", "{\"delayMs\":5}");
         }
+    }
+
+    /** The demo group's tree from the API, as the graph's link ids. */
+    private java.util.Set<String> demoTreeLinks() {
+        java.util.Set<String> links = new java.util.TreeSet<>();
+        try {
+            for (JsonNode g : get("/api/multicast").get("groups")) {
+                if (DemoOverlay.GROUP.equals(g.get("name").asText(null)) && g.get("trees").size() > 0) {
+                    for (JsonNode l : g.get("trees").get(0).get("links")) {
+                        links.add(java.util.stream.Stream.of(l.get("parent").asText(), l.get("child").asText())
+                                .sorted().collect(java.util.stream.Collectors.joining("~")));
+                    }
+                }
+            }
+        } catch (IOException e) {
+            throw new java.io.UncheckedIOException(e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException(e);
+        }
+        return links;
     }
 
     private JsonNode get(String path) throws IOException, InterruptedException {

@@ -481,6 +481,17 @@ class DemoApiTest {
         String text = mvc.perform(get("/actuator/prometheus")).andExpect(status().isOk()).andReturn().getResponse()
                 .getContentAsString();
         assertThat(text).contains("hopwise_security_authenticated{node=\"chicago\",peer=\"denver\"} 1.0");
+        // Each node's handshake state within its bound, and its link state signed and verified by the others.
+        JsonNode nodes = read(get("/api/security"));
+        assertThat(nodes).hasSize(DemoOverlay.NODES.size());
+        assertThat(nodes.get(0).get("node").asText()).isEqualTo("amsterdam");
+        for (JsonNode n : nodes) {
+            assertThat(n.get("secured").asBoolean()).as(n.toString()).isTrue();
+            JsonNode h = n.get("handshakes");
+            assertThat(h.get("pendingResponses").asInt()).isBetween(0, h.get("maxPendingResponses").asInt());
+            assertThat(h.get("maxPendingResponses").asInt()).isPositive();
+            assertThat(n.get("linkStateVerification").get("verifications").asLong()).as(n.toString()).isPositive();
+        }
     }
 
     @Test
@@ -527,6 +538,30 @@ class DemoApiTest {
                     && r.get("next").asLong() > 0;
         }
         assertThat(sourceHolds).as("the source's stream").isTrue();
+        // The source's tree: rooted at amsterdam, reaching every member, each node with one parent; the
+        // nodes it has relay (those with children, the source aside) are nodes that relayed.
+        JsonNode trees = demoGroup().get("trees");
+        assertThat(trees).hasSize(1);
+        assertThat(trees.get(0).get("source").asText()).isEqualTo("amsterdam");
+        java.util.Map<String, String> parent = new java.util.HashMap<>();
+        for (JsonNode l : trees.get(0).get("links")) {
+            assertThat(parent.put(l.get("child").asText(), l.get("parent").asText())).as("one parent each").isNull();
+        }
+        for (String member : DemoOverlay.GROUP_MEMBERS) {
+            String at = member;
+            for (int steps = 0; !at.equals("amsterdam"); steps++) {
+                assertThat(steps).as("%s reaches the source", member).isLessThan(DemoOverlay.NODES.size());
+                at = parent.get(at);
+                assertThat(at).as("%s's path to the source", member).isNotNull();
+            }
+        }
+        java.util.Set<String> relays = new java.util.TreeSet<>(parent.values());
+        relays.remove("amsterdam");
+        for (JsonNode c : demoGroup().get("local")) {
+            if (relays.contains(c.get("node").asText())) {
+                assertThat(c.get("forwarded").asLong()).as("%s relays on the tree", c.get("node").asText()).isPositive();
+            }
+        }
         String text = mvc.perform(get("/actuator/prometheus")).andExpect(status().isOk()).andReturn().getResponse()
                 .getContentAsString();
         assertThat(text).containsPattern("hopwise_multicast_group_delivered_total\\{group=\"demo-conference\",node=\"berlin\"\\} [1-9]")

@@ -79,6 +79,15 @@ public interface Multicast {
         }
     }
 
+    /**
+     * The tree a message from {@code source} to the group follows under {@code metric} (null: the node's
+     * default), as this node computes it for forwarding: the source's shortest-path tree with unicast's
+     * tie-breaking, pruned to the group's member nodes. Computed on the node's thread; for views such as
+     * the admin dashboard's.
+     */
+    java.util.concurrent.CompletableFuture<java.util.List<TreeLink>> tree(String group, NodeId source,
+            RoutingMetric metric);
+
     /** The reliable streams of a group this node sends, relays or delivers, with their counts. */
     java.util.List<ReliableStatistics> reliableStatistics(String group);
 

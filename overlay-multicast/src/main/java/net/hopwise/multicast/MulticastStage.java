@@ -175,6 +175,25 @@ final class MulticastStage implements Stage, Multicast {
     }
 
     @Override
+    public java.util.concurrent.CompletableFuture<List<TreeLink>> tree(String group, NodeId source,
+            RoutingMetric metric) {
+        GroupId id = GroupId.ofName(group);
+        RoutingMetric m = metric != null ? metric : context.config().defaultMetric();
+        java.util.concurrent.CompletableFuture<List<TreeLink>> f = new java.util.concurrent.CompletableFuture<>();
+        // The routes' trees are the node thread's state; forwarding prunes them the same way.
+        context.execute(() -> {
+            List<TreeLink> out = new ArrayList<>();
+            GroupTrees.pruned(context.routes().tree(source, m), source, view.members(id)).forEach((node, parent) -> {
+                if (!node.equals(source)) {
+                    out.add(new TreeLink(parent, node));
+                }
+            });
+            f.complete(List.copyOf(out));
+        });
+        return f;
+    }
+
+    @Override
     public List<ReliableStatistics> reliableStatistics(String group) {
         return reliable.statistics(GroupId.ofName(group));
     }

@@ -7,10 +7,14 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeSet;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 import net.hopwise.multicast.GroupId;
 import net.hopwise.multicast.GroupStatistics;
 import net.hopwise.multicast.Multicast;
 import net.hopwise.multicast.ReliableStatistics;
+import net.hopwise.multicast.TreeLink;
 import net.hopwise.overlay.NodeId;
 import net.hopwise.overlay.OverlayNode;
 import net.hopwise.overlay.routing.LinkStateAdvertisement;
@@ -35,7 +39,16 @@ public record MulticastView(
             @Schema(description = "Nodes with at least one member, by name") List<String> memberNodes,
             @Schema(description = "Each local node's counts for the group, for a named group") List<LocalCounts> local,
             @Schema(description = "The reliable streams to the group as each local node holds them (source, member"
-                    + " or relay), for a named group") List<ReliableStream> reliable) {}
+                    + " or relay), for a named group") List<ReliableStream> reliable,
+            @Schema(description = "The tree from each local node that sent to the group, under the default metric,"
+                    + " pruned to the member nodes, as the service's node computes it; for a named group")
+                    List<SourceTree> trees) {}
+
+    /** A source's tree for a group: the links its messages take, parent to child, by node name. */
+    public record SourceTree(String source, List<TreeEdge> links) {}
+
+    /** One link of a source's tree. */
+    public record TreeEdge(String parent, String child) {}
 
     /** One local node's counts for a group since it started. */
     public record LocalCounts(String node, int localMembers, long sent, long delivered, long forwarded) {}
@@ -54,6 +67,26 @@ public record MulticastView(
 
     /** One link's cost as its advertising end computed it. */
     public record LinkCost(String node, String neighbour, double cost) {}
+
+    /** How long the view waits for the node's thread to compute a tree. */
+    private static final long TREE_WAIT_MILLIS = 2_000;
+
+    private static List<TreeEdge> tree(Multicast multicast, String group, NodeId source, Map<NodeId, String> names) {
+        try {
+            List<TreeEdge> edges = new ArrayList<>();
+            for (TreeLink l : multicast.tree(group, source, null).get(TREE_WAIT_MILLIS, TimeUnit.MILLISECONDS)) {
+                edges.add(new TreeEdge(names.getOrDefault(l.parent(), l.parent().toString()),
+                        names.getOrDefault(l.child(), l.child().toString())));
+            }
+            edges.sort(java.util.Comparator.comparing(TreeEdge::parent).thenComparing(TreeEdge::child));
+            return edges;
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return List.of();
+        } catch (ExecutionException | TimeoutException e) {
+            return List.of(); // a node that does not answer in time shows no tree this once
+        }
+    }
 
     /**
      * The view of {@code self}'s multicast, naming groups from {@code knownNames} and nodes from the
@@ -80,6 +113,7 @@ public record MulticastView(
             String name = groupNames.get(e.getKey());
             List<LocalCounts> counts = new ArrayList<>();
             List<ReliableStream> reliable = new ArrayList<>();
+            List<SourceTree> trees = new ArrayList<>();
             if (name != null) {
                 for (OverlayNode n : local.values()) {
                     n.findModule(Multicast.class).ifPresent(m -> {
@@ -93,7 +127,15 @@ public record MulticastView(
                     });
                 }
             }
-            groups.add(new Group(e.getKey().toString(), name, List.copyOf(members), counts, reliable));
+            if (name != null) {
+                for (OverlayNode n : local.values()) {
+                    boolean sends = counts.stream().anyMatch(c -> c.node().equals(n.name()) && c.sent() > 0);
+                    if (sends) {
+                        trees.add(new SourceTree(n.name(), tree(multicast, name, n.id(), names)));
+                    }
+                }
+            }
+            groups.add(new Group(e.getKey().toString(), name, List.copyOf(members), counts, reliable, trees));
         }
         List<LinkCost> costs = new ArrayList<>();
         multicast.linkCosts().forEach((node, links) -> links.forEach((peer, cost) ->

@@ -1,6 +1,7 @@
 package net.hopwise.overlay.security;
 
 import java.util.List;
+import java.util.function.Predicate;
 
 /**
  * Whether a peer that proved possession of an identity key may take part under the name it claims.
@@ -37,6 +38,17 @@ public interface Admission {
      */
     Verdict check(String name, byte[] identityKey, NodeCertificate certificate, long epochSeconds);
 
+    /**
+     * As {@link #check(String, byte[], NodeCertificate, long)}, with a certificate's signature checked
+     * by {@code signatureValid}: the link-state verifier meets the same certificate once per version
+     * of its origin's link state, and answers from what it verified before instead of another Ed25519
+     * verification. Admissions that read no certificate ignore it.
+     */
+    default Verdict check(String name, byte[] identityKey, NodeCertificate certificate, long epochSeconds,
+            Predicate<NodeCertificate> signatureValid) {
+        return check(name, identityKey, certificate, epochSeconds);
+    }
+
     /** Admits what any of {@code admissions} admits; otherwise the first one's reason. */
     static Admission anyOf(List<Admission> admissions) {
         List<Admission> copy = List.copyOf(admissions);
@@ -44,18 +56,27 @@ public interface Admission {
             throw new IllegalArgumentException("no admission configured: a node with keys needs a trusted key list"
                     + " or an authority key");
         }
-        return (name, key, certificate, now) -> {
-            Verdict first = null;
-            for (Admission a : copy) {
-                Verdict v = a.check(name, key, certificate, now);
-                if (v.admitted()) {
-                    return v;
-                }
-                if (first == null) {
-                    first = v;
-                }
+        return new Admission() {
+            @Override
+            public Verdict check(String name, byte[] key, NodeCertificate certificate, long now) {
+                return check(name, key, certificate, now, NodeCertificate::signatureValid);
             }
-            return first;
+
+            @Override
+            public Verdict check(String name, byte[] key, NodeCertificate certificate, long now,
+                    Predicate<NodeCertificate> signatureValid) {
+                Verdict first = null;
+                for (Admission a : copy) {
+                    Verdict v = a.check(name, key, certificate, now, signatureValid);
+                    if (v.admitted()) {
+                        return v;
+                    }
+                    if (first == null) {
+                        first = v;
+                    }
+                }
+                return first;
+            }
         };
     }
 }

@@ -5,6 +5,7 @@ import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.function.Consumer;
 import java.util.function.Supplier;
+import java.util.function.ToLongFunction;
 
 /**
  * Link security as applications and the admin service use it, from any thread
@@ -15,12 +16,33 @@ public final class SecureLinks {
     private final Consumer<Runnable> nodeThread;
     private final Supplier<Long> now;
     private final Supplier<List<String>> peers;
+    private final LinkStateSigner signer;
+    private final ToLongFunction<DropReason> drops;
 
-    SecureLinks(LinkSecurity engine, Consumer<Runnable> nodeThread, Supplier<Long> now, Supplier<List<String>> peers) {
+    /**
+     * What a node keeps and spends on handshakes, for an operator: a flood shows in the cookie replies
+     * and the budget's refusals, never as state beyond {@code maxPendingResponses}.
+     *
+     * @param pendingResponses handshakes this node answered and whose last message it awaits
+     * @param maxPendingResponses the bound on them ({@code maxPendingHandshakes})
+     * @param initiations handshakes this node started with its neighbours and that are not done
+     * @param cookieReplies INITs without a valid cookie, answered statelessly
+     * @param badCookies INITs with a cookie this node did not give to their address
+     * @param rateRefused INITs with a valid cookie refused by the per-address or total handshake rate
+     * @param pendingEvicted pending handshakes that gave way to newer ones at the bound
+     * @param rejected completed handshakes of peers not admitted under the name they claimed
+     */
+    public record HandshakeState(int pendingResponses, int maxPendingResponses, int initiations, long cookieReplies,
+            long badCookies, long rateRefused, long pendingEvicted, long rejected) {}
+
+    SecureLinks(LinkSecurity engine, Consumer<Runnable> nodeThread, Supplier<Long> now, Supplier<List<String>> peers,
+            LinkStateSigner signer, ToLongFunction<DropReason> drops) {
         this.engine = engine;
         this.nodeThread = nodeThread;
         this.now = now;
         this.peers = peers;
+        this.signer = signer;
+        this.drops = drops;
     }
 
     /** Every link's state: authenticated or not, the peer's fingerprint, handshakes and rekeys. */
@@ -41,11 +63,47 @@ public final class SecureLinks {
 
     /**
      * Replaces what the node admits and cuts off, at once, every link whose peer it no longer admits
-     * (a revoked key or certificate). Completes with the names cut off.
+     * (a revoked key or certificate). Link state is verified under the new admission too: a revoked
+     * node's next advertisement or record is refused wherever it comes from (relayed by a third node
+     * as well), and what the node holds of it ages out. Completes with the names cut off.
      */
     public CompletableFuture<List<String>> updateAdmission(Admission admission) {
         CompletableFuture<List<String>> f = new CompletableFuture<>();
-        nodeThread.accept(() -> f.complete(engine.updateAdmission(admission, now.get())));
+        nodeThread.accept(() -> {
+            if (signer != null) {
+                signer.updateAdmission(admission);
+            }
+            f.complete(engine.updateAdmission(admission, now.get()));
+        });
+        return f;
+    }
+
+    /** The node's handshake state and the counts of what it refused, for the admin service. */
+    public CompletableFuture<HandshakeState> handshakes() {
+        CompletableFuture<HandshakeState> f = new CompletableFuture<>();
+        nodeThread.accept(() -> {
+            int initiations = 0;
+            for (String name : peers.get()) {
+                Peer p = engine.peer(name);
+                if (p != null && p.initiation != null) {
+                    initiations++;
+                }
+            }
+            f.complete(new HandshakeState(engine.pendingHandshakes(), engine.config().maxPendingHandshakes(),
+                    initiations, engine.cookieReplies(), drops.applyAsLong(DropReason.BAD_COOKIE),
+                    drops.applyAsLong(DropReason.HANDSHAKE_RATE), drops.applyAsLong(DropReason.PENDING_LIMIT),
+                    drops.applyAsLong(DropReason.REJECTED)));
+        });
+        return f;
+    }
+
+    /**
+     * What verifying other nodes' link state has cost this node (Ed25519 verifications, cache hits,
+     * refusals); empty when this node's link state is not signed.
+     */
+    public CompletableFuture<java.util.Optional<LinkStateSigner.Stats>> linkStateVerification() {
+        CompletableFuture<java.util.Optional<LinkStateSigner.Stats>> f = new CompletableFuture<>();
+        nodeThread.accept(() -> f.complete(java.util.Optional.ofNullable(signer).map(LinkStateSigner::stats)));
         return f;
     }
 

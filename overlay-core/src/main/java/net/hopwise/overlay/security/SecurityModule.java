@@ -140,28 +140,12 @@ public final class SecurityModule implements OverlayModule {
         }
 
         void install() {
-            if (config.admission() instanceof IdentityDirectory directory) {
-                // Every origin's link state is signed with its identity key and verified against the keys the
-                // admission names, so that an admitted node cannot forge another's links or records.
-                LinkStateSigner signer = new LinkStateSigner(config.name(), config.keys(), directory,
-                        LINK_STATE_CACHE);
-                ctx.signLinkState(new net.hopwise.overlay.spi.LinkStateSigner() {
-                    @Override
-                    public int maxSignatureBytes() {
-                        return LinkStateSigner.SIGNATURE_BYTES;
-                    }
-
-                    @Override
-                    public byte[] sign(byte[] content) {
-                        return signer.sign(0, content);
-                    }
-
-                    @Override
-                    public boolean verify(net.hopwise.overlay.NodeId origin, String originName, byte[] content,
-                            byte[] signature) {
-                        return signer.verify(originName, 0, content, signature).valid();
-                    }
-                });
+            // Every origin's link state is signed with its identity key (under an authority, with its
+            // certificate inside the signature) and verified before use, so that an admitted node cannot
+            // forge another's links or records.
+            LinkStateSigner signer = LinkStateSigner.of(config, LINK_STATE_CACHE);
+            if (signer.canSign()) {
+                ctx.signLinkState(signer.spi());
             }
             io.micrometer.core.instrument.FunctionCounter.builder("hopwise.security.cookie.replies", engine,
                     LinkSecurity::cookieReplies).tag("node", config.name())
@@ -188,7 +172,8 @@ public final class SecurityModule implements OverlayModule {
                 }
             });
             ctx.provide(SecureLinks.class, new SecureLinks(engine, ctx::execute, ctx::nowNanos,
-                    () -> ctx.links().stream().map(LinkView::name).toList()));
+                    () -> ctx.links().stream().map(LinkView::name).toList(), signer.canSign() ? signer : null,
+                    reason -> drops.get(reason).count()));
         }
 
         @Override
