@@ -129,4 +129,37 @@ public interface Multicast {
 
     /** Every group this node knows a member node of, with those nodes: the node-level membership view. */
     Map<GroupId, Set<NodeId>> view();
+
+    /**
+     * Starts a layered session (ERA congestion control) from this node to a group's port, with the
+     * default {@link net.hopwise.multicast.layered.EraConfig} and the node's default metric: each
+     * receiver takes as many of the cumulative {@code layers} as its path carries. See {@link
+     * net.hopwise.multicast.layered.LayeredMulticast#openSender}.
+     */
+    default net.hopwise.multicast.layered.LayeredSender openLayeredSender(String group, int port,
+            net.hopwise.multicast.layered.LayerRates layers) {
+        return openLayeredSender(group, port, layers, net.hopwise.multicast.layered.EraConfig.defaults());
+    }
+
+    /** As {@link #openLayeredSender(String, int, net.hopwise.multicast.layered.LayerRates)}, with {@code config}. */
+    default net.hopwise.multicast.layered.LayeredSender openLayeredSender(String group, int port,
+            net.hopwise.multicast.layered.LayerRates layers, net.hopwise.multicast.layered.EraConfig config) {
+        return net.hopwise.multicast.layered.LayeredMulticast.of(this).openSender(group, port, layers, config, null);
+    }
+
+    /**
+     * Receives the layered session announced on a group's port, at the level the path allows; the
+     * returned receiver's level and rate are observable. See {@link
+     * net.hopwise.multicast.layered.LayeredMulticast#join}.
+     */
+    default net.hopwise.multicast.layered.LayeredReceiver joinLayered(String group, int port,
+            net.hopwise.multicast.layered.LayeredHandler handler) {
+        return joinLayered(group, port, net.hopwise.multicast.layered.EraConfig.defaults(), handler);
+    }
+
+    /** As {@link #joinLayered(String, int, net.hopwise.multicast.layered.LayeredHandler)}, with {@code config}. */
+    default net.hopwise.multicast.layered.LayeredReceiver joinLayered(String group, int port,
+            net.hopwise.multicast.layered.EraConfig config, net.hopwise.multicast.layered.LayeredHandler handler) {
+        return net.hopwise.multicast.layered.LayeredMulticast.of(this).join(group, port, config, handler);
+    }
 }

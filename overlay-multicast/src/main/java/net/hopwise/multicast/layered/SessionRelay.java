@@ -1,0 +1,169 @@
+package net.hopwise.multicast.layered;
+
+import java.util.ArrayList;
+import java.util.BitSet;
+import java.util.HashMap;
+import java.util.Iterator;
+import java.util.List;
+import java.util.Map;
+import net.hopwise.overlay.NodeId;
+
+/**
+ * One node's part in one layered session: which layers go to which child ({@link LayerForwarding}),
+ * the receivers on this node, and what the node has asked of its upstream neighbour on the
+ * source's tree. Only on the node's thread.
+ *
+ * <p>The forwarding state changes on the children's subscriptions and the local receivers' joins
+ * and leaves; after each such input {@link #sync} tells the upstream neighbour the node's whole set
+ * when it changed (a graft or a prune at once), and again every refresh interval while it is not
+ * empty, so that a lost subscription costs one interval. A child not heard for the child timeout is
+ * gone (it crashed, or its route moved and its prune was lost).
+ */
+final class SessionRelay {
+    record Key(NodeId source, int sessionId) {}
+
+    private final Key key;
+    private final LayeredWire.Envelope envelope;
+    private final int layers;
+    private final LayerForwarding forwarding;
+    private final Map<NodeId, Long> childHeard = new HashMap<>();
+    private final List<LocalReceiver> locals = new ArrayList<>();
+    /** The neighbour this node subscribed to, and what it last said there. */
+    private NodeId upstream;
+    private BitSet told = new BitSet();
+    private long nextRefreshNanos = Long.MAX_VALUE;
+
+    SessionRelay(Key key, LayeredWire.Envelope envelope, int layers) {
+        this.key = key;
+        this.envelope = envelope;
+        this.layers = layers;
+        // Grafts and prunes are read back from the state by sync, which sends the set whole.
+        this.forwarding = new LayerForwarding(layers, new LayerForwarding.Upstream() {
+            @Override
+            public void graft(int layer, long nowNanos) {
+            }
+
+            @Override
+            public void prune(int layer, long nowNanos) {
+            }
+        });
+    }
+
+    Key key() {
+        return key;
+    }
+
+    LayeredWire.Envelope envelope() {
+        return envelope;
+    }
+
+    int layers() {
+        return layers;
+    }
+
+    LayerForwarding forwarding() {
+        return forwarding;
+    }
+
+    List<LocalReceiver> locals() {
+        return locals;
+    }
+
+    /** Children holding anything: as many as the forwarding state has. */
+    int childCount() {
+        return childHeard.size();
+    }
+
+    NodeId upstream() {
+        return upstream;
+    }
+
+    /** A child's whole set: grafts what it newly needs, prunes what it no longer does. */
+    void onSubscription(NodeId child, BitSet held, long nowNanos) {
+        long c = child.value();
+        for (int k = 0; k < layers; k++) {
+            boolean want = held.get(k);
+            if (want != forwarding.forwards(c, k)) {
+                if (want) {
+                    forwarding.childGraft(c, k, nowNanos);
+                } else {
+                    forwarding.childPrune(c, k, nowNanos);
+                }
+            }
+        }
+        if (held.isEmpty()) {
+            childHeard.remove(child);
+        } else {
+            childHeard.put(child, nowNanos);
+        }
+    }
+
+    /** Children silent since before {@code nowNanos - timeout} are pruned of everything. */
+    void expireChildren(long nowNanos, long timeoutNanos) {
+        for (Iterator<Map.Entry<NodeId, Long>> it = childHeard.entrySet().iterator(); it.hasNext();) {
+            Map.Entry<NodeId, Long> e = it.next();
+            if (nowNanos - e.getValue() >= timeoutNanos) {
+                it.remove();
+                forwarding.childGone(e.getKey().value(), nowNanos);
+            }
+        }
+    }
+
+    long nextDeadlineNanos(long childTimeoutNanos) {
+        long next = told.isEmpty() ? Long.MAX_VALUE : nextRefreshNanos;
+        for (long heard : childHeard.values()) {
+            next = Math.min(next, heard + childTimeoutNanos);
+        }
+        return next;
+    }
+
+    /** The layers this node needs now: a child or a local receiver holds them. */
+    BitSet needed() {
+        BitSet s = new BitSet(layers);
+        for (int k = 0; k < layers; k++) {
+            if (forwarding.holds(k)) {
+                s.set(k);
+            }
+        }
+        return s;
+    }
+
+    /** Where subscriptions go; the service implements it. */
+    interface Signal {
+        /** This node's parent on the session's tree now; null at the source or off every route. */
+        NodeId parent(SessionRelay relay);
+
+        void subscribe(SessionRelay relay, NodeId to, BitSet held);
+    }
+
+    /**
+     * Tells upstream what changed: the whole set to the parent when it differs from what the parent
+     * last heard, or the refresh is due; an empty set to a former parent when the tree moved.
+     */
+    void sync(Signal signal, long nowNanos, long refreshNanos) {
+        NodeId parent = signal.parent(this);
+        BitSet now = needed();
+        if (upstream != null && !upstream.equals(parent)) {
+            if (!told.isEmpty()) {
+                signal.subscribe(this, upstream, new BitSet());
+            }
+            told = new BitSet();
+        }
+        upstream = parent;
+        if (parent == null) {
+            // The source asks nobody; a node off every route asks again once a route appears.
+            told = new BitSet();
+            return;
+        }
+        if (!now.equals(told) || (!now.isEmpty() && nowNanos >= nextRefreshNanos)) {
+            signal.subscribe(this, parent, now);
+            told = now;
+            nextRefreshNanos = nowNanos + refreshNanos;
+        }
+    }
+
+    /** Nothing held, nobody here, nothing asked of upstream: the state may go. */
+    boolean idle() {
+        return locals.isEmpty() && childHeard.isEmpty() && told.isEmpty() && needed().isEmpty();
+    }
+}
