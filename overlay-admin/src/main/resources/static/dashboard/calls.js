@@ -1,5 +1,5 @@
-// Calls through the SIP relay beside this service's node: state, duration, and the call's MOS now
-// and over time, refreshed every two seconds. The card stays hidden when the relay is not enabled.
+// Calls through the SIP relay beside this service's node: state, duration, the call's MOS now (the
+// relay's estimate and, where they send RTCP, the phones' own) and over time, refreshed every two seconds. The card stays hidden when the relay is not enabled.
 (function () {
   "use strict";
   const { api, fmt } = window.hopwise;
@@ -46,6 +46,7 @@
         tr.append("td").attr("class", "state");
         tr.append("td").attr("class", "duration num");
         tr.append("td").attr("class", "mos num");
+        tr.append("td").attr("class", "phone-mos num");
         tr.append("td").attr("class", "mos-history").append("svg").attr("class", "spark");
         tr.append("td").attr("class", "missed num");
         tr.append("td").attr("class", "jitter num");
@@ -60,6 +61,9 @@
       tr.select("td.duration").text((c.durationMs / 1000).toFixed(0) + " s");
       tr.select("td.mos").text(c.mos > 0 ? c.mos.toFixed(2) : "–").classed("na", !(c.mos > 0))
         .classed("loss-bad", c.mos > 0 && c.mos < 3.6).classed("loss-warn", c.mos >= 3.6 && c.mos < 4.0);
+      tr.select("td.phone-mos").text(c.phoneMos > 0 ? c.phoneMos.toFixed(2) : "–").classed("na", !(c.phoneMos > 0))
+        .classed("loss-bad", c.phoneMos > 0 && c.phoneMos < 3.6)
+        .classed("loss-warn", c.phoneMos >= 3.6 && c.phoneMos < 4.0);
       sparkline(tr.select("svg.spark"), history.get(c.callId));
       const missed = worst(c.streams, d => 100 * (d.lost + d.late) / d.expected);
       const jitter = worst(c.streams, d => d.jitterMs);

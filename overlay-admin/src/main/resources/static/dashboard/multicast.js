@@ -1,5 +1,5 @@
 // Multicast groups as the service's node knows them: member nodes, and for named groups what the local
-// nodes sent, delivered and relayed, refreshed every two seconds. Hidden when the node runs no multicast.
+// nodes sent, delivered and relayed and their reliable streams, refreshed every two seconds. Hidden when the node runs no multicast.
 (function () {
   "use strict";
   const { api, fmt } = window.hopwise;
@@ -20,6 +20,7 @@
         tr.append("td").attr("class", "sent num");
         tr.append("td").attr("class", "delivered num");
         tr.append("td").attr("class", "relayed num");
+        tr.append("td").attr("class", "reliable");
         return tr;
       })
       .attr("data-group", g => g.name || g.id);
@@ -31,6 +32,14 @@
         const v = total(g, pick);
         tr.select("td." + cls).text(v == null ? "–" : fmt.count(v)).classed("na", v == null);
       }
+      const streams = g.reliable || [];
+      const sources = new Set(streams.map(r => r.source + ":" + r.port));
+      const members = streams.filter(r => r.role === "member");
+      tr.select("td.reliable").classed("na", streams.length === 0)
+        .text(streams.length === 0 ? "–" : `${sources.size} stream${sources.size === 1 ? "" : "s"} · `
+          + `${fmt.count(d3.sum(members, r => r.delivered))} delivered · ${fmt.count(d3.sum(streams, r => r.repairsSent))} repairs`)
+        .attr("title", streams.map(r => `${r.node}: ${r.role} of ${r.source}:${r.port}, next ${r.next}, `
+          + `acknowledged ${r.acknowledged}, held ${r.held}, gaps ${r.gaps}, NACKs ${r.nacksSent}`).join("\n") || null);
     });
     document.getElementById("multicast-empty").hidden = groups.length > 0;
   }

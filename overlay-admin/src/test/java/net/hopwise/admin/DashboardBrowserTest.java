@@ -163,6 +163,9 @@ class DashboardBrowserTest {
         assertThat(browser.findElement(By.cssSelector(group + " td.members")).getText())
                 .isEqualTo(String.join(", ", DemoOverlay.GROUP_MEMBERS));
         assertThat(count(browser, group + " td.sent")).isPositive();
+        // Its reliable chat: one stream, delivered by the members.
+        wait.withMessage("the group's reliable stream, delivered").until(b ->
+                b.findElement(By.cssSelector(group + " td.reliable")).getText().matches("1 stream · [1-9][0-9]* delivered · .*"));
 
         // The whole page, for a person to look at.
         browser.manage().window().setSize(new org.openqa.selenium.Dimension(1400, 2000));

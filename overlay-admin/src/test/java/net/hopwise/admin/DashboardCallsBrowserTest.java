@@ -7,6 +7,8 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.net.DatagramSocket;
 import java.net.InetSocketAddress;
+import java.nio.ByteBuffer;
+import java.nio.channels.DatagramChannel;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -136,7 +138,32 @@ class DashboardCallsBrowserTest {
             throw new AssertionError(e.getMessage() + "\ncalls: " + voip.calls() + "\nuac:\n" + log("uac") + "\nuas:\n"
                     + log("uas"), e);
         }
+        checkPhonesMos(row, wait);
         checkConfirmedCall(row, uac, uas, wait);
+    }
+
+    /**
+     * SIPp sends no RTCP, so the phones' MOS shows none; once a receiver report reaches the relay's
+     * RTCP port for the caller's stream (10% lost, 20 ms jitter), it shows that report's MOS, lower than
+     * the relay's own estimate of the clean loopback call.
+     */
+    private void checkPhonesMos(String row, WebDriverWait wait) throws Exception {
+        String confirmed = row + "[data-state='CONFIRMED']";
+        assertThat(browser.findElement(By.cssSelector(confirmed + " td.phone-mos")).getText()).isEqualTo("–");
+        int rtcpPort = voip.relay().orElseThrow().calls().get(0).streams().get(0).rtpPort() + 1;
+        ByteBuffer report = ByteBuffer.allocate(32);
+        report.put((byte) 0x81).put((byte) 201).putShort((short) 7).putInt(0x1234_5678); // RR, one block
+        report.putInt(0x0bad_cafe).put((byte) 26).put(new byte[] {0, 0, 40}); // 26/256 lost, 40 in all
+        report.putInt(1000).putInt(160).putInt(0).putInt(0); // highest sequence, jitter 160 units = 20 ms at 8 kHz
+        try (DatagramChannel phone = DatagramChannel.open()) {
+            phone.send(report.flip(), new InetSocketAddress("127.0.0.1", rtcpPort));
+        }
+        wait.withMessage("the phones' MOS from the receiver report").until(b ->
+                b.findElement(By.cssSelector(confirmed + " td.phone-mos")).getText().matches("\\d\\.\\d\\d"));
+        WebElement call = browser.findElement(By.cssSelector(confirmed));
+        double phones = Double.parseDouble(call.findElement(By.cssSelector("td.phone-mos")).getText());
+        double relays = Double.parseDouble(call.findElement(By.cssSelector("td.mos")).getText());
+        assertThat(phones).as("10%% loss reported by the phone").isBetween(1.0, 3.9).isLessThan(relays);
     }
 
     private void awaitConfirmedWithMos(WebDriverWait wait, String row) {

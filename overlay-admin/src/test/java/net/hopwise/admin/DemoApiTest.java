@@ -481,6 +481,17 @@ class DemoApiTest {
         String text = mvc.perform(get("/actuator/prometheus")).andExpect(status().isOk()).andReturn().getResponse()
                 .getContentAsString();
         assertThat(text).contains("hopwise_security_authenticated{node=\"chicago\",peer=\"denver\"} 1.0");
+        // Each node's handshake state within its bound, and its link state signed and verified by the others.
+        JsonNode nodes = read(get("/api/security"));
+        assertThat(nodes).hasSize(DemoOverlay.NODES.size());
+        assertThat(nodes.get(0).get("node").asText()).isEqualTo("amsterdam");
+        for (JsonNode n : nodes) {
+            assertThat(n.get("secured").asBoolean()).as(n.toString()).isTrue();
+            JsonNode h = n.get("handshakes");
+            assertThat(h.get("pendingResponses").asInt()).isBetween(0, h.get("maxPendingResponses").asInt());
+            assertThat(h.get("maxPendingResponses").asInt()).isPositive();
+            assertThat(n.get("linkStateVerification").get("verifications").asLong()).as(n.toString()).isPositive();
+        }
     }
 
     @Test
@@ -509,6 +520,24 @@ class DemoApiTest {
         }
         assertThat(source.get("sent").asLong()).isPositive();
         assertThat(source.get("localMembers").asInt()).isZero();
+        // The conference's reliable chat: held by its source and delivered, in order, by every member.
+        Conditions.await("every member delivers the reliable chat", () -> {
+            java.util.Set<String> delivering = new java.util.TreeSet<>();
+            for (JsonNode r : demoGroup().get("reliable")) {
+                if (r.get("role").asText().equals("member") && r.get("delivered").asLong() > 0) {
+                    delivering.add(r.get("node").asText());
+                }
+            }
+            return delivering.containsAll(DemoOverlay.GROUP_MEMBERS);
+        });
+        boolean sourceHolds = false;
+        for (JsonNode r : demoGroup().get("reliable")) {
+            assertThat(r.get("source").asText()).isEqualTo("amsterdam");
+            assertThat(r.get("port").asInt()).isEqualTo(DemoOverlay.GROUP_CHAT_PORT);
+            sourceHolds |= r.get("node").asText().equals("amsterdam") && r.get("role").asText().equals("source")
+                    && r.get("next").asLong() > 0;
+        }
+        assertThat(sourceHolds).as("the source's stream").isTrue();
         String text = mvc.perform(get("/actuator/prometheus")).andExpect(status().isOk()).andReturn().getResponse()
                 .getContentAsString();
         assertThat(text).containsPattern("hopwise_multicast_group_delivered_total\\{group=\"demo-conference\",node=\"berlin\"\\} [1-9]")

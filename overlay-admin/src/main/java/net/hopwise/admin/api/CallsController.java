@@ -8,6 +8,7 @@ import net.hopwise.admin.overlay.OverlayException;
 import net.hopwise.admin.voip.VoipRelay;
 import net.hopwise.voip.relay.CallStatistics;
 import net.hopwise.voip.relay.SipRelay;
+import net.hopwise.voip.relay.StreamStatistics;
 import org.springframework.web.bind.annotation.GetMapping;
 import org.springframework.web.bind.annotation.PathVariable;
 import org.springframework.web.bind.annotation.RequestMapping;
@@ -24,12 +25,32 @@ public class CallsController {
         this.voip = voip;
     }
 
-    /** One call as the API shows it: the relay's view plus its MOS under the configured access delay. */
+    /**
+     * One call as the API shows it: the relay's view plus two MOS figures under the configured access
+     * delay, the relay's own estimate and the one from the phones' RTCP reports, which see the access legs
+     * the relay cannot (0 where no phone of the call sent a report: many phones and SIPp send none).
+     */
     public record CallView(String callId, String from, String to, String state, String caller, String callee,
-            long durationMs, String endReason, double mos, List<?> streams) {
+            long durationMs, String endReason, double mos, double phoneMos, List<?> streams) {
         static CallView of(CallStatistics c, double accessDelayMs) {
             return new CallView(c.callId(), c.from(), c.to(), c.state(), c.caller(), c.callee(), c.durationMs(),
-                    c.endReason(), Math.round(c.mos(accessDelayMs) * 100) / 100.0, c.streams());
+                    c.endReason(), round(c.mos(accessDelayMs)), round(phoneMos(c, accessDelayMs)), c.streams());
+        }
+
+        /** The lowest MOS over the streams whose phone reported, as the relay's figure takes the lowest. */
+        static double phoneMos(CallStatistics c, double accessDelayMs) {
+            double worst = 0;
+            for (StreamStatistics s : c.streams()) {
+                double m = s.phoneMos(accessDelayMs);
+                if (m > 0) {
+                    worst = worst == 0 ? m : Math.min(worst, m);
+                }
+            }
+            return worst;
+        }
+
+        private static double round(double mos) {
+            return Math.round(mos * 100) / 100.0;
         }
     }
 
@@ -39,7 +60,8 @@ public class CallsController {
     @GetMapping("/calls")
     @Operation(summary = "Lists the calls the SIP relay knows", description = "Every call in setup, confirmed, or"
             + " ended and lingering, with its streams' loss, late, duplicate, jitter and delay figures per direction and"
-            + " the lowest E-model MOS of its streams towards the phones (0 before media). 404"
+            + " the lowest E-model MOS of its streams towards the phones (0 before media), and the lowest MOS from the"
+            + " phones' own RTCP reports (phoneMos; 0 when no phone of the call sent one). 404"
             + " (urn:hopwise:problem:voip-disabled) when the relay is not enabled.")
     public List<CallView> calls() {
         SipRelay relay = relay();

@@ -74,6 +74,10 @@ public final class DemoOverlay {
     public static final List<String> GROUP_MEMBERS = List.of("berlin", "denver", "edinburgh");
     /** The overlay port members receive the group's frames on. */
     static final int GROUP_PORT = 5006;
+    /** The port of the group's reliable chat stream. */
+    public static final int GROUP_CHAT_PORT = 5008;
+    /** A chat line every half second: a reliable stream the dashboard can show moving. */
+    private static final long CHAT_PERIOD_MILLIS = 500;
     /** The port of the reliable session at both ends. */
     public static final int SESSION_PORT = 9;
     /** The port of the service's node the real-time flow arrives at (RTP's customary audio port). */
@@ -198,6 +202,14 @@ public final class DemoOverlay {
         // Until the members' records and the routes have flooded, a send reaches fewer members: demo load.
         traffic.scheduleAtFixedRate(() -> source.send(GROUP, GROUP_PORT, frame), REAL_TIME_PERIOD_MILLIS,
                 REAL_TIME_PERIOD_MILLIS, TimeUnit.MILLISECONDS);
+        // The conference's chat: a reliable stream, so that the dashboard shows one (every member gets
+        // every line once and in order; a send refused while the window is full is retried next time).
+        for (String member : GROUP_MEMBERS) {
+            nodes.get(member).module(Multicast.class).join(GROUP, GROUP_CHAT_PORT, message -> { });
+        }
+        byte[] line = "a chat line of the demo conference".getBytes(java.nio.charset.StandardCharsets.UTF_8);
+        traffic.scheduleAtFixedRate(() -> source.sendReliable(GROUP, GROUP_CHAT_PORT, line), CHAT_PERIOD_MILLIS,
+                CHAT_PERIOD_MILLIS, TimeUnit.MILLISECONDS);
     }
 
     /**

@@ -10,6 +10,7 @@ import java.util.TreeSet;
 import net.hopwise.multicast.GroupId;
 import net.hopwise.multicast.GroupStatistics;
 import net.hopwise.multicast.Multicast;
+import net.hopwise.multicast.ReliableStatistics;
 import net.hopwise.overlay.NodeId;
 import net.hopwise.overlay.OverlayNode;
 import net.hopwise.overlay.routing.LinkStateAdvertisement;
@@ -17,8 +18,8 @@ import net.hopwise.overlay.routing.LinkStateAdvertisement;
 /**
  * Multicast as the service's node sees it: every group some node is a member of (node-level
  * membership, flooded with link state), each group's members and, for the groups whose names this
- * service knows, what each local node sent, delivered and relayed; and the link costs of Cost-Benefit
- * flow control where it runs.
+ * service knows, what each local node sent, delivered and relayed and the reliable streams it holds; and
+ * the link costs of Cost-Benefit flow control where it runs.
  */
 @Schema(description = "Multicast groups, members and Cost-Benefit link costs as the service's node knows them")
 public record MulticastView(
@@ -32,10 +33,24 @@ public record MulticastView(
             @Schema(description = "The group id, a hash of its name as node ids are of theirs") String id,
             @Schema(description = "The group's name where this service knows it", nullable = true) String name,
             @Schema(description = "Nodes with at least one member, by name") List<String> memberNodes,
-            @Schema(description = "Each local node's counts for the group, for a named group") List<LocalCounts> local) {}
+            @Schema(description = "Each local node's counts for the group, for a named group") List<LocalCounts> local,
+            @Schema(description = "The reliable streams to the group as each local node holds them (source, member"
+                    + " or relay), for a named group") List<ReliableStream> reliable) {}
 
     /** One local node's counts for a group since it started. */
     public record LocalCounts(String node, int localMembers, long sent, long delivered, long forwarded) {}
+
+    /**
+     * One reliable stream as one local node holds it: where delivery or repair stands, and the NACKs
+     * and repairs that node took part in (see {@code docs/multicast.md}, Reliable multicast).
+     */
+    public record ReliableStream(String node, String source, int port,
+            @Schema(description = "source, member (delivers it) or relay") String role,
+            @Schema(description = "A member's next sequence to deliver, the source's next to send, a relay's first"
+                    + " missing one") long next,
+            @Schema(description = "How far the subtree below this node has received") long acknowledged,
+            @Schema(description = "Packets held for repair and reordering now") int held,
+            long delivered, long gaps, long nacksSent, long repairsSent, long membersDropped) {}
 
     /** One link's cost as its advertising end computed it. */
     public record LinkCost(String node, String neighbour, double cost) {}
@@ -64,15 +79,21 @@ public record MulticastView(
             e.getValue().forEach(id -> members.add(names.getOrDefault(id, id.toString())));
             String name = groupNames.get(e.getKey());
             List<LocalCounts> counts = new ArrayList<>();
+            List<ReliableStream> reliable = new ArrayList<>();
             if (name != null) {
                 for (OverlayNode n : local.values()) {
                     n.findModule(Multicast.class).ifPresent(m -> {
                         GroupStatistics st = m.statistics(name);
                         counts.add(new LocalCounts(n.name(), st.localMembers(), st.sent(), st.delivered(), st.forwarded()));
+                        for (ReliableStatistics r : m.reliableStatistics(name)) {
+                            reliable.add(new ReliableStream(n.name(), names.getOrDefault(r.source(), r.source().toString()),
+                                    r.port(), r.role(), r.next(), r.acknowledged(), r.held(), r.delivered(), r.gaps(),
+                                    r.nacksSent(), r.repairsSent(), r.membersDropped()));
+                        }
                     });
                 }
             }
-            groups.add(new Group(e.getKey().toString(), name, List.copyOf(members), counts));
+            groups.add(new Group(e.getKey().toString(), name, List.copyOf(members), counts, reliable));
         }
         List<LinkCost> costs = new ArrayList<>();
         multicast.linkCosts().forEach((node, links) -> links.forEach((peer, cost) ->
