@@ -53,6 +53,14 @@ public final class LinkStateSigner {
         }
     }
 
+    /**
+     * An Ed25519 verification: the JDK's in production; a benchmark may put another implementation
+     * here, or one that remembers results across the simulated nodes of one process.
+     */
+    interface Ed25519 {
+        boolean verify(byte[] publicKey, byte[] message, byte[] signature);
+    }
+
     /** What verification cost so far: Ed25519 verifications of content and of certificates, and cache hits. */
     public record Stats(long verifications, long cacheHits, long certificateVerifications, long certificateCacheHits,
             long refused) {}
@@ -61,6 +69,7 @@ public final class LinkStateSigner {
     private final NodeKeys keys;
     private final NodeCertificate own;
     private final LongSupplier wallClockSeconds;
+    private final Ed25519 ed25519;
     private Admission admission;
     private IdentityDirectory directory;
     private final Map<Key, Boolean> verified;
@@ -78,11 +87,12 @@ public final class LinkStateSigner {
      * @param cacheSize verified versions remembered: a few per origin of the overlay's size
      */
     public LinkStateSigner(String self, NodeKeys keys, IdentityDirectory directory, int cacheSize) {
-        this(self, keys, null, null, directory, () -> 0, cacheSize);
+        this(self, keys, null, null, directory, () -> 0, cacheSize, Crypto::verify);
     }
 
     private LinkStateSigner(String self, NodeKeys keys, NodeCertificate own, Admission admission,
-            IdentityDirectory directory, LongSupplier wallClockSeconds, int cacheSize) {
+            IdentityDirectory directory, LongSupplier wallClockSeconds, int cacheSize, Ed25519 ed25519) {
+        this.ed25519 = ed25519;
         this.self = self;
         this.keys = keys;
         this.own = own;
@@ -99,8 +109,13 @@ public final class LinkStateSigner {
      * has one (under an authority), plainly otherwise, and verifies both forms under the admission.
      */
     public static LinkStateSigner of(SecurityConfig config, int cacheSize) {
+        return of(config, cacheSize, Crypto::verify);
+    }
+
+    /** The same, verifying with {@code ed25519}: for benchmarks. */
+    static LinkStateSigner of(SecurityConfig config, int cacheSize, Ed25519 ed25519) {
         return new LinkStateSigner(config.name(), config.keys(), config.certificate(), config.admission(),
-                directoryOf(config.admission()), config.wallClockSeconds(), cacheSize);
+                directoryOf(config.admission()), config.wallClockSeconds(), cacheSize, ed25519);
     }
 
     /**
@@ -151,7 +166,7 @@ public final class LinkStateSigner {
         }
         for (byte[] k : candidates) {
             verifications++;
-            if (Crypto.verify(k, message, signature)) {
+            if (ed25519.verify(k, message, signature)) {
                 verified.put(key, Boolean.TRUE);
                 return Verdict.VALID;
             }
@@ -176,7 +191,7 @@ public final class LinkStateSigner {
             return Verdict.NOT_ADMITTED;
         }
         verifications++;
-        if (!Crypto.verify(certificate.identityKey(), message, s.contentSignature())) {
+        if (!ed25519.verify(certificate.identityKey(), message, s.contentSignature())) {
             return Verdict.BAD_SIGNATURE;
         }
         verified.put(key, Boolean.TRUE);
@@ -191,7 +206,7 @@ public final class LinkStateSigner {
             return known;
         }
         certificateVerifications++;
-        boolean valid = c.signatureValid();
+        boolean valid = ed25519.verify(c.authorityKey(), c.signedBytes(), c.signature());
         certificates.put(d, valid); // a bad one too: sent again, it costs a hash, not a verification
         return valid;
     }

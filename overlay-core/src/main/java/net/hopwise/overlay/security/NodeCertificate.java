@@ -48,7 +48,12 @@ public record NodeCertificate(String name, byte[] identityKey, long notBefore, l
 
     /** Whether the signature is the named authority's over the rest; says nothing of trust or time. */
     public boolean signatureValid() {
-        return Crypto.verify(authorityKey, body(name, identityKey, notBefore, notAfter, serial, authorityKey), signature);
+        return Crypto.verify(authorityKey, signedBytes(), signature);
+    }
+
+    /** What the authority signed: every byte of the encoding before the signature. */
+    byte[] signedBytes() {
+        return body(name, identityKey, notBefore, notAfter, serial, authorityKey);
     }
 
     public boolean validAt(long epochSeconds) {

@@ -67,4 +67,39 @@ class LinkStateSignerTest {
         directory.prune(new AuthorityAdmission(Set.of(Crypto.ed25519Public(authority)), Set.of(1L), Set.of()), NOW);
         assertThat(directory.keys("a")).isEmpty();
     }
+
+    @Test
+    void underAnAuthorityTheCertificateTravelsIsVerifiedOnceAndRevocationAndExpiryRefuseTheNextVersion() {
+        byte[] authority = Crypto.newEd25519Private();
+        AuthorityAdmission admission = AuthorityAdmission.of(Crypto.ed25519Public(authority));
+        long[] clock = {NOW};
+        NodeCertificate certA = NodeCertificate.sign(authority, "a", a.identityPublic(), NOW - 1, NOW + 100, 1);
+        LinkStateSigner atA = LinkStateSigner.of(SecurityConfig.of("a", a, certA, admission).withWallClock(() -> NOW), 4);
+        NodeKeys b = NodeKeys.generate();
+        LinkStateSigner atB = LinkStateSigner.of(SecurityConfig.of("b", b,
+                NodeCertificate.sign(authority, "b", b.identityPublic(), NOW - 1, NOW + 100, 2), admission)
+                .withWallClock(() -> clock[0]), 16);
+        assertThat(atA.canSign()).isTrue();
+        assertThat(atA.maxSignatureBytes()).isEqualTo(LinkStateSigner.CERTIFIED_SIGNATURE_BYTES);
+        byte[][] sigs = new byte[6][];
+        for (int seq = 1; seq <= 5; seq++) {
+            sigs[seq] = atA.sign(seq, advert);
+            assertThat(sigs[seq]).hasSize(LinkStateSigner.CERTIFIED_SIGNATURE_BYTES);
+            assertThat(atB.verify("a", seq, advert, sigs[seq])).isEqualTo(Verdict.VALID);
+        }
+        LinkStateSigner.Stats s = atB.stats();
+        assertThat(s.verifications()).isEqualTo(5);
+        assertThat(s.certificateVerifications()).as("a's certificate verified once").isEqualTo(1);
+        assertThat(s.certificateCacheHits()).isEqualTo(4);
+        assertThat(atB.verify("c", 1, advert, sigs[1])).as("a's certificate does not name c").isEqualTo(Verdict.NOT_ADMITTED);
+
+        clock[0] = NOW + 101;
+        assertThat(atB.verify("a", 1, advert, sigs[1])).as("a version verified before").isEqualTo(Verdict.VALID);
+        assertThat(atB.verify("a", 6, advert, atA.sign(6, advert))).as("expired").isEqualTo(Verdict.NOT_ADMITTED);
+        clock[0] = NOW;
+        atB.updateAdmission(new AuthorityAdmission(Set.of(Crypto.ed25519Public(authority)), Set.of(1L), Set.of()));
+        assertThat(atB.verify("a", 1, advert, sigs[1])).as("verified before the revocation").isEqualTo(Verdict.NOT_ADMITTED);
+        assertThat(atB.verify("a", 7, advert, atA.sign(7, advert))).isEqualTo(Verdict.NOT_ADMITTED);
+        assertThat(atB.stats().refused()).isEqualTo(4);
+    }
 }
