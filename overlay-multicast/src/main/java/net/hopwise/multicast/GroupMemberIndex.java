@@ -32,7 +32,9 @@ final class GroupMemberIndex {
         if (keys[slot] == 0) {
             keys[slot] = group;
             values[slot] = origin;
-            if (++size * 2 > keys.length) {
+            // Three quarters full at most: linear probing over mixed keys stays short, and a million
+            // groups fit 2^21 slots (25 MB) rather than 2^22.
+            if (++size * 4L > keys.length * 3L) {
                 rehash(keys.length * 2);
             }
             return true;

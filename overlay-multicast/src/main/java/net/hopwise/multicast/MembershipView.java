@@ -31,6 +31,7 @@ final class MembershipView {
     /** Each record's groups, as unsigned-ascending ids, per (origin number, bucket). */
     private final HashMap<Long, long[]> records = new HashMap<>();
     private final GroupMemberIndex index = new GroupMemberIndex();
+    /** Per origin: its number, its records held and the listings they hold. */
     private final HashMap<NodeId, int[]> originNumbers = new HashMap<>();
     /** Origin per number; null where free. */
     private NodeId[] origins = new NodeId[16];
@@ -55,7 +56,7 @@ final class MembershipView {
             if (groups.length == 0) {
                 return NONE;
             }
-            number = new int[] {allocate(origin), 0};
+            number = new int[] {allocate(origin), 0, 0};
             originNumbers.put(origin, number);
         }
         int o = number[0];
@@ -90,6 +91,7 @@ final class MembershipView {
                 j++;
             }
         }
+        number[2] += groups.length - before.length;
         if (number[1] == 0) {
             originNumbers.remove(origin);
             origins[o] = null;
@@ -138,6 +140,12 @@ final class MembershipView {
     /** Groups with a member node. */
     synchronized int groups() {
         return index.groups();
+    }
+
+    /** The groups an origin's records list now (each listing counted). */
+    synchronized long memberships(NodeId origin) {
+        int[] number = originNumbers.get(origin);
+        return number == null ? 0 : number[2];
     }
 
     /** (node, group) memberships held, counted once per record that lists them. */

@@ -66,6 +66,11 @@ class MembershipViewProperties {
             }
             assertThat(view.groups()).isEqualTo(after.size());
             assertThat(view.memberships()).isEqualTo(records.values().stream().mapToLong(Set::size).sum());
+            for (int o = 0; o < ORIGINS; o++) {
+                String prefix = "n" + o + "/";
+                assertThat(view.memberships(NodeId.ofName("n" + o))).isEqualTo(records.entrySet().stream()
+                        .filter(e -> e.getKey().startsWith(prefix)).mapToLong(e -> e.getValue().size()).sum());
+            }
             Map<GroupId, Set<NodeId>> snapshot = new TreeMap<>();
             after.forEach((g, nodes) -> snapshot.put(new GroupId(g), nodes));
             assertThat(view.snapshot()).isEqualTo(snapshot);
