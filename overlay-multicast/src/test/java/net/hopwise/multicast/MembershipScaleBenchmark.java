@@ -59,14 +59,16 @@ public final class MembershipScaleBenchmark {
         int groups = 150_000;
         int runs = 3;
         boolean live = true;
+        boolean sim = true;
         for (int i = 0; i < args.length; i++) {
             switch (args[i]) {
                 case "--nodes" -> nodes = Integer.parseInt(args[++i]);
                 case "--groups" -> groups = Integer.parseInt(args[++i]);
                 case "--runs" -> runs = Integer.parseInt(args[++i]);
                 case "--no-live" -> live = false;
+                case "--no-sim" -> sim = false;
                 default -> throw new IllegalArgumentException("unknown argument " + args[i]
-                        + " (--nodes n, --groups n, --runs n)");
+                        + " (--nodes n, --groups n, --runs n, --no-live, --no-sim)");
             }
         }
         System.out.printf(Locale.ROOT, "%d nodes x %d groups = %d node memberships; JVM %s%n", nodes, groups,
@@ -76,13 +78,17 @@ public final class MembershipScaleBenchmark {
         if (live) {
             live(nodes, warm, "warm-up");
         }
-        simulated(nodes, warm, "warm-up");
+        if (sim) {
+            simulated(nodes, warm, "warm-up");
+        }
         viewAlone(nodes, warm, "warm-up");
         for (int run = 1; run <= runs; run++) {
             if (live) {
                 live(nodes, groups, "run " + run);
             }
-            simulated(nodes, groups, "run " + run);
+            if (sim) {
+                simulated(nodes, groups, "run " + run);
+            }
             viewAlone(nodes, groups, "run " + run);
         }
         signatures(groups);
