@@ -1,8 +1,8 @@
 package net.hopwise.multicast;
 
 import java.lang.management.ManagementFactory;
-import java.net.InetSocketAddress;
 import java.lang.reflect.Field;
+import java.net.InetSocketAddress;
 import java.security.KeyPair;
 import java.security.KeyPairGenerator;
 import java.security.Signature;
@@ -15,9 +15,9 @@ import java.util.Random;
 import java.util.function.BooleanSupplier;
 import net.hopwise.overlay.NeighbourConfig;
 import net.hopwise.overlay.NodeConfig;
+import net.hopwise.overlay.NodeId;
 import net.hopwise.overlay.NodeRuntime;
 import net.hopwise.overlay.OverlayNode;
-import net.hopwise.overlay.NodeId;
 import net.hopwise.overlay.node.NodeStack;
 import net.hopwise.overlay.routing.RoutingConfig;
 import net.hopwise.overlay.routing.RoutingMetric;
@@ -39,7 +39,7 @@ import net.hopwise.overlay.testing.VirtualOverlay;
  *       decoded, added to the view), then the same for the leaves;
  *   <li>the view alone: the 7 nodes' records decoded into a fresh view at one node, per membership,
  *       and its heap (used heap after full collections, with and without it), beside the previous
- *       view (maps of boxed sets, kept below as the baseline) fed the same records;
+ *       view (maps of boxed sets, kept as {@link LegacyMembershipView}, the baseline) fed the same records;
  *   <li>Ed25519 (the JDK's) signing and verifying a record of a bucket's mean size: what signed link
  *       state adds per record, and per membership when records are full.
  * </ol>
@@ -346,7 +346,7 @@ public final class MembershipScaleBenchmark {
 
         long legacyBase = usedHeap();
         t0 = System.nanoTime();
-        LegacyView legacy = new LegacyView();
+        LegacyMembershipView legacy = new LegacyMembershipView();
         records.forEach((origin, bytes) -> {
             for (int b = 0; b < bytes.length; b++) {
                 legacy.update(origin, b, MembershipRecords.decode(bytes[b]));
@@ -406,45 +406,5 @@ public final class MembershipScaleBenchmark {
                         + " verify per membership %.2f us at %d groups a record, %.2f us for records full (%d)%n",
                 perRecord, record.length, signNanos / 1e3 / rounds, verifyNanos / 1e3 / rounds,
                 verifyNanos / 1e3 / rounds / perRecord, perRecord, verifyNanos / 1e3 / rounds / full, full);
-    }
-
-    /** The view before this benchmark's changes (maps of boxed sets, rebuilt per change): the baseline. */
-    static final class LegacyView {
-        private final Map<NodeId, Map<Integer, List<GroupId>>> byOrigin = new HashMap<>();
-        final java.util.concurrent.ConcurrentHashMap<GroupId, java.util.Set<NodeId>> members =
-                new java.util.concurrent.ConcurrentHashMap<>();
-
-        java.util.Set<GroupId> update(NodeId origin, int bucket, List<GroupId> groups) {
-            Map<Integer, List<GroupId>> buckets = byOrigin.computeIfAbsent(origin, o -> new HashMap<>());
-            List<GroupId> before = buckets.getOrDefault(bucket, List.of());
-            if (groups.isEmpty()) {
-                buckets.remove(bucket);
-                if (buckets.isEmpty()) {
-                    byOrigin.remove(origin);
-                }
-            } else {
-                buckets.put(bucket, List.copyOf(groups));
-            }
-            java.util.Set<GroupId> left = new java.util.HashSet<>(before);
-            groups.forEach(left::remove);
-            java.util.Set<GroupId> joined = new java.util.HashSet<>(groups);
-            before.forEach(joined::remove);
-            for (GroupId g : left) {
-                members.computeIfPresent(g, (k, nodes) -> {
-                    java.util.Set<NodeId> rest = new java.util.HashSet<>(nodes);
-                    rest.remove(origin);
-                    return rest.isEmpty() ? null : java.util.Set.copyOf(rest);
-                });
-            }
-            for (GroupId g : joined) {
-                members.compute(g, (k, nodes) -> {
-                    java.util.Set<NodeId> more = nodes == null ? new java.util.HashSet<>() : new java.util.HashSet<>(nodes);
-                    more.add(origin);
-                    return java.util.Set.copyOf(more);
-                });
-            }
-            joined.addAll(left);
-            return joined;
-        }
     }
 }
