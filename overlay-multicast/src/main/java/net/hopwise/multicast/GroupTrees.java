@@ -46,6 +46,12 @@ final class GroupTrees {
     private final Map<Key, List<NodeId[]>> links = new HashMap<>();
     /** The complete trees they are cut from, per (source, metric). */
     private final Map<Key, Map<NodeId, NodeId>> fullTrees = new HashMap<>();
+    /**
+     * Groups that may have entries or links: a burst of membership changes (a remote node's thousands
+     * of groups) then costs a set lookup per group, not a scan of every entry. May name groups whose
+     * entries were evicted since; rebuilt when it grows past what the two caches hold.
+     */
+    private final Set<GroupId> cachedGroups = new HashSet<>();
 
     GroupTrees(NodeId self, RouteView routes) {
         this.self = self;
@@ -60,6 +66,7 @@ final class GroupTrees {
                     k -> routes.tree(source, metric));
             e = place(tree, source, self, members);
             entries.put(key, e);
+            noteCached(group);
         }
         return e;
     }
@@ -82,11 +89,15 @@ final class GroupTrees {
                 links.clear(); // senders of this node only: rebuilt on their next packet
             }
             links.put(key, l);
+            noteCached(group);
         }
         return l;
     }
 
     void forgetGroup(GroupId group) {
+        if (!cachedGroups.remove(group)) {
+            return;
+        }
         entries.keySet().removeIf(k -> k.group().equals(group));
         links.keySet().removeIf(k -> k.group().equals(group));
     }
@@ -95,6 +106,15 @@ final class GroupTrees {
         entries.clear();
         links.clear();
         fullTrees.clear();
+        cachedGroups.clear();
+    }
+
+    private void noteCached(GroupId group) {
+        if (cachedGroups.add(group) && cachedGroups.size() > 4 * MAX_ENTRIES) {
+            cachedGroups.clear();
+            entries.keySet().forEach(k -> cachedGroups.add(k.group()));
+            links.keySet().forEach(k -> cachedGroups.add(k.group()));
+        }
     }
 
     int size() {

@@ -1,7 +1,7 @@
 package net.hopwise.multicast;
 
-import java.util.List;
 import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.BooleanSupplier;
 import net.hopwise.overlay.NodeId;
 import net.hopwise.overlay.spi.DropCounter;
@@ -11,7 +11,10 @@ import net.hopwise.overlay.spi.ModuleContext;
 /**
  * A node's part in group membership: its local members, its records in link state (republished when
  * a group's first member joins or its last leaves) and its view of every node's records. Joins and
- * leaves come from any thread; records are published and heard on the node's.
+ * leaves come from any thread; records are published and heard on the node's. A join or leave marks
+ * its bucket changed and asks the node for one publishing task if none is pending, so a burst of
+ * joins (an application joining thousands of groups) costs each changed record one encoding and one
+ * signature per task the node runs, not one per join.
  */
 final class MembershipPlane {
     private final ModuleContext context;
@@ -19,9 +22,10 @@ final class MembershipPlane {
     private final GroupTrees trees;
     private final BooleanSupplier closed;
     private final DropCounter badRecord;
-    private final LinkStateExtension[] records = new LinkStateExtension[MembershipRecords.BUCKETS];
+    private final LinkStateExtension[] records;
     private final MembershipView view = new MembershipView();
     private final LocalMembers local;
+    private final AtomicBoolean publishPending = new AtomicBoolean();
 
     MembershipPlane(ModuleContext context, GroupTrees trees, BooleanSupplier closed) {
         this.context = context;
@@ -29,8 +33,10 @@ final class MembershipPlane {
         this.trees = trees;
         this.closed = closed;
         this.badRecord = context.dropReason("multicast_bad_record");
+        int buckets = MembershipRecords.buckets(context.config().routing().maxExtensionsPerOrigin());
         // What a record may hold where it is published: less a signature's room when link state is signed.
-        this.local = new LocalMembers(context::maxExtensionBytes);
+        this.local = new LocalMembers(context::maxExtensionBytes, buckets);
+        this.records = new LinkStateExtension[buckets];
         for (int b = 0; b < records.length; b++) {
             int bucket = b;
             records[b] = context.linkStateExtension(MembershipRecords.kind(b),
@@ -54,7 +60,7 @@ final class MembershipPlane {
     void join(LocalMember member) {
         if (local.add(member)) {
             try {
-                context.execute(() -> republish(MembershipRecords.bucket(member.group())));
+                requestPublish();
             } catch (RejectedExecutionException e) {
                 local.remove(member);
                 throw new IllegalStateException("the node is stopped", e);
@@ -65,36 +71,57 @@ final class MembershipPlane {
     void leave(LocalMember member) {
         if (local.remove(member) && !closed.getAsBoolean()) {
             try {
-                context.execute(() -> republish(MembershipRecords.bucket(member.group())));
+                requestPublish();
             } catch (RejectedExecutionException e) {
                 // Stopped: its records go with its link state.
             }
         }
     }
 
-    /** Publishes what the local members of a bucket's groups are now (tasks may run out of order). */
-    private void republish(int bucket) {
+    private void requestPublish() {
+        if (publishPending.compareAndSet(false, true)) {
+            try {
+                context.execute(this::publishChanged);
+            } catch (RejectedExecutionException e) {
+                publishPending.set(false);
+                throw e;
+            }
+        }
+    }
+
+    /** Publishes what the local members of every changed bucket's groups are now. */
+    private void publishChanged() {
+        // Cleared before the buckets are taken: a join marking its bucket after this asks for a new task.
+        publishPending.set(false);
         if (closed.getAsBoolean()) {
             return;
         }
-        List<GroupId> groups = local.groupsOfBucket(bucket);
-        if (groups.isEmpty()) {
-            records[bucket].withdraw();
-        } else {
-            records[bucket].publish(MembershipRecords.encode(groups));
+        for (int bucket : local.takeDirty()) {
+            long[] groups = local.groupsOfBucket(bucket);
+            if (groups.length == 0) {
+                records[bucket].withdraw();
+            } else {
+                records[bucket].publish(MembershipRecords.encode(groups));
+            }
+            forget(view.update(self, bucket, groups));
         }
-        view.update(self, bucket, groups).forEach(trees::forgetGroup);
     }
 
     private void onRecord(int bucket, NodeId origin, byte[] record) {
         if (origin.equals(self)) {
             return; // the view holds this node's membership from its local members
         }
-        List<GroupId> groups = record == null ? List.of() : MembershipRecords.decode(bucket, record);
+        long[] groups = record == null ? new long[0] : MembershipRecords.decodeIds(record);
         if (groups == null) {
             badRecord.increment();
-            groups = List.of();
+            groups = new long[0];
         }
-        view.update(origin, bucket, groups).forEach(trees::forgetGroup);
+        forget(view.update(origin, bucket, groups));
+    }
+
+    private void forget(long[] changedGroups) {
+        for (long g : changedGroups) {
+            trees.forgetGroup(new GroupId(g));
+        }
     }
 }

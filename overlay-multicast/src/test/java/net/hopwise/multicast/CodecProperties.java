@@ -63,11 +63,9 @@ class CodecProperties {
     @Property
     void aRecordIsReadBackWhateverTheJoinOrder(@ForAll long seed, @ForAll @IntRange(max = 127) int count) {
         Random r = new Random(seed);
-        int bucket = r.nextInt(MembershipRecords.BUCKETS);
         Set<GroupId> groups = new TreeSet<>();
         while (groups.size() < count) {
-            // Unsigned id mod 8 is its low three bits: set them to the bucket's number.
-            long id = (r.nextLong() & ~7L) | bucket;
+            long id = r.nextLong();
             if (id != 0) {
                 groups.add(new GroupId(id));
             }
@@ -77,14 +75,13 @@ class CodecProperties {
         byte[] record = MembershipRecords.encode(shuffled);
         assertThat(record).hasSize(1 + 8 * count).isEqualTo(MembershipRecords.encode(groups));
         assertThat(record.length).isLessThanOrEqualTo(1024);
-        assertThat(MembershipRecords.decode(bucket, record)).containsExactlyElementsOf(groups);
+        assertThat(MembershipRecords.decode(record)).containsExactlyElementsOf(groups);
     }
 
     @Property
-    void recordDecodingIsTotal(@ForAll byte[] record, @ForAll @IntRange(max = 7) int bucket) {
-        List<GroupId> groups = MembershipRecords.decode(bucket, record);
+    void recordDecodingIsTotal(@ForAll byte[] record) {
+        List<GroupId> groups = MembershipRecords.decode(record);
         if (groups != null) {
-            assertThat(groups).allSatisfy(g -> assertThat(MembershipRecords.bucket(g)).isEqualTo(bucket));
             assertThat(MembershipRecords.encode(groups)).isEqualTo(record);
         }
     }

@@ -27,7 +27,7 @@ class MembershipLimitTest {
             overlay.runFor(20_000 * MS);
             List<String> sameBucket = new ArrayList<>();
             for (int i = 0; sameBucket.size() < 3; i++) {
-                if (MembershipRecords.bucket(GroupId.ofName("g" + i)) == 0) {
+                if (MembershipRecords.bucket(GroupId.ofName("g" + i), MembershipRecords.buckets(RoutingConfig.DEFAULT_MAX_EXTENSIONS_PER_ORIGIN)) == 0) {
                     sameBucket.add("g" + i);
                 }
             }

@@ -8,6 +8,7 @@ import java.util.Arrays;
 import java.util.List;
 import net.hopwise.overlay.NodeId;
 import net.hopwise.overlay.node.NodeStack;
+import net.hopwise.overlay.routing.RoutingConfig;
 import net.hopwise.overlay.spi.LinkStateSigner;
 import net.hopwise.overlay.spi.ModuleContext;
 import net.hopwise.overlay.spi.OverlayModule;
@@ -71,7 +72,7 @@ class SignedMembershipTest {
             assertThat(fits).as("the signature takes room").isLessThan(MembershipRecords.capacity(1024));
             List<String> sameBucket = new ArrayList<>();
             for (int i = 0; sameBucket.size() <= fits; i++) {
-                if (MembershipRecords.bucket(GroupId.ofName("g" + i)) == 0) {
+                if (MembershipRecords.bucket(GroupId.ofName("g" + i), MembershipRecords.buckets(RoutingConfig.DEFAULT_MAX_EXTENSIONS_PER_ORIGIN)) == 0) {
                     sameBucket.add("g" + i);
                 }
             }
