@@ -1,6 +1,7 @@
 // Multicast groups as the service's node knows them: member nodes, and for named groups what the local
 // nodes sent, delivered and relayed and their reliable streams; a click on a group shows its source's
-// tree on the topology graph, refreshed every two seconds. Hidden when the node runs no multicast.
+// tree on the topology graph; and the layered receivers with their levels over time. Refreshed every
+// two seconds; hidden when the node runs no multicast.
 (function () {
   "use strict";
   const { api, fmt, showTree } = window.hopwise;
@@ -65,6 +66,43 @@
     });
     highlight(groups);
     document.getElementById("multicast-empty").hidden = groups.length > 0;
+    drawLayered(view.layered || []);
+  }
+
+  // Each layered receiver's level as a step line over its recorded changes, now at the right edge.
+  function levelSteps(svg, r) {
+    const w = 120, h = 22, span = Math.max(60, d3.max(r.history, p => p.secondsAgo) || 0);
+    const maxLevel = Math.max(1, d3.max(r.history, p => p.level) || 0, r.level);
+    const x = d3.scaleLinear().domain([span, 0]).range([0, w]);
+    const y = d3.scaleLinear().domain([-1, maxLevel]).range([h - 1, 1]);
+    const points = r.history.map(p => [p.secondsAgo, p.level]);
+    if (points.length) points.push([0, r.level]);
+    svg.attr("width", w).attr("height", h).attr("data-points", r.history.length);
+    svg.selectAll("path").data([points]).join("path")
+      .attr("d", d3.line().curve(d3.curveStepAfter).x(p => x(p[0])).y(p => y(p[1])));
+  }
+
+  function drawLayered(receivers) {
+    document.getElementById("layered-table").hidden = receivers.length === 0;
+    const rows = d3.select("#layered-table tbody").selectAll("tr").data(receivers, r => r.node + "|" + r.group + "|" + r.port)
+      .join(enter => {
+        const tr = enter.append("tr");
+        tr.append("td").attr("class", "receiver");
+        tr.append("td").attr("class", "source");
+        tr.append("td").attr("class", "level num");
+        tr.append("td").attr("class", "rate num");
+        tr.append("td").attr("class", "level-history").append("svg").attr("class", "spark");
+        return tr;
+      })
+      .attr("data-receiver", r => r.node + "@" + r.group);
+    rows.each(function (r) {
+      const tr = d3.select(this);
+      tr.select("td.receiver").text(`${r.node} · ${r.group}:${r.port}`);
+      tr.select("td.source").text(r.source || "–").classed("na", !r.source);
+      tr.select("td.level").text(r.level < 0 ? "–" : r.level).classed("na", r.level < 0);
+      tr.select("td.rate").text(r.level < 0 ? "–" : fmt.count(Math.round(r.rateBitsPerSecond / 1000)));
+      levelSteps(tr.select("svg.spark"), r);
+    });
   }
 
   async function refresh() {

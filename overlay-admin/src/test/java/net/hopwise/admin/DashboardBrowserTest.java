@@ -172,6 +172,16 @@ class DashboardBrowserTest {
             return !shown.isEmpty() && shown.equals(demoTreeLinks());
         });
         assertThat(browser.findElement(By.cssSelector(group)).getAttribute("class")).contains("shown");
+        // The layered session's receivers, each at a level with its history drawn.
+        for (String receiver : DemoOverlay.LAYERED_RECEIVERS) {
+            String row = "#layered-table tr[data-receiver='" + receiver + "@" + DemoOverlay.LAYERED_GROUP + "']";
+            wait.withMessage("layered receiver " + receiver + " at a level").until(b -> {
+                List<WebElement> rows = b.findElements(By.cssSelector(row));
+                return !rows.isEmpty() && rows.get(0).findElement(By.cssSelector("td.level")).getText().matches("\\d+")
+                        && Integer.parseInt(rows.get(0).findElement(By.cssSelector("svg.spark")).getAttribute("data-points")) > 0;
+            });
+            assertThat(browser.findElement(By.cssSelector(row + " td.source")).getText()).isEqualTo("amsterdam");
+        }
         // Its reliable chat: one stream, delivered by the members.
         wait.withMessage("the group's reliable stream, delivered").until(b ->
                 b.findElement(By.cssSelector(group + " td.reliable")).getText().matches("[1-9][0-9,]* delivered · [0-9,]+ repairs")

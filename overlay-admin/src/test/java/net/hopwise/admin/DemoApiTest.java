@@ -555,6 +555,24 @@ class DemoApiTest {
                 assertThat(at).as("%s's path to the source", member).isNotNull();
             }
         }
+        // The layered session: every receiver follows amsterdam's session and holds some level, with its
+        // level changes recorded (the first is the join of the base layer).
+        Conditions.await("every layered receiver holds a level", () -> {
+            java.util.Set<String> holding = new java.util.TreeSet<>();
+            for (JsonNode r : read(get("/api/multicast")).get("layered")) {
+                if (r.get("group").asText().equals(DemoOverlay.LAYERED_GROUP) && r.get("level").asInt() >= 0) {
+                    holding.add(r.get("node").asText());
+                }
+            }
+            return holding.containsAll(DemoOverlay.LAYERED_RECEIVERS);
+        });
+        for (JsonNode r : read(get("/api/multicast")).get("layered")) {
+            assertThat(r.get("source").asText()).isEqualTo("amsterdam");
+            assertThat(r.get("port").asInt()).isEqualTo(DemoOverlay.LAYERED_PORT);
+            assertThat(r.get("rateBitsPerSecond").asLong()).as(r.toString()).isPositive();
+            assertThat(r.get("packetsReceived").asLong()).as(r.toString()).isPositive();
+            assertThat(r.get("history").size()).as(r.toString()).isPositive();
+        }
         java.util.Set<String> relays = new java.util.TreeSet<>(parent.values());
         relays.remove("amsterdam");
         for (JsonNode c : demoGroup().get("local")) {

@@ -26,6 +26,7 @@ public class MulticastController {
         Set<String> names = new java.util.TreeSet<>(properties.getAdmin().getMulticastGroups());
         if (nodes.demo()) {
             names.add(DemoOverlay.GROUP);
+            names.add(DemoOverlay.LAYERED_GROUP);
         }
         this.knownGroups = Set.copyOf(names);
         net.hopwise.admin.overlay.MulticastMeters.register(registry, nodes, knownGroups);
@@ -34,8 +35,9 @@ public class MulticastController {
     @GetMapping("/multicast")
     @Operation(summary = "Multicast groups, members and link costs", description = "Every group some node is a"
             + " member of, as the service's node's view holds it (group id, name where the service knows it, member"
-            + " nodes, and for a named group each local node's members, sends, deliveries and relayed fragments),"
-            + " and the Cost-Benefit link costs it knows. 404 (urn:hopwise:problem:multicast-disabled) when the"
+            + " nodes, and for a named group each local node's members, sends, deliveries and relayed fragments,"
+            + " reliable streams and the trees of local sources), the layered receivers of the local nodes with"
+            + " their levels over time, and the Cost-Benefit link costs it knows. 404 (urn:hopwise:problem:multicast-disabled) when the"
             + " service's node runs no multicast module.")
     public MulticastView multicast() {
         return MulticastView.of(nodes.self(), nodes.all(), knownGroups);

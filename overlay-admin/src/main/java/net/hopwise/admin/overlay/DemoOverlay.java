@@ -74,6 +74,15 @@ public final class DemoOverlay {
     public static final List<String> GROUP_MEMBERS = List.of("berlin", "denver", "edinburgh");
     /** The overlay port members receive the group's frames on. */
     static final int GROUP_PORT = 5006;
+    /** The demo's layered (multi-rate) session: a video-like stream whose receivers each take what their path carries. */
+    public static final String LAYERED_GROUP = "demo-video";
+    /** Its receivers: one behind the lossy chord's side of the ring, two on the clean side. */
+    public static final List<String> LAYERED_RECEIVERS = List.of("berlin", "chicago", "edinburgh");
+    /** The port its receivers join on. */
+    public static final int LAYERED_PORT = 5010;
+    /** Six layers of 32 Kbit/s: small enough for the demo's loopback links, enough levels to move. */
+    private static final int LAYERS = 6;
+    private static final long LAYER_BITS_PER_SECOND = 32_000;
     /** The port of the group's reliable chat stream. */
     public static final int GROUP_CHAT_PORT = 5008;
     /** A chat line every half second: a reliable stream the dashboard can show moving. */
@@ -142,6 +151,7 @@ public final class DemoOverlay {
             }
             startStreams(nodes, ports, traffic);
             startGroup(nodes, traffic);
+            startLayered(nodes);
             Random random = new Random(20_250_101L);
             long periodNanos = Math.max(1_000_000L, trafficInterval.toNanos());
             traffic.scheduleAtFixedRate(() -> sendRound(ports, random), periodNanos, periodNanos, TimeUnit.NANOSECONDS);
@@ -210,6 +220,19 @@ public final class DemoOverlay {
         byte[] line = "a chat line of the demo conference".getBytes(java.nio.charset.StandardCharsets.UTF_8);
         traffic.scheduleAtFixedRate(() -> source.sendReliable(GROUP, GROUP_CHAT_PORT, line), CHAT_PERIOD_MILLIS,
                 CHAT_PERIOD_MILLIS, TimeUnit.MILLISECONDS);
+    }
+
+    /**
+     * The demo's layered session: the service's node sends {@link #LAYERS} constant-rate layers and each
+     * of {@link #LAYERED_RECEIVERS} holds as many as ERA's rules let its path carry, so the dashboard shows
+     * receivers at their own levels.
+     */
+    private static void startLayered(Map<String, OverlayNode> nodes) {
+        for (String receiver : LAYERED_RECEIVERS) {
+            nodes.get(receiver).module(Multicast.class).joinLayered(LAYERED_GROUP, LAYERED_PORT, packet -> { });
+        }
+        nodes.get(NODES.get(0)).module(Multicast.class).openLayeredSender(LAYERED_GROUP, LAYERED_PORT,
+                net.hopwise.multicast.layered.LayerRates.equal(LAYERS, LAYER_BITS_PER_SECOND));
     }
 
     /**

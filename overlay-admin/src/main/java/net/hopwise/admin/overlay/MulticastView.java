@@ -15,6 +15,9 @@ import net.hopwise.multicast.GroupStatistics;
 import net.hopwise.multicast.Multicast;
 import net.hopwise.multicast.ReliableStatistics;
 import net.hopwise.multicast.TreeLink;
+import net.hopwise.multicast.layered.LayeredMulticast;
+import net.hopwise.multicast.layered.LayeredReceiverView;
+import net.hopwise.multicast.layered.LevelChange;
 import net.hopwise.overlay.NodeId;
 import net.hopwise.overlay.OverlayNode;
 import net.hopwise.overlay.routing.LinkStateAdvertisement;
@@ -23,14 +26,29 @@ import net.hopwise.overlay.routing.LinkStateAdvertisement;
  * Multicast as the service's node sees it: every group some node is a member of (node-level
  * membership, flooded with link state), each group's members and, for the groups whose names this
  * service knows, what each local node sent, delivered and relayed and the reliable streams it holds; and
- * the link costs of Cost-Benefit flow control where it runs.
+ * the link costs of Cost-Benefit flow control where it runs; and the layered receivers of the local nodes.
  */
 @Schema(description = "Multicast groups, members and Cost-Benefit link costs as the service's node knows them")
 public record MulticastView(
         String node,
         List<Group> groups,
         @Schema(description = "Cost-Benefit link costs, links that cost nothing left out; empty without flow control")
-                List<LinkCost> linkCosts) {
+                List<LinkCost> linkCosts,
+        @Schema(description = "Layered (multi-rate) receivers on the local nodes, each at the level its path carries")
+                List<LayeredReceiver> layered) {
+
+    /**
+     * One layered receiver on a local node: the session it follows, the level (highest layer held, -1
+     * for none) and rate it holds now, and its level changes over time, newest last.
+     */
+    public record LayeredReceiver(String node, String group, int port,
+            @Schema(description = "The session's source, null before its first announcement", nullable = true)
+                    String source,
+            int level, long rateBitsPerSecond, long packetsReceived,
+            @Schema(description = "The latest level changes, oldest first (at most 256)") List<LevelPoint> history) {}
+
+    /** A level change: how long ago, and the level and rate it moved to. */
+    public record LevelPoint(double secondsAgo, int level, long rateBitsPerSecond) {}
 
     /** One group. */
     public record Group(
@@ -67,6 +85,28 @@ public record MulticastView(
 
     /** One link's cost as its advertising end computed it. */
     public record LinkCost(String node, String neighbour, double cost) {}
+
+    private static List<LayeredReceiver> layered(Map<String, OverlayNode> local, Map<NodeId, String> names,
+            Map<GroupId, String> groupNames) {
+        List<LayeredReceiver> out = new ArrayList<>();
+        // Live nodes run on System.nanoTime, the clock the level changes were stamped with.
+        long now = System.nanoTime();
+        for (OverlayNode n : local.values()) {
+            n.findModule(LayeredMulticast.class).ifPresent(m -> {
+                for (LayeredReceiverView r : m.receivers()) {
+                    List<LevelPoint> history = new ArrayList<>();
+                    for (LevelChange c : r.history()) {
+                        history.add(new LevelPoint(Math.max(0, now - c.nowNanos()) / 1e9, c.level(), c.rateBitsPerSecond()));
+                    }
+                    out.add(new LayeredReceiver(n.name(), groupNames.getOrDefault(r.group(), r.group().toString()),
+                            r.port(), r.source() == null ? null : names.getOrDefault(r.source(), r.source().toString()),
+                            r.level(), r.rateBitsPerSecond(), r.packetsReceived(), history));
+                }
+            });
+        }
+        out.sort(java.util.Comparator.comparing(LayeredReceiver::group).thenComparing(LayeredReceiver::node));
+        return out;
+    }
 
     /** How long the view waits for the node's thread to compute a tree. */
     private static final long TREE_WAIT_MILLIS = 2_000;
@@ -142,6 +182,6 @@ public record MulticastView(
                 costs.add(new LinkCost(names.getOrDefault(node, node.toString()), names.getOrDefault(peer, peer.toString()),
                         cost))));
         costs.sort(java.util.Comparator.comparing(LinkCost::node).thenComparing(LinkCost::neighbour));
-        return new MulticastView(self.name(), groups, costs);
+        return new MulticastView(self.name(), groups, costs, layered(local, names, groupNames));
     }
 }
