@@ -99,8 +99,11 @@
       const tr = d3.select(this);
       tr.select("td.receiver").text(`${r.node} · ${r.group}:${r.port}`);
       tr.select("td.source").text(r.source || "–").classed("na", !r.source);
-      tr.select("td.level").text(r.level < 0 ? "–" : r.level).classed("na", r.level < 0);
-      tr.select("td.rate").text(r.level < 0 ? "–" : fmt.count(Math.round(r.rateBitsPerSecond / 1000)));
+      // Level -1: before the first announcement, or ERA dropped even the base layer (its path carries
+      // less than the base rate TCP-friendly, e.g. behind the demo's lossy chord).
+      const none = r.source ? "none" : "–";
+      tr.select("td.level").text(r.level < 0 ? none : r.level).classed("na", r.level < 0);
+      tr.select("td.rate").text(r.level < 0 ? none : fmt.count(Math.round(r.rateBitsPerSecond / 1000)));
       levelSteps(tr.select("svg.spark"), r);
     });
   }
