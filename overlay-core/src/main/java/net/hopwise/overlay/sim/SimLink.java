@@ -126,6 +126,15 @@ public final class SimLink {
     }
 
     private void transmitNext(long nowNanos) {
+        if (spec.bandwidthBitsPerSecond() == 0) {
+            // The link became unlimited while a packet was on it: what waited leaves at once, in order.
+            for (Packet p = queue.poll(nowNanos); p != null; p = queue.poll(nowNanos)) {
+                toWire(p, nowNanos);
+            }
+            busy = false;
+            queue.idle(nowNanos);
+            return;
+        }
         Packet next = queue.poll(nowNanos);
         if (next == null) {
             busy = false;

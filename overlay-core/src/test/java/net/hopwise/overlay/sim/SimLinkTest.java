@@ -45,6 +45,24 @@ class SimLinkTest {
     }
 
     @Test
+    void aLinkMadeUnlimitedWhileAPacketIsOnItSendsWhatWaitedAtOnce() {
+        // 1000 bytes at 1 Mbit/s take 8 ms: at 4 ms the first is on the link and two wait when the cap goes.
+        try (SimNetwork net = pair(LinkSpec.builder().delay(Duration.ofMillis(10)).bandwidthBitsPerSecond(1_000_000)
+                .build(), 1)) {
+            long t0 = net.now();
+            for (int i = 0; i < 3; i++) {
+                send(net, i, 1000, 0);
+            }
+            net.runFor(Duration.ofMillis(4));
+            net.changeLink("a", "b", LinkSpec.builder().delay(Duration.ofMillis(10)).build());
+            net.runFor(Duration.ofSeconds(1));
+            // The first finishes its 8 ms; the two behind it go to the wire when it does, in order.
+            assertThat(arrivals).extracting(p -> p.id).containsExactly(0, 1, 2);
+            assertThat(arrivals).extracting(p -> p.arrivedAt - t0).containsExactly(18 * MS, 18 * MS, 18 * MS);
+        }
+    }
+
+    @Test
     void dropTailDropsArrivalsBeyondItsLimit() {
         try (SimNetwork net = pair(LinkSpec.builder().bandwidthBitsPerSecond(1_000_000)
                 .queue(new QueueDiscipline.DropTail(5)).build(), 1)) {
