@@ -78,13 +78,7 @@ final class GroupTrees {
         if (l == null) {
             Map<NodeId, NodeId> tree = fullTrees.computeIfAbsent(new Key(source, null, metric),
                     k -> routes.tree(source, metric));
-            List<NodeId[]> pairs = new ArrayList<>();
-            pruned(tree, source, members).forEach((node, parent) -> {
-                if (!node.equals(source)) {
-                    pairs.add(new NodeId[] {parent, node});
-                }
-            });
-            l = List.copyOf(pairs);
+            l = pairs(tree, source, members);
             if (links.size() >= MAX_ENTRIES) {
                 links.clear(); // senders of this node only: rebuilt on their next packet
             }
@@ -119,6 +113,17 @@ final class GroupTrees {
 
     int size() {
         return entries.size();
+    }
+
+    /** The links of {@link #pruned} as (parent, child) pairs. */
+    static List<NodeId[]> pairs(Map<NodeId, NodeId> tree, NodeId source, Set<NodeId> members) {
+        List<NodeId[]> pairs = new ArrayList<>();
+        pruned(tree, source, members).forEach((node, parent) -> {
+            if (!node.equals(source)) {
+                pairs.add(new NodeId[] {parent, node});
+            }
+        });
+        return List.copyOf(pairs);
     }
 
     /**

@@ -199,15 +199,8 @@ final class MulticastStage implements Stage, Multicast {
         RoutingMetric m = metric != null ? metric : context.config().defaultMetric();
         java.util.concurrent.CompletableFuture<List<TreeLink>> f = new java.util.concurrent.CompletableFuture<>();
         // The routes' trees are the node thread's state; forwarding prunes them the same way.
-        context.execute(() -> {
-            List<TreeLink> out = new ArrayList<>();
-            GroupTrees.pruned(context.routes().tree(source, m), source, view.members(id)).forEach((node, parent) -> {
-                if (!node.equals(source)) {
-                    out.add(new TreeLink(parent, node));
-                }
-            });
-            f.complete(List.copyOf(out));
-        });
+        context.execute(() -> f.complete(GroupTrees.pairs(context.routes().tree(source, m), source, view.members(id))
+                .stream().map(l -> new TreeLink(l[0], l[1])).toList()));
         return f;
     }
 

@@ -4,7 +4,7 @@ import io.swagger.v3.oas.annotations.Operation;
 import io.swagger.v3.oas.annotations.tags.Tag;
 import java.util.List;
 import net.hopwise.admin.overlay.NodeSecurityView;
-import net.hopwise.admin.overlay.OverlayView;
+import net.hopwise.admin.overlay.LocalNodes;
 import org.springframework.web.bind.annotation.GetMapping;
 import org.springframework.web.bind.annotation.RequestMapping;
 import org.springframework.web.bind.annotation.RestController;
@@ -14,10 +14,10 @@ import org.springframework.web.bind.annotation.RestController;
 @RequestMapping(path = "/api/security", produces = "application/json")
 @Tag(name = "security", description = "Handshake state and link-state verification of the local nodes")
 public class SecurityController {
-    private final OverlayView view;
+    private final LocalNodes nodes;
 
-    public SecurityController(OverlayView view) {
-        this.view = view;
+    public SecurityController(LocalNodes nodes) {
+        this.nodes = nodes;
     }
 
     @GetMapping
@@ -26,6 +26,6 @@ public class SecurityController {
             + " cookie, rate and admission; Ed25519 verifications and cache hits of signed link state. Each"
             + " link's security (authenticated, the peer's fingerprint, drops) is in /api/links.")
     public List<NodeSecurityView> security() {
-        return view.security();
+        return NodeSecurityView.of(nodes);
     }
 }

@@ -1,7 +1,9 @@
 package net.hopwise.admin.overlay;
 
+import java.util.ArrayList;
 import java.util.Collections;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import net.hopwise.overlay.OverlayNode;
@@ -45,6 +47,14 @@ public final class LocalNodes implements AutoCloseable {
     /** Every node this process runs, by name. */
     public Map<String, OverlayNode> all() {
         return nodes;
+    }
+
+    /** Every local node, the service's own first: the order of the per-node views. */
+    public List<OverlayNode> selfFirst() {
+        List<OverlayNode> list = new ArrayList<>();
+        list.add(self);
+        nodes.values().stream().filter(n -> n != self).forEach(list::add);
+        return list;
     }
 
     /** The local node of that name, or null. */

@@ -159,20 +159,15 @@ public record MulticastView(
                     n.findModule(Multicast.class).ifPresent(m -> {
                         GroupStatistics st = m.statistics(name);
                         counts.add(new LocalCounts(n.name(), st.localMembers(), st.sent(), st.delivered(), st.forwarded()));
+                        if (st.sent() > 0) {
+                            trees.add(new SourceTree(n.name(), tree(multicast, name, n.id(), names)));
+                        }
                         for (ReliableStatistics r : m.reliableStatistics(name)) {
                             reliable.add(new ReliableStream(n.name(), names.getOrDefault(r.source(), r.source().toString()),
                                     r.port(), r.role(), r.next(), r.acknowledged(), r.held(), r.delivered(), r.gaps(),
                                     r.nacksSent(), r.repairsSent(), r.membersDropped()));
                         }
                     });
-                }
-            }
-            if (name != null) {
-                for (OverlayNode n : local.values()) {
-                    boolean sends = counts.stream().anyMatch(c -> c.node().equals(n.name()) && c.sent() > 0);
-                    if (sends) {
-                        trees.add(new SourceTree(n.name(), tree(multicast, name, n.id(), names)));
-                    }
                 }
             }
             groups.add(new Group(e.getKey().toString(), name, List.copyOf(members), counts, reliable, trees));

@@ -2,7 +2,6 @@ package net.hopwise.admin.overlay;
 
 import io.micrometer.core.instrument.FunctionCounter;
 import io.swagger.v3.oas.annotations.media.Schema;
-import java.util.ArrayList;
 import java.util.EnumMap;
 import java.util.List;
 import java.util.Map;
@@ -23,14 +22,7 @@ public record NodeDropsView(
 
     /** The drops of every local node, the service's own first. */
     static List<NodeDropsView> of(LocalNodes nodes) {
-        List<NodeDropsView> list = new ArrayList<>();
-        list.add(of(nodes.self(), true));
-        for (OverlayNode n : nodes.all().values()) {
-            if (n != nodes.self()) {
-                list.add(of(n, false));
-            }
-        }
-        return list;
+        return nodes.selfFirst().stream().map(n -> of(n, n == nodes.self())).toList();
     }
 
     static NodeDropsView of(OverlayNode node, boolean self) {

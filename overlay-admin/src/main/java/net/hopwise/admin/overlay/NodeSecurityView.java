@@ -26,6 +26,11 @@ public record NodeSecurityView(
     /** How long the API waits for a node's thread to report. */
     private static final long WAIT_MILLIS = 2_000;
 
+    /** The view of every local node, the service's own first. */
+    public static java.util.List<NodeSecurityView> of(LocalNodes nodes) {
+        return nodes.selfFirst().stream().map(NodeSecurityView::of).toList();
+    }
+
     static NodeSecurityView of(OverlayNode node) {
         SecureLinks links = node.findModule(SecureLinks.class).orElse(null);
         if (links == null) {

@@ -348,14 +348,6 @@ public final class OverlayView {
         return NodeDropsView.of(nodes);
     }
 
-    /** The handshake state and link-state verification of every local node, the service's own first. */
-    public List<NodeSecurityView> security() {
-        List<NodeSecurityView> list = new ArrayList<>();
-        list.add(NodeSecurityView.of(nodes.self()));
-        nodes.all().values().stream().filter(n -> n != nodes.self()).forEach(n -> list.add(NodeSecurityView.of(n)));
-        return list;
-    }
-
     // ---------------------------------------------------------------- lookups
 
     /**

@@ -30,6 +30,9 @@ import net.hopwise.overlay.spi.Stage;
  * forwards each packet of layer k, on receipt and each on its own datagram, to the children whose
  * set holds k. Packets are taken only from the neighbour a node subscribed to, so a transient
  * disagreement of routes neither loops nor duplicates.
+ *
+ * <p>A few lines over 400: the handling of the three packet types shares the session table and the
+ * drop counters; the API half already stands apart ({@link LayeredMulticast}).
  */
 final class LayeredService implements Stage {
     /**
