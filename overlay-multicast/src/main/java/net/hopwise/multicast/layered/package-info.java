@@ -14,5 +14,10 @@
  * their children ({@link net.hopwise.multicast.layered.LayerForwarding}). Every class takes time as
  * {@code nowNanos} and reads no clock, so the same code runs in a node, in the simulator and in
  * virtual-time tests.
+ *
+ * <p>On a node, {@link net.hopwise.multicast.layered.LayeredMulticast} (installed with the multicast
+ * module, reached through {@code Multicast.openLayeredSender} and {@code joinLayered}) runs these
+ * machines: announcements down the source's tree, per-layer subscriptions to each node's tree parent,
+ * relays forwarding every packet on receipt, and each receiver's levels over time for operators.
  */
 package net.hopwise.multicast.layered;
