@@ -139,8 +139,32 @@ public final class Crypto {
         }
     }
 
-    /** Whether {@code signature} is a valid Ed25519 signature; false (never an exception) for any bad input. */
+    /**
+     * Whether {@code signature} is a valid Ed25519 signature; false (never an exception) for any bad input.
+     *
+     * <p>Bouncy Castle's RFC 8032 verifier, about seven times faster than the JDK's (86 against 619 µs
+     * on JDK 17), which is what bounds link-state verification at scale. It accepts exactly what the
+     * JDK accepts for every key an Ed25519 private key can have, with two differences, both safe: it
+     * refuses public keys of small order (under which the JDK accepts a signature of any message:
+     * anyone could forge for such a key) and it checks the equation with the cofactor, so a signature
+     * whose R its own signer gave a small-order component, which the JDK refuses, passes; nobody
+     * without the private key can make one.
+     */
     public static boolean verify(byte[] publicKey, byte[] message, byte[] signature) {
+        if (publicKey == null || publicKey.length != KEY_BYTES || signature == null
+                || signature.length != SIGNATURE_BYTES || message == null) {
+            return false;
+        }
+        try {
+            return org.bouncycastle.math.ec.rfc8032.Ed25519.verify(signature, 0, publicKey, 0, message, 0,
+                    message.length);
+        } catch (RuntimeException e) {
+            return false;
+        }
+    }
+
+    /** The JDK's Ed25519 verification, kept to check the one in use against it. */
+    static boolean verifyWithJdk(byte[] publicKey, byte[] message, byte[] signature) {
         if (publicKey == null || publicKey.length != KEY_BYTES || signature == null
                 || signature.length != SIGNATURE_BYTES) {
             return false;

@@ -51,7 +51,7 @@ public final class LinkSecurity {
     private final Outbox outbox;
     private final Drops drops;
     private final Listener listener;
-    private final byte[] localPayload;
+    private byte[] localPayload;
     private final Responder responder;
     private final Map<String, Peer> peers = new HashMap<>();
     private final Map<Integer, Session> sessions = new HashMap<>();
@@ -71,9 +71,7 @@ public final class LinkSecurity {
         this.outbox = outbox;
         this.drops = drops;
         this.listener = listener;
-        NodeKeys keys = config.keys();
-        this.localPayload = new HandshakePayload(config.name(), keys.identityPublic(), keys.linkKeyBinding(),
-                config.certificate() == null ? null : config.certificate().encode()).encode();
+        this.localPayload = payload(config);
         this.responder = new Responder(this, config);
         this.retryNanos = config.handshakeRetry().toNanos();
         this.timeoutNanos = config.handshakeTimeout().toNanos();
@@ -225,6 +223,21 @@ public final class LinkSecurity {
     public java.util.List<String> updateAdmission(Admission admission, long now) {
         config = config.withAdmission(admission);
         return Handshakes.readmit(this, peers.values(), admission);
+    }
+
+    /**
+     * Presents {@code renewed} in this node's handshakes from now on. Links keep their sessions; each
+     * peer takes the new certificate at the link's next handshake, a rekey at the latest.
+     */
+    public void renewCertificate(NodeCertificate renewed) {
+        config = config.withCertificate(renewed);
+        localPayload = payload(config);
+    }
+
+    private static byte[] payload(SecurityConfig config) {
+        NodeKeys keys = config.keys();
+        return new HandshakePayload(config.name(), keys.identityPublic(), keys.linkKeyBinding(),
+                config.certificate() == null ? null : config.certificate().encode()).encode();
     }
 
     /** The address the peer last proved itself from, or where it is configured before that. */

@@ -67,7 +67,7 @@ public final class LinkStateSigner {
 
     private final String self;
     private final NodeKeys keys;
-    private final NodeCertificate own;
+    private NodeCertificate own;
     private final LongSupplier wallClockSeconds;
     private final Ed25519 ed25519;
     private Admission admission;
@@ -220,6 +220,18 @@ public final class LinkStateSigner {
         admission = newAdmission;
         directory = directoryOf(newAdmission);
         verified.clear();
+    }
+
+    /**
+     * Signs with {@code renewed} inside the field from now on: the next version this node originates
+     * carries it, and verifiers admit it by it.
+     */
+    public void renewCertificate(NodeCertificate renewed) {
+        if (own == null || !own.name().equals(renewed.name())
+                || !Arrays.equals(own.identityKey(), renewed.identityKey())) {
+            throw new IllegalArgumentException("a renewed certificate replaces one for the same name and key");
+        }
+        own = renewed;
     }
 
     /** Ed25519 verifications of content done, for the meter of verification cost. */

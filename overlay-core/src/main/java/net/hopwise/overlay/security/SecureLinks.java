@@ -78,6 +78,42 @@ public final class SecureLinks {
         return f;
     }
 
+    /**
+     * Gives the node a renewed certificate while it runs (the same name and identity key, a later
+     * validity), without dropping any link: its handshakes present the new certificate from now on,
+     * so each peer takes it at the link's next rekey, and the next link-state version the node
+     * originates carries it. Renew well before the old certificate expires, at least a rekey
+     * interval ({@code rekeyAfter}) and a link-state refresh before. Completes exceptionally, with
+     * nothing changed, when the certificate is not for this node's name and key or when this node's
+     * own admission would not admit it now (another authority, revoked, not yet or no longer valid).
+     */
+    public CompletableFuture<Void> renewCertificate(NodeCertificate renewed) {
+        CompletableFuture<Void> f = new CompletableFuture<>();
+        nodeThread.accept(() -> {
+            try {
+                SecurityConfig config = engine.config();
+                if (config.certificate() == null) {
+                    throw new IllegalStateException(config.name() + " has no certificate to renew: it is admitted"
+                            + " by a trusted-keys list");
+                }
+                SecurityConfig next = config.withCertificate(renewed); // checks the name and the key
+                Admission.Verdict v = next.admission().check(next.name(), renewed.identityKey(), renewed,
+                        next.wallClockSeconds().getAsLong());
+                if (!v.admitted()) {
+                    throw new IllegalArgumentException("the renewed certificate is not admitted here: " + v);
+                }
+                engine.renewCertificate(renewed);
+                if (signer != null) {
+                    signer.renewCertificate(renewed);
+                }
+                f.complete(null);
+            } catch (RuntimeException e) {
+                f.completeExceptionally(e);
+            }
+        });
+        return f;
+    }
+
     /** The node's handshake state and the counts of what it refused, for the admin service. */
     public CompletableFuture<HandshakeState> handshakes() {
         CompletableFuture<HandshakeState> f = new CompletableFuture<>();

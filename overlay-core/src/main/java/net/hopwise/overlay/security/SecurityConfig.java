@@ -107,6 +107,16 @@ public record SecurityConfig(String name, NodeKeys keys, NodeCertificate certifi
                 maxPendingHandshakes, cookieLifetime, cipherSuite, perAddress, perSecond);
     }
 
+    /**
+     * The same settings with a renewed certificate: it must name this node and its identity key (the
+     * keys stay; a new identity key is a new node to its peers).
+     */
+    public SecurityConfig withCertificate(NodeCertificate renewed) {
+        return new SecurityConfig(name, keys, renewed, admission, wallClockSeconds, handshakeRetry,
+                handshakeTimeout, rekeyAfter, rejectAfter, rekeyAfterPackets, rejectAfterPackets, replayWindow,
+                maxPendingHandshakes, cookieLifetime, cipherSuite, handshakesPerAddress, handshakesPerSecond);
+    }
+
     /** The same settings under another admission (a new trust list, a revocation). */
     public SecurityConfig withAdmission(Admission newAdmission) {
         return new SecurityConfig(name, keys, certificate, newAdmission, wallClockSeconds, handshakeRetry,

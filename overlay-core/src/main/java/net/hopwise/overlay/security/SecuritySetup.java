@@ -88,6 +88,33 @@ public record SecuritySetup(Path keyFile, Path trustedKeys, List<String> authori
         return new SecuritySetup(keyFile, null, List.of(authorityKey), certificate, null);
     }
 
+    /**
+     * Reads this setup's certificate file again and gives it to the running node ({@link
+     * SecureLinks#renewCertificate}): what a daemon does when the operator has put a renewed
+     * certificate in place of the old file, so that the node need not restart. Completes exceptionally,
+     * the node unchanged, when the file cannot be read, holds no certificate, or the certificate does
+     * not fit the node (see {@link SecureLinks#renewCertificate}); giving the certificate the node
+     * already has changes nothing.
+     */
+    public java.util.concurrent.CompletableFuture<Void> reloadCertificate(SecureLinks links) {
+        if (certificate == null) {
+            return java.util.concurrent.CompletableFuture.failedFuture(
+                    new IllegalStateException("no certificate file: this node is admitted by a trusted-keys list"));
+        }
+        NodeCertificate renewed;
+        try {
+            renewed = NodeCertificate.decode(Files.readAllBytes(certificate)).orElse(null);
+        } catch (IOException e) {
+            return java.util.concurrent.CompletableFuture.failedFuture(new IllegalArgumentException(
+                    "cannot read certificate " + certificate + ": " + e.getMessage(), e));
+        }
+        if (renewed == null) {
+            return java.util.concurrent.CompletableFuture.failedFuture(
+                    new IllegalArgumentException(certificate + " is not a hopwise node certificate"));
+        }
+        return links.renewCertificate(renewed);
+    }
+
     public SecuritySetup withCipherSuite(CipherSuite suite) {
         return new SecuritySetup(keyFile, trustedKeys, authorityKeys, certificate, suite);
     }

@@ -39,9 +39,11 @@ public final class AeadProviderBenchmark {
                 long[] so = providerSealOpen(p, n);
                 System.out.printf(Locale.ROOT, "%-10s %5d bytes: seal %4d, open %4d%n", p.getName(), n, so[0], so[1]);
             }
-            long[] a = aeadSealOpen(n);
-            System.out.printf(Locale.ROOT, "%-10s %5d bytes: seal %4d, open %4d (the link's Aead, JDK provider)%n",
-                    "Aead", n, a[0], a[1]);
+            for (CipherSuite suite : CipherSuite.values()) {
+                long[] a = aeadSealOpen(suite, n, ROUNDS, PER_ROUND);
+                System.out.printf(Locale.ROOT, "%-10s %5d bytes: seal %4d, open %4d (the link's Aead, JDK provider, %s)%n",
+                        "Aead", n, a[0], a[1], suite);
+            }
         }
     }
 
@@ -98,33 +100,36 @@ public final class AeadProviderBenchmark {
         return new long[] {median(seal), median(open)};
     }
 
-    /** Median nanoseconds per seal (in place, as the link seals) and per open through {@link Aead}. */
-    private static long[] aeadSealOpen(int n) {
+    /**
+     * Median nanoseconds per seal (in place, as the link seals) and per open of {@code n} bytes through
+     * {@link Aead} with {@code suite}, over {@code rounds} rounds of {@code perRound} datagrams.
+     */
+    static long[] aeadSealOpen(CipherSuite suite, int n, int rounds, int perRound) {
         byte[] k = Crypto.randomBytes(32);
-        Aead tx = new Aead(CipherSuite.AES_GCM, k);
-        Aead rx = new Aead(CipherSuite.AES_GCM, k);
+        Aead tx = new Aead(suite, k);
+        Aead rx = new Aead(suite, k);
         int h = SecureWire.DATA_HEADER_BYTES;
         byte[] buf = new byte[h + n + Aead.TAG_BYTES];
         byte[] opened = new byte[n];
         long counter = 0;
-        long[] seal = new long[ROUNDS];
-        long[] open = new long[ROUNDS];
+        long[] seal = new long[rounds];
+        long[] open = new long[rounds];
         long check = 0;
-        for (int r = 0; r < ROUNDS; r++) {
+        for (int r = 0; r < rounds; r++) {
             long t0 = System.nanoTime();
-            for (int i = 0; i < PER_ROUND; i++) {
+            for (int i = 0; i < perRound; i++) {
                 tx.seal(counter++, buf, 0, h, buf, h, n, buf, h);
             }
             long t1 = System.nanoTime();
             long last = counter - 1; // buf holds the datagram sealed under it (in place, ciphertext over plaintext)
-            for (int i = 0; i < PER_ROUND; i++) {
+            for (int i = 0; i < perRound; i++) {
                 check += rx.open(last, buf, 0, h, buf, h, n + Aead.TAG_BYTES, opened, 0);
             }
             long t2 = System.nanoTime();
-            seal[r] = (t1 - t0) / PER_ROUND;
-            open[r] = (t2 - t1) / PER_ROUND;
+            seal[r] = (t1 - t0) / perRound;
+            open[r] = (t2 - t1) / perRound;
         }
-        if (check != (long) ROUNDS * PER_ROUND * n) {
+        if (check != (long) rounds * perRound * n) {
             throw new IllegalStateException("a sealed datagram did not open");
         }
         return new long[] {median(seal), median(open)};

@@ -74,6 +74,8 @@ public final class LinkStateScaleBenchmark {
     /** Ed25519 across the nodes of one process: each distinct verification done once and timed. */
     static final class SharedEd25519 implements LinkStateSigner.Ed25519 {
         private final Map<String, Boolean> done = new HashMap<>();
+        /** The JDK's verifier instead of the one in use ({@code --verifier jdk}), to compare the two. */
+        static boolean jdk;
         /** The node whose verification runs: the simulator runs one node at a time. */
         Timed current;
         long real;
@@ -92,7 +94,8 @@ public final class LinkStateScaleBenchmark {
                 return known;
             }
             long t0 = System.nanoTime();
-            boolean ok = Crypto.verify(publicKey, message, signature);
+            boolean ok = jdk ? Crypto.verifyWithJdk(publicKey, message, signature)
+                    : Crypto.verify(publicKey, message, signature);
             realNanos += System.nanoTime() - t0;
             real++;
             done.put(key, ok);
@@ -344,17 +347,19 @@ public final class LinkStateScaleBenchmark {
                 case "--seed" -> seed = Long.parseLong(args[++i]);
                 case "--refresh" -> refreshSeconds = Integer.parseInt(args[++i]);
                 case "--refreshes" -> refreshes = Integer.parseInt(args[++i]);
+                case "--verifier" -> SharedEd25519.jdk = "jdk".equalsIgnoreCase(args[++i]);
                 case "--modes" -> modes = Arrays.stream(args[++i].split(",")).map(m -> Mode.valueOf(m.toUpperCase(Locale.ROOT))).toList();
                 case "--help" -> {
                     System.out.println("LinkStateScaleBenchmark [--nodes 1000] [--rounds 1] [--seed 1] [--refresh 10]"
-                            + " [--refreshes 2] [--modes unsigned,trusted_keys,authority]");
+                            + " [--refreshes 2] [--modes unsigned,trusted_keys,authority] [--verifier bc|jdk]");
                     return;
                 }
                 default -> throw new IllegalArgumentException("unknown option " + args[i] + " (--help)");
             }
         }
-        System.out.printf(Locale.ROOT, "%d nodes, seed %d, refresh every %d s (measured over %d), %s %s%n", nodes, seed,
-                refreshSeconds, refreshes, System.getProperty("java.vm.name"), System.getProperty("java.version"));
+        System.out.printf(Locale.ROOT, "%d nodes, seed %d, refresh every %d s (measured over %d), %s %s, Ed25519 verified by %s%n",
+                nodes, seed, refreshSeconds, refreshes, System.getProperty("java.vm.name"), System.getProperty("java.version"),
+                SharedEd25519.jdk ? "the JDK" : "Bouncy Castle");
         LinkStateScaleBenchmark b = new LinkStateScaleBenchmark(nodes, seed, Duration.ofSeconds(refreshSeconds), refreshes);
         System.out.println("round | mode | sig B | ads everywhere ms | records everywhere ms | cold CPU/node ms median p99 max"
                 + " | Ed25519 µs | refresh CPU/node/period ms median max | % core at 60 s median max | Ed25519 cold/refresh"

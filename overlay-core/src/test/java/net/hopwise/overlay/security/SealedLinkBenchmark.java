@@ -33,7 +33,11 @@ import net.hopwise.overlay.routing.RoutingMetric;
  *       session's writability listener;</li>
  *   <li>round trip over 3 hops (4 nodes in a chain), one 64-byte message outstanding, its median.</li>
  * </ul>
- * The nodes of a row share one 2-thread runtime. With the module's test classpath:
+ * The nodes of a row share one 2-thread runtime. Beside each sealed row it states the crypto ceiling
+ * ({@link CeilingProbe}): the highest share of plaintext's goodput any implementation could reach
+ * that pays the cipher's seal and open, as measured in a tight loop in the same round, on the CPU
+ * plaintext used per message; and, once, OpenSSL's own figure for the cipher when {@code openssl} is
+ * on the PATH. With the module's test classpath:
  * {@code java -cp <classpath> net.hopwise.overlay.security.SealedLinkBenchmark [--rounds 3] [--seconds 2]
  * [--warmup 1] [--pings 5000] [--suites AES_GCM,CHACHA_POLY]}; docs/benchmarks.md, "Link security",
  * gives the exact command.
@@ -70,29 +74,45 @@ public final class SealedLinkBenchmark {
             goodput(c, true, seconds);
             roundTrip(c, pings / 2);
         }
+        for (CipherSuite c : suites) {
+            System.out.println(CeilingProbe.openssl(c, PAYLOAD));
+        }
         Map<String, List<double[]>> results = new HashMap<>();
+        Map<String, List<double[]>> ceilings = new HashMap<>();
         for (int r = 1; r <= rounds; r++) {
             double[] plain = null;
+            double[] plainCpu = null;
             for (CipherSuite c : configs) {
-                double be = goodput(c, false, seconds);
-                double rel = goodput(c, true, seconds);
+                double[] be = goodput(c, false, seconds);
+                double[] rel = goodput(c, true, seconds);
                 double rtt = roundTrip(c, pings);
-                double[] row = {be, rel, rtt};
+                double[] row = {be[0], rel[0], rtt};
                 if (c == null) {
                     plain = row;
+                    plainCpu = new double[] {be[1], rel[1]};
                 }
                 System.out.printf(Locale.ROOT, "round %d %-11s best effort %7.1f MB/s (%3.0f%%)  reliable %7.1f MB/s"
-                        + " (%3.0f%%)  3-hop rtt %6.1f us (%.2fx)%n", r, c == null ? "plaintext" : c.name(),
-                        be / 1e6, 100 * be / plain[0], rel / 1e6, 100 * rel / plain[1], rtt / 1e3, rtt / plain[2]);
+                        + " (%3.0f%%)  3-hop rtt %6.1f us (%.2fx)  CPU a message (not the sender's): best effort %.2f us, reliable %.2f us%n",
+                        r, c == null ? "plaintext" : c.name(), be[0] / 1e6, 100 * be[0] / plain[0], rel[0] / 1e6,
+                        100 * rel[0] / plain[1], rtt / 1e3, rtt / plain[2], be[1] / 1e3, rel[1] / 1e3);
                 results.computeIfAbsent(c == null ? "plaintext" : c.name(), k -> new ArrayList<>())
-                        .add(new double[] {be / plain[0], rel / plain[1], rtt / plain[2]});
+                        .add(new double[] {be[0] / plain[0], rel[0] / plain[1], rtt / plain[2]});
+                if (c != null) {
+                    CeilingProbe.Ceiling be1 = CeilingProbe.ceiling(c, PAYLOAD, PAYLOAD * 1e9 / plain[0], plainCpu[0]);
+                    CeilingProbe.Ceiling rel1 = CeilingProbe.ceiling(c, PAYLOAD, PAYLOAD * 1e9 / plain[1], plainCpu[1]);
+                    System.out.printf(Locale.ROOT, "round %d %-11s crypto ceiling: %s%n", r, c.name(), be1.describe("best effort"));
+                    System.out.printf(Locale.ROOT, "round %d %-11s crypto ceiling: %s%n", r, c.name(), rel1.describe("reliable"));
+                    ceilings.computeIfAbsent(c.name(), k -> new ArrayList<>()).add(new double[] {be1.twoCores(),
+                        rel1.twoCores()});
+                }
             }
         }
         for (CipherSuite c : suites) {
             List<double[]> rs = results.get(c.name());
-            System.out.printf(Locale.ROOT, "%-11s median of %d rounds against plaintext: best effort %.0f%%, reliable"
-                    + " %.0f%%, 3-hop rtt %.2fx%n", c.name(), rs.size(), 100 * median(rs, 0), 100 * median(rs, 1),
-                    median(rs, 2));
+            List<double[]> cs = ceilings.get(c.name());
+            System.out.printf(Locale.ROOT, "%-11s median of %d rounds against plaintext: best effort %.0f%% (crypto ceiling"
+                    + " %.0f%%), reliable %.0f%% (crypto ceiling %.0f%%), 3-hop rtt %.2fx%n", c.name(), rs.size(),
+                    100 * median(rs, 0), 100 * median(cs, 0), 100 * median(rs, 1), 100 * median(cs, 1), median(rs, 2));
         }
     }
 
@@ -141,8 +161,12 @@ public final class SealedLinkBenchmark {
         return new InetSocketAddress("127.0.0.1", n.localAddress().getPort());
     }
 
-    /** Bytes a second delivered at b: best effort paced by the receiver, or a reliable session. */
-    static double goodput(CipherSuite suite, boolean reliable, double seconds) throws Exception {
+    /**
+     * Bytes a second delivered at b (best effort paced by the receiver, or a reliable session), and the
+     * CPU time (user and kernel) per message delivered meanwhile: every thread's but the sending one's,
+     * of which only the time in accepted sends counts (the rest is waiting for room).
+     */
+    static double[] goodput(CipherSuite suite, boolean reliable, double seconds) throws Exception {
         try (NodeRuntime runtime = NodeRuntime.create(2)) {
             List<OverlayNode> nodes = chain(runtime, suite, "a", "b");
             OverlayNode a = nodes.get(0);
@@ -151,13 +175,21 @@ public final class SealedLinkBenchmark {
                 AtomicLong received = new AtomicLong();
                 byte[] payload = new byte[PAYLOAD];
                 Thread sender = Thread.currentThread();
+                // The sending thread's useful work, its accepted sends, timed one call in 16 (timing
+                // every call would cost the sender tens of ns a message); its waiting is not work.
+                long[] sendNanos = {0, 0};
                 Runnable offer;
                 if (reliable) {
                     b.openSession(7, "a", 7, m -> received.lazySet(received.get() + m.payload().readableBytes()));
                     ReliableSession out = a.openSession(7, "b", 7, m -> { });
                     out.onWritable(() -> LockSupport.unpark(sender));
                     offer = () -> {
-                        if (out.send(payload) != SendResult.ACCEPTED) {
+                        long s0 = (++sendNanos[1] & 15) == 0 ? System.nanoTime() : 0;
+                        SendResult sent = out.send(payload);
+                        if (s0 != 0 && sent == SendResult.ACCEPTED) {
+                            sendNanos[0] += 16 * (System.nanoTime() - s0);
+                        }
+                        if (sent != SendResult.ACCEPTED) {
                             // woken by onWritable once half the session's buffer is free
                             LockSupport.parkNanos(1_000_000);
                         }
@@ -183,7 +215,11 @@ public final class SealedLinkBenchmark {
                             }
                             return;
                         }
+                        long s0 = (++sendNanos[1] & 15) == 0 ? System.nanoTime() : 0;
                         if (port.send(to, 7, payload, METRIC) == SendResult.ACCEPTED) {
+                            if (s0 != 0) {
+                                sendNanos[0] += 16 * (System.nanoTime() - s0);
+                            }
                             offered[0] += PAYLOAD;
                         } else {
                             LockSupport.parkNanos(20_000);
@@ -195,13 +231,16 @@ public final class SealedLinkBenchmark {
                     offer.run();
                 }
                 long r0 = received.get();
+                long c0 = CeilingProbe.cpuNanosButThisThread() + sendNanos[0];
                 long t0 = System.nanoTime();
                 long end = t0 + (long) (seconds * 1e9);
                 while (System.nanoTime() < end) {
                     offer.run();
                 }
                 long t1 = System.nanoTime();
-                return (received.get() - r0) * 1e9 / (t1 - t0);
+                long c1 = CeilingProbe.cpuNanosButThisThread() + sendNanos[0];
+                long bytes = received.get() - r0;
+                return new double[] {bytes * 1e9 / (t1 - t0), (c1 - c0) / Math.max(1.0, bytes / (double) PAYLOAD)};
             } finally {
                 for (OverlayNode n : nodes) {
                     n.stop();
