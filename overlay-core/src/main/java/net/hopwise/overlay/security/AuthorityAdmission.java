@@ -57,6 +57,23 @@ public final class AuthorityAdmission implements Admission {
         return certificate.validAt(epochSeconds) ? Verdict.ADMITTED : Verdict.EXPIRED;
     }
 
+    /** Whether certificates of the authority with {@code authorityKey} admit here. */
+    public boolean trusts(byte[] authorityKey) {
+        return authorityKey != null && authorities.contains(HexFormat.of().formatHex(authorityKey));
+    }
+
+    /** This admission with {@code list}'s revocations added to its own. */
+    public AuthorityAdmission revoking(RevocationList list) {
+        Set<Long> serials = new HashSet<>(revokedSerials);
+        serials.addAll(list.serials());
+        Set<byte[]> keys = new HashSet<>();
+        revokedKeys.forEach(k -> keys.add(HexFormat.of().parseHex(k)));
+        keys.addAll(list.keys());
+        Set<byte[]> authorityKeys = new HashSet<>();
+        authorities.forEach(k -> authorityKeys.add(HexFormat.of().parseHex(k)));
+        return new AuthorityAdmission(authorityKeys, serials, keys);
+    }
+
     private static Set<String> hex(Set<byte[]> keys) {
         Set<String> out = new HashSet<>();
         for (byte[] k : keys) {

@@ -18,6 +18,7 @@ public final class SecureLinks {
     private final Supplier<List<String>> peers;
     private final LinkStateSigner signer;
     private final ToLongFunction<DropReason> drops;
+    private final java.util.function.Function<RevocationList, List<String>> revocations;
 
     /**
      * What a node keeps and spends on handshakes, for an operator: a flood shows in the cookie replies
@@ -36,7 +37,9 @@ public final class SecureLinks {
             long badCookies, long rateRefused, long pendingEvicted, long rejected) {}
 
     SecureLinks(LinkSecurity engine, Consumer<Runnable> nodeThread, Supplier<Long> now, Supplier<List<String>> peers,
-            LinkStateSigner signer, ToLongFunction<DropReason> drops) {
+            LinkStateSigner signer, ToLongFunction<DropReason> drops,
+            java.util.function.Function<RevocationList, List<String>> revocations) {
+        this.revocations = revocations;
         this.engine = engine;
         this.nodeThread = nodeThread;
         this.now = now;
@@ -107,6 +110,29 @@ public final class SecureLinks {
                     signer.renewCertificate(renewed);
                 }
                 f.complete(null);
+            } catch (RuntimeException e) {
+                f.completeExceptionally(e);
+            }
+        });
+        return f;
+    }
+
+    /**
+     * Applies an authority's revocation list here and floods it through the overlay as this node's
+     * link-state record: every node whose admission trusts that authority applies it as it arrives (it
+     * needs no more trust in this node than in any relay: the authority's signature is checked), so
+     * telling one node is enough. A node applies a list only when it is newer than the last it applied
+     * from the authority; applying adds its revocations to the node's admission, cuts off the revoked
+     * peers' links at once and refuses their link state from then on (as {@link #updateAdmission}).
+     * Completes with the peers this node cut off, or exceptionally, nothing changed, when this node
+     * does not admit by that authority, the signature does not verify, the list is older than one
+     * applied, or it is too large for a record ({@code ModuleContext.maxExtensionBytes}).
+     */
+    public CompletableFuture<List<String>> publishRevocations(RevocationList list) {
+        CompletableFuture<List<String>> f = new CompletableFuture<>();
+        nodeThread.accept(() -> {
+            try {
+                f.complete(revocations.apply(list));
             } catch (RuntimeException e) {
                 f.completeExceptionally(e);
             }
