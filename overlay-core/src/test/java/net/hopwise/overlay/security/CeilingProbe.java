@@ -53,6 +53,35 @@ final class CeilingProbe {
         return new Ceiling(suite, so[0], so[1], plainWallNs, plainCpuNs, Runtime.getRuntime().availableProcessors());
     }
 
+    /** CPU time so far of every live thread, by id. */
+    static java.util.Map<Long, Long> threadCpu() {
+        var bean = ManagementFactory.getThreadMXBean();
+        java.util.Map<Long, Long> out = new java.util.HashMap<>();
+        for (long id : bean.getAllThreadIds()) {
+            long t = bean.getThreadCpuTime(id);
+            if (t >= 0) {
+                out.put(id, t);
+            }
+        }
+        return out;
+    }
+
+    /**
+     * The three threads that spent the most CPU per message between two {@link #threadCpu} snapshots,
+     * named: where the pipeline's time goes, thread by thread (a thread busy nearly all the wall time
+     * per message is the bottleneck).
+     */
+    static String busiestThreads(java.util.Map<Long, Long> before, java.util.Map<Long, Long> after, double messages) {
+        var bean = ManagementFactory.getThreadMXBean();
+        return after.entrySet().stream().map(e -> java.util.Map.entry(e.getKey(),
+                e.getValue() - before.getOrDefault(e.getKey(), 0L)))
+                .sorted((x, y) -> Long.compare(y.getValue(), x.getValue())).limit(3).map(e -> {
+                    var info = bean.getThreadInfo(e.getKey());
+                    return String.format(Locale.ROOT, "%s %.2f us", info == null ? "?" : info.getThreadName(),
+                            e.getValue() / 1e3 / Math.max(1, messages));
+                }).reduce((x, y) -> x + ", " + y).orElse("");
+    }
+
     /** CPU time of the process so far, user and kernel, in every thread but the calling one. */
     static long cpuNanosButThisThread() {
         return ((com.sun.management.OperatingSystemMXBean) ManagementFactory.getOperatingSystemMXBean())

@@ -10,9 +10,9 @@ import java.util.Locale;
 
 /**
  * Not a test: the cost of one Ed25519 verification of a link-state version (about 150 bytes signed),
- * with the JDK of the running JVM and, given {@code --bc <bcprov jar>}, with Bouncy Castle's
- * implementation (loaded from the jar, as it is no dependency of the project): the figure that decides
- * what link-state verification costs a node. Prints the median of {@code --rounds} rounds of
+ * with the JDK of the running JVM, with the verifier in use ({@link Crypto#verify}, Bouncy Castle's) and,
+ * given {@code --bc <bcprov jar>}, with another Bouncy Castle release loaded from its jar: the figure
+ * that decides what link-state verification costs a node. Prints the median of {@code --rounds} rounds of
  * {@code --count} verifications each, after one unmeasured round.
  */
 public final class Ed25519Comparison {
@@ -50,7 +50,8 @@ public final class Ed25519Comparison {
         }
         System.out.printf(Locale.ROOT, "%s %s, %d verifications a round, median of %d rounds%n",
                 System.getProperty("java.vm.name"), System.getProperty("java.version"), n, rounds);
-        report("JDK (SunEC)", Crypto::verify, keys, messages, signatures, rounds);
+        report("JDK (SunEC)", Crypto::verifyWithJdk, keys, messages, signatures, rounds);
+        report("Crypto.verify, in use (Bouncy Castle)", Crypto::verify, keys, messages, signatures, rounds);
         if (bc != null) {
             try (URLClassLoader loader = new URLClassLoader(new URL[] {bc.toUri().toURL()}, null)) {
                 Class<?> ed = loader.loadClass("org.bouncycastle.math.ec.rfc8032.Ed25519");

@@ -231,6 +231,7 @@ public final class SealedLinkBenchmark {
                     offer.run();
                 }
                 long r0 = received.get();
+                var threads0 = CeilingProbe.threadCpu();
                 long c0 = CeilingProbe.cpuNanosButThisThread() + sendNanos[0];
                 long t0 = System.nanoTime();
                 long end = t0 + (long) (seconds * 1e9);
@@ -240,6 +241,9 @@ public final class SealedLinkBenchmark {
                 long t1 = System.nanoTime();
                 long c1 = CeilingProbe.cpuNanosButThisThread() + sendNanos[0];
                 long bytes = received.get() - r0;
+                System.out.printf(Locale.ROOT, "  %s %s: busiest threads a message: %s%n",
+                        suite == null ? "plaintext" : suite.name(), reliable ? "reliable" : "best effort",
+                        CeilingProbe.busiestThreads(threads0, CeilingProbe.threadCpu(), bytes / (double) PAYLOAD));
                 return new double[] {bytes * 1e9 / (t1 - t0), (c1 - c0) / Math.max(1.0, bytes / (double) PAYLOAD)};
             } finally {
                 for (OverlayNode n : nodes) {
