@@ -128,6 +128,8 @@ public final class OverlayNode implements AutoCloseable {
     private ScheduledFuture<?> timer;
     private long timerDeadline = Long.MAX_VALUE;
     private boolean flushNeeded;
+    private boolean endOfTurnFlushQueued;
+    private final Runnable endOfTurnFlush = this::endOfTurnFlush;
     private DatagramRuns runs;
     private volatile boolean groReads;
     private List<Meter> offloadMeters = List.of();
@@ -286,6 +288,16 @@ public final class OverlayNode implements AutoCloseable {
         return runtime.transport();
     }
 
+    /**
+     * The event loop the node runs on. Its handlers, timers and port callbacks run there; code of
+     * yours that runs there too (sockets registered on this loop, tasks executed on it) calls the
+     * node without a hand-over between threads, and its sends in one loop turn leave in one flush.
+     */
+    public io.netty.channel.EventLoop eventLoop() {
+        requireRunning();
+        return loop;
+    }
+
     // ---------------------------------------------------------------- ports and sending
 
     /**
@@ -328,8 +340,7 @@ public final class OverlayNode implements AutoCloseable {
         if (loop.inEventLoop()) {
             SendResult result = engine.send(sourcePort, destination, destinationPort, payload, metric,
                     System.nanoTime());
-            flushNeeded = true;
-            afterWork();
+            flushAtEndOfTurn();
             return result;
         }
         SendResult refused = admitOffLoop(destination, metric, pendingCount);
@@ -380,8 +391,7 @@ public final class OverlayNode implements AutoCloseable {
         if (loop.inEventLoop()) {
             SendResult result = engine.sendRealTime(sourcePort, destination, destinationPort, flowSequence,
                     payload, metric, System.nanoTime());
-            flushNeeded = true;
-            afterWork();
+            flushAtEndOfTurn();
             return result;
         }
         SendResult refused = admitOffLoop(destination, metric, realTimePending);
@@ -838,6 +848,34 @@ public final class OverlayNode implements AutoCloseable {
         } catch (java.util.concurrent.TimeoutException e) {
             throw new IllegalStateException("node " + config.name() + " did not answer within 30 s", e);
         }
+    }
+
+    /**
+     * After a send made on the loop: the flush waits for the end of the loop's turn instead of
+     * following each send. Code on the loop (a relay reading its phones' sockets, an application
+     * answering in a callback) often sends many packets to one neighbour in one turn; flushed one by
+     * one they cost a system call each, flushed together they leave as one GSO write. The task runs
+     * in the same turn, after the task or the reads in progress, so a lone send waits for nothing
+     * but them.
+     */
+    private void flushAtEndOfTurn() {
+        flushNeeded = true;
+        if (endOfTurnFlushQueued) {
+            return;
+        }
+        endOfTurnFlushQueued = true;
+        try {
+            loop.execute(endOfTurnFlush);
+        } catch (java.util.concurrent.RejectedExecutionException e) {
+            // The runtime is shutting down under a node not yet stopped: flush now, as nothing else will.
+            endOfTurnFlushQueued = false;
+            afterWork();
+        }
+    }
+
+    private void endOfTurnFlush() {
+        endOfTurnFlushQueued = false;
+        afterWork();
     }
 
     /** After any engine work on the loop: flush what was written and re-arm the timer. */

@@ -59,7 +59,7 @@ final class RelayMedia implements MediaIo {
      * it on the node's loop; null when the port is taken.
      */
     private Channel bind(int port, boolean rtcpSocket) {
-        io.netty.channel.socket.DatagramChannel ch = nodeLoop.newDatagram(bindAddress);
+        io.netty.channel.socket.DatagramChannel ch = nodeLoop.newMediaDatagram(bindAddress);
         int rtpPort = rtcpSocket ? port - 1 : port;
         ch.pipeline().addLast(new SimpleChannelInboundHandler<DatagramPacket>() {
             @Override

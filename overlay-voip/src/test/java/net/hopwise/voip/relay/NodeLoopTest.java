@@ -43,4 +43,53 @@ class NodeLoopTest {
             assertThat(results[1]).as("a free port bound at once, the failed channel closed").isTrue();
         }
     }
+
+    @ParameterizedTest
+    @EnumSource(value = TransportKind.class, names = {"NIO", "AUTO"})
+    void aMediaSocketReadsOnePacketPerWakeUpAndLeavesNoneBehind(TransportKind transport) throws Exception {
+        try (NodeRuntime runtime = NodeRuntime.create(1, transport);
+                OverlayNode node = OverlayNode.start(NodeConfig.builder("a").loopback(0).build(), runtime);
+                DatagramSocket phone = new DatagramSocket(new InetSocketAddress("127.0.0.1", 0))) {
+            NodeLoop loop = NodeLoop.of(node);
+            InetAddress local = InetAddress.getByName("127.0.0.1");
+            java.util.concurrent.atomic.AtomicInteger received = new java.util.concurrent.atomic.AtomicInteger();
+            DatagramChannel media = loop.loop().submit(() -> {
+                DatagramChannel ch = loop.newMediaDatagram(local);
+                ch.pipeline().addLast(new io.netty.channel.SimpleChannelInboundHandler<io.netty.channel.socket.DatagramPacket>() {
+                    @Override
+                    protected void channelRead0(io.netty.channel.ChannelHandlerContext ctx,
+                            io.netty.channel.socket.DatagramPacket packet) {
+                        received.incrementAndGet();
+                    }
+                });
+                assertThat(loop.registerAndBind(ch, new InetSocketAddress(local, 0))).isTrue();
+                return ch;
+            }).get();
+            try {
+                assertThat(((io.netty.channel.MaxMessagesRecvByteBufAllocator) media.config().getRecvByteBufAllocator())
+                        .maxMessagesPerRead()).isEqualTo(1);
+                if (media instanceof io.netty.channel.epoll.EpollDatagramChannel epoll) {
+                    assertThat(epoll.config().getEpollMode()).isEqualTo(io.netty.channel.epoll.EpollMode.LEVEL_TRIGGERED);
+                }
+                // Five packets wait in the socket while the loop is held: one read per wake-up must still
+                // fetch them all, without a sixth packet to wake it.
+                java.util.concurrent.CountDownLatch hold = new java.util.concurrent.CountDownLatch(1);
+                loop.loop().execute(() -> {
+                    try {
+                        hold.await();
+                    } catch (InterruptedException e) {
+                        Thread.currentThread().interrupt();
+                    }
+                });
+                java.net.SocketAddress to = media.localAddress();
+                for (int i = 0; i < 5; i++) {
+                    phone.send(new java.net.DatagramPacket(new byte[172], 172, to));
+                }
+                hold.countDown();
+                net.hopwise.overlay.testing.Eventually.await("all five read", () -> received.get() == 5);
+            } finally {
+                media.close().sync();
+            }
+        }
+    }
 }
