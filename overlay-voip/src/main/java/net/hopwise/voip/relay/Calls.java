@@ -63,6 +63,32 @@ final class Calls {
         return byId.size();
     }
 
+    /** Calls not yet ended (lingering ones do not count against a maximum of calls). */
+    int active() {
+        int n = 0;
+        for (Call c : byId.values()) {
+            if (c.state != Call.State.ENDED) {
+                n++;
+            }
+        }
+        return n;
+    }
+
+    /** This relay's overlay port per stream of the call (0 where it has none), for an envelope. */
+    int[] overlayPorts(Call call) {
+        int[] ports = new int[call.streams.size()];
+        for (int i = 0; i < ports.length; i++) {
+            MediaStream s = call.streams.get(i);
+            ports[i] = s == null ? 0 : s.overlayPort;
+        }
+        return ports;
+    }
+
+    /** Gives the call's media ports back now (a call refused at setup: nothing will flow). */
+    void releaseMedia(Call call) {
+        release(call);
+    }
+
     PortPool pool() {
         return pool;
     }
@@ -129,6 +155,19 @@ final class Calls {
      * parse or no ports are left.
      */
     byte[] toPhone(Call call, byte[] sdpBytes, int[] remotePorts, String remoteNode, long now) {
+        return rewriteForPhone(call, sdpBytes, remotePorts, remoteNode, now);
+    }
+
+    /**
+     * Rewrites an SDP for the local phone as {@link #toPhone} does, onto the streams the call has,
+     * without taking ports or changing where its streams send: for the answer of a fork's branch that
+     * lost, which the caller hangs up at once. Null when it does not parse.
+     */
+    byte[] toPhoneKeepingTargets(Call call, byte[] sdpBytes) {
+        return rewriteForPhone(call, sdpBytes, null, null, call.lastActivityNanos);
+    }
+
+    private byte[] rewriteForPhone(Call call, byte[] sdpBytes, int[] remotePorts, String remoteNode, long now) {
         SdpParseResult parsed = SessionDescription.parse(sdpBytes);
         if (!parsed.isOk()) {
             counters.sdpUnreadable++;
@@ -141,17 +180,24 @@ final class Calls {
         if (sdp.origin() != null) {
             rewrite.originVersion(call.versions.next(sdp.origin()));
         }
+        boolean retarget = remoteNode != null;
         List<MediaDescription> media = sdp.media();
         for (int i = 0; i < media.size(); i++) {
             if (media.get(i).port() == 0) {
                 continue;
             }
-            MediaStream s = ensureStream(call, i);
+            MediaStream s = retarget ? ensureStream(call, i) : call.stream(i);
             if (s == null) {
+                if (!retarget) {
+                    rewrite.mediaPort(i, 0);
+                    continue;
+                }
                 return null;
             }
-            s.remoteNode = remoteNode;
-            s.remotePort = i < remotePorts.length ? remotePorts[i] : 0;
+            if (retarget) {
+                s.remoteNode = remoteNode;
+                s.remotePort = i < remotePorts.length ? remotePorts[i] : 0;
+            }
             rewrite.mediaPort(i, s.rtpPort).rtcpPort(i, s.rtpPort + 1);
         }
         call.lastActivityNanos = now;

@@ -38,6 +38,7 @@ public final class SipProxy {
     final Calls calls;
     final ProxyMessages words;
     final ResponsePath responses;
+    final Forks forks = new Forks(this);
     final RequestRouting routing;
     final MessageSdp sdp;
     private final int sipPort;
@@ -198,43 +199,64 @@ public final class SipProxy {
             // Stops the phone's INVITE retransmissions while the far side is reached (section 16.2).
             responses.provisional(server, 100);
         }
-        RequestRouting.Target target = routing.route(m, from, now);
-        if (target.status() != 0) {
-            responses.answer(server, target.status(), now);
+        List<RequestRouting.Target> targets = server.initial ? routing.targets(m, from, now)
+                : List.of(routing.route(m, from, now));
+        if (targets.get(0).status() != 0) {
+            responses.answer(server, targets.get(0).status(), now);
             return;
         }
         Call call = calls.get(m.callId());
         if (server.initial) {
+            if (call == null && overloaded()) {
+                refuse(server, now);
+                return;
+            }
             call = calls.create(m.callId(), m.from() == null ? null : m.from().uri(),
                     m.to() == null ? null : m.to().uri(), now);
             call.callerTag = m.fromTag();
             call.callerHop = from;
-            call.calleeHop = target.hop();
+            call.calleeHop = targets.get(0).hop();
         }
-        if (method.equals("BYE") && call != null) {
+        if (method.equals("BYE") && call != null && call.isCallDialog(m.fromTag(), m.toTag())) {
             calls.end(call, "bye", now);
         }
-        String branch = words.branch(loopHash);
-        Forward out = edit(m, from, target, branch, call, ports, now);
-        if (out == null) {
-            responses.answer(server, 503, now);
-            return;
+        List<Transactions.Client> branches = new ArrayList<>(targets.size());
+        List<Forward> sent = new ArrayList<>(targets.size());
+        for (RequestRouting.Target target : targets) {
+            String branch = words.branch(loopHash);
+            Forward out = edit(m, from, target, branch, call, ports, now);
+            if (out == null) {
+                // Media ports ran out: no branch of this call can carry media.
+                sent.forEach(f -> f.message().release());
+                refuse(server, now);
+                return;
+            }
+            branches.add(client(branch, server, target.hop(), method, out, now));
+            sent.add(out);
         }
-        Transactions.Client client = new Transactions.Client(branch, server, target.hop(), method,
+        for (int i = 0; i < branches.size(); i++) {
+            Transactions.Client client = branches.get(i);
+            server.branches.add(client);
+            transactions.add(client);
+            send(client.destination, sent.get(i).message(), sent.get(i).ports());
+        }
+    }
+
+    /** The client transaction of one branch, with its retransmission and timeout deadlines. */
+    private Transactions.Client client(String branch, Transactions.Server server, Hop to, String method,
+            Forward out, long now) {
+        Transactions.Client client = new Transactions.Client(branch, server, to, method,
                 ProxyMessages.bytes(out.message()));
-        server.clientBranch = branch;
         long t1 = config.t1().toNanos();
         // Over the overlay the session delivers, so only Timer C bounds an INVITE there.
-        client.timeoutAtNanos = now + (target.hop() instanceof Hop.Node && method.equals("INVITE")
+        client.timeoutAtNanos = now + (to instanceof Hop.Node && method.equals("INVITE")
                 ? config.inviteTimeout().toNanos() : 64 * t1);
-        if (target.hop() instanceof Hop.Phone p && !p.tcp()) {
+        if (to instanceof Hop.Phone p && !p.tcp()) {
             client.intervalNanos = t1;
             client.retransmitAtNanos = now + t1;
         }
-        transactions.add(client);
-        send(target.hop(), out.message(), out.ports());
+        return client;
     }
-
 
     /**
      * The forwarded request: source recorded in the top Via, this relay's Via, Max-Forwards, its
@@ -265,6 +287,29 @@ public final class SipProxy {
             e.ensureContentLength();
         }
         return new Forward(e.encode(alloc), envelopePorts);
+    }
+
+    /**
+     * Whether a new call would go over the configured maximum, or find no media port pair left: the
+     * INVITE is better refused at once, with a time to come back, than forwarded to ring a phone
+     * whose answer the relay could not carry.
+     */
+    private boolean overloaded() {
+        return (config.maxCalls() > 0 && calls.active() >= config.maxCalls()) || calls.pool().available() == 0;
+    }
+
+    /**
+     * Answers 503 with Retry-After (RFC 3261 section 21.5.4), counted; a new call refused gives its
+     * ports back at once rather than after the linger, so that overload does not feed itself.
+     */
+    private void refuse(Transactions.Server server, long now) {
+        counters.overloadRefused++;
+        Call call = server.initial ? calls.get(ProxyMessages.callId(server.request)) : null;
+        if (call != null) {
+            calls.releaseMedia(call);
+        }
+        responses.answer(server, 503,
+                List.<String[]>of(new String[] {"Retry-After", Long.toString(config.retryAfter().toSeconds())}), now);
     }
 
     /** A forwarded message and the overlay ports its envelope carries (null for none). */
@@ -303,15 +348,26 @@ public final class SipProxy {
             return;
         }
         responses.answer(cancel, 200, now);
-        Transactions.Client branch = transactions.client(invite.clientBranch);
-        if (invite.lastStatus < 200 && branch != null && branch.finalStatus == 0 && !branch.cancelled) {
-            cancelBranch(branch);
+        if (invite.lastStatus < 200) {
+            invite.cancelled = true;
+            forks.cancelAll(invite);
         }
     }
 
-    /** Sends the CANCEL of a forwarded INVITE on the branch's way (section 16.10). */
+    /**
+     * Cancels a forwarded INVITE on the branch's way (section 16.10): at once over the overlay, whose
+     * session delivers in order; to a phone only once it answered provisionally (section 9.1).
+     */
     void cancelBranch(Transactions.Client branch) {
         branch.cancelled = true;
+        if (branch.destination instanceof Hop.Phone && !branch.provisional) {
+            branch.cancelPending = true;
+            return;
+        }
+        sendCancel(branch);
+    }
+
+    void sendCancel(Transactions.Client branch) {
         SipParseResult forwarded = ProxyMessages.parseStored(branch.forwarded);
         try {
             if (forwarded.isMessage()) {

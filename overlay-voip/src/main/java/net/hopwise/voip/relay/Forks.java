@@ -1,0 +1,107 @@
+package net.hopwise.voip.relay;
+
+import io.netty.buffer.ByteBuf;
+
+/**
+ * Parallel forking (RFC 3261 section 16.7): the branches of one request, the best of their failures
+ * held back until every branch ended, the other branches cancelled once a 2xx came (or a 6xx, which
+ * ends the search at once). A request with one target is a fork of one branch: its failure goes
+ * upstream as soon as it comes, as before forking existed. Every 2xx is forwarded, the winner's and
+ * a later one alike: the caller ACKs the second dialog and ends it with a BYE (section 13.2.2.4),
+ * which is how a stateful proxy can let two phones that answered at the same instant both know.
+ */
+final class Forks {
+    private final SipProxy proxy;
+
+    Forks(SipProxy proxy) {
+        this.proxy = proxy;
+    }
+
+    /**
+     * Whether {@code status} is a better final response to give the caller than {@code than} (0: none
+     * yet), as section 16.7 step 6 ranks them: a 6xx over anything, else the lowest class, and within
+     * 4xx the responses a caller can act on (a challenge, an unsupported body or extension, an
+     * incomplete address) over the others. Among equals the first one kept stays.
+     */
+    static boolean better(int status, int than) {
+        if (than == 0) {
+            return true;
+        }
+        int cls = status / 100;
+        int thanCls = than / 100;
+        if (thanCls == 6) {
+            return false;
+        }
+        if (cls == 6) {
+            return true;
+        }
+        if (cls != thanCls) {
+            return cls < thanCls;
+        }
+        return cls == 4 && actionable(status) && !actionable(than);
+    }
+
+    private static boolean actionable(int status) {
+        return status == 401 || status == 407 || status == 415 || status == 420 || status == 484;
+    }
+
+    /**
+     * A branch ended in failure ({@code out}: the response as it would leave, owned here; null for a
+     * branch that timed out, answered by the relay's own {@code status}). Keeps the best; answers
+     * upstream once no branch is left, or at once for a 6xx, cancelling the others.
+     */
+    void onFailure(Transactions.Server server, Transactions.Client branch, int status, ByteBuf out, int[] ports,
+            long now) {
+        try {
+            if (server.lastStatus >= 200) {
+                // A 2xx went upstream already; a failure of another branch has nobody to tell.
+                return;
+            }
+            if (better(status, server.bestStatus)) {
+                server.bestStatus = status;
+                server.bestResponse = out == null ? null : ProxyMessages.bytes(out);
+                server.bestPorts = ports;
+            }
+        } finally {
+            if (out != null) {
+                out.release();
+            }
+        }
+        if (status >= 600) {
+            cancelOthers(server, branch);
+        } else if (pending(server)) {
+            return;
+        }
+        proxy.responses.forwardBest(server, now);
+    }
+
+    /** A 2xx came on {@code branch}: the first one cancels the branches still ringing (step 10). */
+    void onSuccess(Transactions.Server server, Transactions.Client branch) {
+        if (server.lastStatus < 200) {
+            cancelOthers(server, branch);
+        }
+    }
+
+    /** The caller cancelled: every branch still without a final response is cancelled (section 16.10). */
+    void cancelAll(Transactions.Server server) {
+        cancelOthers(server, null);
+    }
+
+    private void cancelOthers(Transactions.Server server, Transactions.Client except) {
+        for (Transactions.Client c : server.branches) {
+            if (c != except && c.finalStatus == 0 && !c.cancelled) {
+                proxy.cancelBranch(c);
+            }
+        }
+    }
+
+    /** Whether some branch has no final response yet. */
+    private static boolean pending(Transactions.Server server) {
+        for (Transactions.Client c : server.branches) {
+            if (c.finalStatus == 0) {
+                return true;
+            }
+        }
+        return false;
+    }
+}
