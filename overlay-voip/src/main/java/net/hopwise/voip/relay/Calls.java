@@ -149,25 +149,21 @@ final class Calls {
     }
 
     /**
-     * Rewrites an SDP that came from the other relay for the local phone: every c= to this relay's
-     * media address, each m= and a=rtcp to this relay's ports, o= version kept monotonic, ICE lines
-     * removed so that media cannot go around the relay. Returns the new SDP, or null when it does not
-     * parse or no ports are left.
+     * As {@link #toPhone}, onto the streams the call has, without taking ports or changing where its
+     * streams send: for the answer of a fork's branch that lost, which the caller hangs up at once.
      */
-    byte[] toPhone(Call call, byte[] sdpBytes, int[] remotePorts, String remoteNode, long now) {
-        return rewriteForPhone(call, sdpBytes, remotePorts, remoteNode, now);
+    byte[] toPhoneKeepingTargets(Call call, byte[] sdpBytes) {
+        return toPhone(call, sdpBytes, null, null, call.lastActivityNanos);
     }
 
     /**
-     * Rewrites an SDP for the local phone as {@link #toPhone} does, onto the streams the call has,
-     * without taking ports or changing where its streams send: for the answer of a fork's branch that
-     * lost, which the caller hangs up at once. Null when it does not parse.
+     * Rewrites an SDP that came from the other relay for the local phone: every c= to this relay's
+     * media address, each m= and a=rtcp to this relay's ports, o= version kept monotonic, ICE lines
+     * removed so that media cannot go around the relay. Returns the new SDP, or null when it does not
+     * parse or no ports are left. Without {@code remoteNode} (null) the call's streams keep their
+     * targets and no port is taken.
      */
-    byte[] toPhoneKeepingTargets(Call call, byte[] sdpBytes) {
-        return rewriteForPhone(call, sdpBytes, null, null, call.lastActivityNanos);
-    }
-
-    private byte[] rewriteForPhone(Call call, byte[] sdpBytes, int[] remotePorts, String remoteNode, long now) {
+    byte[] toPhone(Call call, byte[] sdpBytes, int[] remotePorts, String remoteNode, long now) {
         SdpParseResult parsed = SessionDescription.parse(sdpBytes);
         if (!parsed.isOk()) {
             counters.sdpUnreadable++;

@@ -1,6 +1,8 @@
 package net.hopwise.voip.relay;
 
 import io.netty.buffer.ByteBuf;
+import net.hopwise.voip.sip.SipParseResult;
+import net.hopwise.voip.sip.SipRequests;
 
 /**
  * Parallel forking (RFC 3261 section 16.7): the branches of one request, the best of their failures
@@ -90,8 +92,50 @@ final class Forks {
     private void cancelOthers(Transactions.Server server, Transactions.Client except) {
         for (Transactions.Client c : server.branches) {
             if (c != except && c.finalStatus == 0 && !c.cancelled) {
-                proxy.cancelBranch(c);
+                cancel(c);
             }
+        }
+    }
+
+    /** The client transaction of one branch, with its retransmission and timeout deadlines. */
+    Transactions.Client branch(String branch, Transactions.Server server, Hop to, String method, ByteBuf out,
+            long now) {
+        Transactions.Client client = new Transactions.Client(branch, server, to, method, ProxyMessages.bytes(out));
+        long t1 = proxy.config.t1().toNanos();
+        // Over the overlay the session delivers, so only Timer C bounds an INVITE there.
+        client.timeoutAtNanos = now + (to instanceof Hop.Node && method.equals("INVITE")
+                ? proxy.config.inviteTimeout().toNanos() : 64 * t1);
+        if (to instanceof Hop.Phone p && !p.tcp()) {
+            client.intervalNanos = t1;
+            client.retransmitAtNanos = now + t1;
+        }
+        return client;
+    }
+
+    /**
+     * Cancels a forwarded INVITE on the branch's way (section 16.10): at once over the overlay, whose
+     * session delivers in order; to a phone only once it answered provisionally (section 9.1).
+     */
+    void cancel(Transactions.Client branch) {
+        branch.cancelled = true;
+        if (branch.destination instanceof Hop.Phone && !branch.provisional) {
+            branch.cancelPending = true;
+            return;
+        }
+        sendCancel(branch);
+    }
+
+    void sendCancel(Transactions.Client branch) {
+        SipParseResult forwarded = ProxyMessages.parseStored(branch.forwarded);
+        try {
+            if (forwarded.isMessage()) {
+                ByteBuf cancel = SipRequests.cancel(forwarded.message(), proxy.alloc);
+                if (cancel != null) {
+                    proxy.send(branch.destination, cancel, null);
+                }
+            }
+        } finally {
+            forwarded.release();
         }
     }
 

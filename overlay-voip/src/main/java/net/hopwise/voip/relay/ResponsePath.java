@@ -46,7 +46,7 @@ final class ResponsePath {
                 client.timeoutAtNanos = now + proxy.config.inviteTimeout().toNanos();
                 if (client.cancelPending) {
                     client.cancelPending = false;
-                    proxy.sendCancel(client);
+                    proxy.forks.sendCancel(client);
                 }
             }
             if (status == 100) {
@@ -229,6 +229,31 @@ final class ResponsePath {
         ended(server, status, now);
     }
 
+    /**
+     * Whether a new call would go over the configured maximum, or find no media port pair left: the
+     * INVITE is better refused at once, with a time to come back, than forwarded to ring a phone
+     * whose answer the relay could not carry.
+     */
+    boolean overloaded() {
+        RelayConfig config = proxy.config;
+        return (config.maxCalls() > 0 && proxy.calls.active() >= config.maxCalls())
+                || proxy.calls.pool().available() == 0;
+    }
+
+    /**
+     * Answers 503 with Retry-After (RFC 3261 section 21.5.4), counted; a new call refused gives its
+     * ports back at once rather than after the linger, so that overload does not feed itself.
+     */
+    void refuse(Transactions.Server server, long now) {
+        proxy.counters.overloadRefused++;
+        Call call = server.initial ? proxy.calls.get(ProxyMessages.callId(server.request)) : null;
+        if (call != null) {
+            proxy.calls.releaseMedia(call);
+        }
+        answer(server, 503, List.<String[]>of(
+                new String[] {"Retry-After", Long.toString(proxy.config.retryAfter().toSeconds())}), now);
+    }
+
     /** Sends a provisional response of the relay's own (100 Trying: no To tag). */
     void provisional(Transactions.Server server, int status) {
         SipParseResult request = ProxyMessages.parseStored(server.request);
@@ -257,7 +282,7 @@ final class ResponsePath {
             if (c.timeoutAtNanos != Long.MAX_VALUE && now - c.timeoutAtNanos >= 0) {
                 proxy.counters.transactionTimeouts++;
                 if (c.method.equals("INVITE") && c.provisional && !c.cancelled) {
-                    proxy.cancelBranch(c);
+                    proxy.forks.cancel(c);
                 }
                 c.finalStatus = 408;
                 c.cancelPending = false;

@@ -22,9 +22,10 @@ import net.hopwise.voip.sip.SipRequests;
  * has every SDP rewritten on the way ({@link Calls}). Sans-IO: messages and time come in, output
  * goes to {@link SignalIo} and {@link MediaIo}. One relay loop; not thread-safe.
  *
- * <p>About 440 lines, over the house's 400: transactions ({@link Transactions}), routing
- * ({@link RequestRouting}), the registrar and the calls are classes of their own; what stays is the
- * request and response flow of RFC 3261 section 16, which reads best as the section does, in one place.
+ * <p>Over the house's 400 lines: transactions ({@link Transactions}), forking ({@link Forks}), routing
+ * ({@link RequestRouting}), the way back ({@link ResponsePath}), the registrar and the calls are classes
+ * of their own; what stays is the request flow of RFC 3261 section 16, which reads best as the section
+ * does, in one place.
  */
 public final class SipProxy {
     final String nodeName;
@@ -207,8 +208,8 @@ public final class SipProxy {
         }
         Call call = calls.get(m.callId());
         if (server.initial) {
-            if (call == null && overloaded()) {
-                refuse(server, now);
+            if (call == null && responses.overloaded()) {
+                responses.refuse(server, now);
                 return;
             }
             call = calls.create(m.callId(), m.from() == null ? null : m.from().uri(),
@@ -228,10 +229,10 @@ public final class SipProxy {
             if (out == null) {
                 // Media ports ran out: no branch of this call can carry media.
                 sent.forEach(f -> f.message().release());
-                refuse(server, now);
+                responses.refuse(server, now);
                 return;
             }
-            branches.add(client(branch, server, target.hop(), method, out, now));
+            branches.add(forks.branch(branch, server, target.hop(), method, out.message(), now));
             sent.add(out);
         }
         for (int i = 0; i < branches.size(); i++) {
@@ -240,22 +241,6 @@ public final class SipProxy {
             transactions.add(client);
             send(client.destination, sent.get(i).message(), sent.get(i).ports());
         }
-    }
-
-    /** The client transaction of one branch, with its retransmission and timeout deadlines. */
-    private Transactions.Client client(String branch, Transactions.Server server, Hop to, String method,
-            Forward out, long now) {
-        Transactions.Client client = new Transactions.Client(branch, server, to, method,
-                ProxyMessages.bytes(out.message()));
-        long t1 = config.t1().toNanos();
-        // Over the overlay the session delivers, so only Timer C bounds an INVITE there.
-        client.timeoutAtNanos = now + (to instanceof Hop.Node && method.equals("INVITE")
-                ? config.inviteTimeout().toNanos() : 64 * t1);
-        if (to instanceof Hop.Phone p && !p.tcp()) {
-            client.intervalNanos = t1;
-            client.retransmitAtNanos = now + t1;
-        }
-        return client;
     }
 
     /**
@@ -287,29 +272,6 @@ public final class SipProxy {
             e.ensureContentLength();
         }
         return new Forward(e.encode(alloc), envelopePorts);
-    }
-
-    /**
-     * Whether a new call would go over the configured maximum, or find no media port pair left: the
-     * INVITE is better refused at once, with a time to come back, than forwarded to ring a phone
-     * whose answer the relay could not carry.
-     */
-    private boolean overloaded() {
-        return (config.maxCalls() > 0 && calls.active() >= config.maxCalls()) || calls.pool().available() == 0;
-    }
-
-    /**
-     * Answers 503 with Retry-After (RFC 3261 section 21.5.4), counted; a new call refused gives its
-     * ports back at once rather than after the linger, so that overload does not feed itself.
-     */
-    private void refuse(Transactions.Server server, long now) {
-        counters.overloadRefused++;
-        Call call = server.initial ? calls.get(ProxyMessages.callId(server.request)) : null;
-        if (call != null) {
-            calls.releaseMedia(call);
-        }
-        responses.answer(server, 503,
-                List.<String[]>of(new String[] {"Retry-After", Long.toString(config.retryAfter().toSeconds())}), now);
     }
 
     /** A forwarded message and the overlay ports its envelope carries (null for none). */
@@ -351,33 +313,6 @@ public final class SipProxy {
         if (invite.lastStatus < 200) {
             invite.cancelled = true;
             forks.cancelAll(invite);
-        }
-    }
-
-    /**
-     * Cancels a forwarded INVITE on the branch's way (section 16.10): at once over the overlay, whose
-     * session delivers in order; to a phone only once it answered provisionally (section 9.1).
-     */
-    void cancelBranch(Transactions.Client branch) {
-        branch.cancelled = true;
-        if (branch.destination instanceof Hop.Phone && !branch.provisional) {
-            branch.cancelPending = true;
-            return;
-        }
-        sendCancel(branch);
-    }
-
-    void sendCancel(Transactions.Client branch) {
-        SipParseResult forwarded = ProxyMessages.parseStored(branch.forwarded);
-        try {
-            if (forwarded.isMessage()) {
-                ByteBuf cancel = SipRequests.cancel(forwarded.message(), alloc);
-                if (cancel != null) {
-                    send(branch.destination, cancel, null);
-                }
-            }
-        } finally {
-            forwarded.release();
         }
     }
 
