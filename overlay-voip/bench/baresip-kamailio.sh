@@ -6,7 +6,7 @@
 # RUNS times each, alternating, under the same impairment between the two sites (LOSS, DELAY_MS: the
 # overlay link's impairment for Hopwise, UdpImpairer between the two rtpengines for Kamailio, the same
 # ImpairmentModel and seed). Prints one line per call with both phones' RTCP summaries (baresip's
-# rtcpsummary module: packets, lost, jitter, RTT) and an E-model MOS from what the callee received,
+# rtcpsummary module: packets, lost, jitter, RTT; the caller quits first and prints none) and an E-model MOS from what the callee received,
 # then the medians per system. Usage, from the repository root after
 # `./mvnw -q -pl overlay-voip -am package -DskipTests`:
 #   overlay-voip/bench/baresip-kamailio.sh            # 3 runs each, no impairment
@@ -88,7 +88,7 @@ stop_hopwise() {
   for p in "${relay_pids[@]}"; do wait "$p" || true; done
 }
 
-# One call; prints "SYSTEM RUN caller=<summary> callee=<summary>".
+# One call; prints "SYSTEM RUN established=N caller=<summary> callee=<summary>".
 call() { # SYSTEM RUN OUTBOUND
   local d="$out/$1-$2" callee_port=15070 caller_port=15080
   agent "$d/callee" $callee_port 43000-43099 $'audio_player aubridge,echo\naudio_source aubridge,echo' \
@@ -151,13 +151,12 @@ for line in open(sys.argv[1]):
     ppl = callee['loss']
     r = 93.2 - ident - 95 * ppl / (ppl + 25.1)
     mos = 1 if r < 0 else 4.5 if r > 100 else 1 + 0.035 * r + 7e-6 * r * (r - 60) * (100 - r)
-    back = caller['loss'] if caller else float('nan')
     print(f"{m.group(1):8} run {m.group(2)}: callee received {callee['pr']} lost {callee['lost']} ({ppl:.2f} %),"
-          f" jitter {callee['jitter']:.1f} ms, RTT {callee['rtt']:.1f} ms, MOS {mos:.2f}; caller's loss (echo) {back:.2f} %")
-    rows.setdefault(m.group(1), []).append((ppl, callee['jitter'], callee['rtt'], mos, back))
+          f" jitter {callee['jitter']:.1f} ms, RTT {callee['rtt']:.1f} ms, MOS {mos:.2f}")
+    rows.setdefault(m.group(1), []).append((ppl, callee['jitter'], callee['rtt'], mos))
 for system, vals in rows.items():
-    med = [statistics.median(v[i] for v in vals) for i in range(5)]
+    med = [statistics.median(v[i] for v in vals) for i in range(4)]
     print(f"MEDIAN {system:8} of {len(vals)}: loss {med[0]:.2f} %, jitter {med[1]:.1f} ms, RTT {med[2]:.1f} ms,"
-          f" MOS {med[3]:.2f}; echo loss at the caller {med[4]:.2f} %")
+          f" MOS {med[3]:.2f}")
 EOF
 echo "logs: $out"

@@ -185,7 +185,7 @@ final class Calls {
             MediaStream s = retarget ? ensureStream(call, i) : call.stream(i);
             if (s == null) {
                 if (!retarget) {
-                    rewrite.mediaPort(i, 0);
+                    // A stream the call does not have: its line stays as it came.
                     continue;
                 }
                 return null;

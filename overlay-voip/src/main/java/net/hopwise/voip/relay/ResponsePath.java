@@ -232,12 +232,19 @@ final class ResponsePath {
     /**
      * Whether a new call would go over the configured maximum, or find no media port pair left: the
      * INVITE is better refused at once, with a time to come back, than forwarded to ring a phone
-     * whose answer the relay could not carry.
+     * whose answer the relay could not carry. An empty pool counts as ports exhausted, as a failed
+     * allocation would.
      */
     boolean overloaded() {
         RelayConfig config = proxy.config;
-        return (config.maxCalls() > 0 && proxy.calls.active() >= config.maxCalls())
-                || proxy.calls.pool().available() == 0;
+        if (config.maxCalls() > 0 && proxy.calls.active() >= config.maxCalls()) {
+            return true;
+        }
+        if (proxy.calls.pool().available() == 0) {
+            proxy.counters.portsExhausted++;
+            return true;
+        }
+        return false;
     }
 
     /**
