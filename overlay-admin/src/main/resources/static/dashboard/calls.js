@@ -1,5 +1,6 @@
 // Calls through the SIP relay beside this service's node: state, duration, the call's MOS now (the
-// relay's estimate and, where they send RTCP, the phones' own) and over time, refreshed every two seconds. The card stays hidden when the relay is not enabled.
+// relay's estimate and, where they send RTCP, the phones' own), the phones' round trip from their RTCP
+// timing, and the MOS over time, refreshed every two seconds. The card stays hidden when the relay is not enabled.
 (function () {
   "use strict";
   const { api, fmt } = window.hopwise;
@@ -47,6 +48,7 @@
         tr.append("td").attr("class", "duration num");
         tr.append("td").attr("class", "mos num");
         tr.append("td").attr("class", "phone-mos num");
+        tr.append("td").attr("class", "phone-rtt num");
         tr.append("td").attr("class", "mos-history").append("svg").attr("class", "spark");
         tr.append("td").attr("class", "missed num");
         tr.append("td").attr("class", "jitter num");
@@ -64,6 +66,9 @@
       tr.select("td.phone-mos").text(c.phoneMos > 0 ? c.phoneMos.toFixed(2) : "–").classed("na", !(c.phoneMos > 0))
         .classed("loss-bad", c.phoneMos > 0 && c.phoneMos < 3.6)
         .classed("loss-warn", c.phoneMos >= 3.6 && c.phoneMos < 4.0);
+      const rtt = c.phoneRttMs;
+      tr.select("td.phone-rtt").text(rtt >= 0 ? fmt.ms(rtt) : "–").classed("na", !(rtt >= 0))
+        .classed("loss-bad", rtt > 400).classed("loss-warn", rtt > 300 && rtt <= 400);
       sparkline(tr.select("svg.spark"), history.get(c.callId));
       const missed = worst(c.streams, d => 100 * (d.lost + d.late) / d.expected);
       const jitter = worst(c.streams, d => d.jitterMs);

@@ -139,6 +139,7 @@ class DashboardCallsBrowserTest {
                     + log("uas"), e);
         }
         checkPhonesMos(row, wait);
+        checkPhonesRoundTrip(row, wait);
         checkConfirmedCall(row, uac, uas, wait);
     }
 
@@ -164,6 +165,70 @@ class DashboardCallsBrowserTest {
         double phones = Double.parseDouble(call.findElement(By.cssSelector("td.phone-mos")).getText());
         double relays = Double.parseDouble(call.findElement(By.cssSelector("td.mos")).getText());
         assertThat(phones).as("10%% loss reported by the phone").isBetween(1.0, 3.9).isLessThan(relays);
+    }
+
+    /**
+     * The phones' round trip, as each phone computes it from the other's reports (RFC 3550 section
+     * 6.4.1), shows once reports went both ways: a sender report from the caller answered by the
+     * callee's receiver report quoting it (the far part, across the overlay), and one from the callee
+     * answered by the caller (the access part). SIPp sends no RTCP: the test is both phones.
+     */
+    private void checkPhonesRoundTrip(String row, WebDriverWait wait) throws Exception {
+        String confirmed = row + "[data-state='CONFIRMED']";
+        assertThat(browser.findElement(By.cssSelector(confirmed + " td.phone-rtt")).getText()).isEqualTo("–");
+        assertThat(json(get("api/calls")).get(0).get("phoneRttMs").asDouble()).isEqualTo(-1);
+        InetSocketAddress callerSide = new InetSocketAddress("127.0.0.1",
+                voip.relay().orElseThrow().calls().get(0).streams().get(0).rtpPort() + 1);
+        InetSocketAddress calleeSide = new InetSocketAddress("127.0.0.1", relayB.calls().get(0).streams().get(0).rtpPort() + 1);
+        try (DatagramChannel caller = DatagramChannel.open(); DatagramChannel callee = DatagramChannel.open()) {
+            long towardsCallee = relayB.calls().get(0).streams().get(0).toPhone().rtcp();
+            caller.send(senderReport(0x0001_2345, 0x6789_0000), callerSide);
+            Conditions.await("the caller's sender report reached the callee's side",
+                    () -> relayB.calls().get(0).streams().get(0).toPhone().rtcp() > towardsCallee);
+            callee.send(receiverReport(0x2345_6789), calleeSide);
+            Conditions.await("the callee's answer came back to the caller's relay",
+                    () -> voip.calls().get(0).streams().get(0).farRttMs() >= 0);
+            long towardsCaller = voip.calls().get(0).streams().get(0).toPhone().rtcp();
+            callee.send(senderReport(0x0002_1111, 0x2222_0000), calleeSide);
+            Conditions.await("the callee's sender report reached the caller's side",
+                    () -> voip.calls().get(0).streams().get(0).toPhone().rtcp() > towardsCaller);
+            caller.send(receiverReport(0x1111_2222), callerSide);
+        }
+        wait.withMessage("the phones' round trip from their reports").until(b ->
+                b.findElement(By.cssSelector(confirmed + " td.phone-rtt")).getText().matches("[0-9.]+"));
+        double shown = Double.parseDouble(browser.findElement(By.cssSelector(confirmed + " td.phone-rtt")).getText());
+        double api = json(get("api/calls")).get(0).get("phoneRttMs").asDouble();
+        // Both reports answered at once on loopback: a positive round trip, well under a second.
+        assertThat(api).isPositive().isLessThan(1000);
+        assertThat(shown).isCloseTo(api, org.assertj.core.data.Offset.offset(Math.max(0.5, api * 0.2)));
+    }
+
+    /** An RTCP sender report with no report block, its NTP timestamp's words as given. */
+    private static ByteBuffer senderReport(int ntpMsw, int ntpLsw) {
+        ByteBuffer sr = ByteBuffer.allocate(28);
+        sr.put((byte) 0x80).put((byte) 200).putShort((short) 6).putInt(0x0bad_f00d);
+        sr.putInt(ntpMsw).putInt(ntpLsw).putInt(0).putInt(0).putInt(0); // RTP time, packets, octets
+        return sr.flip();
+    }
+
+    /** An RTCP receiver report whose one block quotes {@code lsr}, answered at once (DLSR 0). */
+    private static ByteBuffer receiverReport(int lsr) {
+        ByteBuffer rr = ByteBuffer.allocate(32);
+        rr.put((byte) 0x81).put((byte) 201).putShort((short) 7).putInt(0x0bad_beef);
+        rr.putInt(0x0bad_f00d).putInt(0).putInt(1000).putInt(0).putInt(lsr).putInt(0);
+        return rr.flip();
+    }
+
+    private String get(String path) throws Exception {
+        java.net.http.HttpResponse<String> r = java.net.http.HttpClient.newHttpClient().send(java.net.http.HttpRequest
+                .newBuilder(java.net.URI.create("http://127.0.0.1:" + port + "/" + path)).build(),
+                java.net.http.HttpResponse.BodyHandlers.ofString());
+        assertThat(r.statusCode()).as(path).isEqualTo(200);
+        return r.body();
+    }
+
+    private static com.fasterxml.jackson.databind.JsonNode json(String body) throws IOException {
+        return new com.fasterxml.jackson.databind.ObjectMapper().readTree(body);
     }
 
     private void awaitConfirmedWithMos(WebDriverWait wait, String row) {

@@ -28,13 +28,29 @@ public class CallsController {
     /**
      * One call as the API shows it: the relay's view plus two MOS figures under the configured access
      * delay, the relay's own estimate and the one from the phones' RTCP reports, which see the access legs
-     * the relay cannot (0 where no phone of the call sent a report: many phones and SIPp send none).
+     * the relay cannot (0 where no phone of the call sent a report: many phones and SIPp send none); and
+     * the phones' round trip, phoneRttMs, as a phone computes it from its peer's reports (RFC 3550
+     * section 6.4.1), read by the relay from the reports' LSR and DLSR: -1 until the phones exchanged
+     * sender and receiver reports both ways.
      */
     public record CallView(String callId, String from, String to, String state, String caller, String callee,
-            long durationMs, String endReason, double mos, double phoneMos, List<?> streams) {
+            long durationMs, String endReason, double mos, double phoneMos, double phoneRttMs, List<?> streams) {
         static CallView of(CallStatistics c, double accessDelayMs) {
             return new CallView(c.callId(), c.from(), c.to(), c.state(), c.caller(), c.callee(), c.durationMs(),
-                    c.endReason(), round(c.mos(accessDelayMs)), round(phoneMos(c, accessDelayMs)), c.streams());
+                    c.endReason(), round(c.mos(accessDelayMs)), round(phoneMos(c, accessDelayMs)), phoneRttMs(c),
+                    c.streams());
+        }
+
+        /**
+         * The longest phones' round trip over the streams that have one, as the call's MOS takes its
+         * worst stream; -1 when none has. To a tenth of a millisecond: RTCP's own resolution is 1/65536 s.
+         */
+        static double phoneRttMs(CallStatistics c) {
+            double longest = -1;
+            for (StreamStatistics s : c.streams()) {
+                longest = Math.max(longest, s.phoneRttMs());
+            }
+            return longest < 0 ? -1 : Math.round(longest * 10) / 10.0;
         }
 
         /** The lowest MOS over the streams whose phone reported, as the relay's figure takes the lowest. */
@@ -61,7 +77,8 @@ public class CallsController {
     @Operation(summary = "Lists the calls the SIP relay knows", description = "Every call in setup, confirmed, or"
             + " ended and lingering, with its streams' loss, late, duplicate, jitter and delay figures per direction and"
             + " the lowest E-model MOS of its streams towards the phones (0 before media), and the lowest MOS from the"
-            + " phones' own RTCP reports (phoneMos; 0 when no phone of the call sent one). 404"
+            + " phones' own RTCP reports (phoneMos; 0 when no phone of the call sent one), and the phones' round trip"
+            + " from their RTCP timing (phoneRttMs, the longest over the streams; -1 until both phones reported). 404"
             + " (urn:hopwise:problem:voip-disabled) when the relay is not enabled.")
     public List<CallView> calls() {
         SipRelay relay = relay();

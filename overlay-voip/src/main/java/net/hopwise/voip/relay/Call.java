@@ -18,9 +18,15 @@ final class Call {
     final String from;
     final String to;
     String callerTag;
+    /** The callee's tag of the dialog the call is: the first 2xx's, or before one the first early dialog's. */
     String calleeTag;
     Hop callerHop;
     Hop calleeHop;
+    /**
+     * Every dialog a forked INVITE made, by the callee's tag: early dialogs of each branch, and the
+     * dialog of a 2xx that came after the winning one, which the caller still ACKs and ends by BYE.
+     */
+    final java.util.Map<String, Hop> calleeHops = new java.util.HashMap<>();
     State state = State.SETUP;
     long lastActivityNanos;
     long endedAtNanos;
@@ -61,14 +67,26 @@ final class Call {
         return any;
     }
 
-    /** Where a request from the side whose tag is {@code fromTag} goes: the other side. */
-    Hop peerOf(String fromTag) {
+    /**
+     * Where an in-dialog request goes: from the caller to the callee the dialog's {@code toTag} names
+     * (each branch of a fork is a dialog of its own), from any callee to the caller.
+     */
+    Hop peerOf(String fromTag, String toTag) {
         if (fromTag != null && fromTag.equals(callerTag)) {
-            return calleeHop;
+            Hop branch = toTag == null ? null : calleeHops.get(toTag);
+            return branch != null ? branch : calleeHop;
         }
-        if (fromTag != null && fromTag.equals(calleeTag)) {
+        if (fromTag != null && (fromTag.equals(calleeTag) || calleeHops.containsKey(fromTag))) {
             return callerHop;
         }
         return null;
+    }
+
+    /**
+     * Whether a BYE with these tags ends the call, rather than one of the other dialogs of a fork
+     * (a late 2xx the caller accepts and hangs up at once must not end the call that won).
+     */
+    boolean isCallDialog(String fromTag, String toTag) {
+        return calleeTag == null || calleeTag.equals(fromTag) || calleeTag.equals(toTag);
     }
 }

@@ -63,6 +63,32 @@ final class Calls {
         return byId.size();
     }
 
+    /** Calls not yet ended (lingering ones do not count against a maximum of calls). */
+    int active() {
+        int n = 0;
+        for (Call c : byId.values()) {
+            if (c.state != Call.State.ENDED) {
+                n++;
+            }
+        }
+        return n;
+    }
+
+    /** This relay's overlay port per stream of the call (0 where it has none), for an envelope. */
+    int[] overlayPorts(Call call) {
+        int[] ports = new int[call.streams.size()];
+        for (int i = 0; i < ports.length; i++) {
+            MediaStream s = call.streams.get(i);
+            ports[i] = s == null ? 0 : s.overlayPort;
+        }
+        return ports;
+    }
+
+    /** Gives the call's media ports back now (a call refused at setup: nothing will flow). */
+    void releaseMedia(Call call) {
+        release(call);
+    }
+
     PortPool pool() {
         return pool;
     }
@@ -123,10 +149,19 @@ final class Calls {
     }
 
     /**
+     * As {@link #toPhone}, onto the streams the call has, without taking ports or changing where its
+     * streams send: for the answer of a fork's branch that lost, which the caller hangs up at once.
+     */
+    byte[] toPhoneKeepingTargets(Call call, byte[] sdpBytes) {
+        return toPhone(call, sdpBytes, null, null, call.lastActivityNanos);
+    }
+
+    /**
      * Rewrites an SDP that came from the other relay for the local phone: every c= to this relay's
      * media address, each m= and a=rtcp to this relay's ports, o= version kept monotonic, ICE lines
      * removed so that media cannot go around the relay. Returns the new SDP, or null when it does not
-     * parse or no ports are left.
+     * parse or no ports are left. Without {@code remoteNode} (null) the call's streams keep their
+     * targets and no port is taken.
      */
     byte[] toPhone(Call call, byte[] sdpBytes, int[] remotePorts, String remoteNode, long now) {
         SdpParseResult parsed = SessionDescription.parse(sdpBytes);
@@ -141,17 +176,24 @@ final class Calls {
         if (sdp.origin() != null) {
             rewrite.originVersion(call.versions.next(sdp.origin()));
         }
+        boolean retarget = remoteNode != null;
         List<MediaDescription> media = sdp.media();
         for (int i = 0; i < media.size(); i++) {
             if (media.get(i).port() == 0) {
                 continue;
             }
-            MediaStream s = ensureStream(call, i);
+            MediaStream s = retarget ? ensureStream(call, i) : call.stream(i);
             if (s == null) {
+                if (!retarget) {
+                    // A stream the call does not have: its line stays as it came.
+                    continue;
+                }
                 return null;
             }
-            s.remoteNode = remoteNode;
-            s.remotePort = i < remotePorts.length ? remotePorts[i] : 0;
+            if (retarget) {
+                s.remoteNode = remoteNode;
+                s.remotePort = i < remotePorts.length ? remotePorts[i] : 0;
+            }
             rewrite.mediaPort(i, s.rtpPort).rtcpPort(i, s.rtpPort + 1);
         }
         call.lastActivityNanos = now;

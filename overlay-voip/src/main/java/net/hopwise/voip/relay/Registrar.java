@@ -83,27 +83,36 @@ public final class Registrar {
      * with this user (phones often register under an IP literal while callers dial a domain).
      */
     public Binding lookup(SipUri uri, long nowNanos) {
+        List<Binding> all = lookupAll(uri, nowNanos);
+        return all.isEmpty() ? null : all.get(0);
+    }
+
+    /**
+     * Every live binding for a Request-URI, oldest first (as {@link #lookup} finds its address of
+     * record): a user with several phones is called on each of them at once.
+     */
+    public List<Binding> lookupAll(SipUri uri, long nowNanos) {
         expire(nowNanos);
         if (uri == null) {
-            return null;
+            return List.of();
         }
         Map<String, Binding> exact = byAor.get(uri.addressOfRecord());
         if (exact != null && !exact.isEmpty()) {
-            return exact.values().iterator().next();
+            return List.copyOf(exact.values());
         }
         if (uri.user() == null) {
-            return null;
+            return List.of();
         }
-        Binding found = null;
+        Map<String, Binding> found = null;
         for (Map.Entry<String, Map<String, Binding>> e : byAor.entrySet()) {
             if (e.getKey().startsWith(uri.user() + "@") && !e.getValue().isEmpty()) {
                 if (found != null) {
-                    return null;
+                    return List.of();
                 }
-                found = e.getValue().values().iterator().next();
+                found = e.getValue();
             }
         }
-        return found;
+        return found == null ? List.of() : List.copyOf(found.values());
     }
 
     /** Drops lapsed bindings. */

@@ -37,6 +37,17 @@ public final class RelayConfig {
     public static final Duration DEFAULT_T1 = Duration.ofMillis(500);
     /** RFC 3261 T2, the cap on the retransmission interval of non-INVITE requests. */
     public static final Duration DEFAULT_T2 = Duration.ofSeconds(4);
+    /**
+     * No cap on calls beyond the media port pool, as rtpengine's --max-sessions defaults to none: the
+     * pool (5000 pairs by default) is the relay's natural limit, and a cap is the operator's choice.
+     */
+    public static final int DEFAULT_MAX_CALLS = 0;
+    /**
+     * The Retry-After of an overload 503 (RFC 3261 section 21.5.4): long enough that a phone retrying
+     * finds some calls ended (a call lasts minutes, setup seconds), short enough that a user retrying
+     * by hand is not sent away for long.
+     */
+    public static final Duration DEFAULT_RETRY_AFTER = Duration.ofSeconds(5);
     /** Kamailio registrar's min_expires: re-registration more often than each minute only loads the relay. */
     public static final int DEFAULT_MIN_EXPIRES = 60;
     /** Kamailio registrar's max_expires: a phone gone for good is forgotten within the hour. */
@@ -60,6 +71,8 @@ public final class RelayConfig {
     private final Duration t2;
     private final int minExpires;
     private final int maxExpires;
+    private final int maxCalls;
+    private final Duration retryAfter;
 
     private RelayConfig(Builder b) {
         this.sipAddress = b.sipAddress;
@@ -80,6 +93,8 @@ public final class RelayConfig {
         this.t2 = b.t2;
         this.minExpires = b.minExpires;
         this.maxExpires = b.maxExpires;
+        this.maxCalls = b.maxCalls;
+        this.retryAfter = b.retryAfter;
     }
 
     public static Builder builder() {
@@ -160,6 +175,16 @@ public final class RelayConfig {
         return maxExpires;
     }
 
+    /** Calls at most (not counting those ending); 0: as many as the media ports allow. */
+    public int maxCalls() {
+        return maxCalls;
+    }
+
+    /** The Retry-After of the 503 an INVITE gets when the relay is full. */
+    public Duration retryAfter() {
+        return retryAfter;
+    }
+
     public static final class Builder {
         private InetSocketAddress sipAddress = DEFAULT_SIP_ADDRESS;
         private String advertisedHost;
@@ -179,6 +204,8 @@ public final class RelayConfig {
         private Duration t2 = DEFAULT_T2;
         private int minExpires = DEFAULT_MIN_EXPIRES;
         private int maxExpires = DEFAULT_MAX_EXPIRES;
+        private int maxCalls = DEFAULT_MAX_CALLS;
+        private Duration retryAfter = DEFAULT_RETRY_AFTER;
 
         /** Where phones send SIP (UDP, and TCP on the same port unless {@link #tcp(boolean)} is false). */
         public Builder sipAddress(InetSocketAddress address) {
@@ -264,6 +291,25 @@ public final class RelayConfig {
         public Builder expires(int min, int max) {
             this.minExpires = min;
             this.maxExpires = max;
+            return this;
+        }
+
+        /** At most {@code n} calls at once (0: no limit but the media ports); more are answered 503. */
+        public Builder maxCalls(int n) {
+            if (n < 0) {
+                throw new IllegalArgumentException("maxCalls must not be negative, got " + n);
+            }
+            this.maxCalls = n;
+            return this;
+        }
+
+        /** The Retry-After of an overload 503, in whole seconds (at least one). */
+        public Builder retryAfter(Duration d) {
+            positive(d, "retryAfter");
+            if (d.toSeconds() < 1) {
+                throw new IllegalArgumentException("retryAfter is whole seconds, at least 1, got " + d);
+            }
+            this.retryAfter = d;
             return this;
         }
 

@@ -25,6 +25,7 @@ final class RelayCounters {
     long unknownDialog;
     long sdpUnreadable;
     long portsExhausted;
+    long overloadRefused;
     long mediaUnknownPort;
     long mediaTimeouts;
     long registrations;
@@ -50,6 +51,7 @@ final class RelayCounters {
         m.put("unknownDialog", unknownDialog);
         m.put("sdpUnreadable", sdpUnreadable);
         m.put("portsExhausted", portsExhausted);
+        m.put("overloadRefused", overloadRefused);
         m.put("mediaUnknownPort", mediaUnknownPort);
         m.put("mediaTimeouts", mediaTimeouts);
         m.put("registrations", registrations);

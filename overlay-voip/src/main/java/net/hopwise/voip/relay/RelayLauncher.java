@@ -47,7 +47,8 @@ public final class RelayLauncher {
         if (o == null) {
             out.println("options: --name NAME [--bind HOST:PORT] [--neighbour NAME@HOST:PORT]... [--sip HOST:PORT]"
                     + " [--advertise HOST] [--media-address IP] [--media-ports MIN-MAX] [--route RULE]..."
-                    + " [--linger DURATION] [--ready-timeout SECONDS] [--until-stdin-closes]"
+                    + " [--linger DURATION] [--max-calls N] [--retry-after SECONDS] [--ready-timeout SECONDS]"
+                    + " [--until-stdin-closes]"
                     + " (--key FILE (--trusted-keys FILE | --authority ed25519:KEY --certificate FILE) [--cipher C]"
                     + " | --insecure): the node's links, as the node daemon's options");
             return 0;
@@ -83,6 +84,12 @@ public final class RelayLauncher {
             }
             if (o.linger != null) {
                 relay.linger(o.linger);
+            }
+            if (o.maxCalls != null) {
+                relay.maxCalls(o.maxCalls);
+            }
+            if (o.retryAfter != null) {
+                relay.retryAfter(o.retryAfter);
             }
             o.routes.forEach(relay::route);
             config = relay.build();
@@ -140,6 +147,8 @@ public final class RelayLauncher {
         String mediaAddress;
         int[] mediaPorts;
         Duration linger;
+        Integer maxCalls;
+        Duration retryAfter;
         /** Without the option: as long as it takes (a peer down at start comes up later). */
         Duration readyTimeout = Duration.ofDays(36500);
         final List<String> routes = new ArrayList<>();
@@ -187,6 +196,8 @@ public final class RelayLauncher {
                     }
                     case "--route" -> o.routes.add(v);
                     case "--linger" -> o.linger = Duration.ofSeconds(number(v));
+                    case "--max-calls" -> o.maxCalls = number(v);
+                    case "--retry-after" -> o.retryAfter = Duration.ofSeconds(number(v));
                     case "--ready-timeout" -> o.readyTimeout = Duration.ofSeconds(number(v));
                     case "--key" -> o.key = java.nio.file.Path.of(v);
                     case "--trusted-keys" -> o.trustedKeys = java.nio.file.Path.of(v);

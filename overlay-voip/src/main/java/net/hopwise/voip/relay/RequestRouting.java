@@ -2,8 +2,8 @@ package net.hopwise.voip.relay;
 
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
+import java.util.ArrayList;
 import java.util.List;
-import java.util.Optional;
 import net.hopwise.voip.sip.NameAddr;
 import net.hopwise.voip.sip.SipMessage;
 
@@ -73,41 +73,71 @@ final class RequestRouting {
         }
         if (m.toTag() != null) {
             Call call = calls.get(m.callId());
-            Hop peer = call == null ? null : call.peerOf(m.fromTag());
+            Hop peer = call == null ? null : call.peerOf(m.fromTag(), m.toTag());
             if (peer == null) {
                 counters.unknownDialog++;
                 return Target.fail(481);
             }
             return new Target(peer, null, own, 0);
         }
+        return targets(m, from, now).get(0);
+    }
+
+    /**
+     * Every next hop of a new request, in order (section 16.5: the target set): each node the dial
+     * plan names, each contact registered here for the callee, and, for a phone's request that no
+     * rule covers, each node where another relay published the callee's registration (only for a
+     * phone's request: one from another node that found no binding here must not travel on). One
+     * failed target when there is none. Only an INVITE is forked on all of them; other
+     * requests take the first.
+     */
+    List<Target> targets(SipMessage m, Hop from, long now) {
+        List<NameAddr> routes = m.routes();
+        if (routes == null) {
+            return List.of(Target.fail(400));
+        }
+        int own = 0;
+        while (own < routes.size() && isMine(SipUri.parse(routes.get(own).uri()))) {
+            own++;
+        }
+        if (own < routes.size() || m.toTag() != null) {
+            return List.of(route(m, from, now));
+        }
         SipUri uri = SipUri.parse(m.requestUri());
         if (uri == null) {
-            return Target.fail(416);
+            return List.of(Target.fail(416));
         }
-        Optional<String> node = config.dialPlan().nodeFor(uri);
-        Registrar.Binding binding = registrar.lookup(uri, now);
-        if (node.isPresent() && !node.get().equals(nodeName)) {
-            return new Target(new Hop.Node(node.get()), null, own, 0);
-        }
-        if (binding != null) {
-            return new Target(new Hop.Phone(binding.source(), binding.tcp()), binding.contactUri(), own, 0);
-        }
-        if (node.isEmpty() && from instanceof Hop.Phone && directory != null) {
-            // Only a phone's request: one from another node that found no binding here must not travel on.
-            List<String> serving = directory.nodesServing(uri.addressOfRecord(), uri.user());
-            if (!serving.isEmpty()) {
-                return new Target(new Hop.Node(serving.get(0)), null, own, 0);
+        List<String> nodes = config.dialPlan().nodesFor(uri);
+        List<Registrar.Binding> bindings = registrar.lookupAll(uri, now);
+        List<Target> out = new ArrayList<>();
+        boolean local = nodes.isEmpty() || nodes.contains(nodeName);
+        for (String node : nodes) {
+            if (!node.equals(nodeName)) {
+                out.add(new Target(new Hop.Node(node), null, own, 0));
             }
         }
-        if (node.isPresent() && from instanceof Hop.Node) {
+        if (local) {
+            for (Registrar.Binding b : bindings) {
+                out.add(new Target(new Hop.Phone(b.source(), b.tcp()), b.contactUri(), own, 0));
+            }
+        }
+        if (nodes.isEmpty() && from instanceof Hop.Phone && directory != null) {
+            for (String node : directory.nodesServing(uri.addressOfRecord(), uri.user())) {
+                out.add(new Target(new Hop.Node(node), null, own, 0));
+            }
+        }
+        if (!out.isEmpty()) {
+            return out;
+        }
+        if (!nodes.isEmpty() && from instanceof Hop.Node) {
             Hop.Phone phone = phoneAt(uri);
             if (phone != null && !isMine(uri)) {
-                return new Target(phone, null, own, 0);
+                return List.of(new Target(phone, null, own, 0));
             }
-            return Target.fail(480);
+            return List.of(Target.fail(480));
         }
         counters.noRoute++;
-        return Target.fail(404);
+        return List.of(Target.fail(404));
     }
 
     /** A phone reached at a URI's host and port: IP literals only, the relay does no DNS. */

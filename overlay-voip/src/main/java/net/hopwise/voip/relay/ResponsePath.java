@@ -2,6 +2,7 @@ package net.hopwise.voip.relay;
 
 import io.netty.buffer.ByteBuf;
 import java.util.List;
+import net.hopwise.voip.body.SipBody;
 import net.hopwise.voip.sip.CSeq;
 import net.hopwise.voip.sip.SipMessage;
 import net.hopwise.voip.sip.SipMessageEditor;
@@ -12,8 +13,8 @@ import net.hopwise.voip.sip.Via;
 /**
  * The way back of a stateful proxy (RFC 3261 sections 16.7 and 17): responses matched to the
  * branch the relay forwarded, the hop-by-hop ACK of a failure, the dialog table fed from INVITE
- * responses, the relay's own answers (kept so that a retransmitted request is answered again), and
- * the client transactions' timers: retransmission towards phones over UDP, Timer B/F, and Timer C,
+ * responses (one dialog per branch of a fork, {@link Forks}), the relay's own answers (kept so that
+ * a retransmitted request is answered again), and the client transactions' timers: retransmission towards phones over UDP, Timer B/F, and Timer C,
  * which cancels an INVITE nobody answers and answers 408 upstream.
  */
 final class ResponsePath {
@@ -36,54 +37,54 @@ final class ResponsePath {
             return;
         }
         int status = m.statusCode();
+        boolean invite = client.method.equals("INVITE");
         long t1 = proxy.config.t1().toNanos();
         if (status < 200) {
             client.provisional = true;
-            if (client.method.equals("INVITE")) {
+            if (invite) {
                 client.retransmitAtNanos = 0;
                 client.timeoutAtNanos = now + proxy.config.inviteTimeout().toNanos();
+                if (client.cancelPending) {
+                    client.cancelPending = false;
+                    proxy.forks.sendCancel(client);
+                }
             }
             if (status == 100) {
                 return;
             }
         } else {
             boolean retransmission = client.finalStatus != 0;
-            if (client.method.equals("INVITE") && status >= 300 && client.destination instanceof Hop.Phone) {
+            if (invite && status >= 300 && client.destination instanceof Hop.Phone) {
                 ackFailure(client, m);
             }
-            if (retransmission && !(client.method.equals("INVITE") && status < 300)) {
+            if (retransmission && !(invite && status < 300)) {
                 proxy.counters.retransmissionsAbsorbed++;
                 return;
             }
             client.finalStatus = status;
+            client.cancelPending = false;
             client.retransmitAtNanos = 0;
             client.timeoutAtNanos = Long.MAX_VALUE;
             client.expiresAtNanos = now + 64 * t1;
         }
-        Call call = proxy.calls.get(m.callId());
-        if (call != null && client.method.equals("INVITE") && client.server != null && client.server.initial) {
-            String toTag = m.toTag();
-            if (status >= 200 && status < 300) {
-                call.calleeTag = toTag;
-                call.calleeHop = from;
-                if (call.state == Call.State.SETUP) {
-                    call.state = Call.State.CONFIRMED;
-                }
-            } else if (status < 200 && toTag != null && call.calleeTag == null) {
-                // An early dialog: PRACK and UPDATE may follow before the 200.
-                call.calleeTag = toTag;
-                call.calleeHop = from;
-            } else if (status >= 300 && call.state == Call.State.SETUP) {
-                proxy.calls.end(call, client.cancelled ? "cancelled" : "rejected " + status, now);
-            }
-        }
         Transactions.Server server = client.server;
+        if (server != null && status < 200 && server.lastStatus >= 200) {
+            // No provisional response after a final one (section 16.7 step 5 forwards them while
+            // the request is pending only).
+            return;
+        }
+        Call call = proxy.calls.get(m.callId());
+        boolean otherBranch = false;
+        if (call != null && invite && server != null && server.initial) {
+            otherBranch = dialog(call, m.toTag(), status, from);
+        }
         if (server == null) {
             return;
         }
         SipMessageEditor e = SipMessageEditor.of(m);
         e.popVia();
-        int[] envelopePorts = proxy.sdp.apply(m, e, from, server.source, call, ports, now);
+        int[] envelopePorts = otherBranch ? otherBranchAnswer(m, e, from, server.source, call)
+                : proxy.sdp.apply(m, e, from, server.source, call, ports, now);
         if (envelopePorts == MessageSdp.REFUSED) {
             return;
         }
@@ -91,8 +92,93 @@ final class ResponsePath {
             e.ensureContentLength();
         }
         ByteBuf out = e.encode(proxy.alloc);
+        if (invite && status >= 300) {
+            proxy.forks.onFailure(server, client, status, out, envelopePorts, now);
+            return;
+        }
+        if (invite && status >= 200) {
+            proxy.forks.onSuccess(server, client);
+        }
         remember(server, status, out, now);
         proxy.send(server.source, out, envelopePorts);
+    }
+
+    /**
+     * The dialog table fed by a response to the call's INVITE: each callee tag and its hop (every
+     * branch of a fork is a dialog of its own), the call's own dialog from the first 2xx (or, before
+     * it, the first early dialog, as PRACK and UPDATE may follow). Returns whether the response is a
+     * 2xx of a branch that lost to an earlier 2xx.
+     */
+    private static boolean dialog(Call call, String toTag, int status, Hop from) {
+        if (toTag != null) {
+            call.calleeHops.putIfAbsent(toTag, from);
+        }
+        if (status >= 200 && status < 300) {
+            if (call.state == Call.State.SETUP) {
+                call.calleeTag = toTag;
+                call.calleeHop = from;
+                call.state = Call.State.CONFIRMED;
+                return false;
+            }
+            return toTag != null && !toTag.equals(call.calleeTag);
+        }
+        if (status < 200 && toTag != null && call.calleeTag == null) {
+            call.calleeTag = toTag;
+            call.calleeHop = from;
+        }
+        return false;
+    }
+
+    /**
+     * The SDP of a 2xx from a branch that lost to an earlier 2xx: the caller will ACK it and hang it
+     * up at once, and its media must not take over the call's streams. It leaves with the call's own
+     * relay ports and addresses; the streams keep their targets.
+     */
+    private int[] otherBranchAnswer(SipMessage m, SipMessageEditor e, Hop from, Hop to, Call call) {
+        if (m.bodyLength() == 0) {
+            return null;
+        }
+        SipBody body = SipBody.of(m);
+        if (!body.hasSdp()) {
+            return null;
+        }
+        if (from instanceof Hop.Phone && to instanceof Hop.Node) {
+            return proxy.calls.overlayPorts(call);
+        }
+        if (from instanceof Hop.Node && to instanceof Hop.Phone) {
+            byte[] rewritten = proxy.calls.toPhoneKeepingTargets(call, body.sdp());
+            if (rewritten != null) {
+                e.replaceBody(body.withSdp(rewritten), null);
+            }
+        }
+        return null;
+    }
+
+    /** Sends the best failure the branches of {@code server} gave, the last of them having ended. */
+    void forwardBest(Transactions.Server server, long now) {
+        if (server.bestResponse == null) {
+            answer(server, server.bestStatus, now);
+            return;
+        }
+        ByteBuf out = proxy.alloc.buffer(server.bestResponse.length).writeBytes(server.bestResponse);
+        remember(server, server.bestStatus, out, now);
+        proxy.send(server.source, out, server.bestPorts);
+        ended(server, server.bestStatus, now);
+    }
+
+    /**
+     * The INVITE that made a call failed: the call ends (and lingers). Refused for overload further
+     * on (503), it gives its media ports back at once: holding them for the linger would make this
+     * relay full in turn.
+     */
+    private void ended(Transactions.Server server, int status, long now) {
+        Call call = proxy.calls.get(ProxyMessages.callId(server.request));
+        if (server.initial && status >= 300 && call != null && call.state == Call.State.SETUP) {
+            proxy.calls.end(call, server.cancelled ? "cancelled" : "rejected " + status, now);
+            if (status == 503) {
+                proxy.calls.releaseMedia(call);
+            }
+        }
     }
 
     private void ackFailure(Transactions.Client client, SipMessage response) {
@@ -140,10 +226,39 @@ final class ResponsePath {
         } finally {
             request.release();
         }
-        Call call = proxy.calls.get(ProxyMessages.callId(server.request));
-        if (server.initial && status >= 300 && call != null && call.state == Call.State.SETUP) {
-            proxy.calls.end(call, "rejected " + status, now);
+        ended(server, status, now);
+    }
+
+    /**
+     * Whether a new call would go over the configured maximum, or find no media port pair left: the
+     * INVITE is better refused at once, with a time to come back, than forwarded to ring a phone
+     * whose answer the relay could not carry. An empty pool counts as ports exhausted, as a failed
+     * allocation would.
+     */
+    boolean overloaded() {
+        RelayConfig config = proxy.config;
+        if (config.maxCalls() > 0 && proxy.calls.active() >= config.maxCalls()) {
+            return true;
         }
+        if (proxy.calls.pool().available() == 0) {
+            proxy.counters.portsExhausted++;
+            return true;
+        }
+        return false;
+    }
+
+    /**
+     * Answers 503 with Retry-After (RFC 3261 section 21.5.4), counted; a new call refused gives its
+     * ports back at once rather than after the linger, so that overload does not feed itself.
+     */
+    void refuse(Transactions.Server server, long now) {
+        proxy.counters.overloadRefused++;
+        Call call = server.initial ? proxy.calls.get(ProxyMessages.callId(server.request)) : null;
+        if (call != null) {
+            proxy.calls.releaseMedia(call);
+        }
+        answer(server, 503, List.<String[]>of(
+                new String[] {"Retry-After", Long.toString(proxy.config.retryAfter().toSeconds())}), now);
     }
 
     /** Sends a provisional response of the relay's own (100 Trying: no To tag). */
@@ -174,14 +289,16 @@ final class ResponsePath {
             if (c.timeoutAtNanos != Long.MAX_VALUE && now - c.timeoutAtNanos >= 0) {
                 proxy.counters.transactionTimeouts++;
                 if (c.method.equals("INVITE") && c.provisional && !c.cancelled) {
-                    proxy.cancelBranch(c);
+                    proxy.forks.cancel(c);
                 }
                 c.finalStatus = 408;
+                c.cancelPending = false;
                 c.retransmitAtNanos = 0;
                 c.timeoutAtNanos = Long.MAX_VALUE;
                 c.expiresAtNanos = now + 64 * proxy.config.t1().toNanos();
                 if (c.server != null) {
-                    answer(c.server, 408, now);
+                    // A 408 for this branch only: the others of a fork may still answer.
+                    proxy.forks.onFailure(c.server, c, 408, null, null, now);
                 }
                 next = Math.min(next, c.expiresAtNanos);
                 continue;

@@ -22,9 +22,10 @@ import net.hopwise.voip.sip.SipRequests;
  * has every SDP rewritten on the way ({@link Calls}). Sans-IO: messages and time come in, output
  * goes to {@link SignalIo} and {@link MediaIo}. One relay loop; not thread-safe.
  *
- * <p>About 440 lines, over the house's 400: transactions ({@link Transactions}), routing
- * ({@link RequestRouting}), the registrar and the calls are classes of their own; what stays is the
- * request and response flow of RFC 3261 section 16, which reads best as the section does, in one place.
+ * <p>Over the house's 400 lines: transactions ({@link Transactions}), forking ({@link Forks}), routing
+ * ({@link RequestRouting}), the way back ({@link ResponsePath}), the registrar and the calls are classes
+ * of their own; what stays is the request flow of RFC 3261 section 16, which reads best as the section
+ * does, in one place.
  */
 public final class SipProxy {
     final String nodeName;
@@ -38,6 +39,7 @@ public final class SipProxy {
     final Calls calls;
     final ProxyMessages words;
     final ResponsePath responses;
+    final Forks forks = new Forks(this);
     final RequestRouting routing;
     final MessageSdp sdp;
     private final int sipPort;
@@ -198,43 +200,48 @@ public final class SipProxy {
             // Stops the phone's INVITE retransmissions while the far side is reached (section 16.2).
             responses.provisional(server, 100);
         }
-        RequestRouting.Target target = routing.route(m, from, now);
-        if (target.status() != 0) {
-            responses.answer(server, target.status(), now);
+        List<RequestRouting.Target> targets = server.initial ? routing.targets(m, from, now)
+                : List.of(routing.route(m, from, now));
+        if (targets.get(0).status() != 0) {
+            responses.answer(server, targets.get(0).status(), now);
             return;
         }
         Call call = calls.get(m.callId());
         if (server.initial) {
+            if (call == null && responses.overloaded()) {
+                responses.refuse(server, now);
+                return;
+            }
             call = calls.create(m.callId(), m.from() == null ? null : m.from().uri(),
                     m.to() == null ? null : m.to().uri(), now);
             call.callerTag = m.fromTag();
             call.callerHop = from;
-            call.calleeHop = target.hop();
+            call.calleeHop = targets.get(0).hop();
         }
-        if (method.equals("BYE") && call != null) {
+        if (method.equals("BYE") && call != null && call.isCallDialog(m.fromTag(), m.toTag())) {
             calls.end(call, "bye", now);
         }
-        String branch = words.branch(loopHash);
-        Forward out = edit(m, from, target, branch, call, ports, now);
-        if (out == null) {
-            responses.answer(server, 503, now);
-            return;
+        List<Transactions.Client> branches = new ArrayList<>(targets.size());
+        List<Forward> sent = new ArrayList<>(targets.size());
+        for (RequestRouting.Target target : targets) {
+            String branch = words.branch(loopHash);
+            Forward out = edit(m, from, target, branch, call, ports, now);
+            if (out == null) {
+                // Media ports ran out: no branch of this call can carry media.
+                sent.forEach(f -> f.message().release());
+                responses.refuse(server, now);
+                return;
+            }
+            branches.add(forks.branch(branch, server, target.hop(), method, out.message(), now));
+            sent.add(out);
         }
-        Transactions.Client client = new Transactions.Client(branch, server, target.hop(), method,
-                ProxyMessages.bytes(out.message()));
-        server.clientBranch = branch;
-        long t1 = config.t1().toNanos();
-        // Over the overlay the session delivers, so only Timer C bounds an INVITE there.
-        client.timeoutAtNanos = now + (target.hop() instanceof Hop.Node && method.equals("INVITE")
-                ? config.inviteTimeout().toNanos() : 64 * t1);
-        if (target.hop() instanceof Hop.Phone p && !p.tcp()) {
-            client.intervalNanos = t1;
-            client.retransmitAtNanos = now + t1;
+        for (int i = 0; i < branches.size(); i++) {
+            Transactions.Client client = branches.get(i);
+            server.branches.add(client);
+            transactions.add(client);
+            send(client.destination, sent.get(i).message(), sent.get(i).ports());
         }
-        transactions.add(client);
-        send(target.hop(), out.message(), out.ports());
     }
-
 
     /**
      * The forwarded request: source recorded in the top Via, this relay's Via, Max-Forwards, its
@@ -303,25 +310,9 @@ public final class SipProxy {
             return;
         }
         responses.answer(cancel, 200, now);
-        Transactions.Client branch = transactions.client(invite.clientBranch);
-        if (invite.lastStatus < 200 && branch != null && branch.finalStatus == 0 && !branch.cancelled) {
-            cancelBranch(branch);
-        }
-    }
-
-    /** Sends the CANCEL of a forwarded INVITE on the branch's way (section 16.10). */
-    void cancelBranch(Transactions.Client branch) {
-        branch.cancelled = true;
-        SipParseResult forwarded = ProxyMessages.parseStored(branch.forwarded);
-        try {
-            if (forwarded.isMessage()) {
-                ByteBuf cancel = SipRequests.cancel(forwarded.message(), alloc);
-                if (cancel != null) {
-                    send(branch.destination, cancel, null);
-                }
-            }
-        } finally {
-            forwarded.release();
+        if (invite.lastStatus < 200) {
+            invite.cancelled = true;
+            forks.cancelAll(invite);
         }
     }
 

@@ -1,7 +1,9 @@
 package net.hopwise.voip.relay;
 
+import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.Iterator;
+import java.util.List;
 import java.util.Map;
 import net.hopwise.voip.sip.CSeq;
 import net.hopwise.voip.sip.SipMessage;
@@ -24,7 +26,18 @@ final class Transactions {
         final boolean initial;
         int lastStatus;
         byte[] lastResponse;
-        String clientBranch;
+        /** The requests forwarded for this one: one branch per target, several for a forked INVITE. */
+        final List<Client> branches = new ArrayList<>(1);
+        /** The caller cancelled the request. */
+        boolean cancelled;
+        /**
+         * The best failure the branches gave so far (section 16.7 step 6), ready to forward: its status,
+         * the message as it leaves (null for the relay's own answer, a 408 of a branch that timed out)
+         * and the overlay ports of its envelope.
+         */
+        int bestStatus;
+        byte[] bestResponse;
+        int[] bestPorts;
         long expiresAtNanos = Long.MAX_VALUE;
 
         Server(String key, Hop source, String method, byte[] request, boolean initial) {
@@ -45,6 +58,8 @@ final class Transactions {
         final byte[] forwarded;
         boolean provisional;
         boolean cancelled;
+        /** A CANCEL is due once the phone answers provisionally (section 9.1: not before). */
+        boolean cancelPending;
         int finalStatus;
         long retransmitAtNanos;
         long intervalNanos;

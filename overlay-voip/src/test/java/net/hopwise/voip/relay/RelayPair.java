@@ -24,6 +24,8 @@ import java.util.function.Consumer;
 final class RelayPair {
     static final InetSocketAddress PHONE_A = new InetSocketAddress("127.0.0.1", 5080);
     static final InetSocketAddress PHONE_B = new InetSocketAddress("127.0.0.1", 5070);
+    /** A second phone (of either site): a callee with two phones, or a second caller. */
+    static final InetSocketAddress PHONE_C = new InetSocketAddress("127.0.0.1", 5072);
     static final ByteBufAllocator ALLOC = PooledByteBufAllocator.DEFAULT;
 
     final SipProxy a;
@@ -101,6 +103,15 @@ final class RelayPair {
         String m = inbox("a", PHONE_A).poll();
         if (m == null) {
             throw new AssertionError("phone A received nothing");
+        }
+        return m;
+    }
+
+    /** The next message relay {@code relay} sent to {@code phone}; fails when there is none. */
+    String at(String relay, InetSocketAddress phone) {
+        String m = inbox(relay, phone).poll();
+        if (m == null) {
+            throw new AssertionError(phone + " received nothing from relay " + relay);
         }
         return m;
     }

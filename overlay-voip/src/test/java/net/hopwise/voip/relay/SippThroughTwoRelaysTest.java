@@ -66,7 +66,7 @@ class SippThroughTwoRelaysTest {
 
     private static RelayConfig relay(int mediaPorts) {
         return RelayConfig.builder().sipAddress(new InetSocketAddress("127.0.0.1", 0)).mediaAddress("127.0.0.1")
-                .mediaPorts(mediaPorts, mediaPorts + 199).route("prefix:bob=b").linger(Duration.ZERO)
+                .mediaPorts(mediaPorts, mediaPorts + 199).route("prefix:bob=b").route("prefix:carol=b").linger(Duration.ZERO)
                 // Transactions are forgotten 64 T1 after their final response: 3.2 s instead of 32.
                 .timers(Duration.ofMillis(50), Duration.ofMillis(400)).build();
     }
@@ -146,6 +146,68 @@ class SippThroughTwoRelaysTest {
         }
         assertThat(relayA.counters()).containsEntry("unmatchedResponses", 0L).containsEntry("malformedDropped", 0L);
         assertThat(relayB.counters()).containsEntry("unmatchedResponses", 0L).containsEntry("unknownDialog", 0L);
+    }
+
+    /**
+     * Carol registered from two SIPp phones at relay b: a call from a's side rings both (parallel
+     * forking). One answers; the other is busy, or rings and is cancelled by the relay once the first
+     * answered. The caller sees one call, completed; both relays end it and hold nothing.
+     */
+    @ParameterizedTest(name = "one phone answers, the other {0}")
+    @CsvSource({"busy", "cancel"})
+    void aCallToAUserRegisteredFromTwoPhonesRingsBothAndTheAnswerWins(String other) throws IOException {
+        endedA.clear();
+        endedB.clear();
+        for (String scenario : List.of("reg_callee.xml", "uas_echo.xml", "uas_" + other + ".xml")) {
+            try (InputStream in = getClass().getResourceAsStream("/sipp/" + scenario)) {
+                Files.copy(in, dir.resolve(scenario), java.nio.file.StandardCopyOption.REPLACE_EXISTING);
+            }
+        }
+        int answering = Sipp.freeUdpPort();
+        int refusing = Sipp.freeUdpPort();
+        register(answering, 300);
+        register(refusing, 300);
+        assertThat(relayB.registrations().get("carol@example.org")).hasSize(2);
+        // uas_echo: SIPp's uas with a short time-wait, the built-in one waits 4 s after the BYE.
+        String echoPort = Integer.toString(Sipp.freeUdpPort());
+        Sipp uas = Sipp.start(dir, "uas_answering", "-sf", "uas_echo.xml", "-i", "127.0.0.1",
+                "-p", Integer.toString(answering), "-mi", "127.0.0.1", "-mp", echoPort, "-key", "sdp_port", echoPort,
+                "-m", "1", "-nostdin",
+                "-timeout", "30s", "-timeout_error");
+        Sipp uas2 = Sipp.start(dir, "uas_" + other, "-sf", "uas_" + other + ".xml", "-i", "127.0.0.1",
+                "-p", Integer.toString(refusing), "-mi", "127.0.0.1", "-mp", Integer.toString(Sipp.freeUdpPort()),
+                "-m", "1", "-nostdin", "-timeout", "30s", "-timeout_error");
+        try {
+            Sipp uac = Sipp.start(dir, "uac_fork_" + other, "127.0.0.1:" + relayA.sipAddress().getPort(), "-sn", "uac",
+                    "-s", "carol", "-i", "127.0.0.1", "-p", Integer.toString(Sipp.freeUdpPort()), "-mi", "127.0.0.1",
+                    "-mp", Integer.toString(Sipp.freeUdpPort()), "-m", "1", "-nostdin", "-timeout", "30s",
+                    "-timeout_error");
+            assertThat(uac.await()).as("sipp uac exit code; output:\n%s\nuas:\n%s\n%s", uac.output(), uas.output(),
+                    uas2.output()).isZero();
+            assertThat(uas.await()).as("answering uas; output:\n%s", uas.output()).isZero();
+            assertThat(uas2.await()).as("%s uas; output:\n%s", other, uas2.output()).isZero();
+        } finally {
+            uas.kill();
+            uas2.kill();
+            register(answering, 0);
+            register(refusing, 0);
+        }
+        awaitCallsGone(1);
+        assertThat(endedA).singleElement().satisfies(c -> assertThat(c.endReason()).isEqualTo("bye"));
+        assertThat(endedB).singleElement().satisfies(c -> assertThat(c.endReason()).isEqualTo("bye"));
+        assertThat(relayB.registrations()).doesNotContainKey("carol@example.org");
+        assertThat(relayB.counters()).containsEntry("unmatchedResponses", 0L).containsEntry("faults", 0L)
+                .containsEntry("transactionTimeouts", 0L);
+        assertThat(relayA.counters()).containsEntry("unmatchedResponses", 0L).containsEntry("faults", 0L);
+    }
+
+    /** Registers carol at relay b from {@code port} (expires 0: removes the binding), as a phone there would. */
+    private void register(int port, int expires) {
+        Sipp reg = Sipp.start(dir, "reg_" + port + "_" + expires, "127.0.0.1:" + relayB.sipAddress().getPort(),
+                "-sf", "reg_callee.xml", "-s", "carol", "-key", "expires", Integer.toString(expires),
+                "-i", "127.0.0.1", "-p", Integer.toString(port), "-m", "1", "-nostdin", "-timeout", "20s",
+                "-timeout_error");
+        assertThat(reg.await()).as("sipp register; output:\n%s", reg.output()).isZero();
     }
 
     private static byte[] silence() {

@@ -1,0 +1,38 @@
+package net.hopwise.admin.api;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.util.List;
+import net.hopwise.voip.relay.CallStatistics;
+import net.hopwise.voip.relay.StreamStatistics;
+import org.junit.jupiter.api.Test;
+
+/** The call as GET /api/calls shows it: the phones' round trip from their RTCP timing. */
+class CallViewTest {
+    private static final StreamStatistics.Direction NONE = new StreamStatistics.Direction(0, 0, 0, 0, 0, 0, 0, 0, 0);
+
+    private static StreamStatistics stream(int index, double accessRttMs, double farRttMs) {
+        return new StreamStatistics(index, 30000 + 2 * index, 5000 + index, null, null, "b", 6000, false, NONE, NONE,
+                0, 0, null, accessRttMs, farRttMs);
+    }
+
+    private static CallStatistics call(StreamStatistics... streams) {
+        return new CallStatistics("c1", "sip:a@x", "sip:b@y", "CONFIRMED", "a", "b", 1000, null, List.of(streams));
+    }
+
+    @Test
+    void thePhonesRoundTripIsTheAccessAndFarPartsOfTheLongestStream() {
+        CallsController.CallView view = CallsController.CallView.of(call(stream(0, 3.04, 40.0), stream(1, 2.0, 80.36)), 0);
+        assertThat(view.phoneRttMs()).isEqualTo(82.4);
+    }
+
+    @Test
+    void withoutReportsBothWaysThereIsNoRoundTrip() {
+        assertThat(CallsController.CallView.of(call(stream(0, 3.0, -1)), 0).phoneRttMs()).isEqualTo(-1);
+        assertThat(CallsController.CallView.of(call(stream(0, -1, 40)), 0).phoneRttMs()).isEqualTo(-1);
+        assertThat(CallsController.CallView.of(call(), 0).phoneRttMs()).isEqualTo(-1);
+        // One stream with a round trip is enough.
+        assertThat(CallsController.CallView.of(call(stream(0, -1, 40), stream(1, 1.0, 9.0)), 0).phoneRttMs())
+                .isEqualTo(10.0);
+    }
+}
