@@ -39,6 +39,7 @@ final class FlowControl {
     private final DropCounter bufferDrops;
     private final DropCounter linkGone;
     private final int updateCapacity;
+    private final CostOutbox outbox;
     private volatile List<LinkBuffer> buffers = List.of();
     private int sequence;
     private long nextFastNanos;
@@ -59,6 +60,18 @@ final class FlowControl {
         this.bufferDrops = context.dropReason("multicast_buffer_full");
         this.linkGone = context.dropReason("multicast_link_gone");
         this.updateCapacity = CostUpdate.capacity(context.maxBody());
+        this.outbox = new CostOutbox(config.fastUpdateNanos(), context.allocator(), this::sendAlone);
+        ChannelReceivers.claim(context, new ChannelReceivers.Riders() {
+            @Override
+            public boolean arrived(LinkView from, ByteBuf updates, long nowNanos) {
+                return onCarried(from, updates, nowNanos);
+            }
+
+            @Override
+            public ByteBuf take(NodeId to, int bodyBytes) {
+                return outbox.take(to, context.maxBody() - bodyBytes - ChannelAck.CARRIED_HEADER, context.nowNanos());
+            }
+        });
         long now = context.nowNanos();
         this.sequence = (int) (now / 1_000_000L); // a restart usually counts on from above its last run
         this.nextFastNanos = now + config.fastUpdateNanos();
@@ -189,6 +202,8 @@ final class FlowControl {
         if (c == null) {
             c = new LinkChannel(random.nextInt(), config.hardBufferPackets(), context.allocator(),
                     body -> transmit(neighbour, body), nowNanos);
+            c.carry(bodyBytes -> outbox.take(neighbour,
+                    context.maxBody() - ChannelAck.DATA_HEADER - ChannelAck.CARRIED_HEADER - bodyBytes, context.nowNanos()));
             channels.put(neighbour, c);
             register(neighbour);
         }
@@ -231,16 +246,39 @@ final class FlowControl {
     boolean onControl(Frame frame, int type) {
         if (type == ChannelAck.TYPE) {
             ChannelAck ack = ChannelAck.decode(frame.body());
-            if (ack != null) {
-                onAck(frame.link(), ack, frame.nowNanos());
+            if (ack == null) {
+                return false;
             }
-            return ack != null;
+            onAck(frame.link(), ack, frame.nowNanos());
+            return onCarried(frame.link(), ChannelAck.carried(frame.body()), frame.nowNanos());
         }
         CostUpdate update = CostUpdate.decode(frame.body());
         if (update != null) {
-            onCostUpdate(frame.link(), update, frame.body(), frame.nowNanos());
+            onCostUpdate(frame.link(), update, frame.nowNanos());
         }
         return update != null;
+    }
+
+    /** Cost updates that rode on a channel packet; false (a malformed lot, dropped whole) for the caller to count. */
+    private boolean onCarried(LinkView from, ByteBuf updates, long nowNanos) {
+        if (!updates.isReadable()) {
+            return true;
+        }
+        List<CostUpdate> all = CostUpdate.decodeAll(updates);
+        if (all == null) {
+            return false;
+        }
+        for (CostUpdate u : all) {
+            onCostUpdate(from, u, nowNanos);
+        }
+        return true;
+    }
+
+    private void sendAlone(NodeId neighbour, CostUpdate update) {
+        LinkView link = context.link(neighbour);
+        if (link != null && link.status() == LinkStatus.UP) {
+            context.send(link, CostUpdate.TYPE, update.encode(context.allocator()));
+        }
     }
 
     void onAck(LinkView from, ChannelAck ack, long nowNanos) {
@@ -252,18 +290,14 @@ final class FlowControl {
 
     // ---------------------------------------------------------------- costs
 
-    void onCostUpdate(LinkView from, CostUpdate update, ByteBuf body, long nowNanos) {
+    void onCostUpdate(LinkView from, CostUpdate update, long nowNanos) {
         if (update.origin().equals(self) || !table.accept(update, nowNanos)) {
             return;
         }
-        List<LinkView> onward = new ArrayList<>();
         for (LinkView l : context.links()) {
             if (!l.id().equals(from.id()) && !l.id().equals(update.origin()) && l.status() == LinkStatus.UP) {
-                onward.add(l);
+                outbox.queue(l.id(), update, nowNanos);
             }
-        }
-        if (!onward.isEmpty()) {
-            context.fanOut(onward, CostUpdate.TYPE, body.retainedSlice());
         }
         releaseHolds();
         pump(nowNanos);
@@ -286,6 +320,7 @@ final class FlowControl {
                 }
                 c.close();
                 it.remove();
+                outbox.forget(e.getKey());
                 unregister(e.getKey());
                 continue;
             }
@@ -304,7 +339,7 @@ final class FlowControl {
                 g[1] = average;
             }
             snapshot.add(new LinkBuffer(e.getKey(), average, c.takePeak(), cost, c.inFlight(), c.window(),
-                    c.dropped(), c.resent()));
+                    c.dropped(), c.resent(), outbox.carriedBytes(e.getKey()), outbox.standalone(e.getKey())));
         }
         if (slow) {
             for (LinkView l : context.links()) {
@@ -320,14 +355,10 @@ final class FlowControl {
             List<CostUpdate.Link> part = links.subList(from, Math.min(links.size(), from + updateCapacity));
             CostUpdate update = new CostUpdate(self, ++sequence, List.copyOf(part));
             table.accept(update, nowNanos);
-            List<LinkView> all = new ArrayList<>();
             for (LinkView l : context.links()) {
                 if (l.status() == LinkStatus.UP) {
-                    all.add(l);
+                    outbox.queue(l.id(), update, nowNanos);
                 }
-            }
-            if (!all.isEmpty()) {
-                context.fanOut(all, CostUpdate.TYPE, update.encode(context.allocator()));
             }
         }
     }
@@ -335,7 +366,7 @@ final class FlowControl {
     // ---------------------------------------------------------------- time
 
     long nextDeadlineNanos() {
-        long next = nextFastNanos;
+        long next = Math.min(nextFastNanos, outbox.nextDeadlineNanos());
         for (LinkChannel c : channels.values()) {
             next = Math.min(next, c.nextDeadlineNanos());
         }
@@ -361,6 +392,8 @@ final class FlowControl {
             releaseHolds();
         }
         pump(nowNanos);
+        // After the pass: what it sent carried what it could.
+        outbox.onTimer(nowNanos);
     }
 
     /** Link costs this node knows, by origin then neighbour: for operators and tests. */
