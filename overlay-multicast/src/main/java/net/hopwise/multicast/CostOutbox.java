@@ -80,11 +80,17 @@ final class CostOutbox {
     ByteBuf take(NodeId neighbour, int room, long nowNanos) {
         Waiting w = waiting.get(neighbour);
         if (w == null) {
-            waiting.put(neighbour, new Waiting(nowNanos));
+            if (room >= ChannelAck.CARRIED_HEADER + CostUpdate.HEADER) {
+                waiting.put(neighbour, new Waiting(nowNanos));
+            }
+            return null;
+        }
+        if (room < ChannelAck.CARRIED_HEADER + CostUpdate.HEADER) {
+            // A full packet carries nothing: it does not make the link one that updates can wait on.
             return null;
         }
         w.lastCarrierNanos = nowNanos;
-        if (w.byOrigin.isEmpty() || room < ChannelAck.CARRIED_HEADER + CostUpdate.HEADER) {
+        if (w.byOrigin.isEmpty()) {
             return null;
         }
         ByteBuf out = null;

@@ -1,7 +1,5 @@
 package net.hopwise.multicast;
 
-import io.micrometer.core.instrument.Gauge;
-import io.micrometer.core.instrument.Meter;
 import io.netty.buffer.ByteBuf;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -32,9 +30,7 @@ final class FlowControl {
     private final CostTable table;
     private final Map<NodeId, LinkChannel> channels = new HashMap<>();
     private final Map<NodeId, Double> advertised = new HashMap<>();
-    /** What the meters read, per link, from the scraping thread: written at each update. */
-    private final Map<NodeId, double[]> gauges = new java.util.concurrent.ConcurrentHashMap<>();
-    private final Map<NodeId, List<Meter>> meters = new HashMap<>();
+    private final LinkMeters meters;
     private final List<FlowSender> senders = new CopyOnWriteArrayList<>();
     private final DropCounter bufferDrops;
     private final DropCounter linkGone;
@@ -59,6 +55,7 @@ final class FlowControl {
         this.table = new CostTable(3 * config.slowUpdateNanos());
         this.bufferDrops = context.dropReason("multicast_buffer_full");
         this.linkGone = context.dropReason("multicast_link_gone");
+        this.meters = new LinkMeters(context);
         this.updateCapacity = CostUpdate.capacity(context.maxBody());
         this.outbox = new CostOutbox(config.fastUpdateNanos(), context.allocator(), this::sendAlone);
         ChannelReceivers.claim(context, new ChannelReceivers.Riders() {
@@ -205,32 +202,9 @@ final class FlowControl {
             c.carry(bodyBytes -> outbox.take(neighbour,
                     context.maxBody() - ChannelAck.DATA_HEADER - ChannelAck.CARRIED_HEADER - bodyBytes, context.nowNanos()));
             channels.put(neighbour, c);
-            register(neighbour);
+            meters.register(neighbour);
         }
         return c;
-    }
-
-    /** Gauges of a link's advertised cost and average buffer, tagged with the node and the neighbour. */
-    private void register(NodeId neighbour) {
-        double[] values = new double[2];
-        gauges.put(neighbour, values);
-        String node = context.config().name();
-        String peer = context.routes().nameOf(neighbour);
-        meters.put(neighbour, List.of(
-                Gauge.builder("hopwise.multicast.link.cost", values, v -> v[0])
-                        .description("Cost-Benefit cost this node advertises for the link").tag("node", node)
-                        .tag("neighbour", peer).register(context.meterRegistry()),
-                Gauge.builder("hopwise.multicast.link.buffer", values, v -> v[1])
-                        .description("average packets in the link's flow-control buffer over the last update")
-                        .tag("node", node).tag("neighbour", peer).register(context.meterRegistry())));
-    }
-
-    private void unregister(NodeId neighbour) {
-        gauges.remove(neighbour);
-        List<Meter> gone = meters.remove(neighbour);
-        if (gone != null) {
-            gone.forEach(context.meterRegistry()::remove);
-        }
     }
 
     private boolean transmit(NodeId neighbour, ByteBuf body) {
@@ -321,7 +295,7 @@ final class FlowControl {
                 c.close();
                 it.remove();
                 outbox.forget(e.getKey());
-                unregister(e.getKey());
+                meters.unregister(e.getKey());
                 continue;
             }
             boolean hadQueue = c.hadQueue();
@@ -333,11 +307,7 @@ final class FlowControl {
                 links.add(new CostUpdate.Link(e.getKey(), (float) cost));
                 advertised.put(e.getKey(), cost);
             }
-            double[] g = gauges.get(e.getKey());
-            if (g != null) {
-                g[0] = cost;
-                g[1] = average;
-            }
+            meters.set(e.getKey(), cost, average);
             snapshot.add(new LinkBuffer(e.getKey(), average, c.takePeak(), cost, c.inFlight(), c.window(),
                     c.dropped(), c.resent(), outbox.carriedBytes(e.getKey()), outbox.standalone(e.getKey())));
         }
@@ -407,7 +377,7 @@ final class FlowControl {
 
     void close() {
         channels.values().forEach(LinkChannel::close);
-        new ArrayList<>(channels.keySet()).forEach(this::unregister);
+        new ArrayList<>(channels.keySet()).forEach(meters::unregister);
         channels.clear();
         for (FlowSender s : senders) {
             if (s.hasMessage()) {

@@ -90,6 +90,15 @@ class CostOutboxTest {
     }
 
     @Test
+    void packetsWithoutRoomDoNotKeepUpdatesWaiting() {
+        outbox.take(PEER, 500, 0);
+        // Only full packets cross from here on: they carry nothing, so the link counts as idle.
+        outbox.take(PEER, CostUpdate.HEADER, 40 * MS);
+        outbox.queue(PEER, update(1, X, 3f), T_UPDATE);
+        assertThat(alone).containsExactly(update(1, X, 3f));
+    }
+
+    @Test
     void eachNeighbourHasItsOwnQueueAndAGoneLinkDropsIt() {
         NodeId other = NodeId.ofName("other");
         outbox.take(PEER, 500, 0);
