@@ -17,6 +17,23 @@ import net.hopwise.overlay.spi.ModuleContext;
  * node's thread.
  */
 final class ChannelReceivers {
+    /** The cost updates riding on channel packets, both ways: flow control's, when the node runs it. */
+    interface Riders {
+        /** Updates that rode in on a packet from {@code from} (back to back, without their length); false if malformed. */
+        boolean arrived(LinkView from, ByteBuf updates, long nowNanos);
+
+        /** @return updates to ride on an acknowledgement of {@code bodyBytes} to {@code to}, or null */
+        ByteBuf take(NodeId to, int bodyBytes);
+    }
+
+    /**
+     * The group channels' receivers of each node, until its flow control claims them: the stage makes
+     * both, and this is how flow control finds the acknowledgements it can ride on. Weak both ways, so
+     * that a node without flow control leaves nothing behind.
+     */
+    private static final Map<ModuleContext, java.lang.ref.WeakReference<ChannelReceivers>> UNCLAIMED =
+            java.util.Collections.synchronizedMap(new java.util.WeakHashMap<>());
+
     private final ModuleContext context;
     private final DropCounter malformed;
     private final DropCounter duplicate;
@@ -26,10 +43,22 @@ final class ChannelReceivers {
     private final int ackType;
     private final Map<NodeId, ChannelReceiver> byNeighbour = new HashMap<>();
     private final List<NodeId> owing = new ArrayList<>();
+    private Riders riders;
 
     ChannelReceivers(ModuleContext context, DropCounter malformed) {
         this(context, malformed, MulticastPacket.HEADER, ChannelAck.TYPE, context.dropReason("multicast_channel_duplicate"),
                 context.dropReason("multicast_channel_window"));
+        UNCLAIMED.put(context, new java.lang.ref.WeakReference<>(this));
+    }
+
+    /** The group channels' receivers of the node, which from now on hand cost updates to {@code r}; null if none. */
+    static ChannelReceivers claim(ModuleContext context, Riders r) {
+        java.lang.ref.WeakReference<ChannelReceivers> ref = UNCLAIMED.remove(context);
+        ChannelReceivers receivers = ref == null ? null : ref.get();
+        if (receivers != null) {
+            receivers.riders = r;
+        }
+        return receivers;
     }
 
     /**
@@ -59,13 +88,28 @@ final class ChannelReceivers {
             return null;
         }
         int at = body.readerIndex();
+        int word = body.getInt(at);
+        int header = ChannelAck.DATA_HEADER;
+        if ((word & ChannelAck.DATA_CARRIED) != 0) {
+            int length = body.getUnsignedShort(at + header);
+            header += ChannelAck.CARRIED_HEADER + length;
+            if (body.readableBytes() < header + minBody) {
+                malformed.increment();
+                return null;
+            }
+            // Malformed updates are counted and dropped; the packet they rode on is still good.
+            if (riders != null && !riders.arrived(from,
+                    body.slice(at + ChannelAck.DATA_HEADER + ChannelAck.CARRIED_HEADER, length), context.nowNanos())) {
+                malformed.increment();
+            }
+        }
         ChannelReceiver r = byNeighbour.get(from.id());
         if (r == null) {
             // One per configured neighbour at most: the frame stage admits only those.
             r = new ChannelReceiver(maxAcks);
             byNeighbour.put(from.id(), r);
         }
-        ChannelReceiver.Verdict v = r.accept(body.getInt(at), body.getInt(at + 4));
+        ChannelReceiver.Verdict v = r.accept(word & ~ChannelAck.DATA_CARRIED, body.getInt(at + 4));
         if (!owing.contains(from.id())) {
             owing.add(from.id());
         }
@@ -77,7 +121,7 @@ final class ChannelReceivers {
             outOfWindow.increment();
             return null;
         }
-        return body.slice(at + ChannelAck.DATA_HEADER, body.readableBytes() - ChannelAck.DATA_HEADER);
+        return body.slice(at + header, body.readableBytes() - header);
     }
 
     /** Sends the acknowledgements the batch owes. */
@@ -93,7 +137,8 @@ final class ChannelReceivers {
                 byNeighbour.remove(n); // the neighbour went: so does its channel's state
                 continue;
             }
-            context.send(link, ackType, ack.encode(context.allocator()));
+            ByteBuf carried = riders == null ? null : riders.take(n, ack.size());
+            context.send(link, ackType, ack.encode(context.allocator(), carried));
         }
         owing.clear();
     }

@@ -21,7 +21,9 @@ import net.hopwise.overlay.NodeId;
  * <p>A module packet of its own rather than a link-state record: costs are soft state that the next
  * update replaces within 50 ms or 2.5 s, so the acknowledged, aged and stored flooding of link state
  * (and the database churn of a record every 50 ms) buys nothing; a lost update is repaired by the next.
- * With three links an update is 52 bytes, the size of the thesis's 64-byte updates.
+ * With three links an update is 52 bytes, the size of the thesis's 64-byte updates. Updates ride on
+ * the channels' data and acknowledgements where those cross a link (see {@link ChannelAck}), several
+ * back to back, and go as datagrams of their own only over links that carry nothing else.
  */
 record CostUpdate(NodeId origin, int sequence, List<Link> links) {
     static final int TYPE = 81;
@@ -36,8 +38,16 @@ record CostUpdate(NodeId origin, int sequence, List<Link> links) {
         return Math.min(0xFFFF, Math.max(0, (maxBody - HEADER) / ENTRY));
     }
 
+    int size() {
+        return HEADER + ENTRY * links.size();
+    }
+
     ByteBuf encode(ByteBufAllocator allocator) {
-        ByteBuf out = allocator.buffer(HEADER + ENTRY * links.size());
+        return encode(allocator.buffer(size()));
+    }
+
+    /** Writes this update at the end of {@code out}. */
+    ByteBuf encode(ByteBuf out) {
         out.writeByte(VERSION);
         out.writeByte(0);
         out.writeShort(links.size());
@@ -50,10 +60,39 @@ record CostUpdate(NodeId origin, int sequence, List<Link> links) {
         return out;
     }
 
+    /**
+     * Updates back to back, as they ride on channel packets.
+     *
+     * @return null unless every byte belongs to a well-formed update
+     */
+    static List<CostUpdate> decodeAll(ByteBuf region) {
+        List<CostUpdate> out = new ArrayList<>(2);
+        int at = region.readerIndex();
+        int end = region.writerIndex();
+        while (at < end) {
+            if (end - at < HEADER) {
+                return null;
+            }
+            int length = HEADER + ENTRY * region.getUnsignedShort(at + 2);
+            if (end - at < length) {
+                return null;
+            }
+            CostUpdate u = decode(region, at, length);
+            if (u == null) {
+                return null;
+            }
+            out.add(u);
+            at += length;
+        }
+        return out;
+    }
+
     /** @return null unless a well-formed update: exact length, known version, ids not 0, costs finite and >= 0 */
     static CostUpdate decode(ByteBuf body) {
-        int at = body.readerIndex();
-        int length = body.readableBytes();
+        return decode(body, body.readerIndex(), body.readableBytes());
+    }
+
+    private static CostUpdate decode(ByteBuf body, int at, int length) {
         if (length < HEADER || body.getUnsignedByte(at) != VERSION || body.getUnsignedByte(at + 1) != 0) {
             return null;
         }

@@ -1,7 +1,5 @@
 package net.hopwise.multicast;
 
-import io.micrometer.core.instrument.Gauge;
-import io.micrometer.core.instrument.Meter;
 import io.netty.buffer.ByteBuf;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -32,13 +30,12 @@ final class FlowControl {
     private final CostTable table;
     private final Map<NodeId, LinkChannel> channels = new HashMap<>();
     private final Map<NodeId, Double> advertised = new HashMap<>();
-    /** What the meters read, per link, from the scraping thread: written at each update. */
-    private final Map<NodeId, double[]> gauges = new java.util.concurrent.ConcurrentHashMap<>();
-    private final Map<NodeId, List<Meter>> meters = new HashMap<>();
+    private final LinkMeters meters;
     private final List<FlowSender> senders = new CopyOnWriteArrayList<>();
     private final DropCounter bufferDrops;
     private final DropCounter linkGone;
     private final int updateCapacity;
+    private final CostOutbox outbox;
     private volatile List<LinkBuffer> buffers = List.of();
     private int sequence;
     private long nextFastNanos;
@@ -58,7 +55,20 @@ final class FlowControl {
         this.table = new CostTable(3 * config.slowUpdateNanos());
         this.bufferDrops = context.dropReason("multicast_buffer_full");
         this.linkGone = context.dropReason("multicast_link_gone");
+        this.meters = new LinkMeters(context);
         this.updateCapacity = CostUpdate.capacity(context.maxBody());
+        this.outbox = new CostOutbox(config.fastUpdateNanos(), context.allocator(), this::sendAlone);
+        ChannelReceivers.claim(context, new ChannelReceivers.Riders() {
+            @Override
+            public boolean arrived(LinkView from, ByteBuf updates, long nowNanos) {
+                return onCarried(from, updates, nowNanos);
+            }
+
+            @Override
+            public ByteBuf take(NodeId to, int bodyBytes) {
+                return outbox.take(to, context.maxBody() - bodyBytes - ChannelAck.CARRIED_HEADER, context.nowNanos());
+            }
+        });
         long now = context.nowNanos();
         this.sequence = (int) (now / 1_000_000L); // a restart usually counts on from above its last run
         this.nextFastNanos = now + config.fastUpdateNanos();
@@ -189,33 +199,12 @@ final class FlowControl {
         if (c == null) {
             c = new LinkChannel(random.nextInt(), config.hardBufferPackets(), context.allocator(),
                     body -> transmit(neighbour, body), nowNanos);
+            c.carry(bodyBytes -> outbox.take(neighbour,
+                    context.maxBody() - ChannelAck.DATA_HEADER - ChannelAck.CARRIED_HEADER - bodyBytes, context.nowNanos()));
             channels.put(neighbour, c);
-            register(neighbour);
+            meters.register(neighbour);
         }
         return c;
-    }
-
-    /** Gauges of a link's advertised cost and average buffer, tagged with the node and the neighbour. */
-    private void register(NodeId neighbour) {
-        double[] values = new double[2];
-        gauges.put(neighbour, values);
-        String node = context.config().name();
-        String peer = context.routes().nameOf(neighbour);
-        meters.put(neighbour, List.of(
-                Gauge.builder("hopwise.multicast.link.cost", values, v -> v[0])
-                        .description("Cost-Benefit cost this node advertises for the link").tag("node", node)
-                        .tag("neighbour", peer).register(context.meterRegistry()),
-                Gauge.builder("hopwise.multicast.link.buffer", values, v -> v[1])
-                        .description("average packets in the link's flow-control buffer over the last update")
-                        .tag("node", node).tag("neighbour", peer).register(context.meterRegistry())));
-    }
-
-    private void unregister(NodeId neighbour) {
-        gauges.remove(neighbour);
-        List<Meter> gone = meters.remove(neighbour);
-        if (gone != null) {
-            gone.forEach(context.meterRegistry()::remove);
-        }
     }
 
     private boolean transmit(NodeId neighbour, ByteBuf body) {
@@ -231,16 +220,39 @@ final class FlowControl {
     boolean onControl(Frame frame, int type) {
         if (type == ChannelAck.TYPE) {
             ChannelAck ack = ChannelAck.decode(frame.body());
-            if (ack != null) {
-                onAck(frame.link(), ack, frame.nowNanos());
+            if (ack == null) {
+                return false;
             }
-            return ack != null;
+            onAck(frame.link(), ack, frame.nowNanos());
+            return onCarried(frame.link(), ChannelAck.carried(frame.body()), frame.nowNanos());
         }
         CostUpdate update = CostUpdate.decode(frame.body());
         if (update != null) {
-            onCostUpdate(frame.link(), update, frame.body(), frame.nowNanos());
+            onCostUpdate(frame.link(), update, frame.nowNanos());
         }
         return update != null;
+    }
+
+    /** Cost updates that rode on a channel packet; false (a malformed lot, dropped whole) for the caller to count. */
+    private boolean onCarried(LinkView from, ByteBuf updates, long nowNanos) {
+        if (!updates.isReadable()) {
+            return true;
+        }
+        List<CostUpdate> all = CostUpdate.decodeAll(updates);
+        if (all == null) {
+            return false;
+        }
+        for (CostUpdate u : all) {
+            onCostUpdate(from, u, nowNanos);
+        }
+        return true;
+    }
+
+    private void sendAlone(NodeId neighbour, CostUpdate update) {
+        LinkView link = context.link(neighbour);
+        if (link != null && link.status() == LinkStatus.UP) {
+            context.send(link, CostUpdate.TYPE, update.encode(context.allocator()));
+        }
     }
 
     void onAck(LinkView from, ChannelAck ack, long nowNanos) {
@@ -252,18 +264,14 @@ final class FlowControl {
 
     // ---------------------------------------------------------------- costs
 
-    void onCostUpdate(LinkView from, CostUpdate update, ByteBuf body, long nowNanos) {
+    void onCostUpdate(LinkView from, CostUpdate update, long nowNanos) {
         if (update.origin().equals(self) || !table.accept(update, nowNanos)) {
             return;
         }
-        List<LinkView> onward = new ArrayList<>();
         for (LinkView l : context.links()) {
             if (!l.id().equals(from.id()) && !l.id().equals(update.origin()) && l.status() == LinkStatus.UP) {
-                onward.add(l);
+                outbox.queue(l.id(), update, nowNanos);
             }
-        }
-        if (!onward.isEmpty()) {
-            context.fanOut(onward, CostUpdate.TYPE, body.retainedSlice());
         }
         releaseHolds();
         pump(nowNanos);
@@ -286,7 +294,8 @@ final class FlowControl {
                 }
                 c.close();
                 it.remove();
-                unregister(e.getKey());
+                outbox.forget(e.getKey());
+                meters.unregister(e.getKey());
                 continue;
             }
             boolean hadQueue = c.hadQueue();
@@ -298,13 +307,9 @@ final class FlowControl {
                 links.add(new CostUpdate.Link(e.getKey(), (float) cost));
                 advertised.put(e.getKey(), cost);
             }
-            double[] g = gauges.get(e.getKey());
-            if (g != null) {
-                g[0] = cost;
-                g[1] = average;
-            }
+            meters.set(e.getKey(), cost, average);
             snapshot.add(new LinkBuffer(e.getKey(), average, c.takePeak(), cost, c.inFlight(), c.window(),
-                    c.dropped(), c.resent()));
+                    c.dropped(), c.resent(), outbox.carriedBytes(e.getKey()), outbox.standalone(e.getKey())));
         }
         if (slow) {
             for (LinkView l : context.links()) {
@@ -320,14 +325,10 @@ final class FlowControl {
             List<CostUpdate.Link> part = links.subList(from, Math.min(links.size(), from + updateCapacity));
             CostUpdate update = new CostUpdate(self, ++sequence, List.copyOf(part));
             table.accept(update, nowNanos);
-            List<LinkView> all = new ArrayList<>();
             for (LinkView l : context.links()) {
                 if (l.status() == LinkStatus.UP) {
-                    all.add(l);
+                    outbox.queue(l.id(), update, nowNanos);
                 }
-            }
-            if (!all.isEmpty()) {
-                context.fanOut(all, CostUpdate.TYPE, update.encode(context.allocator()));
             }
         }
     }
@@ -335,7 +336,7 @@ final class FlowControl {
     // ---------------------------------------------------------------- time
 
     long nextDeadlineNanos() {
-        long next = nextFastNanos;
+        long next = Math.min(nextFastNanos, outbox.nextDeadlineNanos());
         for (LinkChannel c : channels.values()) {
             next = Math.min(next, c.nextDeadlineNanos());
         }
@@ -361,6 +362,8 @@ final class FlowControl {
             releaseHolds();
         }
         pump(nowNanos);
+        // After the pass: what it sent carried what it could.
+        outbox.onTimer(nowNanos);
     }
 
     /** Link costs this node knows, by origin then neighbour: for operators and tests. */
@@ -374,7 +377,7 @@ final class FlowControl {
 
     void close() {
         channels.values().forEach(LinkChannel::close);
-        new ArrayList<>(channels.keySet()).forEach(this::unregister);
+        new ArrayList<>(channels.keySet()).forEach(meters::unregister);
         channels.clear();
         for (FlowSender s : senders) {
             if (s.hasMessage()) {

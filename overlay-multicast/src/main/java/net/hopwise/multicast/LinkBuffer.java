@@ -13,6 +13,8 @@ import net.hopwise.overlay.NodeId;
  * @param window the congestion window, in packets
  * @param dropped packets dropped at the hard buffer limit or given up after repeated losses, since start
  * @param resent packets sent again, since start
+ * @param updateBytes bytes of cost updates that rode on the link's packets, since start
+ * @param updatesAlone cost updates that crossed the link as datagrams of their own, since start
  */
 public record LinkBuffer(NodeId neighbour, double average, int peak, double cost, int inFlight, double window,
-        long dropped, long resent) {}
+        long dropped, long resent, long updateBytes, long updatesAlone) {}

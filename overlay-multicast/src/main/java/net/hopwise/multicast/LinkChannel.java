@@ -52,6 +52,12 @@ final class LinkChannel {
         boolean transmit(ByteBuf body);
     }
 
+    /** What may ride on the channel's packets: cost updates, for a packet of {@code bodyBytes} after the header. */
+    interface Rider {
+        /** @return the bytes to carry (a u16 length and the updates) or null; the channel takes them */
+        ByteBuf take(int bodyBytes);
+    }
+
     private static final class Entry {
         final long sequence;
         final ByteBuf body;
@@ -96,13 +102,20 @@ final class LinkChannel {
     private long resent;
     private boolean failed;
     private int peak;
+    private Rider rider;
 
     LinkChannel(int epoch, int hardLimit, ByteBufAllocator allocator, Sink sink, long nowNanos) {
-        this.epoch = epoch;
+        // 31 bits: the top bit of the epoch word flags what rides along (ChannelAck).
+        this.epoch = epoch & ~ChannelAck.DATA_CARRIED;
         this.hardLimit = hardLimit;
         this.allocator = allocator;
         this.sink = sink;
         this.average = new QueueAverage(nowNanos);
+    }
+
+    /** Lets cost updates ride on this channel's packets from now on. */
+    void carry(Rider r) {
+        this.rider = r;
     }
 
     /**
@@ -279,11 +292,16 @@ final class LinkChannel {
         if (rtoDeadline == Long.MAX_VALUE) {
             rtoDeadline = nowNanos + rto;
         }
+        ByteBuf carried = rider == null ? null : rider.take(e.body.readableBytes());
         ByteBuf header = allocator.buffer(ChannelAck.DATA_HEADER);
-        header.writeInt(epoch);
+        header.writeInt(carried == null ? epoch : epoch | ChannelAck.DATA_CARRIED);
         header.writeInt((int) e.sequence);
-        CompositeByteBuf out = allocator.compositeBuffer(2);
-        out.addComponents(true, header, e.body.retainedDuplicate());
+        CompositeByteBuf out = allocator.compositeBuffer(3);
+        if (carried == null) {
+            out.addComponents(true, header, e.body.retainedDuplicate());
+        } else {
+            out.addComponents(true, header, carried, e.body.retainedDuplicate());
+        }
         // A datagram the socket refused is as lost as one the wire dropped: the acknowledgements tell.
         sink.transmit(out);
     }

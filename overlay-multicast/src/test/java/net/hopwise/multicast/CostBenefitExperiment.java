@@ -28,8 +28,12 @@ public final class CostBenefitExperiment {
                 default -> throw new IllegalArgumentException("unknown option " + args[i]);
             }
         }
-        if (!List.of("s1", "s2", "s3", "s4").contains(scenario)) {
-            throw new IllegalArgumentException("unknown scenario " + scenario + " (s1, s2, s3, s4)");
+        if (!List.of("s1", "s2", "s2-variant", "s3", "s4").contains(scenario)) {
+            throw new IllegalArgumentException("unknown scenario " + scenario + " (s1, s2, s2-variant, s3, s4)");
+        }
+        if (scenario.equals("s2-variant")) {
+            s2Variant(seconds, seeds);
+            return;
         }
         if (scenario.equals("s4")) {
             s4(seconds, seeds, pairs, senders);
@@ -45,15 +49,25 @@ public final class CostBenefitExperiment {
         }
         System.out.printf(Locale.ROOT, "S1, %d s measured after 20 s, thesis's parameters (Danilov 2004, section 4.5)%n",
                 seconds);
-        System.out.printf(Locale.ROOT, "%-5s %-7s %12s %12s %14s %10s %s%n", "seed", "class", "wire Mbit/s",
-                "thesis", "payload Mbit/s", "spread %", "peak buffers (packets)");
+        System.out.println("rates count each packet as the wire carries it, 1094 bytes for 1000 of payload; 'across'"
+                + " is what crossed the class's bottleneck (delivered behind it), 'sent' what its clients bought");
+        header();
         for (long seed = 1; seed <= seeds; seed++) {
             long t0 = System.nanoTime();
             CostBenefitScenarios.S1Result r = CostBenefitScenarios.s1(seed, Duration.ofSeconds(20),
                     Duration.ofSeconds(seconds));
-            print(seed, r.acfg(), 1.977, r.peakBuffers().toString());
-            print(seed, r.cdg(), 0.992, String.format(Locale.ROOT, "(%.1f s of CPU)", (System.nanoTime() - t0) / 1e9));
+            print(seed, r.acfg(), r.receivedMbps().get("acfg@f"), 1.977, String.format(Locale.ROOT,
+                    "E-F: wire %.4f, cost updates riding %.1f kbit/s, %.1f other datagrams/s; peaks %s", r.efMbps(),
+                    r.updateKbps().get("e-f"), r.efControlPerSecond(), r.peakBuffers()));
+            print(seed, r.cdg(), r.receivedMbps().get("cdg@d"), 0.992, String.format(Locale.ROOT,
+                    "B-D: wire %.4f, cost updates riding %.1f kbit/s, %.1f other datagrams/s (%.1f s of CPU)",
+                    r.bdMbps(), r.updateKbps().get("b-d"), r.bdControlPerSecond(), (System.nanoTime() - t0) / 1e9));
         }
+    }
+
+    private static void header() {
+        System.out.printf(Locale.ROOT, "%-5s %-7s %8s %8s %8s %9s %8s %s%n", "seed", "class", "across", "thesis", "sent",
+                "payload", "spread%", "the bottleneck");
     }
 
     /** S4 with {@code pairs} sender and receiver nodes and each listed number of senders (at most pairs). */
@@ -96,18 +110,39 @@ public final class CostBenefitExperiment {
     private static void s2(int seconds, int seeds) {
         System.out.printf(Locale.ROOT, "S2 (E-G 2 Mbit/s shared), %d s measured after 20 s, thesis's parameters%n",
                 seconds);
-        System.out.printf(Locale.ROOT, "%-5s %-7s %12s %12s %14s %10s %s%n", "seed", "class", "wire Mbit/s",
-                "thesis", "payload Mbit/s", "spread %", "peak buffers (packets)");
+        header();
         for (long seed = 1; seed <= seeds; seed++) {
             CostBenefitScenarios.S1Result r = CostBenefitScenarios.s2(seed, Duration.ofSeconds(20),
                     Duration.ofSeconds(seconds));
-            print(seed, r.acfg(), 0.9973, r.peakBuffers().toString());
-            print(seed, r.cdg(), 0.9976, String.format(Locale.ROOT, "E-G carried %.3f Mbit/s", r.egMbps()));
+            print(seed, r.acfg(), r.receivedMbps().get("acfg@g"), 0.9973, "peaks " + r.peakBuffers());
+            print(seed, r.cdg(), r.receivedMbps().get("cdg@g"), 0.9976, String.format(Locale.ROOT,
+                    "E-G: wire %.4f, cost updates riding %.1f kbit/s", r.egMbps(), r.updateKbps().get("e-g")));
         }
     }
 
-    private static void print(long seed, CostBenefitScenarios.ClassRate c, double thesis, String tail) {
-        System.out.printf(Locale.ROOT, "%-5d %-7s %12.3f %12.3f %14.3f %10.1f %s%n", seed, c.name(), c.wireMbps(),
-                thesis, c.payloadMbps(), c.spreadPercent(), tail);
+    /** S2's variant with {@code seconds} per phase (the thesis's 200): S_cdg late, then E-G halved. */
+    private static void s2Variant(int seconds, int seeds) {
+        System.out.printf(Locale.ROOT, "S2 variant: S_acfg alone on E-G (2 Mbit/s), S_cdg from %d s, E-G at 1 Mbit/s"
+                + " from %d s; rates delivered at G, each packet as the wire carries it%n", seconds, 2 * seconds);
+        System.out.printf(Locale.ROOT, "%-5s %-22s %-22s %-22s %-16s %-16s %s%n", "seed", "alone: acfg",
+                "both: acfg / cdg", "halved: acfg / cdg", "response to cdg", "response to 1M", "peak E-G per phase");
+        for (long seed = 1; seed <= seeds; seed++) {
+            CostBenefitScenarios.S2Variant r = CostBenefitScenarios.s2Variant(seed, seconds);
+            double[] p0 = r.settled(0);
+            double[] p1 = r.settled(1);
+            double[] p2 = r.settled(2);
+            System.out.printf(Locale.ROOT, "%-5d %-22s %-22s %-22s %-16s %-16s %s%n", seed,
+                    String.format(Locale.ROOT, "%.4f", p0[0]),
+                    String.format(Locale.ROOT, "%.4f / %.4f", p1[0], p1[1]),
+                    String.format(Locale.ROOT, "%.4f / %.4f", p2[0], p2[1]),
+                    r.response(1, 1.0) + " s", r.response(2, 0.5) + " s", java.util.Arrays.toString(r.peaks()));
+        }
+        System.out.println("      thesis: fair shares, S_acfg adjusted to the new flow in under 5 s, no spike in E-G's"
+                + " buffer at either change (below 150 packets)");
+    }
+
+    private static void print(long seed, CostBenefitScenarios.ClassRate c, double across, double thesis, String tail) {
+        System.out.printf(Locale.ROOT, "%-5d %-7s %8.4f %8.4f %8.4f %9.4f %8.2f %s%n", seed, c.name(), across, thesis,
+                c.wireMbps(), c.payloadMbps(), c.spreadPercent(), tail);
     }
 }

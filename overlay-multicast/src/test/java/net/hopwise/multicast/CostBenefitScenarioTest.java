@@ -11,13 +11,14 @@ import org.junit.jupiter.api.Test;
  * Thesis: S_acfg 1.977 Mbit/s on its 2 Mbit/s bottleneck, S_cdg 0.992 Mbit/s on its 1 Mbit/s one.
  *
  * <p>The tolerance: both bottleneck wires must be busy all the time (at least 99.5% of their capacity
- * carried) and the two classes must get their bottleneck's capacity less the control traffic that
- * crosses it. That traffic is ours and the thesis's simulation did not carry it the same way: cost
- * updates of every congested link flooded every 50 ms (here each its own datagram of 28 bytes of wire
- * header and up to 64 bytes of body; the thesis piggybacked them on data), hellos and link state. On
- * E-F and B-D it comes to 4.5-6% of the capacity, so the classes must reach 94% of the thesis's
- * figures (1.858 and 0.932 Mbit/s), the clients of a class within 4.6% of each other (the spread the
- * thesis reports for its 20 clients in S2), and no buffer may reach its hard limit.
+ * carried) and each class must get within 2% of the thesis's figure, its packets counted as the wire
+ * carries them (IPv4 and UDP headers included) and measured where they crossed the bottleneck (the
+ * messages delivered behind it): over a span of seconds a sending rate also counts the buffers'
+ * drift, up to 200 packets either way. The cost updates ride on the packets crossing the links, as the
+ * thesis's did, so the bottleneck carries little else: the hellos (ten a second) and a little link
+ * state; flooded as datagrams of their own they were 50 more a second on each bottleneck, and S_cdg
+ * got 0.957 Mbit/s. The clients of a class are within 4.6% of each other (the spread the thesis
+ * reports for its 20 clients in S2), and no buffer reaches its hard limit.
  */
 class CostBenefitScenarioTest {
     @Test
@@ -26,8 +27,10 @@ class CostBenefitScenarioTest {
         System.out.println("S1: " + r);
         assertThat(r.efMbps()).as("E-F busy").isGreaterThan(2 * 0.995);
         assertThat(r.bdMbps()).as("B-D busy").isGreaterThan(0.995);
-        assertThat(r.acfg().wireMbps()).as("S_acfg, thesis 1.977").isBetween(1.977 * 0.94, 2.0);
-        assertThat(r.cdg().wireMbps()).as("S_cdg, thesis 0.992").isBetween(0.992 * 0.94, 1.0);
+        assertThat(r.receivedMbps().get("acfg@f")).as("S_acfg across E-F, thesis 1.977").isBetween(1.977 * 0.98, 2.0);
+        assertThat(r.receivedMbps().get("cdg@d")).as("S_cdg across B-D, thesis 0.992").isBetween(0.992 * 0.98, 1.0);
+        assertThat(r.efControlPerSecond()).as("datagrams on E-F besides S_acfg's").isLessThan(15);
+        assertThat(r.bdControlPerSecond()).as("datagrams on B-D besides S_cdg's").isLessThan(15);
         assertThat(r.acfg().spreadPercent()).isLessThan(4.6);
         assertThat(r.cdg().spreadPercent()).isLessThan(4.6);
         assertThat(r.peakBuffers().values()).allSatisfy(p -> assertThat(p)
@@ -36,19 +39,22 @@ class CostBenefitScenarioTest {
 
     /**
      * S2 (figures 4.5-4.6): E-G at 2 Mbit/s is both classes' bottleneck; thesis 997.3 and 997.6 Kbit/s,
-     * the clients within 4.6%. The same tolerance as S1 (the control traffic on E-G), and the two
-     * classes within 3% of each other: they cross E-G at the same price.
+     * the clients within 4.6%. The two classes' packets delivered at G within 2% of the thesis's sum,
+     * each class at least 94% of its figure and the two within 4% of each other: they cross E-G at the
+     * same price, but over 15 s which class's packets fill E-G's buffer of up to 270 drifts by a few
+     * per cent.
      */
     @Test
     void twoClassesShareOneBottleneckEvenly() {
         CostBenefitScenarios.S1Result r = CostBenefitScenarios.s2(1, Duration.ofSeconds(10), Duration.ofSeconds(15));
         System.out.println("S2: " + r);
         assertThat(r.egMbps()).as("E-G busy").isGreaterThan(2 * 0.995);
-        assertThat(r.acfg().wireMbps()).as("S_acfg, thesis 0.9973").isBetween(0.9973 * 0.94, 1.0);
-        assertThat(r.cdg().wireMbps()).as("S_cdg, thesis 0.9976").isBetween(0.9976 * 0.94, 1.0);
-        double a = r.acfg().wireMbps();
-        double c = r.cdg().wireMbps();
-        assertThat(Math.abs(a - c) / (a + c)).isLessThan(0.03);
+        double a = r.receivedMbps().get("acfg@g");
+        double c = r.receivedMbps().get("cdg@g");
+        assertThat(a + c).as("both across E-G, thesis 1.9949").isBetween((0.9973 + 0.9976) * 0.98, 2.0);
+        assertThat(a).as("S_acfg across E-G, thesis 0.9973").isGreaterThan(0.9973 * 0.94);
+        assertThat(c).as("S_cdg across E-G, thesis 0.9976").isGreaterThan(0.9976 * 0.94);
+        assertThat(Math.abs(a - c) / (a + c)).isLessThan(0.04);
         assertThat(r.acfg().spreadPercent()).isLessThan(4.6);
         assertThat(r.cdg().spreadPercent()).isLessThan(4.6);
         assertThat(r.peakBuffers().values()).allSatisfy(p -> assertThat(p)

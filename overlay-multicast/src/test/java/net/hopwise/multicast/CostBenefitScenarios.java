@@ -39,17 +39,36 @@ final class CostBenefitScenarios {
 
     private CostBenefitScenarios() {}
 
-    /** One class of clients' sending throughput over the measured span. */
-    record ClassRate(String name, int clients, double wireMbps, double payloadMbps, double spreadPercent) {}
-
-    /** What a run measured. */
     /**
+     * IPv4 and UDP headers, which the simulator's wire carries in front of each overlay datagram (as a
+     * real link does) and which a packet's share of a link must count.
+     */
+    static final int IP_UDP = 28;
+    /** A client's packet on the wire beyond its group datagram: channel header, overlay wire header, IPv4 and UDP. */
+    static final int PER_PACKET = ChannelAck.DATA_HEADER + WireHeader.LENGTH + IP_UDP;
+
+    /** One class of clients' sending throughput over the measured span. */
+    record ClassRate(String name, int clients, double wireMbps, double payloadMbps, double spreadPercent,
+            long packets) {}
+
+    /**
+     * What a run measured.
+     *
      * @param efMbps what the E-F wire carried over the span, every packet included (data, control, link state)
      * @param bdMbps the same for B-D
      * @param egMbps the same for E-G
+     * @param efControlPerSecond datagrams per second the E-F wire carried over the span that were not
+     *     S_acfg's messages delivered at F: hellos, link state, cost updates on their own, resends
+     * @param bdControlPerSecond the same for B-D and S_cdg's messages delivered at D
+     * @param seconds the span
+     * @param receivedMbps per group and member node ("acfg@f"), the messages delivered there over the
+     *     span, each counted as its packet on the wire: what crossed the bottleneck, free of the
+     *     buffers' drift that a sending rate over a finite span includes
+     * @param updateKbps per link ("e-f"), the cost updates that rode on its packets over the span
      */
     record S1Result(ClassRate acfg, ClassRate cdg, Map<String, Integer> peakBuffers, long blockedSends, double efMbps,
-            double bdMbps, double egMbps) {}
+            double bdMbps, double egMbps, double efControlPerSecond, double bdControlPerSecond, double seconds,
+            Map<String, Double> receivedMbps, Map<String, Double> updateKbps) {}
 
     /** A client that sends its next message whenever its sender becomes writable again. */
     static final class GreedyClient {
@@ -117,11 +136,14 @@ final class CostBenefitScenarios {
             net.link("e", "g", link(egRate, 5));
             net.start();
             net.runFor(Duration.ofSeconds(20));
+            Map<String, long[]> delivered = new LinkedHashMap<>();
             for (String m : List.of("c", "f", "g")) {
-                net.nodeNamed(m).interact(s -> s.module(Multicast.class).join("acfg", 9, msg -> { }));
+                long[] count = delivered.computeIfAbsent("acfg@" + m, k -> new long[1]);
+                net.nodeNamed(m).interact(s -> s.module(Multicast.class).join("acfg", 9, msg -> count[0]++));
             }
             for (String m : List.of("d", "g")) {
-                net.nodeNamed(m).interact(s -> s.module(Multicast.class).join("cdg", 9, msg -> { }));
+                long[] count = delivered.computeIfAbsent("cdg@" + m, k -> new long[1]);
+                net.nodeNamed(m).interact(s -> s.module(Multicast.class).join("cdg", 9, msg -> count[0]++));
             }
             net.runFor(Duration.ofSeconds(2));
             List<GreedyClient> acfg = clients(net, "a", "acfg", 20);
@@ -132,6 +154,11 @@ final class CostBenefitScenarios {
             long ef = carried(net, "e", "f");
             long bd = carried(net, "b", "d");
             long eg = carried(net, "e", "g");
+            Map<String, Long> deliveredStart = new LinkedHashMap<>();
+            delivered.forEach((k, v) -> deliveredStart.put(k, v[0]));
+            Map<String, Long> updatesStart = updateBytes(net);
+            long efPackets = net.direction("e", "f").packetsSent();
+            long bdPackets = net.direction("b", "d").packetsSent();
             Map<String, Integer> peaks = new LinkedHashMap<>();
             long end = net.now() + measured.toNanos();
             // Sample the buffers at each cost update: LinkBuffer.peak is the longest since the last one.
@@ -152,9 +179,121 @@ final class CostBenefitScenarios {
             for (GreedyClient c : cdg) {
                 blocked += c.sender.statistics().blocked();
             }
+            Map<String, Double> received = new LinkedHashMap<>();
+            delivered.forEach((k, v) -> received.put(k,
+                    (v[0] - deliveredStart.get(k)) * (PAYLOAD + MulticastPacket.HEADER + PER_PACKET) * 8 / seconds / 1e6));
+            Map<String, Double> updates = new LinkedHashMap<>();
+            updateBytes(net).forEach((k, v) -> updates.put(k, (v - updatesStart.getOrDefault(k, 0L)) * 8 / seconds / 1e3));
             return new S1Result(rate("S_acfg", acfg, acfgStart, seconds), rate("S_cdg", cdg, cdgStart, seconds), peaks,
                     blocked, (carried(net, "e", "f") - ef) * 8 / seconds / 1e6, (carried(net, "b", "d") - bd) * 8 / seconds / 1e6,
-                    (carried(net, "e", "g") - eg) * 8 / seconds / 1e6);
+                    (carried(net, "e", "g") - eg) * 8 / seconds / 1e6,
+                    (net.direction("e", "f").packetsSent() - efPackets - (delivered.get("acfg@f")[0]
+                            - deliveredStart.get("acfg@f"))) / seconds,
+                    (net.direction("b", "d").packetsSent() - bdPackets - (delivered.get("cdg@d")[0]
+                            - deliveredStart.get("cdg@d"))) / seconds, seconds, received, updates);
+        }
+    }
+
+    /**
+     * S2's variant (figures 4.7-4.8): S_acfg alone on E-G at 2 Mbit/s, S_cdg's 20 clients starting
+     * together after {@code phase}, and E-G halved to 1 Mbit/s after another (the thesis's phases are
+     * 200 s). Per second, each class's messages delivered at G (counted as their packets on the wire);
+     * per phase, the peak of E-G's buffer.
+     *
+     * @param acfg S_acfg's rate per second from the clients' start
+     * @param cdg S_cdg's, 0 before its start
+     * @param peaks E-G's peak buffer in each of the three phases
+     */
+    record S2Variant(int phaseSeconds, double[] acfg, double[] cdg, int[] peaks) {
+        /**
+         * Seconds from the start of {@code phase} (1: S_cdg starts, 2: E-G halved) until S_acfg's rate
+         * is within 10% of its fair share {@code fairMbps} and stays there for five seconds; -1 if never.
+         */
+        int response(int phase, double fairMbps) {
+            int from = phase * phaseSeconds;
+            for (int t = from; t + 5 <= Math.min(acfg.length, from + phaseSeconds); t++) {
+                boolean settled = true;
+                for (int k = t; k < t + 5; k++) {
+                    settled &= Math.abs(acfg[k] - fairMbps) <= 0.1 * fairMbps;
+                }
+                if (settled) {
+                    return t - from + 1;
+                }
+            }
+            return -1;
+        }
+
+        /** Each class's mean rate over the second half of a phase. */
+        double[] settled(int phase) {
+            double a = 0;
+            double c = 0;
+            int from = phase * phaseSeconds + phaseSeconds / 2;
+            int to = (phase + 1) * phaseSeconds;
+            for (int t = from; t < to; t++) {
+                a += acfg[t] / (to - from);
+                c += cdg[t] / (to - from);
+            }
+            return new double[] {a, c};
+        }
+    }
+
+    static S2Variant s2Variant(long seed, int phaseSeconds) {
+        try (SimNetwork net = new SimNetwork(seed, b -> b.module(module()))) {
+            for (String n : List.of("a", "b", "c", "d", "e", "f", "g")) {
+                net.node(n);
+            }
+            net.link("a", "b", link(10 * MBIT, 15));
+            net.link("b", "c", link(10 * MBIT, 10));
+            net.link("b", "d", link(10 * MBIT, 10));
+            net.link("b", "e", link(10 * MBIT, 10));
+            net.link("e", "f", link(10 * MBIT, 5));
+            net.link("e", "g", link(2 * MBIT, 5));
+            net.start();
+            net.runFor(Duration.ofSeconds(20));
+            long[] atG = new long[2];
+            for (String m : List.of("c", "f", "g")) {
+                net.nodeNamed(m).interact(st -> st.module(Multicast.class).join("acfg", 9, msg -> {
+                    if (m.equals("g")) {
+                        atG[0]++;
+                    }
+                }));
+            }
+            for (String m : List.of("d", "g")) {
+                net.nodeNamed(m).interact(st -> st.module(Multicast.class).join("cdg", 9, msg -> {
+                    if (m.equals("g")) {
+                        atG[1]++;
+                    }
+                }));
+            }
+            net.runFor(Duration.ofSeconds(2));
+            clients(net, "a", "acfg", 20);
+            int seconds = 3 * phaseSeconds;
+            double[] acfg = new double[seconds];
+            double[] cdg = new double[seconds];
+            int[] peaks = new int[3];
+            NodeId g = NodeId.ofName("g");
+            double perMessage = (PAYLOAD + MulticastPacket.HEADER + PER_PACKET) * 8 / 1e6;
+            for (int t = 0; t < seconds; t++) {
+                if (t == phaseSeconds) {
+                    clients(net, "c", "cdg", 20);
+                } else if (t == 2 * phaseSeconds) {
+                    net.changeLink("e", "g", link(MBIT, 5));
+                    net.changeLink("g", "e", link(MBIT, 5));
+                }
+                long a0 = atG[0];
+                long c0 = atG[1];
+                for (int k = 0; k < 20; k++) {
+                    net.runFor(Duration.ofMillis(50));
+                    for (LinkBuffer lb : net.engine("e").module(Multicast.class).linkBuffers()) {
+                        if (lb.neighbour().equals(g)) {
+                            peaks[t / phaseSeconds] = Math.max(peaks[t / phaseSeconds], lb.peak());
+                        }
+                    }
+                }
+                acfg[t] = (atG[0] - a0) * perMessage;
+                cdg[t] = (atG[1] - c0) * perMessage;
+            }
+            return new S2Variant(phaseSeconds, acfg, cdg, peaks);
         }
     }
 
@@ -293,19 +432,23 @@ final class CostBenefitScenarios {
     }
 
     /**
-     * A class's sending rate: on the wire (the packets' bodies with the channel and wire headers, what
-     * a link's capacity is spent on, as ns-2 counts a packet) and in payload bytes; and how far apart
+     * A class's sending rate: on the wire (each packet as the wire carries it, what a link's capacity is
+     * spent on, as ns-2 counts a packet: 1000 bytes of payload, the 30-byte multicast header, the 8-byte
+     * channel header, the 28-byte overlay wire header and 28 bytes of IPv4 and UDP, 1094 bytes; cost
+     * updates riding on a packet are control, not the client's) and in payload bytes; and how far apart
      * its clients are (the standard deviation of their rates over their mean).
      */
     static ClassRate rate(String name, List<GreedyClient> clients, long[] start, double seconds) {
         long[] now = counts(clients);
         double wire = 0;
         double payload = 0;
+        long total = 0;
         double[] each = new double[clients.size()];
         for (int i = 0; i < clients.size(); i++) {
             long packets = now[2 * i] - start[2 * i];
             long bytes = now[2 * i + 1] - start[2 * i + 1];
-            wire += bytes + packets * (ChannelAck.DATA_HEADER + WireHeader.LENGTH);
+            wire += bytes + packets * PER_PACKET;
+            total += packets;
             payload += bytes - packets * MulticastPacket.HEADER;
             each[i] = bytes;
         }
@@ -318,7 +461,18 @@ final class CostBenefitScenarios {
             var += (e - mean) * (e - mean) / each.length;
         }
         return new ClassRate(name, clients.size(), wire * 8 / seconds / 1e6, payload * 8 / seconds / 1e6,
-                mean > 0 ? 100 * Math.sqrt(var) / mean : 0);
+                mean > 0 ? 100 * Math.sqrt(var) / mean : 0, total);
+    }
+
+    /** Bytes of cost updates that rode on each flow-controlled link's packets so far, by link ("e-f"). */
+    static Map<String, Long> updateBytes(SimNetwork net) {
+        Map<String, Long> out = new LinkedHashMap<>();
+        for (String n : NAMES.values()) {
+            for (LinkBuffer lb : net.engine(n).module(Multicast.class).linkBuffers()) {
+                out.put(n + "-" + NAMES.getOrDefault(lb.neighbour(), lb.neighbour().toString()), lb.updateBytes());
+            }
+        }
+        return out;
     }
 
     /** The bytes a simulated link carried, for cross-checks of the clients' counts. */

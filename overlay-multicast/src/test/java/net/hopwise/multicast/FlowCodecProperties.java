@@ -56,10 +56,40 @@ class FlowCodecProperties {
         }
     }
 
+    /** Updates riding on an acknowledgement: the acknowledgement reads as before, and the updates come back whole. */
+    @Property
+    void updatesRidingOnAnAckAreReadBack(@ForAll long seed) {
+        Random r = new Random(seed);
+        ChannelAck a = ack(r);
+        List<CostUpdate> updates = new ArrayList<>();
+        for (int i = r.nextInt(4); i > 0; i--) {
+            updates.add(update(r));
+        }
+        ByteBuf carried = Unpooled.buffer();
+        carried.writeShort(0);
+        updates.forEach(u -> u.encode(carried));
+        carried.setShort(0, carried.readableBytes() - ChannelAck.CARRIED_HEADER);
+        ByteBuf b = a.encode(Unpooled.buffer().alloc(), carried);
+        try {
+            ChannelAck back = ChannelAck.decode(b);
+            assertThat(back.epoch()).isEqualTo(a.epoch());
+            assertThat(back.cumulative()).isEqualTo(a.cumulative());
+            assertThat(back.sequences()).containsExactly(a.sequences());
+            assertThat(CostUpdate.decodeAll(ChannelAck.carried(b))).isEqualTo(updates);
+        } finally {
+            b.release();
+        }
+    }
+
     @Property
     void decodingIsTotal(@ForAll long seed, @ForAll @IntRange(max = 100) int cut, @ForAll @IntRange(max = 8) int flips) {
         Random r = new Random(seed);
-        for (ByteBuf b : List.of(update(r).encode(Unpooled.buffer().alloc()), ack(r).encode(Unpooled.buffer().alloc()))) {
+        ByteBuf riding = Unpooled.buffer();
+        riding.writeShort(0);
+        update(r).encode(riding);
+        riding.setShort(0, riding.readableBytes() - ChannelAck.CARRIED_HEADER);
+        for (ByteBuf b : List.of(update(r).encode(Unpooled.buffer().alloc()), ack(r).encode(Unpooled.buffer().alloc()),
+                ack(r).encode(Unpooled.buffer().alloc(), riding))) {
             try {
                 for (int i = 0; i < flips && b.writerIndex() > 0; i++) {
                     b.setByte(r.nextInt(b.writerIndex()), r.nextInt(256));
@@ -69,7 +99,10 @@ class FlowCodecProperties {
                 if (u != null) {
                     assertThat(u.links()).allSatisfy(l -> assertThat(l.cost()).isFinite().isNotNegative());
                 }
-                ChannelAck.decode(b);
+                if (ChannelAck.decode(b) != null) {
+                    CostUpdate.decodeAll(ChannelAck.carried(b));
+                }
+                CostUpdate.decodeAll(b);
             } finally {
                 b.release();
             }
