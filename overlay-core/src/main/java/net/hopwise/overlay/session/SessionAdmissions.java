@@ -1,5 +1,6 @@
 package net.hopwise.overlay.session;
 
+import java.lang.ref.WeakReference;
 import java.util.HashMap;
 import java.util.IdentityHashMap;
 import java.util.Map;
@@ -11,29 +12,26 @@ import net.hopwise.overlay.spi.SessionAdmission;
  * session layer's node-side table of session ends is the natural holder (it would hand the admission
  * to each end it opens, with {@link SessionEndpoint#admit}), and once it does this registry goes. Keyed
  * by the settings object as well as the id, so that nodes of the same name in other simulations of
- * the same process, which share only the default settings, do not meet unless both run at once; a node
- * takes its admission out when it stops. Thread-safe; consulted once per session opened.
+ * the same process, which share only the default settings, do not meet unless both run at once; held
+ * weakly, so a node dropped without stopping takes its admission with it. Thread-safe; consulted once
+ * per session opened.
  */
 public final class SessionAdmissions {
-    private static final Map<SessionConfig, Map<Long, SessionAdmission>> INSTALLED = new IdentityHashMap<>();
+    private static final Map<SessionConfig, Map<Long, WeakReference<SessionAdmission>>> INSTALLED = new IdentityHashMap<>();
 
     private SessionAdmissions() {}
 
     /**
      * Installs (or, with null, removes) the admission of the node {@code self} whose sessions run under
-     * {@code config}; sessions opened afterwards are metered by it.
-     *
-     * @throws IllegalStateException when another admission is installed for that node
+     * {@code config}; sessions opened afterwards are metered by it. A later call replaces it: a node
+     * restarted in a simulation installs its new module's.
      */
     public static synchronized void install(SessionConfig config, long self, SessionAdmission admission) {
-        Map<Long, SessionAdmission> nodes = INSTALLED.computeIfAbsent(config, c -> new HashMap<>());
+        Map<Long, WeakReference<SessionAdmission>> nodes = INSTALLED.computeIfAbsent(config, c -> new HashMap<>());
         if (admission == null) {
             nodes.remove(self);
         } else {
-            SessionAdmission before = nodes.putIfAbsent(self, admission);
-            if (before != null && before != admission) {
-                throw new IllegalStateException("another module already admits the sessions of this node");
-            }
+            nodes.put(self, new WeakReference<>(admission));
         }
         if (nodes.isEmpty()) {
             INSTALLED.remove(config);
@@ -45,7 +43,8 @@ public final class SessionAdmissions {
         if (INSTALLED.isEmpty()) {
             return null;
         }
-        Map<Long, SessionAdmission> nodes = INSTALLED.get(config);
-        return nodes == null ? null : nodes.get(self);
+        Map<Long, WeakReference<SessionAdmission>> nodes = INSTALLED.get(config);
+        WeakReference<SessionAdmission> r = nodes == null ? null : nodes.get(self);
+        return r == null ? null : r.get();
     }
 }

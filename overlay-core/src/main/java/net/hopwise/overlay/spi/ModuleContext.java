@@ -199,12 +199,9 @@ public interface ModuleContext {
 
     /**
      * Meters the node's reliable sessions with {@code admission} (null: takes it away): every session
-     * end opened afterwards asks it before each new packet (see {@link SessionAdmission}). At most one
-     * module of a node admits sessions; without one, sessions run exactly as they always did. Call it
-     * from {@link OverlayModule#install} so that no session opens unmetered, and with null when the
-     * module's stage closes.
-     *
-     * @throws IllegalStateException when another module already admits this node's sessions
+     * end opened afterwards asks it before each new packet (see {@link SessionAdmission}). One
+     * admission per node: a later call replaces it. Without one, sessions run exactly as they always
+     * did. Call it from {@link OverlayModule#install}, so that no session opens unmetered.
      */
     default void admitSessions(SessionAdmission admission) {
         net.hopwise.overlay.session.SessionAdmissions.install(config().session(), self().value(), admission);
