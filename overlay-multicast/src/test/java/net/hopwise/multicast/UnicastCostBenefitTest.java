@@ -14,8 +14,8 @@ import org.junit.jupiter.api.Test;
  * takes what its own windows give it.
  */
 class UnicastCostBenefitTest {
-    private static final Duration WARMUP = Duration.ofSeconds(10);
-    private static final Duration MEASURED = Duration.ofSeconds(20);
+    private static final Duration WARMUP = Duration.ofSeconds(8);
+    private static final Duration MEASURED = Duration.ofSeconds(12);
 
     @Test
     void aMeteredSessionGetsOneClientsShareOfTheBottleneck() {
@@ -31,7 +31,7 @@ class UnicastCostBenefitTest {
     @Test
     void switchedOffTheSessionIsNoClientAndOutrunsTheSenders() {
         assertThat(new MulticastModule().unicastCostBenefit()).isFalse();
-        UnicastCostBenefitScenario.Result r = UnicastCostBenefitScenario.run(1, 4, false, WARMUP, MEASURED);
+        UnicastCostBenefitScenario.Result r = UnicastCostBenefitScenario.run(1, 4, false, Duration.ofSeconds(5), Duration.ofSeconds(5));
         assertThat(r.metered()).isFalse();
         assertThat(r.bought()).isZero();
         assertThat(r.sessionShare()).isGreaterThan(5);
