@@ -213,7 +213,9 @@ public final class ReliableSessionSender {
     /** The meter may admit again before the instant it named: ask at the next timer. */
     public void wake() {
         if (gated) {
-            gateRetry = 0;
+            // Due at once on any clock: far in the past, yet far enough from Long.MIN_VALUE that a
+            // node subtracting its clock from it cannot overflow to a deadline in the far future.
+            gateRetry = Long.MIN_VALUE / 2;
         }
     }
 
