@@ -118,6 +118,14 @@ public interface Multicast {
      */
     Map<NodeId, Map<NodeId, Double>> linkCosts();
 
+    /**
+     * This node's reliable session ends as clients of Cost-Benefit flow control; empty unless the
+     * module runs it over unicast sessions ({@link MulticastModule#withUnicastCostBenefit}).
+     */
+    default java.util.List<UnicastClientStatistics> unicastClients() {
+        return java.util.List.of();
+    }
+
     /** This node's outgoing links under flow control, as the last cost update saw them; empty without. */
     java.util.List<LinkBuffer> linkBuffers();
 

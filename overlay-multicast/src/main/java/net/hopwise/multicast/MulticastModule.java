@@ -33,18 +33,27 @@ public final class MulticastModule implements OverlayModule {
      */
     public static final int DEFAULT_MAX_REASSEMBLIES = 64;
 
+    /**
+     * Off: Cost-Benefit prices a node's unicast reliable sessions only when asked, since it then paces
+     * them by a budget instead of their windows alone, which an overlay without multicast senders to
+     * share with gains nothing from (see {@link #withUnicastCostBenefit}).
+     */
+    public static final boolean DEFAULT_UNICAST_COST_BENEFIT = false;
+
     private final int maxMessageBytes;
     private final Duration reassemblyTimeout;
     private final int maxReassemblies;
     private final CostBenefitConfig costBenefit;
     private final ReliableConfig reliable;
+    private final boolean unicastCostBenefit;
 
     public MulticastModule() {
         this(DEFAULT_MAX_MESSAGE_BYTES, DEFAULT_REASSEMBLY_TIMEOUT, DEFAULT_MAX_REASSEMBLIES);
     }
 
     public MulticastModule(int maxMessageBytes, Duration reassemblyTimeout, int maxReassemblies) {
-        this(maxMessageBytes, reassemblyTimeout, maxReassemblies, null, ReliableConfig.defaults());
+        this(maxMessageBytes, reassemblyTimeout, maxReassemblies, null, ReliableConfig.defaults(),
+                DEFAULT_UNICAST_COST_BENEFIT);
     }
 
     /**
@@ -53,7 +62,8 @@ public final class MulticastModule implements OverlayModule {
      * @param maxReassemblies incomplete messages a member node holds at once; positive
      */
     private MulticastModule(int maxMessageBytes, Duration reassemblyTimeout, int maxReassemblies,
-            CostBenefitConfig costBenefit, ReliableConfig reliable) {
+            CostBenefitConfig costBenefit, ReliableConfig reliable, boolean unicastCostBenefit) {
+        this.unicastCostBenefit = unicastCostBenefit;
         Objects.requireNonNull(reassemblyTimeout, "reassemblyTimeout");
         this.reliable = Objects.requireNonNull(reliable, "reliable");
         if (maxMessageBytes < 0 || maxMessageBytes > 0xFF_FFFF) {
@@ -77,12 +87,30 @@ public final class MulticastModule implements OverlayModule {
      * but neither prices its links nor holds its senders back.
      */
     public MulticastModule withCostBenefit(CostBenefitConfig config) {
-        return new MulticastModule(maxMessageBytes, reassemblyTimeout, maxReassemblies, config, reliable);
+        return new MulticastModule(maxMessageBytes, reassemblyTimeout, maxReassemblies, config, reliable,
+                unicastCostBenefit);
     }
 
     /** This module with other parameters of reliable multicast (the same on every node). */
     public MulticastModule withReliable(ReliableConfig config) {
-        return new MulticastModule(maxMessageBytes, reassemblyTimeout, maxReassemblies, costBenefit, config);
+        return new MulticastModule(maxMessageBytes, reassemblyTimeout, maxReassemblies, costBenefit, config,
+                unicastCostBenefit);
+    }
+
+    /**
+     * This module with Cost-Benefit flow control also over the node's unicast reliable sessions (off by
+     * default): each session end is a client with a budget of its own, and each new packet costs the
+     * fee plus the advertised costs of the links of its route, so that sessions and multicast senders
+     * share congested links by the same rules. Needs {@link #withCostBenefit}; run it alike on every
+     * node. See {@code docs/multicast.md}.
+     */
+    public MulticastModule withUnicastCostBenefit(boolean on) {
+        return new MulticastModule(maxMessageBytes, reassemblyTimeout, maxReassemblies, costBenefit, reliable, on);
+    }
+
+    /** Whether the node's unicast reliable sessions are under Cost-Benefit flow control. */
+    public boolean unicastCostBenefit() {
+        return unicastCostBenefit;
     }
 
     public ReliableConfig reliable() {
@@ -113,6 +141,9 @@ public final class MulticastModule implements OverlayModule {
 
     @Override
     public void install(ModuleContext context) {
+        if (unicastCostBenefit && costBenefit == null) {
+            throw new IllegalArgumentException("unicast Cost-Benefit needs Cost-Benefit flow control: withCostBenefit");
+        }
         context.registerPacketType(MulticastPacket.DATA, "multicast-data");
         context.registerPacketType(CostUpdate.TYPE, "multicast-cost");
         context.registerPacketType(ChannelAck.DATA, "multicast-channel-data");

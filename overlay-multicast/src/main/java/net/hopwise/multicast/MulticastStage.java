@@ -46,6 +46,8 @@ final class MulticastStage implements Stage, Multicast {
     private final DropCounter flowControlOff;
     /** Null without Cost-Benefit flow control. */
     private final FlowControl flow;
+    /** Null unless the node's unicast sessions are under Cost-Benefit too. */
+    private final UnicastCostBenefit unicast;
     private final ChannelReceivers receivers;
     private final ReliableEngine reliable;
     private final ConcurrentHashMap<GroupTrees.Key, FlowSender> defaultSenders = new ConcurrentHashMap<>();
@@ -82,6 +84,10 @@ final class MulticastStage implements Stage, Multicast {
         this.receivers = new ChannelReceivers(context, malformed);
         this.flow = settings.costBenefit() == null ? null : new FlowControl(context, this, settings.costBenefit());
         this.reliable = new ReliableEngine(context, this, settings.reliable(), malformed, offTree);
+        this.unicast = flow != null && settings.unicastCostBenefit() ? new UnicastCostBenefit(context, flow) : null;
+        if (unicast != null) {
+            context.admitSessions(unicast);
+        }
         // Every event of the node's (links, neighbours, routes) may move a tree: forget them all.
         context.addListener(event -> trees.forgetAll());
     }
@@ -212,6 +218,11 @@ final class MulticastStage implements Stage, Multicast {
     @Override
     public Map<NodeId, Map<NodeId, Double>> linkCosts() {
         return flow == null ? Map.of() : flow.costs();
+    }
+
+    @Override
+    public List<UnicastClientStatistics> unicastClients() {
+        return unicast == null ? List.of() : unicast.statistics();
     }
 
     @Override
@@ -391,6 +402,8 @@ final class MulticastStage implements Stage, Multicast {
             flowControlOff.increment();
         } else if (!flow.onControl(frame, type)) {
             malformed.increment();
+        } else if (unicast != null && type == CostUpdate.TYPE) {
+            unicast.costsChanged();
         }
     }
 
@@ -470,6 +483,7 @@ final class MulticastStage implements Stage, Multicast {
     @Override
     public long nextDeadlineNanos() {
         long next = Math.min(reassembly.nextDeadlineNanos(), reliable.nextDeadlineNanos());
+        next = unicast == null ? next : Math.min(next, unicast.nextDeadlineNanos());
         return flow == null ? next : Math.min(next, flow.nextDeadlineNanos());
     }
 
@@ -479,6 +493,9 @@ final class MulticastStage implements Stage, Multicast {
         reliable.onTimer(nowNanos);
         if (flow != null) {
             flow.onTimer(nowNanos);
+        }
+        if (unicast != null) {
+            unicast.onTimer(nowNanos);
         }
     }
 
@@ -494,6 +511,9 @@ final class MulticastStage implements Stage, Multicast {
         closed = true;
         reassembly.clear();
         reliable.close();
+        if (unicast != null) {
+            unicast.close();
+        }
         if (flow != null) {
             flow.close();
         }

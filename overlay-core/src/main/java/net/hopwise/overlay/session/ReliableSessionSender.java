@@ -4,6 +4,7 @@ import io.netty.buffer.ByteBuf;
 import io.netty.buffer.ByteBufAllocator;
 import net.hopwise.overlay.reliable.RetransmissionTimer;
 import net.hopwise.overlay.reliable.Rings;
+import net.hopwise.overlay.spi.SessionAdmission;
 
 /**
  * The sending edge of one reliable session: end-to-end sequence numbers, a bounded buffer of what
@@ -69,6 +70,13 @@ public final class ReliableSessionSender {
     private long reactionPoint;
     private long deadline = Long.MAX_VALUE;
     private boolean blocked;
+    /** Null unless a module meters the node's sessions; then every new packet is bought before it goes. */
+    private SessionAdmission.Meter meter;
+    /** Whether the meter refused the packet at {@link #sent}; then nothing new goes before {@link #gateRetry}. */
+    private boolean gated;
+    private long gateRetry = Long.MAX_VALUE;
+    /** A sequence the meter admitted and the first link then refused: it is not paid for twice. */
+    private long prepaid = -1;
 
     private long messagesAccepted;
     private long packetsSent;
@@ -194,13 +202,53 @@ public final class ReliableSessionSender {
         return (int) Math.max(1, Math.min(Math.min(usableWindow() / 4, queued), config.maxAckInterval()));
     }
 
-    /** Sends what the windows and the first link allow. */
+    /**
+     * Meters this sender's new packets (null: none, as without): each first transmission goes only
+     * once {@code meter} admits it.
+     */
+    public void meter(SessionAdmission.Meter meter) {
+        this.meter = meter;
+    }
+
+    /** The meter may admit again before the instant it named: ask at the next timer. */
+    public void wake() {
+        if (gated) {
+            // Due at once on any clock: far in the past, yet far enough from Long.MIN_VALUE that a
+            // node subtracting its clock from it cannot overflow to a deadline in the far future.
+            gateRetry = Long.MIN_VALUE / 2;
+        }
+    }
+
+    /** Whether the meter refused the next new packet and the sender waits for it. */
+    public boolean gated() {
+        return gated;
+    }
+
+    /** Sends what the windows, the meter and the first link allow. */
     public void pump(long nowNanos) {
         blocked = false;
+        // A refused session does not ask again before the instant its meter named (or its wake).
+        boolean waiting = gated && nowNanos < gateRetry;
+        // Not waiting: the meter is asked afresh if a new packet gets that far (a window closed since
+        // leaves nothing to ask about, and no stale retry instant may keep the timer due).
+        gated = waiting;
         int interval = ackInterval();
         while (sent < next && sent - acked < usableWindow() && sent < acked + advertised) {
             int i = (int) (sent & mask);
             boolean again = sent < highestSent;
+            if (!again && meter != null && prepaid != sent) {
+                if (waiting) {
+                    break;
+                }
+                long verdict = meter.admit(nowNanos);
+                if (verdict != SessionAdmission.ADMITTED) {
+                    gated = true;
+                    // A meter naming the present would have the timer spin on one instant.
+                    gateRetry = Math.max(verdict, nowNanos + 1);
+                    break;
+                }
+                prepaid = sent;
+            }
             if (!output.transmit(incarnation, (int) sent, payloads[i], endOfMessage[i], interval, again)) {
                 blocked = true;
                 break;
@@ -287,8 +335,14 @@ public final class ReliableSessionSender {
         pump(nowNanos);
     }
 
-    /** Runs the end-to-end timer: resend everything unacknowledged, probe a closed window, or retry. */
+    /**
+     * Runs the end-to-end timer: resend everything unacknowledged, probe a closed window, or retry;
+     * and asks the meter again once it said to.
+     */
     public void onTimer(long nowNanos) {
+        if (gated && nowNanos >= gateRetry) {
+            pump(nowNanos);
+        }
         if (nowNanos < deadline) {
             return;
         }
@@ -312,7 +366,7 @@ public final class ReliableSessionSender {
     }
 
     public long nextDeadlineNanos() {
-        return deadline;
+        return gated ? Math.min(deadline, gateRetry) : deadline;
     }
 
     /** Releases every buffer held; the sender must not be used afterwards. */

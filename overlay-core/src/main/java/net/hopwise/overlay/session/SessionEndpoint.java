@@ -6,6 +6,8 @@ import java.util.function.IntConsumer;
 import net.hopwise.overlay.MessageHandler;
 import net.hopwise.overlay.NodeId;
 import net.hopwise.overlay.routing.RoutingMetric;
+import net.hopwise.overlay.spi.SessionAdmission;
+import net.hopwise.overlay.wire.DataHeader;
 
 /**
  * One end of a reliable session as the node engine keeps it: the (local port, remote node, remote
@@ -39,12 +41,16 @@ public final class SessionEndpoint {
     private volatile IntConsumer acknowledged;
     private boolean closed;
     private byte[] routeHeader;
+    private final SessionConfig config;
+    /** The admission's account of this session; null while unmetered. */
+    private SessionAdmission.Meter meter;
 
     public SessionEndpoint(Key key, RoutingMetric metric, SessionConfig config, long incarnation,
             ByteBufAllocator allocator, MessageHandler handler, IntConsumer acknowledged, Output output) {
         this.key = key;
         this.remote = new NodeId(key.remote());
         this.metric = metric;
+        this.config = config;
         this.handler = handler;
         this.acknowledged = acknowledged;
         this.sender = new ReliableSessionSender(config, incarnation, new ReliableSessionSender.Output() {
@@ -111,6 +117,28 @@ public final class SessionEndpoint {
 
     public void routeHeader(byte[] header) {
         this.routeHeader = header;
+        if (meter == null && header != null && header.length >= DataHeader.LENGTH) {
+            // The header names this node as the origin: how a session end finds its node's admission
+            // until the node hands it over itself (see SessionAdmissions).
+            admit(SessionAdmissions.of(config, DataHeader.origin(io.netty.buffer.Unpooled.wrappedBuffer(header))));
+        }
+    }
+
+    /**
+     * Puts this session's new packets under {@code admission} (null: leaves it unmetered). Once per
+     * session, before it sends; on the node's thread.
+     */
+    public void admit(SessionAdmission admission) {
+        if (admission == null || meter != null || closed) {
+            return;
+        }
+        meter = admission.open(remote, metric, sender::wake);
+        sender.meter(meter);
+    }
+
+    /** Whether a module's admission meters this session. */
+    public boolean metered() {
+        return meter != null;
     }
 
     public boolean isClosed() {
@@ -133,6 +161,9 @@ public final class SessionEndpoint {
     public void close() {
         if (!closed) {
             closed = true;
+            if (meter != null) {
+                meter.close();
+            }
             sender.close();
             receiver.close();
         }

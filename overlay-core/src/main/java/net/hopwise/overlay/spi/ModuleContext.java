@@ -198,6 +198,16 @@ public interface ModuleContext {
     <T> void provide(Class<T> type, T api);
 
     /**
+     * Meters the node's reliable sessions with {@code admission} (null: takes it away): every session
+     * end opened afterwards asks it before each new packet (see {@link SessionAdmission}). One
+     * admission per node: a later call replaces it. Without one, sessions run exactly as they always
+     * did. Call it from {@link OverlayModule#install}, so that no session opens unmetered.
+     */
+    default void admitSessions(SessionAdmission admission) {
+        net.hopwise.overlay.session.SessionAdmissions.install(config().session(), self().value(), admission);
+    }
+
+    /**
      * Runs a task on the node's thread at its current time, then lets the node send what it produced
      * and re-arm its timer: how a module's API, called from any thread, reaches its stage.
      *

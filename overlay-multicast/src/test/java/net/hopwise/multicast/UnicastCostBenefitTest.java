@@ -1,0 +1,51 @@
+package net.hopwise.multicast;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.time.Duration;
+import net.hopwise.overlay.sim.SimNetwork;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Cost-Benefit over a unicast reliable session, on virtual time: a session sharing a bottleneck with
+ * multicast senders whose trees cross the same links pays the same price per packet, so under the
+ * thesis's rules it gets one client's share; with the switch off (the default) it is not a client and
+ * takes what its own windows give it.
+ */
+class UnicastCostBenefitTest {
+    private static final Duration WARMUP = Duration.ofSeconds(8);
+    private static final Duration MEASURED = Duration.ofSeconds(12);
+
+    @Test
+    void aMeteredSessionGetsOneClientsShareOfTheBottleneck() {
+        UnicastCostBenefitScenario.Result r = UnicastCostBenefitScenario.run(1, 4, true, WARMUP, MEASURED);
+        assertThat(r.metered()).isTrue();
+        // Every new packet was bought once, and only once.
+        assertThat(r.bought()).isEqualTo(r.sessionPackets()).isPositive();
+        assertThat(r.sessionShare()).as("session %.3f against the mean sender of %s", r.session(),
+                java.util.Arrays.toString(r.senders())).isBetween(0.7, 1.3);
+        assertThat(r.total()).as("B-C carries the clients' payload").isGreaterThan(0.75);
+    }
+
+    @Test
+    void switchedOffTheSessionIsNoClientAndOutrunsTheSenders() {
+        assertThat(new MulticastModule().unicastCostBenefit()).isFalse();
+        UnicastCostBenefitScenario.Result r = UnicastCostBenefitScenario.run(1, 4, false, Duration.ofSeconds(5), Duration.ofSeconds(5));
+        assertThat(r.metered()).isFalse();
+        assertThat(r.bought()).isZero();
+        assertThat(r.sessionShare()).isGreaterThan(5);
+    }
+
+    @Test
+    void theSwitchNeedsCostBenefit() {
+        MulticastModule module = new MulticastModule().withUnicastCostBenefit(true);
+        assertThat(module.withReliable(ReliableConfig.defaults()).unicastCostBenefit()).isTrue();
+        try (SimNetwork net = new SimNetwork(1, b -> b.module(module))) {
+            assertThatThrownBy(() -> {
+                net.node("a");
+                net.start();
+            }).hasStackTraceContaining("withCostBenefit");
+        }
+    }
+}
