@@ -29,6 +29,14 @@ import net.hopwise.overlay.NodeId;
  * kernel, where no one counts them, and every round lost as many again.
  */
 final class ExtensionNeighbour {
+    /**
+     * Record bytes sent to one neighbour and not yet acknowledged, at most: about 48 full datagrams,
+     * some 110 KB of a receiving socket's buffer once the kernel's overhead is counted, so that a node
+     * with 32 neighbours all sending at once still fits the default 4 MiB; at 10 ms pacing it still
+     * carries 6 MB/s a link, a node's 2048 full records in a fifth of a second.
+     */
+    static final long WINDOW_BYTES = 64 * 1024;
+
     /** Enough doublings to pass any refresh interval, few enough that the shift cannot overflow. */
     private static final int MAX_SILENT_ROUNDS = 20;
 

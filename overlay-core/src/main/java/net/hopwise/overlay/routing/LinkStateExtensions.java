@@ -43,14 +43,6 @@ import net.hopwise.overlay.wire.DropReason;
  * with {@link DropReason#EXTENSION_LIMIT} and acked; local publishes beyond either bound throw.
  */
 final class LinkStateExtensions {
-    /**
-     * Record bytes sent to one neighbour and not yet acknowledged, at most (see {@link ExtensionNeighbour}):
-     * about 48 full datagrams, some 110 KB of a receiving socket's buffer once the kernel's overhead
-     * is counted, so that a node with 32 neighbours all sending at once still fits the default 4 MiB;
-     * at 10 ms pacing it still carries 6 MB/s a link, a node's 2048 full records in a fifth of a second.
-     */
-    static final long WINDOW_BYTES = 64 * 1024;
-
     private final NodeId self;
     private final Signatures signatures;
     private final RoutingConfig config;
@@ -204,7 +196,7 @@ final class LinkStateExtensions {
         long deadline = Math.min(database.nextExpiryNanos(), nextRefreshNanos);
         for (ExtensionNeighbour n : neighbours.values()) {
             if (!n.idle()) {
-                deadline = Math.min(deadline, n.nextDeadlineNanos(WINDOW_BYTES));
+                deadline = Math.min(deadline, n.nextDeadlineNanos(ExtensionNeighbour.WINDOW_BYTES));
             }
         }
         return deadline;
@@ -239,7 +231,7 @@ final class LinkStateExtensions {
         for (ExtensionNeighbour n : neighbours.values()) {
             n.sendAcks(out, config.maxUpdateBodyBytes());
             n.sendUpdates(out, database, nowNanos, pacing, retransmit, refreshNanos, config.maxUpdateBodyBytes(),
-                    WINDOW_BYTES);
+                    ExtensionNeighbour.WINDOW_BYTES);
         }
     }
 

@@ -78,7 +78,7 @@ class ExtensionFloodControlTest {
         }
         runUntil(a, 3 * SECOND);
         long perRecord = ExtensionCodec.encodedSize(new ExtensionRecord(A, 1, 100, 0, record(1)));
-        long window = (LinkStateExtensions.WINDOW_BYTES + perRecord - 1) / perRecord;
+        long window = (ExtensionNeighbour.WINDOW_BYTES + perRecord - 1) / perRecord;
         Set<Integer> sent = kinds(out.extensionRecordsTo(B));
         assertThat(sent).as("unacknowledged, at most a window's worth, however long it waits").hasSize((int) window);
         int packets = (int) out.extensionsSent.stream().filter(s -> s.to().equals(B) && s.update() != null).count();
