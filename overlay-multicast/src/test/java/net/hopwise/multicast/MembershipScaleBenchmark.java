@@ -146,6 +146,7 @@ public final class MembershipScaleBenchmark {
             long t1 = System.nanoTime();
             String joined = awaitEverywhere(running, (long) nodes * groups);
             double joinedSeconds = (System.nanoTime() - t1) / 1e9;
+            String joinKernelDrops = kernelDrops(running);
             long leaveNanos = 0;
             for (int n = 0; n < nodes; n++) {
                 MembershipView own = view(running.get(n).module(Multicast.class));
@@ -160,6 +161,8 @@ public final class MembershipScaleBenchmark {
             t1 = System.nanoTime();
             String left = awaitEverywhere(running, 0);
             double leftSeconds = (System.nanoTime() - t1) / 1e9;
+            System.out.printf(Locale.ROOT, "%-8s datagrams the kernel dropped at each node's socket (receive buffer"
+                    + " full): after the joins %s, at the end %s%n", label, joinKernelDrops, kernelDrops(running));
             long all = (long) nodes * groups;
             System.out.printf(Locale.ROOT, "%-8s running nodes: join %.2f us/op (the calls alone %.2f), leave %.2f us/op;"
                             + " after the last join: %s in %.1f s; after the last leave: %s in %.1f s%n", label,
@@ -198,6 +201,42 @@ public final class MembershipScaleBenchmark {
             }
         }
         return b.toString();
+    }
+
+    /**
+     * Each node's socket's drop count from /proc/net/udp (Linux): datagrams the kernel threw away
+     * because the socket's receive buffer was full, which the node itself cannot see.
+     */
+    private static String kernelDrops(List<OverlayNode> running) {
+        java.util.Map<Integer, Long> byPort = new java.util.HashMap<>();
+        try {
+            // Both tables: a socket bound on loopback may be an IPv6 one taking IPv4 too.
+            List<String> lines = new ArrayList<>();
+            for (String table : List.of("/proc/net/udp", "/proc/net/udp6")) {
+                java.nio.file.Path p = java.nio.file.Path.of(table);
+                if (java.nio.file.Files.isReadable(p)) {
+                    lines.addAll(java.nio.file.Files.readAllLines(p));
+                }
+            }
+            if (lines.isEmpty()) {
+                return "(not on Linux)";
+            }
+            for (String line : lines) {
+                String[] f = line.trim().split("\\s+");
+                if (f.length < 13 || !f[1].contains(":")) {
+                    continue;
+                }
+                byPort.merge(Integer.parseInt(f[1].substring(f[1].indexOf(':') + 1), 16), Long.parseLong(f[f.length - 1]),
+                        Long::sum);
+            }
+        } catch (java.io.IOException | NumberFormatException e) {
+            return "(unreadable: " + e.getMessage() + ")";
+        }
+        StringBuilder b = new StringBuilder("[");
+        for (OverlayNode n : running) {
+            b.append(b.length() > 1 ? " " : "").append(byPort.getOrDefault(n.localAddress().getPort(), -1L));
+        }
+        return b.append(']').toString();
     }
 
     private static void await(BooleanSupplier condition, long timeoutMillis) throws InterruptedException {
