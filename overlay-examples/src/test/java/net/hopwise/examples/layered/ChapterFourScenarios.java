@@ -57,9 +57,8 @@ final class ChapterFourScenarios {
             ReceiverStats s = r.stats;
             Map<String, Double> out = new LinkedHashMap<>();
             int full = m.optimalLevel(1_000_000);
-            int half = m.optimalLevel(500_000);
             int most = m.optimalLevel(750_000);
-            out.put("conv s", seconds(s.settledBetween(full - 1, full + 1, join, start + 20 * SECOND), join));
+            out.put("conv s", seconds(s.firstLevel(l -> l >= full - 1 && l <= full + 1, join, start + 20 * SECOND), join));
             out.put("react@20 s", seconds(s.firstLevel(l -> m.rateOf(l) <= 500_000, start + 20 * SECOND, end),
                     start + 20 * SECOND));
             out.put("react@40 s", seconds(s.firstLevel(l -> l >= most - 1, start + 40 * SECOND, end), start + 40 * SECOND));
@@ -69,7 +68,7 @@ final class ChapterFourScenarios {
             out.put("Kbit/s", thr / 1000);
             out.put("E", thr / available);
             out.put("PLR", s.lossRate());
-            out.put("levels 500/750", (double) half + 1 + (most + 1) / 100.0);
+            out.put("changes/min", s.changesAfter(start + 20 * SECOND) / 1.0);
             return out;
         }
     }

@@ -75,13 +75,15 @@ final class ChapterSixScenarios {
             net.runUntil(end);
             int opt = m.optimalLevel(300_000);
             Map<String, Double> out = new LinkedHashMap<>();
-            out.put("conv s", rs.stream().mapToDouble(r -> seconds(r.stats.settledBetween(opt - 1, opt + 1, r.stats.joinedAt,
+            out.put("conv s", rs.stream().mapToDouble(r -> seconds(r.stats.firstLevel(l -> l >= opt - 1 && l <= opt + 1, r.stats.joinedAt,
                     end), r.stats.joinedAt)).average().orElse(Double.NaN));
             double thr = rs.stream().mapToDouble(r -> r.stats.throughput(start + 5 * SECOND, end)).average().orElse(0);
             out.put("Kbit/s", thr / 1000);
             out.put("E", thr / 300_000);
             out.put("PLR", rs.stream().mapToDouble(r -> r.stats.lossRate()).average().orElse(0));
             out.put("peak PLR", rs.stream().mapToDouble(r -> r.stats.peakLossRate(r.stats.joinedAt + SECOND, end)).max()
+                    .orElse(0));
+            out.put("changes/min", rs.stream().mapToDouble(r -> r.stats.changesAfter(start + 20 * SECOND) / 1.0).average()
                     .orElse(0));
             return out;
         }
@@ -107,7 +109,7 @@ final class ChapterSixScenarios {
             net.runUntil(end);
             int full = m.optimalLevel(1_000_000);
             Map<String, Double> out = new LinkedHashMap<>();
-            out.put("conv s", seconds(r.stats.settledBetween(full - 1, full + 1, join, halved), join));
+            out.put("conv s", seconds(r.stats.firstLevel(l -> l >= full - 1 && l <= full + 1, join, halved), join));
             out.put("before", r.stats.throughput(halved - 10 * SECOND, halved) / 1000);
             out.put("after", r.stats.throughput(halved + 5 * SECOND, end) / 1000);
             out.put("react s", seconds(r.stats.firstLevel(l -> m.rateOf(l) <= 500_000, halved, end), halved));
@@ -257,7 +259,7 @@ final class ChapterSixScenarios {
             net.runUntil(end);
             int opt = m.optimalLevel(400_000);
             Map<String, Double> out = new LinkedHashMap<>();
-            out.put("R1 conv s", seconds(rs.get(0).stats.settledBetween(opt - 1, opt + 1, rs.get(0).stats.joinedAt, end),
+            out.put("R1 conv s", seconds(rs.get(0).stats.firstLevel(l -> l >= opt - 1 && l <= opt + 1, rs.get(0).stats.joinedAt, end),
                     rs.get(0).stats.joinedAt));
             for (int k = 2; k < 4; k++) {
                 ReceiverStats s = rs.get(k).stats;
@@ -300,12 +302,13 @@ final class ChapterSixScenarios {
             net.runUntil(end);
             int opt = m.optimalLevel(320_000);
             Map<String, Double> out = new LinkedHashMap<>();
-            out.put("conv s", seconds(r.stats.settledBetween(opt - 1, opt + 1, join, end), join));
+            out.put("conv s", seconds(r.stats.firstLevel(l -> l >= opt - 1 && l <= opt + 1, join, end), join));
             double thr = r.stats.throughput(start + 5 * SECOND, end);
             out.put("Kbit/s", thr / 1000);
             out.put("E", thr / 320_000);
             out.put("peak PLR", r.stats.peakLossRate(join + SECOND, end));
             out.put("PLR", r.stats.lossRate());
+            out.put("changes/min", r.stats.changesAfter(start + 20 * SECOND) / 1.0);
             return out;
         }
     }

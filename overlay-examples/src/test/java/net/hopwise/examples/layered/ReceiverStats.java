@@ -121,30 +121,10 @@ final class ReceiverStats {
     }
 
     /**
-     * The first instant in [from, to] from which the level stays within [lo, hi] until {@code to};
-     * -1 if it never does: the "dynamic stable state" of the thesis's convergence time.
+     * The first instant in [from, to) at which {@code test} holds of the level, -1 if none: with
+     * {@code test} a band around the optimal level, the convergence time as one reads it from the
+     * thesis's graphs (the first arrival near the optimum; staying there is measured apart).
      */
-    long settledBetween(int lo, int hi, long fromNanos, long toNanos) {
-        int at = levelAt(fromNanos);
-        long since = at >= lo && at <= hi ? fromNanos : -1;
-        for (long[] change : levels) {
-            if (change[0] <= fromNanos) {
-                continue;
-            }
-            if (change[0] > toNanos) {
-                break;
-            }
-            boolean inside = change[1] >= lo && change[1] <= hi;
-            if (inside && since < 0) {
-                since = change[0];
-            } else if (!inside) {
-                since = -1;
-            }
-        }
-        return since;
-    }
-
-    /** The first instant in [from, to) at which {@code test} holds of the level; -1 if none. */
     long firstLevel(java.util.function.IntPredicate test, long fromNanos, long toNanos) {
         if (test.test(levelAt(fromNanos))) {
             return fromNanos;
