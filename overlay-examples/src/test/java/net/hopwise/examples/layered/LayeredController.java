@@ -17,4 +17,9 @@ interface LayeredController {
 
     /** The highest layer held, -1 when none. */
     int level();
+
+    /** Whether {@code packet} is of a layer the receiver holds, so that it counts as received. */
+    default boolean counts(LayeredPacket packet) {
+        return packet.layer() <= level();
+    }
 }

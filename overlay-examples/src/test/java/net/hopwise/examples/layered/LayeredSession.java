@@ -31,7 +31,15 @@ import net.hopwise.overlay.sim.Simulator;
  */
 final class LayeredSession {
     static final int CONTROL_BYTES = 40;
-    private static final long FLOW = 0x4C41_5945_5200L;
+    /** The fair-queuing flow of the first session; session k uses FLOW + k. */
+    static final long FLOW = 0x4C41_5945_5200L;
+
+    /** What sends a session's packets: {@link EraSender}, or a baseline's own source. */
+    interface Source {
+        void onTimer(long nowNanos);
+
+        long nextDeadlineNanos();
+    }
 
     private final SimNetwork net;
     private final Simulator sim;
@@ -40,10 +48,10 @@ final class LayeredSession {
     private final List<String> nodes = new ArrayList<>();
     private final LayerForwarding[] relays;
     private final List<List<Receiver>> local = new ArrayList<>();
-    private final LayerRates layers;
-    private final EraConfig config;
+    private final int relayLayers;
     private final long leaveLatencyNanos;
-    private final EraSender sender;
+    private final long flow;
+    private final Source sender;
     private final AgentTimer senderTimer;
     private final long[] children = new long[64];
     private final Map<Integer, List<int[]>> pendingControl = new HashMap<>();
@@ -56,31 +64,49 @@ final class LayeredSession {
         LayeredController controller;
         AgentTimer timer;
 
+        private int recordedLevel = -1;
+        /** Grafts and prunes this receiver asked for (dynamic layering's cost is many of them). */
+        long joins;
+        long leaves;
+
         Receiver(String node) {
             this.node = node;
-            this.stats = new ReceiverStats(layers);
+            this.stats = new ReceiverStats(relayLayers);
         }
 
         @Override
         public void join(int layer, long now) {
-            stats.levelChanged(layer, now);
+            joins++;
             relays[index.get(node)].localJoin(layer, now);
         }
 
         @Override
         public void leave(int layer, long now) {
-            stats.levelChanged(layer - 1, now);
+            leaves++;
             stats.forget(layer);
             int at = index.get(node);
             later(now, () -> relays[at].localLeave(layer, sim.now()));
         }
 
+        /**
+         * The level is read from the controller after each of its steps rather than from the
+         * layers it grafts: with dynamic layering the groups held are not the level.
+         */
+        void settled(long now) {
+            int level = controller.level();
+            if (level != recordedLevel) {
+                recordedLevel = level;
+                stats.levelChanged(level, now);
+            }
+            timer.update(controller.nextDeadlineNanos());
+        }
+
         void deliver(LayeredPacket p, int bytes, long now) {
-            if (p.layer() <= controller.level()) {
+            if (controller.counts(p)) {
                 stats.received(p, bytes, now);
             }
             controller.onPacket(p, now);
-            timer.update(controller.nextDeadlineNanos());
+            settled(now);
         }
     }
 
@@ -91,11 +117,33 @@ final class LayeredSession {
      */
     LayeredSession(SimNetwork net, String source, Map<String, String> parentOf, LayerRates layers, EraConfig config,
             long startNanos, long leaveLatencyNanos, long seed) {
+        this(net, source, parentOf, layers.count(), leaveLatencyNanos, FLOW, out -> {
+            EraSender era = new EraSender(1, 1, layers, config, 0, startNanos, out, seed);
+            return new Source() {
+                @Override
+                public void onTimer(long now) {
+                    era.onTimer(now);
+                }
+
+                @Override
+                public long nextDeadlineNanos() {
+                    return era.nextDeadlineNanos();
+                }
+            };
+        });
+    }
+
+    /**
+     * A session with any source: {@code relayLayers} groups at every relay (layers, or dynamic
+     * layering's groups), its packets in fair-queuing flow {@code flow}.
+     */
+    LayeredSession(SimNetwork net, String source, Map<String, String> parentOf, int relayLayers, long leaveLatencyNanos,
+            long flow, Function<LayeredOutput, Source> sourceFactory) {
         this.net = net;
         this.sim = net.simulator();
         this.parentOf = parentOf;
-        this.layers = layers;
-        this.config = config;
+        this.relayLayers = relayLayers;
+        this.flow = flow;
         this.leaveLatencyNanos = leaveLatencyNanos;
         addNode(source);
         parentOf.keySet().stream().sorted().forEach(this::addNode);
@@ -104,7 +152,7 @@ final class LayeredSession {
             String me = nodes.get(i);
             String parent = parentOf.get(me);
             local.add(new ArrayList<>());
-            relays[i] = new LayerForwarding(layers.count(), new LayerForwarding.Upstream() {
+            relays[i] = new LayerForwarding(relayLayers, new LayerForwarding.Upstream() {
                 @Override
                 public void graft(int layer, long now) {
                     control(me, parent, layer, true, now);
@@ -116,17 +164,17 @@ final class LayeredSession {
                 }
             });
         }
-        this.sender = new EraSender(1, 1, layers, config, 0, startNanos, new LayeredOutput() {
+        this.sender = sourceFactory.apply(new LayeredOutput() {
             @Override
             public void data(LayeredPacket header, long now) {
-                forward(0, header, config.packetBytes(), now);
+                forward(0, header, LayeredScenarios.PACKET, now);
             }
 
             @Override
             public void announce(SessionAnnouncement a, long now) {
                 flood(0, a, now);
             }
-        }, seed);
+        });
         this.senderTimer = new AgentTimer(sim, 900_001, now -> {
             sender.onTimer(now);
             senderTimer().update(sender.nextDeadlineNanos());
@@ -149,13 +197,13 @@ final class LayeredSession {
         r.controller = controller.apply(r);
         r.timer = new AgentTimer(sim, 900_100 + local.get(index.get(node)).size(), now -> {
             r.controller.onTimer(now);
-            r.timer.update(r.controller.nextDeadlineNanos());
+            r.settled(now);
         });
         local.get(index.get(node)).add(r);
         sim.schedule(joinNanos, now -> {
             r.stats.joinedAt = now;
             r.controller.join(now);
-            r.timer.update(r.controller.nextDeadlineNanos());
+            r.settled(now);
         });
         return r;
     }
@@ -219,7 +267,7 @@ final class LayeredSession {
     private void flood(int at, SessionAnnouncement a, long now) {
         for (Receiver r : local.get(at)) {
             r.controller.onAnnouncement(a, now);
-            r.timer.update(r.controller.nextDeadlineNanos());
+            r.settled(now);
         }
         String me = nodes.get(at);
         for (int c = 0; c < nodes.size(); c++) {
@@ -230,16 +278,12 @@ final class LayeredSession {
         }
     }
 
-    EraSender sender() {
-        return sender;
-    }
-
     /** A packet of this session on one link; at the far end it runs what the next node does with it. */
-    private static final class Hop extends Packet {
+    private final class Hop extends Packet {
         private final net.hopwise.overlay.sim.Action onArrival;
 
         Hop(int bytes, net.hopwise.overlay.sim.Action onArrival) {
-            super(bytes, FLOW);
+            super(bytes, flow);
             this.onArrival = onArrival;
         }
 

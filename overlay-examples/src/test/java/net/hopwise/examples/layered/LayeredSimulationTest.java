@@ -142,4 +142,22 @@ class LayeredSimulationTest {
         assertThat(rlm.lossRate()).as("%s", rlm).isGreaterThan(0.01);
         assertThat(Double.isNaN(rlm.settleSeconds()) || rlm.settleSeconds() > 20).as("%s", rlm).isTrue();
     }
+
+    /**
+     * FLID-DL with dynamic layering behind the 300 Kbit/s bottleneck of ERA's Exp. I: its increase
+     * signals, calibrated to a fixed round trip, let it climb one layer a slot past the capacity,
+     * and it must hold the level a whole slot before a loss lowers it, so it oscillates and loses
+     * packets (the thesis: 5-16%) where ERA, on the same bottleneck, loses none and stays put.
+     */
+    @Test
+    void flidDlOscillatesAroundTheBottleneckAndLosesWhereEraDoesNot() {
+        java.util.Map<String, Double> flid = ChapterSixScenarios.b5(Bench.Proto.FLID_DL, 1);
+        java.util.Map<String, Double> era = ChapterSixScenarios.b5(Bench.Proto.ERA, 1);
+        assertThat(flid.get("PLR")).as("%s", flid).isGreaterThan(0.02);
+        assertThat(flid.get("changes/min")).as("%s", flid).isGreaterThan(10);
+        // Oscillating one layer (x 1.3) either side of 13 layers (280 Kbit/s): about the capacity on average.
+        assertThat(flid.get("Kbit/s")).as("%s", flid).isBetween(220.0, 320.0);
+        assertThat(era.get("PLR")).as("%s", era).isZero();
+        assertThat(era.get("changes/min")).as("%s", era).isZero();
+    }
 }

@@ -2,7 +2,6 @@ package net.hopwise.examples.layered;
 
 import java.util.ArrayList;
 import java.util.List;
-import net.hopwise.multicast.layered.LayerRates;
 import net.hopwise.multicast.layered.LayeredPacket;
 
 /** What one layered receiver got: bytes per second, losses from sequence gaps, and its level over time. */
@@ -18,9 +17,10 @@ final class ReceiverStats {
     long packets;
     long losses;
 
-    ReceiverStats(LayerRates layers) {
-        this.expected = new long[layers.count()];
-        this.synced = new boolean[layers.count()];
+    /** @param groups the groups (layers) a receiver may hold, numbered from 0 */
+    ReceiverStats(int groups) {
+        this.expected = new long[groups];
+        this.synced = new boolean[groups];
         levels.add(new long[] {0, -1});
     }
 
@@ -118,5 +118,22 @@ final class ReceiverStats {
     /** Level changes after {@code from}. */
     long changesAfter(long from) {
         return levels.stream().filter(c -> c[0] > from).count();
+    }
+
+    /**
+     * The first instant in [from, to) at which {@code test} holds of the level, -1 if none: with
+     * {@code test} a band around the optimal level, the convergence time as one reads it from the
+     * thesis's graphs (the first arrival near the optimum; staying there is measured apart).
+     */
+    long firstLevel(java.util.function.IntPredicate test, long fromNanos, long toNanos) {
+        if (test.test(levelAt(fromNanos))) {
+            return fromNanos;
+        }
+        for (long[] change : levels) {
+            if (change[0] > fromNanos && change[0] < toNanos && test.test((int) change[1])) {
+                return change[0];
+            }
+        }
+        return -1;
     }
 }
