@@ -26,14 +26,6 @@ final class ChannelReceivers {
         ByteBuf take(NodeId to, int bodyBytes);
     }
 
-    /**
-     * The group channels' receivers of each node, until its flow control claims them: the stage makes
-     * both, and this is how flow control finds the acknowledgements it can ride on. Weak both ways, so
-     * that a node without flow control leaves nothing behind.
-     */
-    private static final Map<ModuleContext, java.lang.ref.WeakReference<ChannelReceivers>> UNCLAIMED =
-            java.util.Collections.synchronizedMap(new java.util.WeakHashMap<>());
-
     private final ModuleContext context;
     private final DropCounter malformed;
     private final DropCounter duplicate;
@@ -48,17 +40,11 @@ final class ChannelReceivers {
     ChannelReceivers(ModuleContext context, DropCounter malformed) {
         this(context, malformed, MulticastPacket.HEADER, ChannelAck.TYPE, context.dropReason("multicast_channel_duplicate"),
                 context.dropReason("multicast_channel_window"));
-        UNCLAIMED.put(context, new java.lang.ref.WeakReference<>(this));
     }
 
-    /** The group channels' receivers of the node, which from now on hand cost updates to {@code r}; null if none. */
-    static ChannelReceivers claim(ModuleContext context, Riders r) {
-        java.lang.ref.WeakReference<ChannelReceivers> ref = UNCLAIMED.remove(context);
-        ChannelReceivers receivers = ref == null ? null : ref.get();
-        if (receivers != null) {
-            receivers.riders = r;
-        }
-        return receivers;
+    /** From now on cost updates ride on this node's acknowledgements, and those riding on data reach {@code r}. */
+    void riders(Riders r) {
+        this.riders = r;
     }
 
     /**

@@ -43,8 +43,10 @@ final class FlowControl {
     private boolean pumping;
     private boolean pumpAgain;
     private int rotation;
+    /** Told of every cost update taken, however it arrived (alone, or riding on data or acks). */
+    private Runnable costsChanged = () -> { };
 
-    FlowControl(ModuleContext context, MulticastStage stage, CostBenefitConfig config) {
+    FlowControl(ModuleContext context, MulticastStage stage, ChannelReceivers receivers, CostBenefitConfig config) {
         this.context = context;
         this.stage = stage;
         this.config = config;
@@ -58,7 +60,7 @@ final class FlowControl {
         this.meters = new LinkMeters(context);
         this.updateCapacity = CostUpdate.capacity(context.maxBody());
         this.outbox = new CostOutbox(config.fastUpdateNanos(), context.allocator(), this::sendAlone);
-        ChannelReceivers.claim(context, new ChannelReceivers.Riders() {
+        receivers.riders(new ChannelReceivers.Riders() {
             @Override
             public boolean arrived(LinkView from, ByteBuf updates, long nowNanos) {
                 return onCarried(from, updates, nowNanos);
@@ -274,7 +276,13 @@ final class FlowControl {
             }
         }
         releaseHolds();
+        costsChanged.run();
         pump(nowNanos);
+    }
+
+    /** Runs {@code listener} whenever a cost update is taken, as it ends the holds of this node's clients. */
+    void onCostsChanged(Runnable listener) {
+        this.costsChanged = listener;
     }
 
     private void advertise(long nowNanos) {

@@ -82,10 +82,11 @@ final class MulticastStage implements Stage, Multicast {
         reassembly = new Reassembly(settings.maxReassemblies(), maxMessageBytes, settings.reassemblyTimeout().toNanos(),
                 context.dropReason("multicast_incomplete"), malformed);
         this.receivers = new ChannelReceivers(context, malformed);
-        this.flow = settings.costBenefit() == null ? null : new FlowControl(context, this, settings.costBenefit());
+        this.flow = settings.costBenefit() == null ? null : new FlowControl(context, this, receivers, settings.costBenefit());
         this.reliable = new ReliableEngine(context, this, settings.reliable(), malformed, offTree);
         this.unicast = flow != null && settings.unicastCostBenefit() ? new UnicastCostBenefit(context, flow) : null;
         if (unicast != null) {
+            flow.onCostsChanged(unicast::costsChanged);
             context.admitSessions(unicast);
         }
         // Every event of the node's (links, neighbours, routes) may move a tree: forget them all.
@@ -402,8 +403,6 @@ final class MulticastStage implements Stage, Multicast {
             flowControlOff.increment();
         } else if (!flow.onControl(frame, type)) {
             malformed.increment();
-        } else if (unicast != null && type == CostUpdate.TYPE) {
-            unicast.costsChanged();
         }
     }
 

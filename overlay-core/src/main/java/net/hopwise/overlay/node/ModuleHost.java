@@ -164,6 +164,11 @@ final class ModuleHost {
         }
 
         @Override
+        public void admitSessions(net.hopwise.overlay.spi.SessionAdmission admission) {
+            node.sessionAdmission = admission;
+        }
+
+        @Override
         public long nowNanos() {
             return node.now();
         }

@@ -53,6 +53,8 @@ final class NodeContext {
     RealTimeStage realTime;
     ReliableLinkStage reliableLinks;
     SessionStage sessions;
+    /** A module's meter for the node's reliable sessions ({@code ModuleContext.admitSessions}); null: none. */
+    net.hopwise.overlay.spi.SessionAdmission sessionAdmission;
     DeliveryStage delivery;
 
     NodeContext(NodeConfig config, ByteBufAllocator allocator, NodeOutput output, long startMillis, long nowNanos) {

@@ -136,6 +136,7 @@ final class SessionStage implements Stage {
             IntConsumer acknowledged) {
         SessionEndpoint s = new SessionEndpoint(key, metric, config.session(), node.nextIncarnation(), allocator, handler,
                 acknowledged, sessionPackets);
+        s.admit(node.sessionAdmission);
         // The same for every packet of the session: written once here, copied whole per packet.
         ByteBuf header = io.netty.buffer.Unpooled.buffer(DataHeader.LENGTH);
         DataHeader.write(header, node.selfId(), key.remote(), key.localPort(), key.remotePort(), config.hopLimit(),

@@ -7,7 +7,6 @@ import net.hopwise.overlay.MessageHandler;
 import net.hopwise.overlay.NodeId;
 import net.hopwise.overlay.routing.RoutingMetric;
 import net.hopwise.overlay.spi.SessionAdmission;
-import net.hopwise.overlay.wire.DataHeader;
 
 /**
  * One end of a reliable session as the node engine keeps it: the (local port, remote node, remote
@@ -41,7 +40,6 @@ public final class SessionEndpoint {
     private volatile IntConsumer acknowledged;
     private boolean closed;
     private byte[] routeHeader;
-    private final SessionConfig config;
     /** The admission's account of this session; null while unmetered. */
     private SessionAdmission.Meter meter;
 
@@ -50,7 +48,6 @@ public final class SessionEndpoint {
         this.key = key;
         this.remote = new NodeId(key.remote());
         this.metric = metric;
-        this.config = config;
         this.handler = handler;
         this.acknowledged = acknowledged;
         this.sender = new ReliableSessionSender(config, incarnation, new ReliableSessionSender.Output() {
@@ -117,11 +114,6 @@ public final class SessionEndpoint {
 
     public void routeHeader(byte[] header) {
         this.routeHeader = header;
-        if (meter == null && header != null && header.length >= DataHeader.LENGTH) {
-            // The header names this node as the origin: how a session end finds its node's admission
-            // until the node hands it over itself (see SessionAdmissions).
-            admit(SessionAdmissions.of(config, DataHeader.origin(io.netty.buffer.Unpooled.wrappedBuffer(header))));
-        }
     }
 
     /**

@@ -204,7 +204,7 @@ public interface ModuleContext {
      * did. Call it from {@link OverlayModule#install}, so that no session opens unmetered.
      */
     default void admitSessions(SessionAdmission admission) {
-        net.hopwise.overlay.session.SessionAdmissions.install(config().session(), self().value(), admission);
+        throw new UnsupportedOperationException("this context does not meter sessions");
     }
 
     /**

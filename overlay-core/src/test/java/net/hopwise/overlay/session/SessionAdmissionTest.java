@@ -154,7 +154,7 @@ class SessionAdmissionTest {
     }
 
     @Test
-    void aSessionEndFindsOnlyItsOwnNodesAdmissionAndClosesItsMeter() {
+    void aSessionEndOpensOneMeterOnItsAdmissionAndClosesIt() {
         SessionConfig config = SessionConfig.builder().build();
         long self = NodeId.ofName("a").value();
         long other = NodeId.ofName("b").value();
@@ -164,23 +164,23 @@ class SessionAdmissionTest {
             opened.add(remote);
             return purse;
         };
-        SessionAdmissions.install(config, self, admission);
-        try {
-            SessionEndpoint mine = endpoint(config, self, other);
-            SessionEndpoint theirs = endpoint(config, other, self);
-            SessionEndpoint elsewhere = endpoint(SessionConfig.defaults(), self, other);
-            assertThat(mine.metered()).isTrue();
-            assertThat(theirs.metered()).isFalse();
-            assertThat(elsewhere.metered()).isFalse();
-            assertThat(opened).containsExactly(new NodeId(other));
-            mine.close();
-            theirs.close();
-            elsewhere.close();
-            assertThat(purse.closed).isTrue();
-        } finally {
-            SessionAdmissions.install(config, self, null);
-        }
-        assertThat(endpoint(config, self, other).metered()).isFalse();
+        SessionEndpoint mine = endpoint(config, self, other);
+        SessionEndpoint unmetered = endpoint(config, self, other);
+        assertThat(mine.metered()).isFalse();
+        mine.admit(admission);
+        mine.admit(admission); // once per session: a second admission opens no second meter
+        unmetered.admit(null);
+        assertThat(mine.metered()).isTrue();
+        assertThat(unmetered.metered()).isFalse();
+        assertThat(opened).containsExactly(new NodeId(other));
+        mine.close();
+        unmetered.close();
+        assertThat(purse.closed).isTrue();
+        SessionEndpoint closed = endpoint(config, self, other);
+        closed.close();
+        closed.admit(admission);
+        assertThat(closed.metered()).as("a closed session end takes no meter").isFalse();
+        assertThat(opened).hasSize(1);
     }
 
     private static SessionEndpoint endpoint(SessionConfig config, long self, long remote) {
