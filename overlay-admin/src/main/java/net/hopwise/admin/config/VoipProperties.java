@@ -23,6 +23,10 @@ public class VoipProperties {
     private List<String> routes = new ArrayList<>();
     private Duration mediaTimeout;
     private Duration linger;
+    /** Calls at most at once, over which a new INVITE gets 503; unset, RelayConfig's (no limit but the ports). */
+    private Integer maxCalls;
+    /** The Retry-After of that 503; unset, RelayConfig's. */
+    private Duration retryAfter;
     /** Delay of the access networks on both sides, added to the relay's own one-way delay in each call's E-model MOS. */
     private Duration accessDelay = Duration.ZERO;
 
@@ -104,6 +108,22 @@ public class VoipProperties {
 
     public void setLinger(Duration linger) {
         this.linger = linger;
+    }
+
+    public Integer getMaxCalls() {
+        return maxCalls;
+    }
+
+    public void setMaxCalls(Integer maxCalls) {
+        this.maxCalls = maxCalls;
+    }
+
+    public Duration getRetryAfter() {
+        return retryAfter;
+    }
+
+    public void setRetryAfter(Duration retryAfter) {
+        this.retryAfter = retryAfter;
     }
 
     public Duration getAccessDelay() {

@@ -66,6 +66,12 @@ public final class VoipRelay implements AutoCloseable {
             if (s.getLinger() != null) {
                 b.linger(s.getLinger());
             }
+            if (s.getMaxCalls() != null) {
+                b.maxCalls(s.getMaxCalls());
+            }
+            if (s.getRetryAfter() != null) {
+                b.retryAfter(s.getRetryAfter());
+            }
         } catch (IllegalArgumentException e) {
             problems.add("hopwise.voip: " + e.getMessage());
         }

@@ -1,0 +1,44 @@
+package net.hopwise.admin.voip;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.time.Duration;
+import net.hopwise.admin.config.InvalidSettingsException;
+import net.hopwise.admin.config.VoipProperties;
+import net.hopwise.voip.relay.RelayConfig;
+import org.junit.jupiter.api.Test;
+
+class VoipSettingsTest {
+
+    @Test
+    void overloadSettingsReachTheRelayAndUnsetOnesKeepItsDefaults() {
+        VoipProperties p = settings();
+        RelayConfig defaults = VoipRelay.toConfig(p);
+        assertThat(defaults.maxCalls()).isEqualTo(RelayConfig.DEFAULT_MAX_CALLS);
+        assertThat(defaults.retryAfter()).isEqualTo(RelayConfig.DEFAULT_RETRY_AFTER);
+        p.setMaxCalls(250);
+        p.setRetryAfter(Duration.ofSeconds(30));
+        RelayConfig set = VoipRelay.toConfig(p);
+        assertThat(set.maxCalls()).isEqualTo(250);
+        assertThat(set.retryAfter()).isEqualTo(Duration.ofSeconds(30));
+    }
+
+    @Test
+    void badOverloadSettingsAreNamed() {
+        VoipProperties p = settings();
+        p.setMaxCalls(-1);
+        assertThatThrownBy(() -> VoipRelay.toConfig(p)).isInstanceOf(InvalidSettingsException.class)
+                .hasMessageContaining("maxCalls must not be negative");
+        VoipProperties q = settings();
+        q.setRetryAfter(Duration.ofMillis(200));
+        assertThatThrownBy(() -> VoipRelay.toConfig(q)).isInstanceOf(InvalidSettingsException.class)
+                .hasMessageContaining("retryAfter");
+    }
+
+    private static VoipProperties settings() {
+        VoipProperties p = new VoipProperties();
+        p.setSipAddress("127.0.0.1:5060");
+        return p;
+    }
+}
