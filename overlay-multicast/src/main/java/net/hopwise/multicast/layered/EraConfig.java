@@ -65,6 +65,16 @@ public final class EraConfig {
      */
     public static final int DEFAULT_ESTIMATE_INTERVALS = 1;
 
+    /**
+     * The strict rule keeps a receiver off the layer that would fill an idle bottleneck to exactly
+     * its capacity, where the bunches' jitter alone builds a queue. With loss in the window the
+     * bottleneck is shared and its queue full already, and the pair minimum reads the share left to
+     * the session (a pair split by one TCP packet on 400 Kbit/s reads exactly 200 Kbit/s): strictly
+     * below that the session takes one layer less than its share, which held F at 0.88 beside TCP.
+     * True applies the thesis's rule with loss too.
+     */
+    public static final boolean DEFAULT_STRICT_WITH_LOSS = true;
+
     private final int packetBytes;
     private final int bunchLength;
     private final int minSamples;
@@ -78,6 +88,7 @@ public final class EraConfig {
     private final boolean lossEvents;
     private final double bunchJitter;
     private final int estimateIntervals;
+    private final boolean strictWithLoss;
 
     private EraConfig(Builder b) {
         this.packetBytes = b.packetBytes;
@@ -93,6 +104,7 @@ public final class EraConfig {
         this.lossEvents = b.lossEvents;
         this.bunchJitter = b.bunchJitter;
         this.estimateIntervals = b.estimateIntervals;
+        this.strictWithLoss = b.strictWithLoss;
     }
 
     public static Builder builder() {
@@ -103,12 +115,38 @@ public final class EraConfig {
         return builder().build();
     }
 
+    /**
+     * The receiver's rules as the thesis ran them ({@link #defaults()}): lost packets counted, the
+     * one-interval minimum, the strict layer choice also with loss. Named, so that comparisons say
+     * which ERA they compare with when the defaults move.
+     */
+    public static EraConfig thesis() {
+        return builder().build();
+    }
+
+    /**
+     * Ours, the rules that meet the TCP-friendliness goal |F - 1| at most 0.1 beside one TCP Reno
+     * flow behind slow and fast exterior links in both start orders (docs/layered-multicast.md,
+     * "ERA_FAIR"): TFRC's loss events in Padhye's equation ({@link Builder#lossEvents}), the bunch
+     * estimate over three intervals ({@link Builder#estimateIntervals}), and the layers at most the
+     * target when the decision sees loss ({@link Builder#strictWithLoss}). Everything else, the
+     * sender's side included, is the thesis's, so receivers of either kind share a session.
+     */
+    public static EraConfig fair() {
+        return builder().lossEvents(true).estimateIntervals(3).strictWithLoss(false).build();
+    }
+
     public Builder toBuilder() {
         return new Builder().packetBytes(packetBytes).bunchLength(bunchLength).minSamples(minSamples)
                 .adaptationInterval(Duration.ofNanos(adaptationIntervalNanos)).lossWindow(Duration.ofNanos(lossWindowNanos))
                 .rtoFactor(rtoFactor).strictlyBelow(strictlyBelow).silenceTimeout(Duration.ofNanos(silenceTimeoutNanos))
                 .rejoinAfter(Duration.ofNanos(rejoinAfterNanos)).announceEveryIntervals(announceEveryIntervals).lossEvents(lossEvents)
-                .bunchJitter(bunchJitter).estimateIntervals(estimateIntervals);
+                .bunchJitter(bunchJitter).estimateIntervals(estimateIntervals).strictWithLoss(strictWithLoss);
+    }
+
+    /** Whether {@link #strictlyBelow()} holds also for decisions made with loss in the window. */
+    public boolean strictWithLoss() {
+        return strictWithLoss;
     }
 
     /** Whether l counts loss events (TFRC) rather than lost packets. */
@@ -183,8 +221,14 @@ public final class EraConfig {
         private boolean lossEvents = DEFAULT_LOSS_EVENTS;
         private double bunchJitter = DEFAULT_BUNCH_JITTER;
         private int estimateIntervals = DEFAULT_ESTIMATE_INTERVALS;
+        private boolean strictWithLoss = DEFAULT_STRICT_WITH_LOSS;
 
         private Builder() {
+        }
+
+        public Builder strictWithLoss(boolean strict) {
+            this.strictWithLoss = strict;
+            return this;
         }
 
         public Builder packetBytes(int bytes) {

@@ -18,7 +18,9 @@ import java.util.function.Consumer;
  *       {@code min(R_TCP, R_pp)}, or {@code R_TCP} when {@code R_pp = -1}; without loss the target
  *       is {@code R_pp}, and with too few samples as well the level holds and the window extends;
  *   <li>the receiver joins or leaves as many layers as the target allows, leaving the session
- *       (EXIT) when not even the base layer fits, and rejoining the base layer after a back-off.
+ *       (EXIT) when not even the base layer fits, and rejoining the base layer after a back-off
+ *       (with {@link EraConfig#strictWithLoss()} false, a decision made with loss takes the layers
+ *       at most the target rather than strictly below it).
  * </ol>
  *
  * Interval boundaries are the announcement's epoch start plus whole intervals, mapped onto this
@@ -212,7 +214,7 @@ public final class EraReceiver {
                     losses, l, rttSeconds, tcp, Double.NaN, level, level));
             return;
         }
-        int to = layers.levelFor(target, config.strictlyBelow());
+        int to = layers.levelFor(target, config.strictlyBelow() && (l == 0 || config.strictWithLoss()));
         trace.accept(new EraDecision(nowNanos, EraDecision.Kind.INTERVAL, traceSamples(), bunchEstimate, packets,
                 losses, l, rttSeconds, tcp, target, level, to));
         clearSamples();
