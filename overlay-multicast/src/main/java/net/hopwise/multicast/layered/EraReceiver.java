@@ -54,6 +54,8 @@ public final class EraReceiver {
     /** The lowest samples of the last intervals before this one, for {@link EraConfig#estimateIntervals()}. */
     private double[] recentLowest = new double[0];
     private int recentAt;
+    /** No interval decision yet since the join: {@link EraConfig#startSamples()} applies. */
+    private boolean firstDecision;
 
     private long refusedAnnouncements;
     private long unsubscribedPackets;
@@ -178,13 +180,14 @@ public final class EraReceiver {
         nextBoundary = epoch + (Math.floorDiv(nowNanos - epoch, interval) + 1) * interval;
         lastPacketNanos = nowNanos;
         clearSamples();
+        firstDecision = true;
         trace.accept(EraDecision.event(nowNanos, kind, Double.NaN, level, 0));
         moveTo(0, nowNanos);
     }
 
     private void adapt(long nowNanos) {
         LayerRates layers = announcement.layers();
-        double bunchEstimate = sampleCount >= config.minSamples() ? minSample : -1;
+        double bunchEstimate = sampleCount >= (firstDecision ? config.startSamples() : config.minSamples()) ? minSample : -1;
         if (recentLowest.length > 0) {
             // This interval's samples, those a stability drop cleared included, and the last n - 1 intervals'.
             double lowest = intervalLowest;
@@ -215,6 +218,7 @@ public final class EraReceiver {
             return;
         }
         int to = layers.levelFor(target, config.strictlyBelow() && (l == 0 || config.strictWithLoss()));
+        firstDecision = false;
         trace.accept(new EraDecision(nowNanos, EraDecision.Kind.INTERVAL, traceSamples(), bunchEstimate, packets,
                 losses, l, rttSeconds, tcp, target, level, to));
         clearSamples();

@@ -31,12 +31,35 @@ class EraFairRulesTest {
     }
 
     @Test
+    void aJoinerDecidesAtItsFirstBoundaryOnOneSample() {
+        // One base-layer pair before the first boundary: the thesis's receiver holds for want of three.
+        ReceiverHarness thesis = harness(EraConfig.thesis());
+        thesis.pair(0, 400_000);
+        thesis.advanceTo(2 * SECOND);
+        assertThat(thesis.last(EraDecision.Kind.HOLD)).isNotNull();
+        assertThat(thesis.receiver.level()).isZero();
+
+        ReceiverHarness fair = harness(EraConfig.fair());
+        fair.pair(0, 400_000);
+        fair.advanceTo(2 * SECOND);
+        assertThat(fair.receiver.level()).isEqualTo(18);
+        // Later decisions need the usual three: two samples and no loss hold.
+        fair.pair(0, 400_000);
+        fair.pair(0, 400_000);
+        fair.advanceTo(3 * SECOND);
+        assertThat(fair.last(EraDecision.Kind.HOLD).nowNanos()).isEqualTo(3 * SECOND);
+        assertThat(fair.receiver.level()).isEqualTo(18);
+    }
+
+    @Test
     void theFairRulesChangeOnlyTheReceiverSoBothKindsShareASession() {
         EraConfig fair = EraConfig.fair();
         EraConfig thesis = EraConfig.thesis();
         assertThat(fair.lossEvents()).isTrue();
         assertThat(fair.estimateIntervals()).isEqualTo(3);
         assertThat(fair.strictWithLoss()).isFalse();
+        assertThat(fair.startSamples()).isEqualTo(1);
+        assertThat(thesis.startSamples()).isEqualTo(thesis.minSamples()).isEqualTo(3);
         assertThat(thesis.strictWithLoss()).isTrue();
         assertThat(thesis.lossEvents()).isFalse();
         assertThat(thesis.estimateIntervals()).isEqualTo(1);
