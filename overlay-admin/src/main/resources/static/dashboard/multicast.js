@@ -1,5 +1,5 @@
 // Multicast groups as the service's node knows them: member nodes, and for named groups what the local
-// nodes sent, delivered and relayed and their reliable streams; a click on a group shows its source's
+// nodes sent, delivered and relayed, their reliable streams and the real-time streams members receive; a click on a group shows its source's
 // tree on the topology graph; and the layered receivers with their levels over time. Refreshed every
 // two seconds; hidden when the node runs no multicast.
 (function () {
@@ -38,6 +38,7 @@
         tr.append("td").attr("class", "delivered num");
         tr.append("td").attr("class", "relayed num");
         tr.append("td").attr("class", "reliable");
+        tr.append("td").attr("class", "realtime");
         tr.on("click", (ev, g) => {
           const key = g.name || g.id;
           shown = shown === key ? null : key;
@@ -63,10 +64,28 @@
         .attr("data-streams", sources.size)
         .attr("title", `${sources.size} reliable stream${sources.size === 1 ? "" : "s"}\n` + streams.map(r => `${r.node}: ${r.role} of ${r.source}:${r.port}, next ${r.next}, `
           + `acknowledged ${r.acknowledged}, held ${r.held}, gaps ${r.gaps}, NACKs ${r.nacksSent}`).join("\n") || null);
+      drawRealTime(tr.select("td.realtime"), g.realTime || []);
     });
     highlight(groups);
     document.getElementById("multicast-empty").hidden = groups.length > 0;
     drawLayered(view.layered || []);
+  }
+
+  // The real-time streams in one cell: how many member streams, and the worst member's missed share
+  // (lost or late: what its codec must conceal) and delay; each member's figures in the title.
+  function drawRealTime(td, streams) {
+    const members = new Set(streams.map(r => r.node));
+    td.classed("na", streams.length === 0).attr("data-streams", streams.length);
+    if (streams.length === 0) {
+      td.text("–").attr("title", null);
+      return;
+    }
+    const worst = d3.max(streams, r => r.missedPercent);
+    const p99 = d3.max(streams, r => r.p99DelayMillis);
+    td.text(`${members.size} member${members.size === 1 ? "" : "s"} · ${worst.toFixed(1)}% missed · p99 ${p99.toFixed(0)} ms`)
+      .attr("title", streams.map(r => `${r.node} from ${r.source}:${r.port} (${r.metric}): ${fmt.count(r.received)} received, `
+        + `${fmt.count(r.recovered)} recovered, ${fmt.count(r.lost)} lost, ${fmt.count(r.late)} late, `
+        + `delay p50 ${r.p50DelayMillis.toFixed(1)} / p99 ${r.p99DelayMillis.toFixed(1)} ms, jitter ${r.jitterMillis.toFixed(1)} ms`).join("\n"));
   }
 
   // Each layered receiver's level as a step line over its recorded changes, now at the right edge.

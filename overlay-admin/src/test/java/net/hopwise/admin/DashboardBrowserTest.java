@@ -189,6 +189,13 @@ class DashboardBrowserTest {
                 b.findElement(By.cssSelector(group + " td.reliable")).getText().matches("[1-9][0-9,]* delivered · [0-9,]+ repairs")
                         && "1".equals(b.findElement(By.cssSelector(group + " td.reliable")).getAttribute("data-streams")));
 
+        // Its real-time voice: one stream per member, the worst member's missed share and delay shown.
+        wait.withMessage("the group's real-time voice at every member").until(b -> {
+            WebElement cell = b.findElement(By.cssSelector(group + " td.realtime"));
+            return cell.getText().matches(DemoOverlay.GROUP_MEMBERS.size() + " members · \\d+\\.\\d% missed · p99 \\d+ ms")
+                    && String.valueOf(DemoOverlay.GROUP_MEMBERS.size()).equals(cell.getAttribute("data-streams"));
+        });
+
         // The whole page, for a person to look at.
         browser.manage().window().setSize(new org.openqa.selenium.Dimension(1400, 2000));
         waitForSettledLayout(wait);

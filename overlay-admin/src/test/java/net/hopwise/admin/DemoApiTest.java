@@ -538,6 +538,27 @@ class DemoApiTest {
                     && r.get("next").asLong() > 0;
         }
         assertThat(sourceHolds).as("the source's stream").isTrue();
+        // The conference's voice, real-time multicast: every member receives amsterdam's stream; what its
+        // counters say holds together (recovered and late are parts of received; delay percentiles ordered).
+        Conditions.await("every member receives the real-time voice", () -> {
+            java.util.Set<String> receiving = new java.util.TreeSet<>();
+            for (JsonNode r : demoGroup().get("realTime")) {
+                if (r.get("port").asInt() == DemoOverlay.GROUP_VOICE_PORT && r.get("received").asLong() > 10) {
+                    receiving.add(r.get("node").asText());
+                }
+            }
+            return receiving.containsAll(DemoOverlay.GROUP_MEMBERS);
+        });
+        for (JsonNode r : demoGroup().get("realTime")) {
+            assertThat(r.get("source").asText()).as(r.toString()).isEqualTo("amsterdam");
+            assertThat(DemoOverlay.GROUP_MEMBERS).as("only members receive: " + r).contains(r.get("node").asText());
+            assertThat(r.get("recovered").asLong() + r.get("late").asLong()).as(r.toString())
+                    .isLessThanOrEqualTo(r.get("received").asLong());
+            assertThat(r.get("missedPercent").asDouble()).as(r.toString()).isBetween(0.0, 100.0);
+            assertThat(r.get("p50DelayMillis").asDouble()).as(r.toString()).isPositive()
+                    .isLessThanOrEqualTo(r.get("p99DelayMillis").asDouble());
+            assertThat(r.get("jitterMillis").asDouble()).as(r.toString()).isNotNegative();
+        }
         // The source's tree: rooted at amsterdam, reaching every member, each node with one parent; the
         // nodes it has relay (those with children, the source aside) are nodes that relayed.
         JsonNode trees = demoGroup().get("trees");

@@ -35,7 +35,8 @@ import net.hopwise.overlay.trace.TraceModule;
  * it, so the sessions view has something to show.
  *
  * <p>Every node runs multicast; {@link #GROUP_MEMBERS} are members of {@link #GROUP}, to which the
- * service's node sends a voice frame every 20 ms.
+ * service's node sends a frame every 20 ms as best effort, a voice frame every 20 ms as real-time
+ * multicast and a reliable chat line every half second.
  *
  * <p>The nodes' links are authenticated and encrypted with keys generated at start, as an
  * operator's would be with configured ones.
@@ -83,6 +84,10 @@ public final class DemoOverlay {
     /** Six layers of 32 Kbit/s: small enough for the demo's loopback links, enough levels to move. */
     private static final int LAYERS = 6;
     private static final long LAYER_BITS_PER_SECOND = 32_000;
+    /** The port of the conference's voice: a real-time multicast stream from the service's node. */
+    public static final int GROUP_VOICE_PORT = 5012;
+    /** How late a voice frame may still be played: a conference's mouth-to-ear budget less the codec's. */
+    private static final java.time.Duration VOICE_DEADLINE = java.time.Duration.ofMillis(150);
     /** The port of the group's reliable chat stream. */
     public static final int GROUP_CHAT_PORT = 5008;
     /** A chat line every half second: a reliable stream the dashboard can show moving. */
@@ -217,6 +222,16 @@ public final class DemoOverlay {
         for (String member : GROUP_MEMBERS) {
             nodes.get(member).module(Multicast.class).join(GROUP, GROUP_CHAT_PORT, message -> { });
         }
+        // The conference's voice: real-time multicast, each loss resent hop by hop only while it can still
+        // be played, so the dashboard shows per-member loss, late packets and delay.
+        for (String member : GROUP_MEMBERS) {
+            nodes.get(member).module(Multicast.class).join(GROUP, GROUP_VOICE_PORT, message -> { });
+        }
+        net.hopwise.multicast.RealTimeGroupSender voice = source.realTimeSender(GROUP, GROUP_VOICE_PORT, null,
+                VOICE_DEADLINE);
+        byte[] voiceFrame = new byte[REAL_TIME_PACKET_BYTES];
+        traffic.scheduleAtFixedRate(() -> voice.send(voiceFrame), REAL_TIME_PERIOD_MILLIS, REAL_TIME_PERIOD_MILLIS,
+                TimeUnit.MILLISECONDS);
         byte[] line = "a chat line of the demo conference".getBytes(java.nio.charset.StandardCharsets.UTF_8);
         traffic.scheduleAtFixedRate(() -> source.sendReliable(GROUP, GROUP_CHAT_PORT, line), CHAT_PERIOD_MILLIS,
                 CHAT_PERIOD_MILLIS, TimeUnit.MILLISECONDS);

@@ -13,6 +13,7 @@ import java.util.concurrent.TimeoutException;
 import net.hopwise.multicast.GroupId;
 import net.hopwise.multicast.GroupStatistics;
 import net.hopwise.multicast.Multicast;
+import net.hopwise.multicast.RealTimeMemberStatistics;
 import net.hopwise.multicast.ReliableStatistics;
 import net.hopwise.multicast.TreeLink;
 import net.hopwise.multicast.layered.LayeredMulticast;
@@ -21,11 +22,13 @@ import net.hopwise.multicast.layered.LevelChange;
 import net.hopwise.overlay.NodeId;
 import net.hopwise.overlay.OverlayNode;
 import net.hopwise.overlay.routing.LinkStateAdvertisement;
+import net.hopwise.overlay.spi.RealTimeStatistics;
 
 /**
  * Multicast as the service's node sees it: every group some node is a member of (node-level
  * membership, flooded with link state), each group's members and, for the groups whose names this
- * service knows, what each local node sent, delivered and relayed and the reliable streams it holds; and
+ * service knows, what each local node sent, delivered and relayed, the reliable streams it holds and the
+ * real-time streams it receives; and
  * the link costs of Cost-Benefit flow control where it runs; and the layered receivers of the local nodes.
  */
 @Schema(description = "Multicast groups, members and Cost-Benefit link costs as the service's node knows them")
@@ -60,7 +63,26 @@ public record MulticastView(
                     + " or relay), for a named group") List<ReliableStream> reliable,
             @Schema(description = "The tree from each local node that sent to the group, under the default metric,"
                     + " pruned to the member nodes, as the service's node computes it; for a named group")
-                    List<SourceTree> trees) {}
+                    List<SourceTree> trees,
+            @Schema(description = "The real-time streams to the group each local member node receives, one per"
+                    + " source, port and metric; for a named group") List<RealTimeStream> realTime) {}
+
+    /**
+     * One real-time stream as a local member node received it (see {@code docs/multicast.md}, Real-time
+     * multicast): loss after hop-by-hop recovery, packets that came too late for their deadline, and the
+     * one-way delay across the two nodes' clocks.
+     */
+    public record RealTimeStream(String node, String source, int port,
+            @Schema(description = "The metric whose trees the stream follows") String metric,
+            @Schema(description = "Distinct packets that arrived, late ones included") long received,
+            @Schema(description = "Packets still missing from the stream's sequence") long lost,
+            @Schema(description = "Packets that arrived after their deadline, counted and dropped") long late,
+            @Schema(description = "Packets that arrived only because a link resent them") long recovered,
+            long duplicates,
+            @Schema(description = "Lost or late, percent of the packets sent so far: what the codec conceals")
+                    double missedPercent,
+            double p50DelayMillis, double p99DelayMillis,
+            @Schema(description = "RFC 3550 interarrival jitter") double jitterMillis) {}
 
     /** A source's tree for a group: the links its messages take, parent to child, by node name. */
     public record SourceTree(String source, List<TreeEdge> links) {}
@@ -106,6 +128,14 @@ public record MulticastView(
         }
         out.sort(java.util.Comparator.comparing(LayeredReceiver::group).thenComparing(LayeredReceiver::node));
         return out;
+    }
+
+    private static RealTimeStream realTime(String node, RealTimeMemberStatistics r, Map<NodeId, String> names) {
+        RealTimeStatistics st = r.stats();
+        String source = r.sourceName() != null ? r.sourceName() : names.getOrDefault(r.source(), r.source().toString());
+        return new RealTimeStream(node, source, r.port(), r.metric() == null ? null : r.metric().name(), st.received(), st.lost(), st.late(),
+                st.recovered(), st.duplicates(), 100 * st.missedRate(), st.p50DelayNanos() / 1e6,
+                st.p99DelayNanos() / 1e6, st.jitterNanos() / 1e6);
     }
 
     /** How long the view waits for the node's thread to compute a tree. */
@@ -154,6 +184,7 @@ public record MulticastView(
             List<LocalCounts> counts = new ArrayList<>();
             List<ReliableStream> reliable = new ArrayList<>();
             List<SourceTree> trees = new ArrayList<>();
+            List<RealTimeStream> realTime = new ArrayList<>();
             if (name != null) {
                 for (OverlayNode n : local.values()) {
                     n.findModule(Multicast.class).ifPresent(m -> {
@@ -167,10 +198,13 @@ public record MulticastView(
                                     r.port(), r.role(), r.next(), r.acknowledged(), r.held(), r.delivered(), r.gaps(),
                                     r.nacksSent(), r.repairsSent(), r.membersDropped()));
                         }
+                        for (RealTimeMemberStatistics r : m.realTimeStatistics(name)) {
+                            realTime.add(realTime(n.name(), r, names));
+                        }
                     });
                 }
             }
-            groups.add(new Group(e.getKey().toString(), name, List.copyOf(members), counts, reliable, trees));
+            groups.add(new Group(e.getKey().toString(), name, List.copyOf(members), counts, reliable, trees, realTime));
         }
         List<LinkCost> costs = new ArrayList<>();
         multicast.linkCosts().forEach((node, links) -> links.forEach((peer, cost) ->
