@@ -45,6 +45,8 @@ final class LayeredScenarios {
         ERA_EVENTS,
         /** Ours: loss events and the bunch estimate over the last three intervals. */
         ERA_PLUS,
+        /** Ours, towards the goals the thesis's ERA misses: {@link EraConfig#fair()}, with the round trip of the other rows. */
+        ERA_FAIR,
         PLM,
         RLM
     }
@@ -72,6 +74,7 @@ final class LayeredScenarios {
         EraConfig own = switch (protocol) {
             case ERA_EVENTS -> config.toBuilder().lossEvents(true).build();
             case ERA_PLUS -> config.toBuilder().lossEvents(true).estimateIntervals(3).build();
+            case ERA_FAIR -> EraConfig.fair();
             default -> config;
         };
         EraReceiver r = new EraReceiver(1, own, rtt, subscriber,

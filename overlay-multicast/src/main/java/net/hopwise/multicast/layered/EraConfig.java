@@ -65,6 +65,25 @@ public final class EraConfig {
      */
     public static final int DEFAULT_ESTIMATE_INTERVALS = 1;
 
+    /**
+     * The strict rule keeps a receiver off the layer that would fill an idle bottleneck to exactly
+     * its capacity, where the bunches' jitter alone builds a queue. With loss in the window the
+     * bottleneck is shared and its queue full already, and the pair minimum reads the share left to
+     * the session (a pair split by one TCP packet on 400 Kbit/s reads exactly 200 Kbit/s): strictly
+     * below that the session takes one layer less than its share, which held F at 0.88 beside TCP.
+     * True applies the thesis's rule with loss too.
+     */
+    public static final boolean DEFAULT_STRICT_WITH_LOSS = true;
+
+    /**
+     * Samples the first decision after a join needs: the thesis's minimum, 3. On the base layer
+     * alone (2.44 pairs a second of a 20 Kbit/s layer) that takes more than one interval, so a
+     * late joiner reached the shared level only at its second boundary, 1.5-1.8 s after joining.
+     * One sample suffices to start where a single pair says the path stands: a sample that reads
+     * too high is corrected by the next pair's stability drop, as at any level.
+     */
+    public static final int DEFAULT_START_SAMPLES = DEFAULT_MIN_SAMPLES;
+
     private final int packetBytes;
     private final int bunchLength;
     private final int minSamples;
@@ -78,6 +97,8 @@ public final class EraConfig {
     private final boolean lossEvents;
     private final double bunchJitter;
     private final int estimateIntervals;
+    private final boolean strictWithLoss;
+    private final int startSamples;
 
     private EraConfig(Builder b) {
         this.packetBytes = b.packetBytes;
@@ -93,6 +114,8 @@ public final class EraConfig {
         this.lossEvents = b.lossEvents;
         this.bunchJitter = b.bunchJitter;
         this.estimateIntervals = b.estimateIntervals;
+        this.strictWithLoss = b.strictWithLoss;
+        this.startSamples = b.startSamples;
     }
 
     public static Builder builder() {
@@ -103,12 +126,45 @@ public final class EraConfig {
         return builder().build();
     }
 
+    /**
+     * The receiver's rules as the thesis ran them ({@link #defaults()}): lost packets counted, the
+     * one-interval minimum, the strict layer choice also with loss. Named, so that comparisons say
+     * which ERA they compare with when the defaults move.
+     */
+    public static EraConfig thesis() {
+        return builder().build();
+    }
+
+    /**
+     * Ours, the rules that meet the TCP-friendliness goal |F - 1| at most 0.1 beside one TCP Reno
+     * flow behind slow and fast exterior links in both start orders (docs/layered-multicast.md,
+     * "ERA_FAIR"): TFRC's loss events in Padhye's equation ({@link Builder#lossEvents}), the bunch
+     * estimate over three intervals ({@link Builder#estimateIntervals}), the layers at most the
+     * target when the decision sees loss ({@link Builder#strictWithLoss}), and a first decision on
+     * one sample ({@link Builder#startSamples}), so late joiners align within one interval. Everything else, the
+     * sender's side included, is the thesis's, so receivers of either kind share a session.
+     */
+    public static EraConfig fair() {
+        return builder().lossEvents(true).estimateIntervals(3).strictWithLoss(false).startSamples(1).build();
+    }
+
     public Builder toBuilder() {
         return new Builder().packetBytes(packetBytes).bunchLength(bunchLength).minSamples(minSamples)
                 .adaptationInterval(Duration.ofNanos(adaptationIntervalNanos)).lossWindow(Duration.ofNanos(lossWindowNanos))
                 .rtoFactor(rtoFactor).strictlyBelow(strictlyBelow).silenceTimeout(Duration.ofNanos(silenceTimeoutNanos))
                 .rejoinAfter(Duration.ofNanos(rejoinAfterNanos)).announceEveryIntervals(announceEveryIntervals).lossEvents(lossEvents)
-                .bunchJitter(bunchJitter).estimateIntervals(estimateIntervals);
+                .bunchJitter(bunchJitter).estimateIntervals(estimateIntervals).strictWithLoss(strictWithLoss)
+                .startSamples(startSamples);
+    }
+
+    /** The samples the first decision after a join or rejoin needs (later ones: {@link #minSamples()}). */
+    public int startSamples() {
+        return startSamples;
+    }
+
+    /** Whether {@link #strictlyBelow()} holds also for decisions made with loss in the window. */
+    public boolean strictWithLoss() {
+        return strictWithLoss;
     }
 
     /** Whether l counts loss events (TFRC) rather than lost packets. */
@@ -183,8 +239,23 @@ public final class EraConfig {
         private boolean lossEvents = DEFAULT_LOSS_EVENTS;
         private double bunchJitter = DEFAULT_BUNCH_JITTER;
         private int estimateIntervals = DEFAULT_ESTIMATE_INTERVALS;
+        private boolean strictWithLoss = DEFAULT_STRICT_WITH_LOSS;
+        private int startSamples = DEFAULT_START_SAMPLES;
 
         private Builder() {
+        }
+
+        public Builder startSamples(int samples) {
+            if (samples < 1) {
+                throw new IllegalArgumentException("startSamples must be >= 1, got " + samples);
+            }
+            this.startSamples = samples;
+            return this;
+        }
+
+        public Builder strictWithLoss(boolean strict) {
+            this.strictWithLoss = strict;
+            return this;
         }
 
         public Builder packetBytes(int bytes) {

@@ -18,7 +18,9 @@ import java.util.function.Consumer;
  *       {@code min(R_TCP, R_pp)}, or {@code R_TCP} when {@code R_pp = -1}; without loss the target
  *       is {@code R_pp}, and with too few samples as well the level holds and the window extends;
  *   <li>the receiver joins or leaves as many layers as the target allows, leaving the session
- *       (EXIT) when not even the base layer fits, and rejoining the base layer after a back-off.
+ *       (EXIT) when not even the base layer fits, and rejoining the base layer after a back-off
+ *       (with {@link EraConfig#strictWithLoss()} false, a decision made with loss takes the layers
+ *       at most the target rather than strictly below it).
  * </ol>
  *
  * Interval boundaries are the announcement's epoch start plus whole intervals, mapped onto this
@@ -52,6 +54,8 @@ public final class EraReceiver {
     /** The lowest samples of the last intervals before this one, for {@link EraConfig#estimateIntervals()}. */
     private double[] recentLowest = new double[0];
     private int recentAt;
+    /** No interval decision yet since the join: {@link EraConfig#startSamples()} applies. */
+    private boolean firstDecision;
 
     private long refusedAnnouncements;
     private long unsubscribedPackets;
@@ -176,13 +180,14 @@ public final class EraReceiver {
         nextBoundary = epoch + (Math.floorDiv(nowNanos - epoch, interval) + 1) * interval;
         lastPacketNanos = nowNanos;
         clearSamples();
+        firstDecision = true;
         trace.accept(EraDecision.event(nowNanos, kind, Double.NaN, level, 0));
         moveTo(0, nowNanos);
     }
 
     private void adapt(long nowNanos) {
         LayerRates layers = announcement.layers();
-        double bunchEstimate = sampleCount >= config.minSamples() ? minSample : -1;
+        double bunchEstimate = sampleCount >= (firstDecision ? config.startSamples() : config.minSamples()) ? minSample : -1;
         if (recentLowest.length > 0) {
             // This interval's samples, those a stability drop cleared included, and the last n - 1 intervals'.
             double lowest = intervalLowest;
@@ -212,7 +217,8 @@ public final class EraReceiver {
                     losses, l, rttSeconds, tcp, Double.NaN, level, level));
             return;
         }
-        int to = layers.levelFor(target, config.strictlyBelow());
+        int to = layers.levelFor(target, config.strictlyBelow() && (l == 0 || config.strictWithLoss()));
+        firstDecision = false;
         trace.accept(new EraDecision(nowNanos, EraDecision.Kind.INTERVAL, traceSamples(), bunchEstimate, packets,
                 losses, l, rttSeconds, tcp, target, level, to));
         clearSamples();

@@ -103,6 +103,16 @@ public final class LayeredMulticast {
     }
 
     /**
+     * How this node, as a relay, puts layered data on its outgoing links from now on (the default
+     * {@link RelayQueueing#dropTail()}: each packet at once); packets waiting under the old
+     * discipline are dropped.
+     */
+    public void relayQueueing(RelayQueueing queueing) {
+        Objects.requireNonNull(queueing, "queueing");
+        run(() -> service.queues().set(queueing));
+    }
+
+    /**
      * A receiver on a group's port: the node joins the group, the receiver joins the first session
      * announced there and then holds the layers its path carries, under ERA's rules with {@code
      * config}'s receiver parameters (the announcement's packet size and interval are the session's).

@@ -76,6 +76,7 @@ final class LayeredService implements Stage {
                     relay.envelope().withHopLimit(1), relay.key().sessionId(), relay.layers(), held));
         }
     };
+    private final RelayQueues queues;
     private long[] childBuffer = new long[16];
     private volatile boolean routesMoved;
     private volatile boolean closed;
@@ -91,6 +92,7 @@ final class LayeredService implements Stage {
         unsent = context.dropReason("layered_unsent");
         handlerError = context.dropReason("layered_handler_error");
         tooMany = context.dropReason("layered_too_many_sessions");
+        queues = new RelayQueues(context, unsent, context.dropReason("layered_fair_queue_full"));
         // Links and routes that move may move a session's tree: every node re-checks its parent.
         context.addListener(event -> routesMoved = true);
     }
@@ -237,10 +239,7 @@ final class LayeredService implements Stage {
         int n = relay.forwarding().childrenFor(p.layer(), children(relay));
         long[] to = childBuffer;
         for (int i = 0; i < n; i++) {
-            LinkView link = context.link(new NodeId(to[i]));
-            if (link == null || !context.sendImmediately(link, LayeredWire.DATA, body.retainedDuplicate())) {
-                unsent.increment();
-            }
+            queues.send(new NodeId(to[i]), relay.key(), body.retainedDuplicate(), nowNanos);
         }
         deliverLocally(relay, p, body, nowNanos);
     }
@@ -356,7 +355,7 @@ final class LayeredService implements Stage {
         if (routesMoved) {
             return context.nowNanos();
         }
-        long next = Long.MAX_VALUE;
+        long next = queues.nextDeadlineNanos();
         for (SourceSession s : sources) {
             next = Math.min(next, s.nextDeadlineNanos());
         }
@@ -374,6 +373,7 @@ final class LayeredService implements Stage {
     @Override
     public void onTimer(long nowNanos) {
         routesMoved = false;
+        queues.onTimer(nowNanos);
         for (SourceSession s : List.copyOf(sources)) {
             s.onTimer(nowNanos);
         }
@@ -391,6 +391,7 @@ final class LayeredService implements Stage {
     @Override
     public void close() {
         closed = true;
+        queues.close();
         sources.clear();
         relays.clear();
         receivers.clear();
@@ -405,5 +406,10 @@ final class LayeredService implements Stage {
 
     int sessions() {
         return relays.size();
+    }
+
+    /** The relay's queue discipline on outgoing links; on the node's thread. */
+    RelayQueues queues() {
+        return queues;
     }
 }

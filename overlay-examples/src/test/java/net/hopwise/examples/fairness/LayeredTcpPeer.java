@@ -1,0 +1,117 @@
+package net.hopwise.examples.fairness;
+
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.nio.ByteBuffer;
+import java.nio.channels.ServerSocketChannel;
+import java.nio.channels.SocketChannel;
+import java.util.concurrent.atomic.AtomicLong;
+import net.hopwise.examples.reliable.BenchmarkSection;
+import net.hopwise.multicast.Multicast;
+import net.hopwise.multicast.MulticastModule;
+import net.hopwise.multicast.layered.EraConfig;
+import net.hopwise.multicast.layered.LayerRates;
+import net.hopwise.multicast.layered.LayeredReceiver;
+import net.hopwise.overlay.NodeConfig;
+import net.hopwise.overlay.OverlayNode;
+
+/**
+ * One end of {@link LayeredTcpBenchmark}, run inside a network namespace: an overlay node with the
+ * multicast module and a plain TCP endpoint. The {@code sender} opens a layered session at {@code
+ * --layered-at} seconds and a TCP connection at {@code --tcp-at}, written to as fast as it takes data; the {@code
+ * receiver} joins the session (ERA with {@code --rules thesis|fair}) and accepts the connection, and
+ * prints one {@code @sample} line a second (bytes of layered packets and of TCP so far, the level).
+ * Both stop after {@code --seconds}.
+ */
+public final class LayeredTcpPeer {
+    static final String GROUP = "live";
+    static final int PORT = 5004;
+    /** 1000-byte packets in bunches of 4: the loopback run found bunches steadier than pairs on real paths. */
+    static final int PACKET = 1000;
+    static final int BUNCH = 4;
+
+    private LayeredTcpPeer() {}
+
+    public static void main(String[] args) throws Exception {
+        boolean sender = args.length > 0 && args[0].equals("sender");
+        InetAddress bind = InetAddress.getByName(BenchmarkSection.argument(args, "--bind", "127.0.0.1"));
+        InetAddress peer = InetAddress.getByName(BenchmarkSection.argument(args, "--peer", "127.0.0.1"));
+        int tcpPort = Integer.parseInt(BenchmarkSection.argument(args, "--tcp-port", "5001"));
+        double seconds = Double.parseDouble(BenchmarkSection.argument(args, "--seconds", "60"));
+        double tcpAt = Double.parseDouble(BenchmarkSection.argument(args, "--tcp-at", "0"));
+        int layers = Integer.parseInt(BenchmarkSection.argument(args, "--layers", "40"));
+        long layerBps = Long.parseLong(BenchmarkSection.argument(args, "--layer-bps", "100000"));
+        String rules = BenchmarkSection.argument(args, "--rules", "fair");
+        String self = sender ? FairnessPeer.SENDER : FairnessPeer.RECEIVER;
+        String other = sender ? FairnessPeer.RECEIVER : FairnessPeer.SENDER;
+        OverlayNode node = OverlayNode.start(NodeConfig.builder(self)
+                .bindAddress(new InetSocketAddress(bind, FairnessPeer.OVERLAY_PORT))
+                .neighbour(other, new InetSocketAddress(peer, FairnessPeer.OVERLAY_PORT))
+                .module(new MulticastModule())
+                .build());
+        long start = System.nanoTime();
+        long end = start + (long) (seconds * 1e9);
+        try {
+            Multicast mc = node.module(Multicast.class);
+            if (sender) {
+                double layeredAt = Double.parseDouble(BenchmarkSection.argument(args, "--layered-at", "0"));
+                Thread tcp = new Thread(() -> {
+                    try {
+                        sleepUntil(start + (long) (tcpAt * 1e9));
+                        try (SocketChannel c = SocketChannel.open(new InetSocketAddress(peer, tcpPort))) {
+                            ByteBuffer chunk = ByteBuffer.allocateDirect(256 * 1024);
+                            while (System.nanoTime() < end) {
+                                chunk.clear();
+                                c.write(chunk);
+                            }
+                        }
+                    } catch (Exception e) {
+                        // The receiver went first at the end of the run.
+                    }
+                }, "tcp-source");
+                tcp.setDaemon(true);
+                tcp.start();
+                sleepUntil(start + (long) (layeredAt * 1e9));
+                EraConfig config = EraConfig.builder().packetBytes(PACKET).bunchLength(BUNCH).build();
+                mc.openLayeredSender(GROUP, PORT, LayerRates.equal(layers, layerBps), config);
+                sleepUntil(end);
+            } else {
+                AtomicLong tcpBytes = new AtomicLong();
+                ServerSocketChannel server = ServerSocketChannel.open();
+                server.bind(new InetSocketAddress(bind, tcpPort));
+                Thread sink = new Thread(() -> {
+                    try (server; SocketChannel c = server.accept()) {
+                        ByteBuffer buffer = ByteBuffer.allocateDirect(1 << 20);
+                        int n;
+                        while ((n = c.read(buffer)) >= 0) {
+                            tcpBytes.addAndGet(n);
+                            buffer.clear();
+                        }
+                    } catch (java.io.IOException e) {
+                        // The sender closed or the run ended: counts so far stand.
+                    }
+                }, "tcp-sink");
+                sink.setDaemon(true);
+                sink.start();
+                EraConfig config = rules.equals("thesis") ? EraConfig.thesis() : EraConfig.fair();
+                LayeredReceiver r = mc.joinLayered(GROUP, PORT, config, m -> { });
+                FairnessPeer.reply("ready", java.util.Map.of());
+                for (long t = start + 1_000_000_000L; t <= end; t += 1_000_000_000L) {
+                    sleepUntil(t);
+                    FairnessPeer.reply("sample", java.util.Map.of("t", (t - start) / 1_000_000_000L,
+                            "layered", r.packetsReceived() * (long) PACKET, "tcp", tcpBytes.get(), "level", r.level()));
+                }
+            }
+        } finally {
+            node.stop();
+        }
+        System.exit(0);
+    }
+
+    private static void sleepUntil(long nanos) throws InterruptedException {
+        long left;
+        while ((left = nanos - System.nanoTime()) > 0) {
+            Thread.sleep(Math.max(1, left / 1_000_000));
+        }
+    }
+}
