@@ -142,7 +142,10 @@ class DashboardBrowserTest {
         assertThat(recovered).isBetween(before.get("recovered").asLong(), after.get("recovered").asLong());
         assertThat(sent).isBetween(sessionBefore.get("messagesSent").asLong(),
                 reliableSession().get("messagesSent").asLong());
-        assertThat(drops).isBetween(dropsBefore, totalDrops("amsterdam"));
+        // Once seen at 0 here under a loaded CI run with the API at 21 before and after: the table then is
+        // in the message, so that a recurrence says what the page showed.
+        assertThat(drops).as("amsterdam's total on the page; the drops table: %s",
+                browser.findElement(By.id("drops-table")).getText()).isBetween(dropsBefore, totalDrops("amsterdam"));
         assertThat(count(browser, flow + " td.lost")).isNotNull();
         assertThat(number(browser, flow + " td.p99")).isPositive();
         assertThat(number(browser, flow + " td.p50")).isPositive();
