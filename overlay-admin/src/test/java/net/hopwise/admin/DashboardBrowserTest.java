@@ -63,6 +63,8 @@ class DashboardBrowserTest {
     void showsEveryNodeAndSeesAnImpairmentChangeTheLinkStatistics() throws Exception {
         browser.get("http://localhost:" + port + "/");
         WebDriverWait wait = new WebDriverWait(browser, Duration.ofSeconds(40), Duration.ofMillis(200));
+        // The page redraws every two seconds: an element read as it is replaced is read again next poll.
+        wait.ignoring(org.openqa.selenium.StaleElementReferenceException.class);
 
         for (String node : DemoOverlay.NODES) {
             WebElement g = wait.until(b -> b.findElements(By.cssSelector("#graph g.node[data-node='" + node + "']"))
@@ -115,6 +117,8 @@ class DashboardBrowserTest {
     void showsTheSessionsFlowsAndDropsTheApiReports() throws Exception {
         browser.get("http://localhost:" + port + "/");
         WebDriverWait wait = new WebDriverWait(browser, Duration.ofSeconds(40), Duration.ofMillis(200));
+        // The page redraws every two seconds: an element read as it is replaced is read again next poll.
+        wait.ignoring(org.openqa.selenium.StaleElementReferenceException.class);
         String flow = "#flows-table tr[data-flow^='" + DemoOverlay.STREAM_PEER + ":'][data-flow$='~amsterdam:"
                 + DemoOverlay.REAL_TIME_PORT + "']";
         String session = "#sessions-table tr[data-session='amsterdam:" + DemoOverlay.SESSION_PORT + "~"
@@ -209,6 +213,8 @@ class DashboardBrowserTest {
     void theImpairmentFormShowsTheSelectedLinksImpairment() {
         browser.get("http://localhost:" + port + "/");
         WebDriverWait wait = new WebDriverWait(browser, Duration.ofSeconds(40), Duration.ofMillis(200));
+        // The page redraws every two seconds: an element read as it is replaced is read again next poll.
+        wait.ignoring(org.openqa.selenium.StaleElementReferenceException.class);
         // The demo's lossy chord: 10% and 32 ms each way.
         wait.until(b -> b.findElements(By.cssSelector("#links-table tr[data-link='amsterdam~chicago']")).stream()
                 .findFirst().orElse(null)).click();
@@ -226,6 +232,8 @@ class DashboardBrowserTest {
     void theChartsSpanTheChosenTime() {
         browser.get("http://localhost:" + port + "/");
         WebDriverWait wait = new WebDriverWait(browser, Duration.ofSeconds(40), Duration.ofMillis(200));
+        // The page redraws every two seconds: an element read as it is replaced is read again next poll.
+        wait.ignoring(org.openqa.selenium.StaleElementReferenceException.class);
         String rtt = "#chart-rtt[data-domain-seconds='%d']";
         wait.until(b -> !b.findElements(By.cssSelector(rtt.formatted(900))).isEmpty());
         for (int seconds : new int[] {3600, 180, 900}) {
@@ -240,6 +248,8 @@ class DashboardBrowserTest {
     void nodeLabelsCoverNoNodeAndNoOtherLabel() {
         browser.get("http://localhost:" + port + "/");
         WebDriverWait wait = new WebDriverWait(browser, Duration.ofSeconds(40), Duration.ofMillis(200));
+        // The page redraws every two seconds: an element read as it is replaced is read again next poll.
+        wait.ignoring(org.openqa.selenium.StaleElementReferenceException.class);
         wait.until(b -> b.findElements(By.cssSelector("#graph g.node")).size() == DemoOverlay.NODES.size()
                 && b.findElements(By.cssSelector("#graph g.link")).size() == DemoOverlay.LINKS.size()
                 && b.findElements(By.cssSelector("#graph text.cost")).stream().allMatch(t -> t.getText().endsWith("ms")));
@@ -338,6 +348,8 @@ class DashboardBrowserTest {
     void theImpairmentControlsAskForCredentialsAndApply() throws Exception {
         browser.get("http://localhost:" + port + "/");
         WebDriverWait wait = new WebDriverWait(browser, Duration.ofSeconds(40), Duration.ofMillis(200));
+        // The page redraws every two seconds: an element read as it is replaced is read again next poll.
+        wait.ignoring(org.openqa.selenium.StaleElementReferenceException.class);
         String row = "#links-table tr[data-link='amsterdam~edinburgh']";
         wait.until(b -> b.findElements(By.cssSelector(row)).stream().findFirst().orElse(null)).click();
         wait.until(b -> b.findElement(By.id("detail-title")).getText().equals("amsterdam ⇄ edinburgh"));

@@ -122,6 +122,8 @@ class DashboardCallsBrowserTest {
                 "-timeout_error");
         browser.get("http://localhost:" + port + "/");
         WebDriverWait wait = new WebDriverWait(browser, Duration.ofSeconds(40), Duration.ofMillis(200));
+        // The page redraws every two seconds: an element read as it is replaced is read again next poll.
+        wait.ignoring(org.openqa.selenium.StaleElementReferenceException.class);
         wait.withMessage("the calls card, shown because the relay is enabled")
                 .until(b -> b.findElement(By.id("calls-card")).isDisplayed());
 

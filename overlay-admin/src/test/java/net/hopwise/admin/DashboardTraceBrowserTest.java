@@ -43,6 +43,8 @@ class DashboardTraceBrowserTest {
     void aTraceShowsEachHopOfTheRouteUnderTheSelectedMetric() throws IOException {
         browser.get("http://localhost:" + port + "/");
         WebDriverWait wait = new WebDriverWait(browser, Duration.ofSeconds(40), Duration.ofMillis(200));
+        // The page redraws every two seconds: an element read as it is replaced is read again next poll.
+        wait.ignoring(org.openqa.selenium.StaleElementReferenceException.class);
         // Expected latency counts the chord's 10% loss: denver is reached by edinburgh (5 + 40 ms, lossless),
         // not by the chord and chicago (32 ms at 10% loss, then 12).
         wait.until(b -> b.findElement(By.cssSelector("#metric button[data-metric='EXPECTED_LATENCY']"))).click();
