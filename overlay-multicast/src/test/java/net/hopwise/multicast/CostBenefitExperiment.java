@@ -8,7 +8,7 @@ import java.util.Locale;
  * Prints the thesis's Cost-Benefit scenarios beside its figures. Run from the repository root:
  * {@code ./mvnw -q -pl overlay-multicast -am test-compile exec:exec -Dexec.executable=java
  * -Dexec.classpathScope=test -Dexec.args="-cp %classpath net.hopwise.multicast.CostBenefitExperiment s1
- * --seconds 120 --seeds 3"}; {@code s4 --pairs 800 --senders 5,100,800} runs S4 at a size.
+ * --seconds 120 --seeds 3"}; S4 is {@link CostBenefitS4}.
  */
 public final class CostBenefitExperiment {
     private CostBenefitExperiment() {}
@@ -17,26 +17,18 @@ public final class CostBenefitExperiment {
         String scenario = args.length > 0 ? args[0] : "s1";
         int seconds = 120;
         int seeds = 1;
-        int pairs = 800;
-        String senders = "5,100,200,400,800";
         for (int i = 1; i + 1 < args.length; i += 2) {
             switch (args[i]) {
                 case "--seconds" -> seconds = Integer.parseInt(args[i + 1]);
                 case "--seeds" -> seeds = Integer.parseInt(args[i + 1]);
-                case "--pairs" -> pairs = Integer.parseInt(args[i + 1]);
-                case "--senders" -> senders = args[i + 1];
                 default -> throw new IllegalArgumentException("unknown option " + args[i]);
             }
         }
-        if (!List.of("s1", "s2", "s2-variant", "s3", "s4").contains(scenario)) {
-            throw new IllegalArgumentException("unknown scenario " + scenario + " (s1, s2, s2-variant, s3, s4)");
+        if (!List.of("s1", "s2", "s2-variant", "s3").contains(scenario)) {
+            throw new IllegalArgumentException("unknown scenario " + scenario + " (s1, s2, s2-variant, s3; S4 is CostBenefitS4)");
         }
         if (scenario.equals("s2-variant")) {
             s2Variant(seconds, seeds);
-            return;
-        }
-        if (scenario.equals("s4")) {
-            s4(seconds, seeds, pairs, senders);
             return;
         }
         if (scenario.equals("s3")) {
@@ -68,23 +60,6 @@ public final class CostBenefitExperiment {
     private static void header() {
         System.out.printf(Locale.ROOT, "%-5s %-7s %8s %8s %8s %9s %8s %s%n", "seed", "class", "across", "thesis", "sent",
                 "payload", "spread%", "the bottleneck");
-    }
-
-    /** S4 with {@code pairs} sender and receiver nodes and each listed number of senders (at most pairs). */
-    private static void s4(int seconds, int seeds, int pairs, String senders) {
-        System.out.printf(Locale.ROOT, "S4, %d pairs (%d nodes), %d s measured after 10 s; thesis (800 pairs): aggregate"
-                + " 1.979 Mbit/s, peak A-B buffer under 170 packets at 800 senders%n", pairs, 2 * pairs + 2, seconds);
-        System.out.printf(Locale.ROOT, "%-5s %8s %16s %22s %s%n", "seed", "senders", "aggregate Mbit/s",
-                "peak A-B buffer (pkts)", "(CPU s)");
-        for (String n : senders.split(",")) {
-            int k = Math.min(pairs, Integer.parseInt(n.trim()));
-            for (long seed = 1; seed <= seeds; seed++) {
-                CostBenefitScenarios.S4Result r = CostBenefitScenarios.s4(seed, pairs, k, Duration.ofSeconds(10),
-                        Duration.ofSeconds(seconds));
-                System.out.printf(Locale.ROOT, "%-5d %8d %16.3f %22d %.1f%n", seed, k, r.aggregateMbps(), r.peakBuffer(),
-                        r.cpuSeconds());
-            }
-        }
     }
 
     /** S3 with {@code seconds} between the starts (the thesis's 150), each phase measured over its second half. */

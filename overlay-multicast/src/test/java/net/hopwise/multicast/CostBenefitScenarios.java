@@ -351,62 +351,6 @@ final class CostBenefitScenarios {
         }
     }
 
-    /** S4's outcome: the senders' aggregate wire rate and the peak buffer of the A-B link. */
-    record S4Result(int pairs, int senders, double aggregateMbps, int peakBuffer, double cpuSeconds) {}
-
-    /**
-     * S4 (figures 4.12-4.13): {@code pairs} sender nodes behind A and as many receiver nodes behind B
-     * (each on its own node, 100 Mbit/s and 0.1 ms access links), A-B the shared 2 Mbit/s bottleneck
-     * (10 ms, chosen); group i has the members R_i, R_i+1, R_i+2 (mod pairs), and sender S_i, for the
-     * first {@code senders} of them, sends greedily to group i. The thesis's size is 800 pairs (1602
-     * nodes) with 5 to 800 senders: aggregate 1.979 Mbit/s and a peak buffer under 170 packets at 800.
-     */
-    static S4Result s4(long seed, int pairs, int senders, Duration warmup, Duration measured) {
-        long t0 = System.nanoTime();
-        LinkSpec access = LinkSpec.builder().bandwidthBitsPerSecond(100 * MBIT).delay(Duration.ofNanos(100_000)).build();
-        try (SimNetwork net = new SimNetwork(seed, b -> b.module(module()))) {
-            net.node("a");
-            net.node("b");
-            net.link("a", "b", link(2 * MBIT, 10));
-            for (int i = 0; i < pairs; i++) {
-                net.node("s" + i);
-                net.node("r" + i);
-                net.link("s" + i, "a", access);
-                net.link("b", "r" + i, access);
-            }
-            net.start();
-            net.runFor(Duration.ofSeconds(20));
-            for (int i = 0; i < pairs; i++) {
-                int member = i;
-                net.nodeNamed("r" + i).interact(st -> {
-                    for (int k = 0; k < 3; k++) {
-                        st.module(Multicast.class).join("g" + Math.floorMod(member - k, pairs), 9, msg -> { });
-                    }
-                });
-            }
-            net.runFor(Duration.ofSeconds(5));
-            List<GreedyClient> clients = new ArrayList<>();
-            for (int i = 0; i < senders; i++) {
-                clients.addAll(clients(net, "s" + i, "g" + i, 1));
-            }
-            net.runFor(warmup);
-            long[] start = counts(clients);
-            int peak = 0;
-            NodeId b = NodeId.ofName("b");
-            long end = net.now() + measured.toNanos();
-            while (net.now() < end) {
-                net.runFor(Duration.ofMillis(50));
-                for (LinkBuffer lb : net.engine("a").module(Multicast.class).linkBuffers()) {
-                    if (lb.neighbour().equals(b)) {
-                        peak = Math.max(peak, lb.peak());
-                    }
-                }
-            }
-            double rate = rate("S4", clients, start, measured.toNanos() / 1e9).wireMbps();
-            return new S4Result(pairs, senders, rate, peak, (System.nanoTime() - t0) / 1e9);
-        }
-    }
-
     static List<GreedyClient> clients(SimNetwork net, String node, String group, int n) {
         List<GreedyClient> clients = new ArrayList<>();
         java.util.SplittableRandom random = new java.util.SplittableRandom(net.seed() * 31 + group.hashCode());
