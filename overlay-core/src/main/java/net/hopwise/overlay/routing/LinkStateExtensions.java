@@ -41,6 +41,10 @@ import net.hopwise.overlay.wire.DropReason;
  * <p><b>Bounds.</b> A record larger than maxExtensionBytes, or a new kind of an origin that already
  * holds maxExtensionsPerOrigin entries (withdrawals count until they age out), is refused for good
  * with {@link DropReason#EXTENSION_LIMIT} and acked; local publishes beyond either bound throw.
+ *
+ * <p>Just over 400 lines because own-record refresh (the kept next deadline, refreshing a version
+ * without signing it again) works on the same per-origin entries as installing and aging; the
+ * per-neighbour part of flooding (window, retransmission) is in {@link ExtensionNeighbour}.
  */
 final class LinkStateExtensions {
     private final NodeId self;

@@ -19,7 +19,8 @@ import net.hopwise.overlay.spi.SessionAdmission;
  * The sender asks the receiver for an acknowledgement every quarter window (at most
  * {@link SessionConfig#maxAckInterval()} packets), which gives at least four per window.
  *
- * <p>Sans-IO and single-threaded.
+ * <p>Sans-IO and single-threaded. Over 400 lines since a module's admission meter was added: asking
+ * it sits between choosing the next new packet and sending it, inside the window bookkeeping.
  */
 public final class ReliableSessionSender {
     /** Where the sender's packets go; implemented by the node engine. */

@@ -25,6 +25,10 @@ import net.hopwise.voip.sdp.SessionDescription;
  * between the phone sockets and the overlay flows, latching, de-duplication and drop-late at the
  * egress, and each call's end (linger after BYE, media timeouts). Sans-IO: IO goes through
  * {@link MediaIo}, time is passed in. Not thread-safe: one relay loop.
+ *
+ * <p>Over 400 lines because the SDP rewrite, the media path and a call's end all work on one call
+ * table and one set of relay ports per call; moving the SDP side into a class of its own is the split
+ * when it grows again.
  */
 final class Calls {
     private final RelayConfig config;
