@@ -24,8 +24,6 @@ public record EraDecision(long nowNanos, Kind kind, double[] samples, double bun
         STABILITY_DROP,
         /** The delay of the session's packets says the bottleneck's queue grows fast: immediate drop to what is left. */
         QUEUE_DROP,
-        /** A loss at a level that fills the share exactly (the prompt rules): one layer less at once. */
-        LOSS_DROP,
         /** No packet for the silence timeout: one layer less. */
         SILENCE_DROP,
         /** The first join, after a valid announcement. */

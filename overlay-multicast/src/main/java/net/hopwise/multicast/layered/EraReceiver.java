@@ -58,8 +58,6 @@ public final class EraReceiver {
     private int recentAt;
     /** No interval decision yet since the join: {@link EraConfig#startSamples()} applies. */
     private boolean firstDecision;
-    /** The last decision took the layers at most a target with loss, and they fill it exactly. */
-    private boolean atShare;
 
     private long refusedAnnouncements;
     private long unsubscribedPackets;
@@ -128,25 +126,19 @@ public final class EraReceiver {
         packetsReceived++;
         lastPacketNanos = nowNanos;
         rtt.onPacket(p.sendTimeMicros(), nowNanos);
-        long lost = loss.onPacket(p.layer(), p.sequence(), nowNanos,
+        loss.onPacket(p.layer(), p.sequence(), nowNanos,
                 config.lossEvents() ? (long) (rtt.rttSeconds() * 1e9) : 0);
         double sample = probe.onPacket(p, announcement.packetBytes(), nowNanos);
-        if (queue != null && lost > 0 && atShare) {
-            // The level fills exactly the share the pairs read (the rule with loss at most the
-            // target): beside a flow that does not yield (CBR) its queue stays at the brim, and each
-            // overflow would cost a packet or two until the next boundary. One layer less at once
-            // ends it. Its rate is no sample: remembered over the estimate's intervals, each of TCP's
-            // losses would ratchet the level down a layer (F 0.56 beside TCP).
-            atShare = false;
-            drop(rateBitsPerSecond() - 1, EraDecision.Kind.LOSS_DROP, nowNanos);
-            return;
-        }
         if (queue != null) {
             if (!Double.isNaN(sample)) {
                 queue.onSample(sample);
             }
             double keep = queue.onPacket(p.sendTimeMicros() * 1000, nowNanos, rateBitsPerSecond(), announcement.packetBytes());
-            if (keep < rateBitsPerSecond()) {
+            // Only on a path without loss in the window: there the first overflow is what the rule
+            // spares. Beside TCP the queue fills every sawtooth and the TCP equation shares the path;
+            // dropping on its growth too (and remembering the drop over the estimate's intervals)
+            // left TCP two thirds of it (F 0.56-0.60).
+            if (keep < rateBitsPerSecond() && loss.rate() == 0) {
                 // The rate the queue says is left counts as a sample: the estimate over the next
                 // intervals remembers it, as a stability drop's, and does not rejoin on pairs the
                 // cross traffic happened not to split.
@@ -168,9 +160,7 @@ public final class EraReceiver {
     }
 
     private void drop(double sample, EraDecision.Kind kind, long nowNanos) {
-        if (kind != EraDecision.Kind.LOSS_DROP) {
-            addSample(sample);
-        }
+        addSample(sample);
         int to = announcement.layers().levelFor(sample, config.strictlyBelow());
         trace.accept(EraDecision.event(nowNanos, kind, sample, level, to));
         clearSamples();
@@ -265,7 +255,6 @@ public final class EraReceiver {
         }
         boolean strict = config.strictlyBelow() && (l == 0 || config.strictWithLoss());
         int to = layers.levelFor(target, strict);
-        atShare = config.strictlyBelow() && !strict && to >= 0 && layers.cumulative(to) >= Math.round(target);
         firstDecision = false;
         trace.accept(new EraDecision(nowNanos, EraDecision.Kind.INTERVAL, traceSamples(), bunchEstimate, packets,
                 losses, l, rttSeconds, tcp, target, level, to));

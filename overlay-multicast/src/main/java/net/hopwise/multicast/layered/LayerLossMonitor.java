@@ -28,15 +28,13 @@ final class LayerLossMonitor {
      * @param eventNanos with a value > 0, losses less than this long after the start of the last
      *     loss event count as that event (TFRC's loss events, one round trip long), not one each
      */
-    /** @return the losses (or loss events) this packet revealed */
-    long onPacket(int layer, long sequence, long nowNanos, long eventNanos) {
+    void onPacket(int layer, long sequence, long nowNanos, long eventNanos) {
         packets[bucket]++;
         if (!synced[layer]) {
             synced[layer] = true;
             expected[layer] = (sequence + 1) & 0xFFFF_FFFFL;
-            return 0;
+            return;
         }
-        long before = losses[bucket];
         long gap = (sequence - expected[layer]) & 0xFFFF_FFFFL;
         if (gap < 0x8000_0000L) {
             if (gap > 0 && eventNanos > 0) {
@@ -49,7 +47,6 @@ final class LayerLossMonitor {
             }
             expected[layer] = (sequence + 1) & 0xFFFF_FFFFL;
         }
-        return losses[bucket] - before;
     }
 
     /** The layer was left (or is about to be joined): its next packet starts afresh. */

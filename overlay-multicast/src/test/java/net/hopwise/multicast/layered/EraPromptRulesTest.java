@@ -54,9 +54,19 @@ class EraPromptRulesTest {
     }
 
     @Test
-    void aLossAtALevelFillingTheShareExactlyDropsOneLayerAtOnce() {
-        assertThat(afterALossAtTheShare(EraConfig.fair())).isEqualTo(9);
-        assertThat(afterALossAtTheShare(EraConfig.prompt())).isEqualTo(8);
+    void onAPathAlreadyLosingTheQueuesGrowthIsLeftToTheTcpEquation() {
+        // Beside TCP the queue fills every sawtooth, and drops on its growth left TCP two thirds of the path.
+        long halvedAt = 2500 * MS;
+        LongUnaryOperator queue = sent -> sent < halvedAt ? 0 : (sent - halvedAt) * 48 / 100;
+        ReceiverHarness prompt = atCapacity(EraConfig.prompt());
+        feed(prompt, queue, 2700 * MS, 2000 * MS);
+        assertThat(prompt.last(EraDecision.Kind.QUEUE_DROP)).isNull();
+        assertThat(prompt.receiver.level()).isEqualTo(48);
+
+        // The same without the loss: dropped.
+        ReceiverHarness lossless = atCapacity(EraConfig.prompt());
+        feed(lossless, queue, 2700 * MS, Long.MAX_VALUE);
+        assertThat(lossless.last(EraDecision.Kind.QUEUE_DROP)).isNotNull();
     }
 
     @Test
@@ -93,12 +103,21 @@ class EraPromptRulesTest {
      * @return the last arrival
      */
     private static long feed(ReceiverHarness h, LongUnaryOperator queue, long sendUntil) {
+        return feed(h, queue, sendUntil, Long.MAX_VALUE);
+    }
+
+    /** The same, one packet lost on the first layer already seen once that is sent after {@code lossAfter}. */
+    private static long feed(ReceiverHarness h, LongUnaryOperator queue, long sendUntil, long lossAfter) {
         long spacing = 2 * 8L * 512 * SECOND / 980_000;
         long packetTime = 8L * 512 * SECOND / CAPACITY;
-        long[] psn = new long[100];
+        long[] psn = h.psn;
         long arrival = 0;
         int layer = 0;
         for (long sent = 2 * SECOND; sent < sendUntil; sent += spacing) {
+            if (sent >= lossAfter && psn[layer] > 0) {
+                psn[layer]++;
+                lossAfter = Long.MAX_VALUE;
+            }
             long first = Math.max(arrival, sent + BASE_DELAY + queue.applyAsLong(sent));
             for (int k = 0; k < 2; k++) {
                 arrival = first + k * packetTime;
@@ -109,28 +128,5 @@ class EraPromptRulesTest {
             layer = (layer + 1) % 49;
         }
         return arrival;
-    }
-
-    /** At 19 layers, then 200 Kbit/s pairs with a loss: at the share, 10 layers; then one more loss. */
-    private static int afterALossAtTheShare(EraConfig config) {
-        ReceiverHarness h = new ReceiverHarness(LayerRates.equal(100, 20_000), config,
-                RttEstimator.fixed(Duration.ofMillis(50))).joined();
-        for (int i = 0; i < 3; i++) {
-            h.pair(0, 400_000);
-        }
-        h.advanceTo(2 * SECOND);
-        for (int i = 0; i < 30; i++) {
-            if (i == 12) {
-                h.lose(i % 9, 1);
-            }
-            h.pair(i % 9, 200_000);
-        }
-        h.advanceTo(4 * SECOND + MS);
-        assertThat(h.receiver.level()).isEqualTo(9);
-        // A loss event later than one round trip after the first: a new event.
-        h.advance(Duration.ofMillis(100));
-        h.lose(2, 1);
-        h.pair(2, 200_000);
-        return h.receiver.level();
     }
 }
