@@ -73,6 +73,9 @@ public final class NodeMeters implements AutoCloseable {
         counter("hopwise.routing.changes", "Route computations that changed a route", c, NodeCounters::routeChanges);
         nodeMeters.add(Gauge.builder("hopwise.routing.nodes", engine, e -> e.router().database().size())
                 .description("Nodes in the link-state database").tags(nodeTags).register(registry));
+        nodeMeters.add(Gauge.builder("hopwise.routing.links.unadvertised", engine, e -> e.router().linksLeftOut())
+                .description("Up links our advertisement leaves out for want of room in one update")
+                .tags(nodeTags).register(registry));
     }
 
     private void counter(String name, String description, NodeCounters c, ToDoubleFunction<NodeCounters> f,
