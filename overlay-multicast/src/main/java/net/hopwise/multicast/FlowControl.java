@@ -84,7 +84,7 @@ final class FlowControl {
     // ---------------------------------------------------------------- senders
 
     void add(FlowSender sender) {
-        sender.budget = new ClientBudget(config, context.nowNanos());
+        sender.budget = new ClientBudget(config, context.nowNanos(), new SplittableRandom(random.nextLong())::nextDouble);
         sender.publish();
         senders.add(sender);
     }

@@ -47,7 +47,8 @@ final class UnicastCostBenefit implements SessionAdmission {
         if (closed) {
             return null; // the node stops: nothing is left to price its sessions
         }
-        Client c = new Client(remote, metric, wake, new ClientBudget(config, context.nowNanos()));
+        Client c = new Client(remote, metric, wake, new ClientBudget(config, context.nowNanos(),
+                new SplittableRandom(random.nextLong())::nextDouble));
         clients.add(c);
         return c;
     }
