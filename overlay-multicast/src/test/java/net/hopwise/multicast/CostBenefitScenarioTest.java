@@ -60,4 +60,19 @@ class CostBenefitScenarioTest {
         assertThat(r.peakBuffers().values()).allSatisfy(p -> assertThat(p)
                 .isLessThan(CostBenefitConfig.DEFAULT_HARD_BUFFER_PACKETS));
     }
+
+    /**
+     * A hundred greedy clients on one 2 Mbit/s link (the randomisation experiment's link, figure 4.1):
+     * their salaries must not come together. Clients priced out that shortened their periods, or
+     * halved theirs in lockstep, came back together when the cost dipped and filled the buffer to its
+     * hard bound of 400 packets.
+     */
+    @Test
+    void aHundredClientsOnOneLinkKeepItsBufferFarBelowItsBound() {
+        RandomisationExperiment.Result r = RandomisationExperiment.run(1, 100, true, Duration.ofSeconds(5),
+                Duration.ofSeconds(5));
+        System.out.println("100 clients: peak " + r.max() + ", aggregate " + r.aggregateMbps());
+        assertThat(r.max()).as("the A-B buffer's peak").isLessThan(CostBenefitConfig.DEFAULT_HARD_BUFFER_PACKETS / 2);
+        assertThat(r.aggregateMbps()).as("the link busy").isBetween(2 * 0.98, 2.0);
+    }
 }
