@@ -17,6 +17,11 @@ import java.util.function.DoubleSupplier;
  * tried the dearest of all. Counting its purchases as 0 instead shortens the period of every client
  * that waits out a congestion, so that they all hold short periods and full purses when the cost dips
  * and send at once: the buffer peaks the thesis's rule exists to prevent.
+ *
+ * <p>Three additions keep the rule working where the thesis's experiments did not take it: periods
+ * adapt at most once per T_update (see {@code paySalaries}), packets bought within
+ * {@link CostBenefitConfig#halvingSettleNanos()} of a halving do not count towards the next, and each
+ * period is drawn around its length (see {@code spaced}).
  */
 final class ClientBudget {
     enum Decision {
@@ -150,7 +155,7 @@ final class ClientBudget {
                 t = Math.max(config.minSalaryPeriodNanos(), (long) ((double) t * update / (t + update)));
             } else {
                 t = Math.min(config.maxSalaryPeriodNanos(), 2 * t);
-                staleUntilNanos = nextSalaryNanos + config.fastUpdateNanos();
+                staleUntilNanos = nextSalaryNanos + config.halvingSettleNanos();
             }
             periodNanos = t;
         }

@@ -27,6 +27,9 @@ class CostBenefitRulesTest {
         assertThat(THESIS.fastUpdateNanos()).isEqualTo(50 * MS);
         assertThat(THESIS.slowUpdateNanos()).isEqualTo(2500 * MS);
         assertThat(THESIS.randomised()).isTrue();
+        // Not in the thesis, each with its reason in CostBenefitConfig.
+        assertThat(THESIS.maxSalaryPeriodNanos()).isEqualTo(250 * MS);
+        assertThat(THESIS.halvingSettleNanos()).isEqualTo(200 * MS);
     }
 
     @Test
@@ -209,8 +212,8 @@ class CostBenefitRulesTest {
         buyUntilBlocked(c, 3);
         c.paySalaries(3000 * MS);
         assertThat(c.periodNanos()).isEqualTo(2000 * MS);
-        // Bought T_update later at a cost still above H: halved again.
-        c.paySalaries(3000 * MS + 50 * MS);
+        // Bought once the halving could show (200 ms after it) at a cost still above H: halved again.
+        c.paySalaries(3000 * MS + 200 * MS);
         buyUntilBlocked(c, 3);
         c.paySalaries(5000 * MS);
         assertThat(c.periodNanos()).isEqualTo(4000 * MS);
