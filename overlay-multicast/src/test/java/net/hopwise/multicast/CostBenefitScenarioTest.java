@@ -75,4 +75,18 @@ class CostBenefitScenarioTest {
         assertThat(r.max()).as("the A-B buffer's peak").isLessThan(CostBenefitConfig.DEFAULT_HARD_BUFFER_PACKETS / 2);
         assertThat(r.aggregateMbps()).as("the link busy").isBetween(2 * 0.98, 2.0);
     }
+
+    /**
+     * One greedy client alone on a 2 Mbit/s link, as each of S3's one-link clients is: its salary
+     * periods are of tens of milliseconds, shorter than the cost feedback. Judged on stale costs at
+     * each period it halved two or three times for one congestion and its link stood idle for much of
+     * the time (S3's chain: 5.5 of 10 Mbit/s).
+     */
+    @Test
+    void aClientAloneOnALinkKeepsItBusy() {
+        RandomisationExperiment.Result r = RandomisationExperiment.run(1, 1, true, Duration.ofSeconds(5),
+                Duration.ofSeconds(5));
+        System.out.println("1 client: peak " + r.max() + ", aggregate " + r.aggregateMbps());
+        assertThat(r.aggregateMbps()).as("one client on a 2 Mbit/s link").isBetween(2 * 0.93, 2.0);
+    }
 }
