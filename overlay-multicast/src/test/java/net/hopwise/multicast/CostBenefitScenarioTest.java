@@ -67,18 +67,19 @@ class CostBenefitScenarioTest {
     }
 
     /**
-     * A hundred greedy clients on one 2 Mbit/s link (the randomisation experiment's link, figure 4.1):
-     * their salaries must not come together. Clients priced out that shortened their periods, or
-     * halved theirs in lockstep, came back together when the cost dipped and filled the buffer to its
-     * hard bound of 400 packets.
+     * Two hundred greedy clients on one 2 Mbit/s link (the randomisation experiment's link, figure
+     * 4.1): their salaries must not come together, and when the cost dips under their bids the 1/C_p
+     * draw must hold most of them back. Clients priced out that shortened their periods, or halved
+     * theirs in lockstep, filled the buffer to its hard bound of 400 packets; a held packet that went
+     * without drawing again made the draw a mere delay, and the peak was 290.
      */
     @Test
-    void aHundredClientsOnOneLinkKeepItsBufferFarBelowItsBound() {
-        RandomisationExperiment.Result r = RandomisationExperiment.run(1, 100, true, Duration.ofSeconds(5),
+    void twoHundredClientsOnOneLinkKeepItsBufferBelowHalfItsBound() {
+        RandomisationExperiment.Result r = RandomisationExperiment.run(1, 200, true, Duration.ofSeconds(5),
                 Duration.ofSeconds(5));
-        System.out.println("100 clients: peak " + r.max() + ", aggregate " + r.aggregateMbps());
+        System.out.println("200 clients: peak " + r.max() + ", aggregate " + r.aggregateMbps());
         assertThat(r.max()).as("the A-B buffer's peak").isLessThan(CostBenefitConfig.DEFAULT_HARD_BUFFER_PACKETS / 2);
-        assertThat(r.aggregateMbps()).as("the link busy").isBetween(2 * 0.98, 2.0);
+        assertThat(r.aggregateMbps()).as("the link busy").isBetween(2 * 0.97, 2.0);
     }
 
     /**
