@@ -58,18 +58,23 @@ final class LinkChannel {
         ByteBuf take(int bodyBytes);
     }
 
+    /** A packet waiting for the window, and when it was offered. */
+    private record Offered(ByteBuf body, long atNanos) {}
+
     private static final class Entry {
         final long sequence;
         final ByteBuf body;
+        final long offeredNanos;
         long order;
         long sentNanos;
         int sends;
         boolean inFlight;
         boolean acked;
 
-        Entry(long sequence, ByteBuf body) {
+        Entry(long sequence, Offered o) {
             this.sequence = sequence;
-            this.body = body;
+            this.body = o.body();
+            this.offeredNanos = o.atNanos();
         }
     }
 
@@ -77,7 +82,7 @@ final class LinkChannel {
     private final int hardLimit;
     private final ByteBufAllocator allocator;
     private final Sink sink;
-    private final ArrayDeque<ByteBuf> buffer = new ArrayDeque<>();
+    private final ArrayDeque<Offered> buffer = new ArrayDeque<>();
     private final Entry[] ring = new Entry[SPAN];
     private final ArrayDeque<Entry> lost = new ArrayDeque<>();
     private final QueueAverage average;
@@ -130,7 +135,7 @@ final class LinkChannel {
             dropped++;
             return false;
         }
-        buffer.add(body);
+        buffer.add(new Offered(body, nowNanos));
         peak = Math.max(peak, buffer.size());
         pump(nowNanos);
         return true;
@@ -310,6 +315,22 @@ final class LinkChannel {
         return rtoDeadline;
     }
 
+    /**
+     * When the oldest packet this channel still holds (waiting, in flight or to be resent) was offered;
+     * {@code Long.MAX_VALUE} when it holds none. A packet offered at or after it, and not refused, is
+     * still on its way: the channel delivers it or fails.
+     */
+    long heldSinceNanos() {
+        for (long s = oldest; s < nextSequence; s++) {
+            Entry e = ring[slot(s)];
+            if (e != null) {
+                return e.offeredNanos; // sequences follow the order of the offers
+            }
+        }
+        Offered first = buffer.peek();
+        return first == null ? Long.MAX_VALUE : first.atNanos();
+    }
+
     /** The retransmission timeout: everything in flight is lost, and the window starts again from one. */
     void onTimer(long nowNanos) {
         if (nowNanos < rtoDeadline) {
@@ -377,7 +398,7 @@ final class LinkChannel {
 
     /** Releases everything held: the link is gone or the node stops. */
     void close() {
-        buffer.forEach(ByteBuf::release);
+        buffer.forEach(o -> o.body().release());
         buffer.clear();
         for (int i = 0; i < SPAN; i++) {
             if (ring[i] != null) {

@@ -35,6 +35,8 @@ final class ReliableControlHandler {
         s.onChildAck(from.id(), c.a(), nowNanos);
         if (s.source) {
             ReliableTimers.moveWindow(engine, s, nowNanos);
+        } else {
+            ReliableTimers.ackEarly(engine, s, nowNanos, true);
         }
     }
 
@@ -67,7 +69,10 @@ final class ReliableControlHandler {
             for (long seq = first; seq < end; seq++) {
                 ByteBuf b = s.get(seq);
                 if (b != null) {
-                    if (!s.shouldRepair(seq, from.id(), nowNanos, holdoff, 4 * engine.config().nackRetryNanos())) {
+                    // Hop-by-hop reliability underneath: a packet the child's channel still carries arrives
+                    // without a repair, which would only queue behind it and crowd the channel's buffer.
+                    if (engine.carrying(s, seq, from.id())
+                            || !s.shouldRepair(seq, from.id(), nowNanos, holdoff, 4 * engine.config().nackRetryNanos())) {
                         s.nacksSuppressed++;
                     } else {
                         engine.repair(from, b);

@@ -28,6 +28,8 @@ final class ReliableLinks {
     private final DropCounter linkGone;
     private final ChannelReceivers receivers;
     private final Map<NodeId, LinkChannel> channels = new HashMap<>();
+    /** Per neighbour: when a packet for it was last refused, skipped (its link down) or lost with its channel. */
+    private final Map<NodeId, Long> lossNanos = new HashMap<>();
 
     ReliableLinks(ModuleContext context, int bufferPackets, SplittableRandom random, DropCounter malformed) {
         this.context = context;
@@ -47,16 +49,33 @@ final class ReliableLinks {
 
     /** Sends a packet on each link's channel; takes {@code packet}. */
     void send(List<LinkView> links, ByteBuf packet) {
-        long now = context.nowNanos();
+        send(links, packet, context.nowNanos());
+    }
+
+    /** Sends a packet on each link's channel, as offered at {@code nowNanos}; takes {@code packet}. */
+    void send(List<LinkView> links, ByteBuf packet, long nowNanos) {
         try {
             for (LinkView link : links) {
-                if (!channel(link.id(), now).offer(packet.retainedDuplicate(), now)) {
+                if (!channel(link.id(), nowNanos).offer(packet.retainedDuplicate(), nowNanos)) {
                     bufferFull.increment();
+                    lossNanos.put(link.id(), nowNanos);
                 }
             }
         } finally {
             packet.release();
         }
+    }
+
+    /**
+     * Whether a packet offered to this neighbour's channel at {@code offeredNanos} is still on its way:
+     * nothing for the neighbour was refused or lost since, and the channel still holds what was offered
+     * then. A request for such a packet needs no repair: the channel delivers it, or fails and is made
+     * anew, after which the request is answered.
+     */
+    boolean carrying(NodeId neighbour, long offeredNanos) {
+        LinkChannel c = channels.get(neighbour);
+        return c != null && c.heldSinceNanos() <= offeredNanos
+                && lossNanos.getOrDefault(neighbour, Long.MIN_VALUE) < offeredNanos;
     }
 
     private LinkChannel channel(NodeId neighbour, long nowNanos) {
@@ -85,6 +104,8 @@ final class ReliableLinks {
             LinkView link = context.link(id);
             if (link != null && link.status() == LinkStatus.UP) {
                 links.add(link);
+            } else {
+                lossNanos.put(id, context.nowNanos());
             }
         }
         return links;
@@ -122,6 +143,7 @@ final class ReliableLinks {
                 }
                 c.close();
                 it.remove();
+                lossNanos.put(e.getKey(), nowNanos);
                 continue;
             }
             c.onTimer(nowNanos);
@@ -135,5 +157,6 @@ final class ReliableLinks {
     void close() {
         channels.values().forEach(LinkChannel::close);
         channels.clear();
+        lossNanos.clear();
     }
 }

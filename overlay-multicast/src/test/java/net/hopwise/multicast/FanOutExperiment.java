@@ -41,6 +41,9 @@ public final class FanOutExperiment {
     static final int PAYLOAD = 1000;
     static final int PORT = 9;
 
+    /** With {@code --trace}: the multicast phase's window, acknowledgements and drops, sampled after the warm-up. */
+    static boolean trace;
+
     private FanOutExperiment() {}
 
     /** One mode's measurement: per-member goodput in Mbit/s and the sender's CPU in percent of a core. */
@@ -68,6 +71,7 @@ public final class FanOutExperiment {
             switch (args[i]) {
                 case "--runs" -> runs = Integer.parseInt(args[i + 1]);
                 case "--seconds" -> seconds = Integer.parseInt(args[i + 1]);
+                case "--trace" -> trace = Boolean.parseBoolean(args[i + 1]);
                 case "--members" -> sizes = Arrays.stream(args[i + 1].split(",")).mapToInt(Integer::parseInt).toArray();
                 default -> throw new IllegalArgumentException("unknown option " + args[i]);
             }
@@ -128,7 +132,12 @@ public final class FanOutExperiment {
             List<Phase> phases = new ArrayList<>();
 
             GroupSender group = multicast.reliableSender("fan", PORT, RoutingMetric.HOPS, SlowMemberPolicy.SLOW_GROUP);
-            phases.add(measure("multicast", n, seconds, received, senderThread, relayThread, new Driver() {
+            List<OverlayNode> memberNodes = new ArrayList<>();
+            for (int i = 0; i < n; i++) {
+                memberNodes.add(nodes.get("m" + i));
+            }
+            FanOutTrace tracer = trace ? new FanOutTrace(s, nodes.get("r"), memberNodes) : null;
+            phases.add(measure("multicast", n, seconds, received, senderThread, relayThread, tracer, new Driver() {
                 final Semaphore writable = new Semaphore(0);
 
                 {
@@ -151,7 +160,7 @@ public final class FanOutExperiment {
                 session.onWritable(writable::release);
                 sessions.add(session);
             }
-            phases.add(measure("unicast", n, seconds, received, senderThread, relayThread, payload -> {
+            phases.add(measure("unicast", n, seconds, received, senderThread, relayThread, null, payload -> {
                 for (ReliableSession session : sessions) {
                     while (session.send(payload) != net.hopwise.overlay.SendResult.ACCEPTED) {
                         writable.tryAcquire(1, TimeUnit.MILLISECONDS);
@@ -174,7 +183,7 @@ public final class FanOutExperiment {
     }
 
     private static Phase measure(String mode, int n, int seconds, AtomicLong[] received, Thread senderLoop,
-            Thread relayLoop, Driver driver) throws Exception {
+            Thread relayLoop, FanOutTrace tracer, Driver driver) throws Exception {
         ThreadMXBean cpu = ManagementFactory.getThreadMXBean();
         AtomicBoolean running = new AtomicBoolean(true);
         byte[] payload = new byte[PAYLOAD];
@@ -189,6 +198,10 @@ public final class FanOutExperiment {
         }, "fan-out-" + mode);
         sending.start();
         Thread.sleep(2_000); // warm-up: windows open, the JIT compiles
+        if (tracer != null) {
+            tracer.sample(100, 5);
+            System.out.print(tracer.text());
+        }
         long[] start = new long[n];
         for (int i = 0; i < n; i++) {
             start[i] = received[i].get();
