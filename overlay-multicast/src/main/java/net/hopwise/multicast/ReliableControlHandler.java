@@ -165,7 +165,13 @@ final class ReliableControlHandler {
             engine.dropMember(s, "the source no longer keeps packets below " + c.c() + " that it lacks");
         }
         s.forgetBelow(c.c());
-        s.extendTo(c.a(), nowNanos, config.nackBackoffNanos(), engine.random());
+        // The heartbeat finds losses at a stream's tail, after which nothing comes to show the gap. While
+        // packets keep arriving, what it announces beyond them is mostly still on its way in the link
+        // channels (which resend what a link loses): asking for it then only spends NACKs and, at a member
+        // node behind a deep queue, a gap per packet in flight. A gap among arrivals shows itself.
+        if (nowNanos - s.lastDataNanos >= config.heartbeatIntervalNanos()) {
+            s.extendTo(c.a(), nowNanos, config.nackBackoffNanos(), engine.random());
+        }
     }
 
     private static void onSquelch(ReliableEngine engine, LinkView from, ReliableControl c, ByteBuf body) {

@@ -136,6 +136,7 @@ final class ReliableEngine {
             emit(sender, s, q, out, member, nowNanos);
             sender.sent(q);
         }
+        links.pump(nowNanos);
         if (out != null) {
             if (nowNanos - s.lastSendNanos > config.heartbeatIntervalNanos()) {
                 s.nextHeartbeatNanos = nowNanos + config.heartbeatIntervalNanos();
@@ -227,6 +228,7 @@ final class ReliableEngine {
         ReliableStream.Insert result = s.insert(seq, copy.retain(), nowNanos, config.nackBackoffNanos(), random);
         if (result == ReliableStream.Insert.NEW) {
             s.received++;
+            s.lastDataNanos = nowNanos;
             List<LinkView> out;
             if (waiting.isEmpty()) {
                 out = links.links(entry.children());
@@ -442,6 +444,11 @@ final class ReliableEngine {
             }
             ReliableTimers.run(this, s, nowNanos, nackCapacity);
         }
+    }
+
+    /** The link channels' state, for diagnostics. */
+    String describeLinks() {
+        return links.describe();
     }
 
     void flush() {

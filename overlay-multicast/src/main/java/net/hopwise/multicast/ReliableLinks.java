@@ -28,6 +28,13 @@ final class ReliableLinks {
     private final DropCounter linkGone;
     private final ChannelReceivers receivers;
     private final Map<NodeId, LinkChannel> channels = new HashMap<>();
+    /**
+     * Channels that queued packets not pumped yet. Sending each packet on every child's link in turn
+     * interleaved the destinations, so that no two datagrams in a row went to one address; pumped at
+     * the end of a batch, a channel's packets leave back to back and the node sends them as one run
+     * (UDP GSO), which its neighbour reads as one (GRO).
+     */
+    private final java.util.Set<LinkChannel> pending = new java.util.LinkedHashSet<>();
     /** Per neighbour: when a packet for it was last refused, skipped (its link down) or lost with its channel. */
     private final Map<NodeId, Long> lossNanos = new HashMap<>();
 
@@ -56,9 +63,12 @@ final class ReliableLinks {
     void send(List<LinkView> links, ByteBuf packet, long nowNanos) {
         try {
             for (LinkView link : links) {
-                if (!channel(link.id(), nowNanos).offer(packet.retainedDuplicate(), nowNanos)) {
+                LinkChannel c = channel(link.id(), nowNanos);
+                if (!c.queue(packet.retainedDuplicate(), nowNanos)) {
                     bufferFull.increment();
                     lossNanos.put(link.id(), nowNanos);
+                } else {
+                    pending.add(c);
                 }
             }
         } finally {
@@ -81,7 +91,7 @@ final class ReliableLinks {
     private LinkChannel channel(NodeId neighbour, long nowNanos) {
         LinkChannel c = channels.get(neighbour);
         if (c == null) {
-            c = new LinkChannel(random.nextInt(), bufferPackets, context.allocator(), body -> transmit(neighbour, body),
+            c = LinkChannel.lossDriven(random.nextInt(), bufferPackets, context.allocator(), body -> transmit(neighbour, body),
                     nowNanos);
             channels.put(neighbour, c);
         }
@@ -95,6 +105,14 @@ final class ReliableLinks {
             return false;
         }
         return context.send(link, ReliablePacket.DATA, body);
+    }
+
+    /** Sends what the channels queued since the last call. */
+    void pump(long nowNanos) {
+        for (LinkChannel c : pending) {
+            c.pump(nowNanos);
+        }
+        pending.clear();
     }
 
     /** The links to these neighbours that are up. */
@@ -124,6 +142,9 @@ final class ReliableLinks {
     }
 
     long nextDeadlineNanos() {
+        if (!pending.isEmpty()) {
+            return context.nowNanos(); // a batch that ended without a flush: pumped by the timer
+        }
         long next = Long.MAX_VALUE;
         for (LinkChannel c : channels.values()) {
             next = Math.min(next, c.nextDeadlineNanos());
@@ -132,6 +153,7 @@ final class ReliableLinks {
     }
 
     void onTimer(long nowNanos) {
+        pump(nowNanos);
         for (Iterator<Map.Entry<NodeId, LinkChannel>> it = channels.entrySet().iterator(); it.hasNext(); ) {
             Map.Entry<NodeId, LinkChannel> e = it.next();
             LinkView link = context.link(e.getKey());
@@ -150,13 +172,23 @@ final class ReliableLinks {
         }
     }
 
+    /** Each channel's window, packets in flight and waiting, for diagnostics. */
+    String describe() {
+        StringBuilder out = new StringBuilder();
+        channels.forEach((id, c) -> out.append(String.format(java.util.Locale.ROOT, " [w %.1f f %d b %d]", c.window(),
+                c.inFlight(), c.buffered())));
+        return out.toString();
+    }
+
     void flush() {
+        pump(context.nowNanos());
         receivers.flush();
     }
 
     void close() {
         channels.values().forEach(LinkChannel::close);
         channels.clear();
+        pending.clear();
         lossNanos.clear();
     }
 }

@@ -71,6 +71,8 @@ final class ReliableStream {
     long ackCheckedAt = Long.MIN_VALUE;
     int acksSkipped;
     long lastHeardNanos;
+    /** When a packet last arrived new: while they keep coming, a heartbeat's news of more is no gap yet. */
+    long lastDataNanos = Long.MIN_VALUE;
     /** Hops from the source: the back-off before asking grows with it. */
     int depth = 1;
 

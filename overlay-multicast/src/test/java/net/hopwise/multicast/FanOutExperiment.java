@@ -47,7 +47,8 @@ public final class FanOutExperiment {
     private FanOutExperiment() {}
 
     /** One mode's measurement: per-member goodput in Mbit/s and the sender's CPU in percent of a core. */
-    record Phase(String mode, int members, double[] goodput, double senderCpu, double relayCpu) {
+    record Phase(String mode, int members, double[] goodput, double senderCpu, double relayCpu, double memberCpu,
+            long kernelDrops) {
         double min() {
             return Arrays.stream(goodput).min().orElse(0);
         }
@@ -81,8 +82,9 @@ public final class FanOutExperiment {
             for (int n : sizes) {
                 for (Phase p : run(n, seconds)) {
                     System.out.printf(Locale.ROOT, "run %d  %-9s n=%-3d per member min %7.2f median %7.2f Mbit/s,"
-                            + " aggregate %8.2f Mbit/s, sender CPU %5.1f%%, relay CPU %5.1f%%%n", run, p.mode(), n, p.min(),
-                            p.median(), p.aggregate(), p.senderCpu(), p.relayCpu());
+                            + " aggregate %8.2f Mbit/s, sender CPU %5.1f%%, relay CPU %5.1f%%, members' loop CPU %5.1f%%,"
+                            + " kernel drops %d%n", run, p.mode(), n, p.min(), p.median(), p.aggregate(), p.senderCpu(),
+                            p.relayCpu(), p.memberCpu(), p.kernelDrops());
                     all.computeIfAbsent(p.mode() + " n=" + n, k -> new ArrayList<>()).add(p);
                 }
             }
@@ -129,6 +131,7 @@ public final class FanOutExperiment {
             Eventually.await("s sees every member", () -> multicast.memberNodes("fan").size() == n);
             Thread senderThread = s.inspect(e -> Thread.currentThread());
             Thread relayThread = nodes.get("r").inspect(e -> Thread.currentThread());
+            Thread memberThread = nodes.get("m0").inspect(e -> Thread.currentThread());
             List<Phase> phases = new ArrayList<>();
 
             GroupSender group = multicast.reliableSender("fan", PORT, RoutingMetric.HOPS, SlowMemberPolicy.SLOW_GROUP);
@@ -137,7 +140,7 @@ public final class FanOutExperiment {
                 memberNodes.add(nodes.get("m" + i));
             }
             FanOutTrace tracer = trace ? new FanOutTrace(s, nodes.get("r"), memberNodes) : null;
-            phases.add(measure("multicast", n, seconds, received, senderThread, relayThread, tracer, new Driver() {
+            phases.add(measure("multicast", n, seconds, received, senderThread, relayThread, memberThread, tracer, new Driver() {
                 final Semaphore writable = new Semaphore(0);
 
                 {
@@ -160,7 +163,7 @@ public final class FanOutExperiment {
                 session.onWritable(writable::release);
                 sessions.add(session);
             }
-            phases.add(measure("unicast", n, seconds, received, senderThread, relayThread, null, payload -> {
+            phases.add(measure("unicast", n, seconds, received, senderThread, relayThread, memberThread, null, payload -> {
                 for (ReliableSession session : sessions) {
                     while (session.send(payload) != net.hopwise.overlay.SendResult.ACCEPTED) {
                         writable.tryAcquire(1, TimeUnit.MILLISECONDS);
@@ -183,7 +186,7 @@ public final class FanOutExperiment {
     }
 
     private static Phase measure(String mode, int n, int seconds, AtomicLong[] received, Thread senderLoop,
-            Thread relayLoop, FanOutTrace tracer, Driver driver) throws Exception {
+            Thread relayLoop, Thread memberLoop, FanOutTrace tracer, Driver driver) throws Exception {
         ThreadMXBean cpu = ManagementFactory.getThreadMXBean();
         AtomicBoolean running = new AtomicBoolean(true);
         byte[] payload = new byte[PAYLOAD];
@@ -209,6 +212,8 @@ public final class FanOutExperiment {
         long loopStart = cpu.getThreadCpuTime(senderLoop.getId());
         long sendStart = cpu.getThreadCpuTime(sending.getId());
         long relayStart = cpu.getThreadCpuTime(relayLoop.getId());
+        long memberStart = cpu.getThreadCpuTime(memberLoop.getId());
+        long dropsStart = kernelDrops();
         long t0 = System.nanoTime();
         Thread.sleep(seconds * 1000L);
         long elapsed = System.nanoTime() - t0;
@@ -219,11 +224,29 @@ public final class FanOutExperiment {
         long senderCpu = cpu.getThreadCpuTime(senderLoop.getId()) - loopStart
                 + cpu.getThreadCpuTime(sending.getId()) - sendStart;
         long relayCpu = cpu.getThreadCpuTime(relayLoop.getId()) - relayStart;
+        long memberCpu = cpu.getThreadCpuTime(memberLoop.getId()) - memberStart;
+        long drops = kernelDrops() - dropsStart;
         running.set(false);
         sending.join(5_000);
         sending.interrupt();
         Thread.sleep(1_000); // what is in flight drains before the next mode
-        return new Phase(mode, n, goodput, 100.0 * senderCpu / elapsed, 100.0 * relayCpu / elapsed);
+        return new Phase(mode, n, goodput, 100.0 * senderCpu / elapsed, 100.0 * relayCpu / elapsed,
+                100.0 * memberCpu / elapsed, drops);
+    }
+
+    /** Datagrams the kernel dropped on this machine's UDP sockets so far (the last column of /proc/net/udp); -1 if unknown. */
+    static long kernelDrops() {
+        try {
+            long sum = 0;
+            List<String> lines = java.nio.file.Files.readAllLines(java.nio.file.Path.of("/proc/net/udp"));
+            for (String line : lines.subList(1, lines.size())) {
+                String[] f = line.trim().split("\\s+");
+                sum += Long.parseLong(f[f.length - 1]);
+            }
+            return sum;
+        } catch (java.io.IOException | RuntimeException e) {
+            return -1;
+        }
     }
 
     private static OverlayNode start(String name, NodeRuntime runtime) {

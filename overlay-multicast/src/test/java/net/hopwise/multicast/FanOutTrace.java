@@ -48,8 +48,24 @@ final class FanOutTrace {
                     s == null ? -1 : s.next() - s.acknowledged(), r == null ? -1 : r.next(),
                     r == null ? -1 : r.acknowledged(), r == null ? 0 : r.nacksReceived(), r == null ? 0 : r.repairsSent(),
                     minNext, maxNext, drops()));
+            out.append("   s channels").append(channels(source)).append("\n   r channels").append(channels(relay))
+                    .append('\n');
             Thread.sleep(everyMillis);
         }
+    }
+
+    /** The node's link channels, read on its thread (the engine is the stage's, reached by reflection: a diagnostic). */
+    private static String channels(OverlayNode node) {
+        return node.inspect(stack -> {
+            try {
+                Object stage = stack.module(Multicast.class);
+                java.lang.reflect.Field f = stage.getClass().getDeclaredField("reliable");
+                f.setAccessible(true);
+                return ((ReliableEngine) f.get(stage)).describeLinks();
+            } catch (ReflectiveOperationException e) {
+                return " (" + e + ")";
+            }
+        });
     }
 
     private static ReliableStatistics one(OverlayNode node) {
