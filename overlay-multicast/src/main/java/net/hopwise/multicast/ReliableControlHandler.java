@@ -169,7 +169,7 @@ final class ReliableControlHandler {
         // packets keep arriving, what it announces beyond them is mostly still on its way in the link
         // channels (which resend what a link loses): asking for it then only spends NACKs and, at a member
         // node behind a deep queue, a gap per packet in flight. A gap among arrivals shows itself.
-        if (nowNanos - s.lastDataNanos >= config.heartbeatIntervalNanos()) {
+        if (s.lastDataNanos == Long.MIN_VALUE || nowNanos - s.lastDataNanos >= config.heartbeatIntervalNanos()) {
             s.extendTo(c.a(), nowNanos, config.nackBackoffNanos(), engine.random());
         }
     }
