@@ -27,6 +27,10 @@ import java.util.ArrayDeque;
  * #lossDriven}): Vegas reads the time a busy event loop takes to answer as queueing, which on a loopback
  * or LAN path of a base round trip of tens of microseconds held such a window at about eight packets; with
  * nothing to keep the queue visible for, the channel grows until the path drops, as TCP Reno does.
+ *
+ * <p>Over 400 lines: the buffer, the ring of packets out, loss detection and the two windows all read
+ * and change the same per-packet entries on every acknowledgement; split, each part would reach into
+ * the others' state.
  */
 final class LinkChannel {
     /** How far new sequences may run ahead of the oldest unacknowledged one: the receiver's window. */

@@ -25,7 +25,10 @@ import net.hopwise.overlay.spi.ModuleContext;
  * its children (NORM's NACK suppression on a tree: a request heard upstream stops the duplicates).
  * Acknowledgements flow up the tree, each node reporting the least of its subtree, so that a source
  * under {@link SlowMemberPolicy#SLOW_GROUP} keeps at most a window ahead of its slowest member. Only
- * on the node's thread, except the API's entry points.
+ * on the node's thread, except the API's entry points. Over 400 lines: the source's send path, the
+ * data path and the accessors the control handler and timers use share the streams, the links and the
+ * stage; the timed and control duties are already apart ({@link ReliableTimers}, {@link
+ * ReliableControlHandler}).
  */
 final class ReliableEngine {
     /**
