@@ -24,8 +24,8 @@ import net.hopwise.overlay.testing.Eventually;
 /**
  * Fan-out over loopback UDP between real nodes: one sender s behind a relay r, and {@code n} member
  * nodes m0.. behind r (the star s - r - m_i, the usual shape of a source behind one uplink). In the same
- * run, the same 1000-byte messages go to every member first by best-effort multicast (what arrives
- * counts), then by reliable multicast (one stream, {@code SLOW_GROUP}), then by one reliable unicast
+ * run, the same 1000-byte messages go to every member first (with {@code --best-effort true}) by
+ * best-effort multicast (what arrives counts), then by reliable multicast (one stream, {@code SLOW_GROUP}), then by one reliable unicast
  * session per member, each message sent on every session
  * (the sender waits for a back-pressured session, so the slowest member paces both, as {@code
  * SLOW_GROUP} does). Placement: s on an event loop of its own, r on another, every member on a third
@@ -44,6 +44,11 @@ public final class FanOutExperiment {
 
     /** With {@code --trace}: the multicast phase's window, acknowledgements and drops, sampled after the warm-up. */
     static boolean trace;
+    /**
+     * With {@code --best-effort true}: a best-effort phase first. Off by default: its sender accepts
+     * without bound on loopback, and the run filled a 2 GB heap within its warm-up.
+     */
+    static boolean bestEffortPhase;
 
     private FanOutExperiment() {}
 
@@ -74,6 +79,7 @@ public final class FanOutExperiment {
                 case "--runs" -> runs = Integer.parseInt(args[i + 1]);
                 case "--seconds" -> seconds = Integer.parseInt(args[i + 1]);
                 case "--trace" -> trace = Boolean.parseBoolean(args[i + 1]);
+                case "--best-effort" -> bestEffortPhase = Boolean.parseBoolean(args[i + 1]);
                 case "--members" -> sizes = Arrays.stream(args[i + 1].split(",")).mapToInt(Integer::parseInt).toArray();
                 default -> throw new IllegalArgumentException("unknown option " + args[i]);
             }
@@ -136,23 +142,25 @@ public final class FanOutExperiment {
             List<Phase> phases = new ArrayList<>();
 
             // Best effort first: no window, no repair; the sender waits only while the sender is back-pressured.
-            GroupSender bestEffort = multicast.sender("fan", PORT, RoutingMetric.HOPS);
-            phases.add(measure("best-effort", n, seconds, received, senderThread, relayThread, memberThread, null,
-                    new Driver() {
-                        final Semaphore writable = new Semaphore(0);
+            GroupSender bestEffort = bestEffortPhase ? multicast.sender("fan", PORT, RoutingMetric.HOPS) : null;
+            if (bestEffort != null) {
+                phases.add(measure("best-effort", n, seconds, received, senderThread, relayThread, memberThread, null,
+                        new Driver() {
+                            final Semaphore writable = new Semaphore(0);
 
-                        {
-                            bestEffort.onWritable(writable::release);
-                        }
-
-                        @Override
-                        public void sendOne(byte[] payload) throws InterruptedException {
-                            while (!bestEffort.send(payload).accepted()) {
-                                writable.tryAcquire(1, TimeUnit.MILLISECONDS);
+                            {
+                                bestEffort.onWritable(writable::release);
                             }
-                        }
-                    }));
-            bestEffort.close();
+
+                            @Override
+                            public void sendOne(byte[] payload) throws InterruptedException {
+                                while (!bestEffort.send(payload).accepted()) {
+                                    writable.tryAcquire(1, TimeUnit.MILLISECONDS);
+                                }
+                            }
+                        }));
+                bestEffort.close();
+            }
 
             GroupSender group = multicast.reliableSender("fan", PORT, RoutingMetric.HOPS, SlowMemberPolicy.SLOW_GROUP);
             List<OverlayNode> memberNodes = new ArrayList<>();
