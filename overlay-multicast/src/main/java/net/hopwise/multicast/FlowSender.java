@@ -35,8 +35,6 @@ final class FlowSender implements GroupSender {
     int nextFragment;
     long messageId;
     long holdUntilNanos;
-    /** Whether the packet at the head already had its 1/C_p draw and was held. */
-    boolean drawn;
 
     FlowSender(MulticastStage stage, FlowControl flow, GroupId group, String groupName, int port,
             RoutingMetric metric) {
@@ -141,7 +139,6 @@ final class FlowSender implements GroupSender {
         packets.incrementAndGet();
         bytes.addAndGet(bodyBytes);
         lastCost = cost;
-        drawn = false;
         nextFragment++;
         return nextFragment >= fragments;
     }
