@@ -92,7 +92,7 @@ final class FlowSender implements GroupSender {
 
     @Override
     public boolean writable() {
-        return flow == null || !holding.get();
+        return flow == null ? stage.plainWritable() : !holding.get();
     }
 
     @Override
@@ -108,7 +108,12 @@ final class FlowSender implements GroupSender {
 
     @Override
     public void close() {
-        if (closed.compareAndSet(false, true) && flow != null) {
+        if (!closed.compareAndSet(false, true)) {
+            return;
+        }
+        if (flow == null) {
+            stage.forget(this);
+        } else {
             try {
                 stage.context().execute(() -> flow.remove(this));
             } catch (RejectedExecutionException e) {
@@ -141,6 +146,11 @@ final class FlowSender implements GroupSender {
         lastCost = cost;
         nextFragment++;
         return nextFragment >= fragments;
+    }
+
+    /** The writable listener, if one was set. */
+    Runnable listener() {
+        return listener;
     }
 
     /** The held message has left (or was dropped): the sender takes another. */
