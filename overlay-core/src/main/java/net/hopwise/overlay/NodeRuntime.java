@@ -43,14 +43,6 @@ public final class NodeRuntime implements AutoCloseable {
      * on the wire are unchanged. Off only to compare, or where a kernel or device misbehaves with it.
      */
     public static final boolean DEFAULT_UDP_OFFLOAD = true;
-    /**
-     * A helper thread per event loop for datagram stages' work aside (a sealed link's cipher): a loop
-     * that sends as fast as it can then spends on each sealed datagram only what plaintext costs plus
-     * the copy, while the helper seals beside it. It sleeps whenever it has no such work (a node
-     * without link security never wakes it) and is woken at most once a batch. Off where a core
-     * cannot be spared for it, or to compare.
-     */
-    public static final boolean DEFAULT_DATAGRAM_HELPERS = true;
     /** Longest spin accepted: beyond a millisecond an overlay node is a busy-polling appliance. */
     public static final Duration MAX_SPIN_BEFORE_SLEEP = Duration.ofMillis(1);
 
@@ -60,11 +52,9 @@ public final class NodeRuntime implements AutoCloseable {
     private final int threads;
     private final Duration spinBeforeSleep;
     private final boolean udpOffload;
-    private final HopwiseThreadFactory threadFactory;
 
     private NodeRuntime(EventLoopGroup group, Class<? extends DatagramChannel> channelType, TransportKind kind,
-            Builder settings, HopwiseThreadFactory threadFactory) {
-        this.threadFactory = threadFactory;
+            Builder settings) {
         this.group = group;
         this.channelType = channelType;
         this.kind = kind;
@@ -117,28 +107,17 @@ public final class NodeRuntime implements AutoCloseable {
         return udpOffload;
     }
 
-    /** Whether each event loop has a helper thread for datagram stages' work aside. */
-    public boolean datagramHelpers() {
-        return threadFactory.helpers;
-    }
-
-    /** Datagram stage jobs the loops' helpers ran so far (the rest ran on the loops themselves). */
-    public long datagramJobsAside() {
-        return threadFactory.lent.stream().mapToLong(DatagramHelper::asideJobs).sum();
-    }
-
     /** Stops the event loops; nodes still running on them stop with them. */
     @Override
     public void close() {
         group.shutdownGracefully(0, 2, TimeUnit.SECONDS).syncUninterruptibly();
-        threadFactory.lent.forEach(DatagramHelper::close);
     }
 
     @Override
     public String toString() {
         return "NodeRuntime[" + threads + " thread(s), " + kind
                 + (spinBeforeSleep.isZero() ? "" : ", spin " + spinBeforeSleep.toNanos() / 1000 + " µs")
-                + (udpOffload ? "" : ", no UDP offload") + (datagramHelpers() ? "" : ", no datagram helpers") + "]";
+                + (udpOffload ? "" : ", no UDP offload") + "]";
     }
 
     /** Settings of a runtime; every one has a default. */
@@ -147,15 +126,8 @@ public final class NodeRuntime implements AutoCloseable {
         private TransportKind transport = TransportKind.AUTO;
         private Duration spinBeforeSleep = DEFAULT_SPIN_BEFORE_SLEEP;
         private boolean udpOffload = DEFAULT_UDP_OFFLOAD;
-        private boolean datagramHelpers = DEFAULT_DATAGRAM_HELPERS;
 
         private Builder() {}
-
-        /** Whether each event loop gets a helper thread for datagram stages' work aside; see {@link #DEFAULT_DATAGRAM_HELPERS}. */
-        public Builder datagramHelpers(boolean on) {
-            this.datagramHelpers = on;
-            return this;
-        }
 
         /** Event-loop threads, at least 1. */
         public Builder threads(int threads) {
@@ -221,41 +193,18 @@ public final class NodeRuntime implements AutoCloseable {
             IoHandlerFactory factory = epoll
                     ? EpollIoHandler.newFactory(0, strategy)
                     : NioIoHandler.newFactory(SelectorProvider.provider(), strategy);
-            HopwiseThreadFactory threadFactory = new HopwiseThreadFactory(datagramHelpers);
-            EventLoopGroup group = new MultiThreadIoEventLoopGroup(threads, threadFactory, factory);
+            EventLoopGroup group = new MultiThreadIoEventLoopGroup(threads, new HopwiseThreadFactory(), factory);
             return new NodeRuntime(group, epoll ? EpollDatagramChannel.class : NioDatagramChannel.class,
-                    epoll ? TransportKind.EPOLL : TransportKind.NIO, this, threadFactory);
+                    epoll ? TransportKind.EPOLL : TransportKind.NIO, this);
         }
     }
 
     private static final class HopwiseThreadFactory implements java.util.concurrent.ThreadFactory {
         private final java.util.concurrent.atomic.AtomicInteger count = new java.util.concurrent.atomic.AtomicInteger();
-        private final boolean helpers;
-        final java.util.List<DatagramHelper> lent = new java.util.concurrent.CopyOnWriteArrayList<>();
-
-        HopwiseThreadFactory(boolean helpers) {
-            this.helpers = helpers;
-        }
 
         @Override
         public Thread newThread(Runnable r) {
-            String name = "hopwise-loop-" + count.incrementAndGet();
-            Runnable body = r;
-            if (helpers) {
-                // Started with the loop's thread, so a loop never runs without the helper it was lent.
-                DatagramHelper helper = new DatagramHelper(name + "-aside");
-                lent.add(helper);
-                body = () -> {
-                    net.hopwise.overlay.spi.DatagramStage.Aside.lendToThisThread(helper);
-                    try {
-                        r.run();
-                    } finally {
-                        net.hopwise.overlay.spi.DatagramStage.Aside.lendToThisThread(null);
-                        helper.close();
-                    }
-                };
-            }
-            Thread t = new io.netty.util.concurrent.FastThreadLocalThread(body, name);
+            Thread t = new io.netty.util.concurrent.FastThreadLocalThread(r, "hopwise-loop-" + count.incrementAndGet());
             t.setDaemon(true);
             return t;
         }

@@ -939,7 +939,7 @@ public final class OverlayNode implements AutoCloseable {
 
         @Override
         public void transmitNow(InetSocketAddress to, ByteBuf datagram) {
-            runs.writeOut(); // finishes what datagram stages handed aside, this datagram's seal too
+            runs.writeOut();
             channel.writeAndFlush(new DatagramPacket(datagram, to), channel.voidPromise());
         }
 

@@ -15,9 +15,7 @@ import javax.crypto.spec.SecretKeySpec;
 /**
  * An AEAD under one key, with the 96-bit nonce Noise uses for it: four zero bytes then a 64-bit
  * counter, little-endian for ChaCha20-Poly1305 and big-endian for AES-GCM. One instance per key and
- * direction; not thread-safe (a link's traffic runs on its node's thread), except that {@link
- * #sealAside} may run on one other thread at the same time as everything else: it has a cipher and
- * nonce of its own, for the helper thread that a node's runtime may seal on.
+ * direction; not thread-safe (a link's traffic runs on its node's thread).
  */
 public final class Aead {
     public static final int TAG_BYTES = 16;
@@ -26,9 +24,7 @@ public final class Aead {
     private final SecretKeySpec key;
     private final Cipher encrypt;
     private final Cipher decrypt;
-    private final Cipher encryptAside;
     private final byte[] nonce = new byte[12];
-    private final byte[] nonceAside = new byte[12];
     private byte[] aadScratch = new byte[32];
     private long lastOpened = -1;
 
@@ -45,7 +41,6 @@ public final class Aead {
         try {
             this.encrypt = Cipher.getInstance(suite.transformation);
             this.decrypt = Cipher.getInstance(suite.transformation);
-            this.encryptAside = Cipher.getInstance(suite.transformation);
         } catch (GeneralSecurityException e) {
             throw new IllegalStateException(suite.transformation + " is required by Java 17", e);
         }
@@ -89,24 +84,10 @@ public final class Aead {
      */
     public int seal(long counter, byte[] ad, int adOff, int adLen, byte[] in, int inOff, int len, byte[] out,
             int outOff) {
-        return seal(encrypt, nonce, counter, ad, adOff, adLen, in, inOff, len, out, outOff);
-    }
-
-    /**
-     * {@link #seal(long, byte[], int, int, byte[], int, int, byte[], int)} with the cipher and nonce
-     * kept for one other thread, which may seal this way while the owning thread uses everything else.
-     */
-    public int sealAside(long counter, byte[] ad, int adOff, int adLen, byte[] in, int inOff, int len, byte[] out,
-            int outOff) {
-        return seal(encryptAside, nonceAside, counter, ad, adOff, adLen, in, inOff, len, out, outOff);
-    }
-
-    private int seal(Cipher cipher, byte[] nonceBytes, long counter, byte[] ad, int adOff, int adLen, byte[] in,
-            int inOff, int len, byte[] out, int outOff) {
         try {
-            cipher.init(Cipher.ENCRYPT_MODE, key, iv(nonceBytes, counter));
-            cipher.updateAAD(ad, adOff, adLen);
-            return cipher.doFinal(in, inOff, len, out, outOff);
+            encrypt.init(Cipher.ENCRYPT_MODE, key, iv(counter));
+            encrypt.updateAAD(ad, adOff, adLen);
+            return encrypt.doFinal(in, inOff, len, out, outOff);
         } catch (ShortBufferException e) {
             throw new IllegalArgumentException("no room for the sealed datagram", e);
         } catch (InvalidKeyException | InvalidAlgorithmParameterException e) {
@@ -235,14 +216,10 @@ public final class Aead {
     }
 
     private AlgorithmParameterSpec iv(long counter) {
-        return iv(nonce, counter);
-    }
-
-    private AlgorithmParameterSpec iv(byte[] nonceBytes, long counter) {
         boolean littleEndian = suite == CipherSuite.CHACHA_POLY;
         for (int i = 0; i < 8; i++) {
-            nonceBytes[4 + i] = (byte) (counter >>> (littleEndian ? 8 * i : 56 - 8 * i));
+            nonce[4 + i] = (byte) (counter >>> (littleEndian ? 8 * i : 56 - 8 * i));
         }
-        return littleEndian ? new IvParameterSpec(nonceBytes) : new GCMParameterSpec(TAG_BYTES * 8, nonceBytes);
+        return littleEndian ? new IvParameterSpec(nonce) : new GCMParameterSpec(TAG_BYTES * 8, nonce);
     }
 }

@@ -103,32 +103,20 @@ public final class LinkSecurity {
      * be), and the caller holds or drops the datagram.
      */
     public boolean seal(String peer, ByteBuffer plaintext, ByteBuffer out, long now) {
-        Session s = sender(peer, now);
-        if (s == null) {
-            return false;
-        }
-        s.seal(plaintext, out);
-        return true;
-    }
-
-    /**
-     * The session that seals what goes to {@code peer} now, or null when there is none usable (a
-     * handshake is under way then, started if need be); starts a rekey when one is due.
-     */
-    Session sender(String peer, long now) {
         Peer p = peers.get(peer);
         if (p == null) {
-            return null;
+            return false;
         }
         Session s = p.current;
         if (s == null || s.age(now) >= rejectNanos || s.sent() >= config.rejectAfterPackets()) {
             startHandshake(p, now);
-            return null;
+            return false;
         }
         if (needsRekey(s, now)) {
             startHandshake(p, now);
         }
-        return s;
+        s.seal(plaintext, out);
+        return true;
     }
 
     /**

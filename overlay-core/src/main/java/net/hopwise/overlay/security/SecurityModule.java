@@ -71,6 +71,7 @@ public final class SecurityModule implements OverlayModule {
         private final LinkSecurity engine;
         // Reused for every datagram: the node's thread is the only one that runs a stage.
         private byte[] plainScratch = new byte[2048];
+        private byte[] sealedScratch = new byte[2048];
         private final Map<String, Long> peerIds = new HashMap<>();
 
         Installed(ModuleContext ctx) {
@@ -230,20 +231,35 @@ public final class SecurityModule implements OverlayModule {
         @Override
         public ByteBuf outbound(LinkView link, InetSocketAddress address, ByteBuf datagram, long nowNanos) {
             engine.addPeer(link.name(), link.address());
-            Session s;
+            ByteBuf sealed = null;
             try {
-                s = engine.sender(link.name(), nowNanos);
-            } catch (RuntimeException e) {
-                datagram.release();
-                throw e;
-            }
-            // Once it has a session the seal owns the datagram, whatever happens to it.
-            ByteBuf sealed = s == null ? null : SealAside.seal(s, datagram, ctx.allocator());
-            if (sealed == null) {
-                hold(link.name(), address, datagram); // released here or once the link has keys
+                sealed = seal(link.name(), datagram, nowNanos);
+            } finally {
+                if (sealed == null) {
+                    hold(link.name(), address, datagram); // released here or once the link has keys
+                } else {
+                    datagram.release();
+                }
             }
             afterEngine();
             return sealed;
+        }
+
+        private ByteBuf seal(String peer, ByteBuf plain, long now) {
+            int n = plain.readableBytes();
+            // A datagram the node sends is often a composite (a header and a shared body), whose NIO view
+            // would be a merged copy anyway: it is gathered once into an array right behind the room for
+            // the sealing header, sealed there in place, and written once into the direct buffer the
+            // socket takes without a further copy.
+            byte[] buf = sealedScratch(n + LinkSecurity.overhead());
+            plain.getBytes(plain.readerIndex(), buf, SecureWire.DATA_HEADER_BYTES, n);
+            ByteBuffer o = ByteBuffer.wrap(buf);
+            if (!engine.seal(peer, ByteBuffer.wrap(buf, SecureWire.DATA_HEADER_BYTES, n), o, now)) {
+                return null;
+            }
+            ByteBuf out = ctx.allocator().ioBuffer(o.position());
+            out.writeBytes(buf, 0, o.position());
+            return out;
         }
 
         private byte[] scratch(int n) {
@@ -251,6 +267,13 @@ public final class SecurityModule implements OverlayModule {
                 plainScratch = new byte[n];
             }
             return plainScratch;
+        }
+
+        private byte[] sealedScratch(int n) {
+            if (sealedScratch.length < n) {
+                sealedScratch = new byte[n];
+            }
+            return sealedScratch;
         }
 
         private void hold(String peer, InetSocketAddress to, ByteBuf datagram) {
@@ -287,12 +310,14 @@ public final class SecurityModule implements OverlayModule {
                 String peer = releaseDue.remove(releaseDue.size() - 1);
                 ArrayDeque<Held> q = held.get(peer);
                 while (q != null && !q.isEmpty()) {
-                    Session s = engine.sender(peer, ctx.nowNanos());
-                    if (s == null) {
+                    Held h = q.peek();
+                    ByteBuf sealed = seal(peer, h.datagram, ctx.nowNanos());
+                    if (sealed == null) {
                         break; // keys gone again: they wait for the next handshake
                     }
-                    Held h = q.poll();
-                    ctx.sendDatagram(this, h.to, SealAside.seal(s, h.datagram, ctx.allocator()));
+                    q.poll();
+                    h.datagram.release();
+                    ctx.sendDatagram(this, h.to, sealed);
                 }
                 if (q != null && q.isEmpty()) {
                     held.remove(peer);

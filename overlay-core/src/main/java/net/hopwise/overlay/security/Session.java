@@ -79,26 +79,6 @@ final class Session {
         sender.seal(counter, ByteBuffer.wrap(header), plaintext, out);
     }
 
-    /** Takes the next send counter: numbered on the node's thread, in the order datagrams leave. */
-    long nextCounter() {
-        return sendCounter++;
-    }
-
-    /**
-     * Seals, under {@code counter} from {@link #nextCounter()}, the {@code n} bytes that sit in {@code
-     * buf} right behind the room for the header at {@code at}, in place; returns the sealed datagram's
-     * length. {@code aside}: on the one other thread that may seal beside the node's (see {@link
-     * Aead#sealAside}), touching nothing else of the session.
-     */
-    int sealAt(long counter, boolean aside, byte[] buf, int at, int n) {
-        writeHeader(buf, at, counter);
-        int p = at + SecureWire.DATA_HEADER_BYTES;
-        int w = aside
-                ? sender.sealAside(counter, buf, at, SecureWire.DATA_HEADER_BYTES, buf, p, n, buf, p)
-                : sender.seal(counter, buf, at, SecureWire.DATA_HEADER_BYTES, buf, p, n, buf, p);
-        return SecureWire.DATA_HEADER_BYTES + w;
-    }
-
     private void writeHeader(byte[] b, int at, long counter) {
         b[at] = SecureWire.DATA;
         SecureWire.putInt(b, at + 1, remoteIndex);

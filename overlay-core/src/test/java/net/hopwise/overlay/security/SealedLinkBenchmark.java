@@ -39,10 +39,7 @@ import net.hopwise.overlay.routing.RoutingMetric;
  * plaintext used per message; and, once, OpenSSL's own figure for the cipher when {@code openssl} is
  * on the PATH. With the module's test classpath:
  * {@code java -cp <classpath> net.hopwise.overlay.security.SealedLinkBenchmark [--rounds 3] [--seconds 2]
- * [--warmup 1] [--pings 5000] [--suites AES_GCM,CHACHA_POLY] [--aside both|on|off]}: {@code --aside}
- * chooses the sealed rows, sealing on the loops' helper threads ({@code on}), on the loops themselves
- * ({@code off}, the rows named {@code -inline}) or both, each against the same plaintext row;
- * docs/benchmarks.md, "Link security",
+ * [--warmup 1] [--pings 5000] [--suites AES_GCM,CHACHA_POLY]}; docs/benchmarks.md, "Link security",
  * gives the exact command.
  */
 public final class SealedLinkBenchmark {
@@ -65,22 +62,14 @@ public final class SealedLinkBenchmark {
         for (String s : arg(args, "--suites", "AES_GCM,CHACHA_POLY").split(",")) {
             suites.add(CipherSuite.valueOf(s.trim()));
         }
-        String aside = arg(args, "--aside", "both");
-        List<Row> configs = new ArrayList<>();
-        configs.add(new Row("plaintext", null, true));
-        for (CipherSuite c : suites) {
-            if (!aside.equals("off")) {
-                configs.add(new Row(c.name(), c, true));
-            }
-            if (!aside.equals("on")) {
-                configs.add(new Row(c.name() + "-inline", c, false));
-            }
-        }
+        List<CipherSuite> configs = new ArrayList<>();
+        configs.add(null);
+        configs.addAll(suites);
         System.out.printf(Locale.ROOT, "Java %s, %d processors; %d rounds, %.1f s a goodput row after %.1f s warm-up,"
                 + " %d pings a round-trip row%n", System.getProperty("java.version"),
                 Runtime.getRuntime().availableProcessors(), rounds, seconds, warmupSeconds, pings);
         System.err.println("warming the JIT up: every row once, unmeasured");
-        for (Row c : configs) {
+        for (CipherSuite c : configs) {
             goodput(c, false, seconds);
             goodput(c, true, seconds);
             roundTrip(c, pings / 2);
@@ -93,48 +82,38 @@ public final class SealedLinkBenchmark {
         for (int r = 1; r <= rounds; r++) {
             double[] plain = null;
             double[] plainCpu = null;
-            for (Row c : configs) {
+            for (CipherSuite c : configs) {
                 double[] be = goodput(c, false, seconds);
                 double[] rel = goodput(c, true, seconds);
                 double rtt = roundTrip(c, pings);
                 double[] row = {be[0], rel[0], rtt};
-                if (c.suite == null) {
+                if (c == null) {
                     plain = row;
                     plainCpu = new double[] {be[1], rel[1]};
                 }
                 System.out.printf(Locale.ROOT, "round %d %-11s best effort %7.1f MB/s (%3.0f%%)  reliable %7.1f MB/s"
                         + " (%3.0f%%)  3-hop rtt %6.1f us (%.2fx)  CPU a message (not the sender's): best effort %.2f us, reliable %.2f us%n",
-                        r, c.name, be[0] / 1e6, 100 * be[0] / plain[0], rel[0] / 1e6,
+                        r, c == null ? "plaintext" : c.name(), be[0] / 1e6, 100 * be[0] / plain[0], rel[0] / 1e6,
                         100 * rel[0] / plain[1], rtt / 1e3, rtt / plain[2], be[1] / 1e3, rel[1] / 1e3);
-                results.computeIfAbsent(c.name, k -> new ArrayList<>())
+                results.computeIfAbsent(c == null ? "plaintext" : c.name(), k -> new ArrayList<>())
                         .add(new double[] {be[0] / plain[0], rel[0] / plain[1], rtt / plain[2]});
-                if (c.suite != null) {
-                    CeilingProbe.Ceiling be1 = CeilingProbe.ceiling(c.suite, PAYLOAD, PAYLOAD * 1e9 / plain[0], plainCpu[0]);
-                    CeilingProbe.Ceiling rel1 = CeilingProbe.ceiling(c.suite, PAYLOAD, PAYLOAD * 1e9 / plain[1], plainCpu[1]);
-                    System.out.printf(Locale.ROOT, "round %d %-11s crypto ceiling: %s%n", r, c.name, be1.describe("best effort"));
-                    System.out.printf(Locale.ROOT, "round %d %-11s crypto ceiling: %s%n", r, c.name, rel1.describe("reliable"));
-                    ceilings.computeIfAbsent(c.name, k -> new ArrayList<>()).add(new double[] {be1.twoCores(),
+                if (c != null) {
+                    CeilingProbe.Ceiling be1 = CeilingProbe.ceiling(c, PAYLOAD, PAYLOAD * 1e9 / plain[0], plainCpu[0]);
+                    CeilingProbe.Ceiling rel1 = CeilingProbe.ceiling(c, PAYLOAD, PAYLOAD * 1e9 / plain[1], plainCpu[1]);
+                    System.out.printf(Locale.ROOT, "round %d %-11s crypto ceiling: %s%n", r, c.name(), be1.describe("best effort"));
+                    System.out.printf(Locale.ROOT, "round %d %-11s crypto ceiling: %s%n", r, c.name(), rel1.describe("reliable"));
+                    ceilings.computeIfAbsent(c.name(), k -> new ArrayList<>()).add(new double[] {be1.twoCores(),
                         rel1.twoCores()});
                 }
             }
         }
-        for (Row c : configs.subList(1, configs.size())) {
-            List<double[]> rs = results.get(c.name);
-            List<double[]> cs = ceilings.get(c.name);
+        for (CipherSuite c : suites) {
+            List<double[]> rs = results.get(c.name());
+            List<double[]> cs = ceilings.get(c.name());
             System.out.printf(Locale.ROOT, "%-11s median of %d rounds against plaintext: best effort %.0f%% (crypto ceiling"
-                    + " %.0f%%), reliable %.0f%% (crypto ceiling %.0f%%), 3-hop rtt %.2fx%n", c.name, rs.size(),
+                    + " %.0f%%), reliable %.0f%% (crypto ceiling %.0f%%), 3-hop rtt %.2fx%n", c.name(), rs.size(),
                     100 * median(rs, 0), 100 * median(cs, 0), 100 * median(rs, 1), 100 * median(cs, 1), median(rs, 2));
         }
-    }
-
-    /**
-     * A row: plaintext (no suite) or a cipher suite, on a runtime whose loops have a helper thread for
-     * the seal ({@code helpers}) or seal on the loop itself (the row named {@code -inline}).
-     */
-    record Row(String name, CipherSuite suite, boolean helpers) {}
-
-    private static NodeRuntime runtime(Row row) {
-        return NodeRuntime.builder().threads(2).datagramHelpers(row.helpers).build();
     }
 
     private static double median(List<double[]> rows, int column) {
@@ -187,9 +166,8 @@ public final class SealedLinkBenchmark {
      * CPU time (user and kernel) per message delivered meanwhile: every thread's but the sending one's,
      * of which only the time in accepted sends counts (the rest is waiting for room).
      */
-    static double[] goodput(Row row, boolean reliable, double seconds) throws Exception {
-        CipherSuite suite = row.suite;
-        try (NodeRuntime runtime = runtime(row)) {
+    static double[] goodput(CipherSuite suite, boolean reliable, double seconds) throws Exception {
+        try (NodeRuntime runtime = NodeRuntime.create(2)) {
             List<OverlayNode> nodes = chain(runtime, suite, "a", "b");
             OverlayNode a = nodes.get(0);
             OverlayNode b = nodes.get(1);
@@ -264,7 +242,7 @@ public final class SealedLinkBenchmark {
                 long c1 = CeilingProbe.cpuNanosButThisThread() + sendNanos[0];
                 long bytes = received.get() - r0;
                 System.out.printf(Locale.ROOT, "  %s %s: busiest threads a message: %s%n",
-                        row.name, reliable ? "reliable" : "best effort",
+                        suite == null ? "plaintext" : suite.name(), reliable ? "reliable" : "best effort",
                         CeilingProbe.busiestThreads(threads0, CeilingProbe.threadCpu(), bytes / (double) PAYLOAD));
                 return new double[] {bytes * 1e9 / (t1 - t0), (c1 - c0) / Math.max(1.0, bytes / (double) PAYLOAD)};
             } finally {
@@ -276,9 +254,8 @@ public final class SealedLinkBenchmark {
     }
 
     /** Median round trip in nanoseconds over a chain of four nodes, driven from the event loops. */
-    static double roundTrip(Row row, int count) throws Exception {
-        CipherSuite suite = row.suite;
-        try (NodeRuntime runtime = runtime(row)) {
+    static double roundTrip(CipherSuite suite, int count) throws Exception {
+        try (NodeRuntime runtime = NodeRuntime.create(2)) {
             List<OverlayNode> nodes = chain(runtime, suite, "p", "q", "r", "s");
             OverlayNode client = nodes.get(0);
             OverlayNode server = nodes.get(3);
