@@ -6,14 +6,58 @@ import java.util.Optional;
 import net.hopwise.overlay.security.Admission.Verdict;
 
 /**
- * The messages that complete a handshake (RESPONSE at the initiator, FINAL at the responder) and the
- * check that binds the authenticated static key to an admitted node name.
+ * The handshake messages as they arrive (INIT goes to the {@code Responder}; COOKIE and RESPONSE at
+ * the initiator, FINAL at the responder complete a handshake here) and the check that binds the
+ * authenticated static key to an admitted node name.
  */
 final class Handshakes {
     private Handshakes() {}
 
+    /**
+     * A handshake message ({@code type}, {@code n} bytes at {@code datagram}'s position): handled, or
+     * false when it is malformed (for the caller to count).
+     */
+    static boolean onMessage(LinkSecurity ls, InetSocketAddress from, java.nio.ByteBuffer datagram, byte type, int n,
+            long now) {
+        if (n > SecureWire.MAX_HANDSHAKE_BYTES) {
+            return false;
+        }
+        byte[] b = new byte[n];
+        datagram.get(datagram.position(), b);
+        switch (type) {
+            case SecureWire.INIT -> {
+                if (n != SecureWire.INIT_BYTES) {
+                    return false;
+                }
+                ls.responder().onInit(from, b, now);
+            }
+            case SecureWire.COOKIE -> {
+                if (n != SecureWire.COOKIE_REPLY_BYTES) {
+                    return false;
+                }
+                onCookie(ls, from, b, now);
+            }
+            case SecureWire.RESPONSE -> {
+                if (n < 9 + NoiseXX.MESSAGE2_OVERHEAD) {
+                    return false;
+                }
+                onResponse(ls, from, b, now);
+            }
+            case SecureWire.FINAL -> {
+                if (n < 5 + NoiseXX.MESSAGE3_OVERHEAD) {
+                    return false;
+                }
+                onFinal(ls, from, b, now);
+            }
+            default -> {
+                return false;
+            }
+        }
+        return true;
+    }
+
     static void onCookie(LinkSecurity ls, InetSocketAddress from, byte[] b, long now) {
-        Peer p = ls.initiation(SecureWire.getInt(b, 1));
+        Peer p = ls.table().initiation(SecureWire.getInt(b, 1));
         if (p == null || !from.equals(p.address)) {
             ls.drop(DropReason.HANDSHAKE);
             return;
@@ -26,7 +70,7 @@ final class Handshakes {
 
     static void onResponse(LinkSecurity ls, InetSocketAddress from, byte[] b, long now) {
         int remoteIndex = SecureWire.getInt(b, 1);
-        Peer p = ls.initiation(SecureWire.getInt(b, 5));
+        Peer p = ls.table().initiation(SecureWire.getInt(b, 5));
         if (p == null || !from.equals(p.address)) {
             ls.drop(DropReason.HANDSHAKE); // late, duplicated, or not ours
             return;
@@ -37,13 +81,13 @@ final class Handshakes {
             payload = i.noise.readMessage(Arrays.copyOfRange(b, 9, b.length));
         } catch (HandshakeException e) {
             // Only a party that saw our INIT can get here; the attempt is spent, the timer starts another.
-            ls.abortInitiation(p);
+            ls.table().abortInitiation(p);
             ls.drop(DropReason.HANDSHAKE);
             return;
         }
         String refusal = refusal(ls, p.name, payload, i.noise.remoteStatic());
         if (refusal != null) {
-            ls.abortInitiation(p);
+            ls.table().abortInitiation(p);
             ls.rejected(from, p.name, refusal, now);
             return;
         }
@@ -53,7 +97,7 @@ final class Handshakes {
             message3 = i.noise.writeMessage(ls.localPayload());
             keys = i.noise.split();
         } catch (HandshakeException e) {
-            ls.abortInitiation(p);
+            ls.table().abortInitiation(p);
             ls.drop(DropReason.HANDSHAKE);
             return;
         }
@@ -103,7 +147,7 @@ final class Handshakes {
             return;
         }
         // Both ends started at once: ours is redundant now; dropping it keeps one handshake per rekey.
-        ls.abortInitiation(p);
+        ls.table().abortInitiation(p);
         Session s = new Session(ls.config().cipherSuite(), name, index, pending.remoteIndex(), false, keys, ls.config().replayWindow(), now,
                 claimed.get().identityKey());
         s.peerCertificate = certificate(claimed.get());

@@ -1,13 +1,9 @@
 package net.hopwise.overlay.security;
 
-import java.lang.System.Logger;
-import java.lang.System.Logger.Level;
 import java.net.InetSocketAddress;
 import java.nio.ByteBuffer;
 import java.util.HashMap;
-import java.util.HashSet;
 import java.util.Map;
-import java.util.Set;
 
 /**
  * A node's link security, sans-IO: handshakes with each neighbour, sealing what goes to it and
@@ -15,10 +11,9 @@ import java.util.Set;
  * I/O: handshake datagrams go to the {@link Outbox}, drops to the {@link Drops}. One instance per
  * node, used on the node's thread only.
  *
- * <p>A little over 400 lines because it owns every map that names a session or handshake by index
- * (sessions, initiations, the index set): each index is taken and given back here only, so none can
- * stay behind in one map after leaving another; the message handlers live in {@code Handshakes} and
- * {@code Responder}.
+ * <p>The indexes that name sessions and handshakes are kept by {@code SessionTable}; the message
+ * handlers live in {@code Handshakes} and {@code Responder}, and refusals are logged, rate-limited,
+ * by {@code RefusalLog}.
  */
 public final class LinkSecurity {
     /** Where handshake datagrams go (to the socket, past every datagram stage). */
@@ -44,8 +39,6 @@ public final class LinkSecurity {
     public record PeerStatus(String name, boolean authenticated, String fingerprint, InetSocketAddress address,
             long handshakes, long rekeys, long sessionAgeNanos, long replays, long forgeries, long rejections) {}
 
-    private static final Logger LOG = System.getLogger(LinkSecurity.class.getName());
-    private static final long LOG_INTERVAL_NANOS = 10_000_000_000L;
 
     private SecurityConfig config;
     private final Outbox outbox;
@@ -54,17 +47,14 @@ public final class LinkSecurity {
     private byte[] localPayload;
     private final Responder responder;
     private final Map<String, Peer> peers = new HashMap<>();
-    private final Map<Integer, Session> sessions = new HashMap<>();
-    private final Map<Integer, Peer> initiations = new HashMap<>();
-    private final Set<Integer> indexes = new HashSet<>();
+    private final SessionTable table = new SessionTable();
+    private final RefusalLog refusals = new RefusalLog();
     private final long retryNanos;
     private final long timeoutNanos;
     private final long rekeyNanos;
     private final long rejectNanos;
     /** Written on the node's thread only; read by meters from others. */
     private volatile long cookieReplies;
-    private long lastRejectLog = Long.MIN_VALUE;
-    private long rejectsNotLogged;
 
     public LinkSecurity(SecurityConfig config, Outbox outbox, Drops drops, Listener listener) {
         this.config = config;
@@ -133,39 +123,8 @@ public final class LinkSecurity {
         if (type == SecureWire.DATA) {
             return n < SecureWire.DATA_OVERHEAD ? malformed() : onData(from, datagram, out, now);
         }
-        if (n > SecureWire.MAX_HANDSHAKE_BYTES) {
-            return malformed();
-        }
-        byte[] b = new byte[n];
-        datagram.get(datagram.position(), b);
-        switch (type) {
-            case SecureWire.INIT -> {
-                if (n != SecureWire.INIT_BYTES) {
-                    return malformed();
-                }
-                responder.onInit(from, b, now);
-            }
-            case SecureWire.COOKIE -> {
-                if (n != SecureWire.COOKIE_REPLY_BYTES) {
-                    return malformed();
-                }
-                Handshakes.onCookie(this, from, b, now);
-            }
-            case SecureWire.RESPONSE -> {
-                if (n < 9 + NoiseXX.MESSAGE2_OVERHEAD) {
-                    return malformed();
-                }
-                Handshakes.onResponse(this, from, b, now);
-            }
-            case SecureWire.FINAL -> {
-                if (n < 5 + NoiseXX.MESSAGE3_OVERHEAD) {
-                    return malformed();
-                }
-                Handshakes.onFinal(this, from, b, now);
-            }
-            default -> {
-                return malformed();
-            }
+        if (!Handshakes.onMessage(this, from, datagram, type, n, now)) {
+            drop(DropReason.MALFORMED);
         }
         return null;
     }
@@ -194,7 +153,7 @@ public final class LinkSecurity {
         for (Peer p : peers.values()) {
             Initiation i = p.initiation;
             if (i != null && now - i.startedNanos >= timeoutNanos) {
-                abortInitiation(p);
+                table.abortInitiation(p);
                 startHandshake(p, now); // fresh keys: the old attempt may be stuck on a stale cookie
             } else if (i != null && now - i.lastSentNanos >= retryNanos) {
                 i.lastSentNanos = now;
@@ -205,11 +164,11 @@ public final class LinkSecurity {
                 outbox.send(p.address, p.current.finalMessage.clone());
             }
             if (p.previous != null && p.previous.age(now) >= rejectNanos) {
-                retire(p.previous);
+                table.retire(p.previous);
                 p.previous = null;
             }
             if (p.current != null && p.current.age(now) >= rejectNanos) {
-                retire(p.current);
+                table.retire(p.current);
                 p.current = null;
             }
         }
@@ -300,8 +259,8 @@ public final class LinkSecurity {
         return peers.get(name);
     }
 
-    Peer initiation(int index) {
-        return initiations.get(index);
+    SessionTable table() {
+        return table;
     }
 
     void transmit(InetSocketAddress to, byte[] datagram) {
@@ -322,52 +281,25 @@ public final class LinkSecurity {
         if (p != null) {
             p.rejections++;
         }
-        if (now - lastRejectLog >= LOG_INTERVAL_NANOS || lastRejectLog == Long.MIN_VALUE) {
-            LOG.log(Level.WARNING, "link security: refused " + from + " claiming to be '" + claimed + "': " + why
-                    + (rejectsNotLogged > 0 ? " (" + rejectsNotLogged + " more refusals not logged)" : ""));
-            lastRejectLog = now;
-            rejectsNotLogged = 0;
-        } else {
-            rejectsNotLogged++;
-        }
-    }
-
-    int newIndex() {
-        int i;
-        do {
-            i = Crypto.random().nextInt();
-        } while (i == 0 || !indexes.add(i));
-        return i;
-    }
-
-    void releaseIndex(int index) {
-        indexes.remove(index);
+        refusals.refused(from, claimed, why, now);
     }
 
     /** Installs an initiator's session, then sends its FINAL (which the responder needs for it). */
     void transmitAfterInstall(Peer p, Session s, InetSocketAddress from, byte[] fin, long now) {
-        initiations.remove(s.localIndex);
+        table.initiated(s.localIndex);
         outbox.send(from, fin.clone()); // before any data sealed on the new session once it is installed
         install(p, s, from, now);
-    }
-
-    void abortInitiation(Peer p) {
-        if (p.initiation != null) {
-            initiations.remove(p.initiation.localIndex);
-            releaseIndex(p.initiation.localIndex);
-            p.initiation = null;
-        }
     }
 
     /** Makes {@code s} the peer's session for sending; the one it replaces still opens what is in flight. */
     void install(Peer p, Session s, InetSocketAddress from, long now) {
         boolean rekey = p.current != null;
         if (p.previous != null) {
-            retire(p.previous);
+            table.retire(p.previous);
         }
         p.previous = p.current;
         p.current = s;
-        sessions.put(s.localIndex, s);
+        table.install(s);
         p.handshakes++;
         if (rekey) {
             p.rekeys++;
@@ -382,17 +314,12 @@ public final class LinkSecurity {
     void cutOff(Peer p) {
         for (Session old : new Session[] {p.current, p.previous}) {
             if (old != null) {
-                retire(old);
+                table.retire(old);
             }
         }
         p.current = null;
         p.previous = null;
-        abortInitiation(p);
-    }
-
-    private void retire(Session s) {
-        sessions.remove(s.localIndex);
-        releaseIndex(s.localIndex);
+        table.abortInitiation(p);
     }
 
     private void moved(Peer p, InetSocketAddress from) {
@@ -417,7 +344,7 @@ public final class LinkSecurity {
         if (p.initiation != null) {
             return;
         }
-        Initiation i = new Initiation(newIndex(), NoiseXX.initiator(config.cipherSuite(), SecureWire.PROLOGUE, linkPrivate()), now);
+        Initiation i = new Initiation(table.take(), NoiseXX.initiator(config.cipherSuite(), SecureWire.PROLOGUE, linkPrivate()), now);
         byte[] m;
         try {
             m = i.noise.writeMessage(new byte[0]);
@@ -428,13 +355,12 @@ public final class LinkSecurity {
         i.message[0] = SecureWire.INIT;
         SecureWire.putInt(i.message, 1, i.localIndex);
         System.arraycopy(m, 0, i.message, 5, m.length);
-        p.initiation = i;
-        initiations.put(i.localIndex, p);
+        table.initiate(p, i);
         outbox.send(p.address, i.message.clone());
     }
 
     private String onData(InetSocketAddress from, ByteBuffer datagram, ByteBuffer out, long now) {
-        Session s = sessions.get(datagram.getInt(datagram.position() + 1));
+        Session s = table.session(datagram.getInt(datagram.position() + 1));
         Peer p = s == null ? null : peers.get(s.peer);
         if (p == null) {
             drop(DropReason.UNKNOWN_SESSION);

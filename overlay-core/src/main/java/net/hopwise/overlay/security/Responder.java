@@ -85,7 +85,7 @@ final class Responder {
             owner.drop(DropReason.HANDSHAKE);
             return;
         }
-        int localIndex = owner.newIndex();
+        int localIndex = owner.table().take();
         byte[] response = new byte[9 + message2.length];
         response[0] = SecureWire.RESPONSE;
         SecureWire.putInt(response, 1, localIndex);
@@ -115,7 +115,7 @@ final class Responder {
             }
             it.remove();
             byInitiator.remove(p.from() + "/" + p.remoteIndex());
-            owner.releaseIndex(p.localIndex());
+            owner.table().giveBack(p.localIndex());
         }
     }
 
@@ -127,7 +127,7 @@ final class Responder {
         Pending p = pending.remove(index);
         if (p != null) {
             byInitiator.remove(p.from() + "/" + p.remoteIndex());
-            owner.releaseIndex(index);
+            owner.table().giveBack(index);
         }
     }
 }

@@ -39,12 +39,14 @@ import net.hopwise.overlay.routing.RoutingMetric;
  * plaintext used per message; and, once, OpenSSL's own figure for the cipher when {@code openssl} is
  * on the PATH. With the module's test classpath:
  * {@code java -cp <classpath> net.hopwise.overlay.security.SealedLinkBenchmark [--rounds 3] [--seconds 2]
- * [--warmup 1] [--pings 5000] [--suites AES_GCM,CHACHA_POLY]}; docs/benchmarks.md, "Link security",
+ * [--warmup 1] [--pings 5000] [--suites AES_GCM,CHACHA_POLY] [--window 4096]} ({@code --window}: the
+ * best-effort sender's lead in messages, to try another); docs/benchmarks.md, "Link security",
  * gives the exact command.
  */
 public final class SealedLinkBenchmark {
     private static final int PAYLOAD = 1000;
-    private static final int PACED_WINDOW = 4096;
+    /** Messages the best-effort sender may be ahead of what arrived ({@code --window}). */
+    private static int pacedWindow = 4096;
     private static final int RTT_PAYLOAD = 64;
     private static final RoutingMetric METRIC = RoutingMetric.HOPS;
 
@@ -58,6 +60,7 @@ public final class SealedLinkBenchmark {
         double seconds = Double.parseDouble(arg(args, "--seconds", "2"));
         int pings = Integer.parseInt(arg(args, "--pings", "5000"));
         warmupSeconds = Double.parseDouble(arg(args, "--warmup", "1"));
+        pacedWindow = Integer.parseInt(arg(args, "--window", Integer.toString(pacedWindow)));
         List<CipherSuite> suites = new ArrayList<>();
         for (String s : arg(args, "--suites", "AES_GCM,CHACHA_POLY").split(",")) {
             suites.add(CipherSuite.valueOf(s.trim()));
@@ -207,7 +210,7 @@ public final class SealedLinkBenchmark {
                             progress[0] = got;
                             progress[1] = now;
                         }
-                        if (offered[0] - got >= (long) PACED_WINDOW * PAYLOAD) {
+                        if (offered[0] - got >= (long) pacedWindow * PAYLOAD) {
                             if (now - progress[1] > 5_000_000L) {
                                 offered[0] = got; // what a full socket buffer dropped never arrives
                             } else {
