@@ -208,7 +208,9 @@ public final class OverlayNode implements AutoCloseable {
                 ch.pipeline().addBefore(FRAME_HANDLER, engine.datagramStageNames().get(i),
                         new DatagramStageHandler(engine, i));
             }
-            meters = new NodeMeters(engine, registry, () -> impairment.dropped());
+            engine.counters().countDropsElsewhere(DropReason.IMPAIRMENT, impairment::dropped);
+            engine.counters().countDropsElsewhere(DropReason.SOCKET_BUFFER, new KernelSocketDrops(localAddress));
+            meters = new NodeMeters(engine, registry);
             offloadMeters = List.of(
                     FunctionCounter.builder("hopwise.node.udp.segmented.sends", runs, DatagramRuns::segmentedSends)
                             .description("Sends that carried several datagrams at once (UDP GSO)")

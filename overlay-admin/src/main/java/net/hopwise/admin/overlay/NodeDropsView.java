@@ -1,6 +1,5 @@
 package net.hopwise.admin.overlay;
 
-import io.micrometer.core.instrument.FunctionCounter;
 import io.swagger.v3.oas.annotations.media.Schema;
 import java.util.EnumMap;
 import java.util.List;
@@ -30,20 +29,10 @@ public record NodeDropsView(
         Map<DropReason, Long> reasons = new EnumMap<>(DropReason.class);
         long total = 0;
         for (DropReason r : DropReason.values()) {
-            long n = r == DropReason.IMPAIRMENT ? impairmentDrops(node, c) : c.drops(r);
+            long n = c.drops(r);
             reasons.put(r, n);
             total += n;
         }
         return new NodeDropsView(node.name(), self, total, reasons);
-    }
-
-    /**
-     * Impairment drops happen in the node's impairment handler, in front of the engine, so the
-     * engine's counters never see them; the node publishes them only as its drop meter.
-     */
-    private static long impairmentDrops(OverlayNode node, NodeCounters c) {
-        FunctionCounter meter = node.meterRegistry().find("hopwise.node.drops")
-                .tags("node", node.name(), "reason", DropReason.IMPAIRMENT.tag()).functionCounter();
-        return meter == null ? c.drops(DropReason.IMPAIRMENT) : (long) meter.count();
     }
 }

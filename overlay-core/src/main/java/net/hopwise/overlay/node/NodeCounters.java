@@ -18,6 +18,9 @@ public final class NodeCounters {
     static final int ROUTE_CHANGES = 8;
     private final long[] counts = new long[9];
     private final long[] drops = new long[DropReason.values().length];
+    /** Drops counted outside the node's stages (impairment handler, kernel), read when asked. */
+    private final java.util.concurrent.atomic.AtomicReferenceArray<java.util.function.LongSupplier> elsewhere =
+            new java.util.concurrent.atomic.AtomicReferenceArray<>(DropReason.values().length);
 
     void add(int counter, long delta) {
         Opaque.add(counts, counter, delta);
@@ -69,14 +72,25 @@ public final class NodeCounters {
         return Opaque.get(counts, ROUTE_CHANGES);
     }
 
+    /**
+     * Counts drops of {@code reason} that happen where the stages cannot see them (the impairment
+     * handler in front of the chain, the kernel's socket buffer): {@link #drops} adds what
+     * {@code source} says, so every reader (meters, admin, reports) sees one figure per reason.
+     */
+    public void countDropsElsewhere(DropReason reason, java.util.function.LongSupplier source) {
+        elsewhere.set(reason.ordinal(), java.util.Objects.requireNonNull(source));
+    }
+
     public long drops(DropReason reason) {
-        return Opaque.get(drops, reason.ordinal());
+        java.util.function.LongSupplier s = elsewhere.get(reason.ordinal());
+        long counted = Opaque.get(drops, reason.ordinal());
+        return s == null ? counted : counted + s.getAsLong();
     }
 
     public long totalDrops() {
         long sum = 0;
-        for (int i = 0; i < drops.length; i++) {
-            sum += Opaque.get(drops, i);
+        for (DropReason r : DropReason.values()) {
+            sum += drops(r);
         }
         for (ModuleDrop d : moduleDrops) {
             sum += d.count();

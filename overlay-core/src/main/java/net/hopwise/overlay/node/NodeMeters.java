@@ -30,16 +30,14 @@ public final class NodeMeters implements AutoCloseable {
     private final List<Meter> nodeMeters = new ArrayList<>();
     private final Map<Neighbour, List<Meter>> linkMeters = new HashMap<>();
     private final Map<SessionEndpoint, List<Meter>> sessionMeters = new HashMap<>();
-    /**
-     * Held here because Micrometer holds a function counter's object only weakly: a supplier that
-     * nothing else references is collected, and its meter then reads 0 for ever.
-     */
-    private final LongSupplier impairmentDrops;
 
-    public NodeMeters(NodeStack engine, MeterRegistry registry, LongSupplier impairmentDrops) {
+    /**
+     * Drops counted outside the stages (impairment, the kernel's socket buffer) are read through
+     * {@link NodeCounters#drops}, which the node that owns those counts was told about.
+     */
+    public NodeMeters(NodeStack engine, MeterRegistry registry) {
         this.engine = engine;
         this.registry = registry;
-        this.impairmentDrops = impairmentDrops;
         this.nodeTags = Tags.of("node", engine.config().name());
         NodeCounters c = engine.counters();
         counter("hopwise.node.packets", "Datagrams received by the node", c, NodeCounters::packetsReceived, "direction", "in");
@@ -53,14 +51,8 @@ public final class NodeMeters implements AutoCloseable {
         counter("hopwise.node.handler.failures", "Exceptions thrown by message handlers", c,
                 NodeCounters::handlerFailures);
         for (DropReason reason : DropReason.values()) {
-            if (reason == DropReason.IMPAIRMENT) {
-                nodeMeters.add(FunctionCounter.builder("hopwise.node.drops", this.impairmentDrops, s -> s.getAsLong())
-                        .description("Datagrams dropped, by reason").tags(nodeTags).tag("reason", reason.tag())
-                        .register(registry));
-            } else {
-                counter("hopwise.node.drops", "Datagrams dropped, by reason", c, x -> x.drops(reason),
-                        "reason", reason.tag());
-            }
+            counter("hopwise.node.drops", "Datagrams dropped, by reason", c, x -> x.drops(reason),
+                    "reason", reason.tag());
         }
         for (net.hopwise.overlay.spi.DropCounter d : c.moduleDrops()) {
             nodeMeters.add(FunctionCounter.builder("hopwise.node.drops", d, x -> x.count())
@@ -73,6 +65,9 @@ public final class NodeMeters implements AutoCloseable {
         counter("hopwise.routing.changes", "Route computations that changed a route", c, NodeCounters::routeChanges);
         nodeMeters.add(Gauge.builder("hopwise.routing.nodes", engine, e -> e.router().database().size())
                 .description("Nodes in the link-state database").tags(nodeTags).register(registry));
+        nodeMeters.add(Gauge.builder("hopwise.routing.links.unadvertised", engine, e -> e.router().linksLeftOut())
+                .description("Up links our advertisement leaves out for want of room in one update")
+                .tags(nodeTags).register(registry));
     }
 
     private void counter(String name, String description, NodeCounters c, ToDoubleFunction<NodeCounters> f,

@@ -23,6 +23,7 @@ import net.hopwise.overlay.wire.PacketType;
  */
 final class RoutingStage implements Stage {
     static final String NAME = "routing";
+    private static final System.Logger LOG = System.getLogger(NodeContext.class.getName());
 
     private final NodeContext node;
     private final NodeCounters counters;
@@ -164,6 +165,20 @@ final class RoutingStage implements Stage {
             // (ignored messages), as they were: their packets are retried once the link is up.
             if (reason != DropReason.NOT_A_NEIGHBOUR) {
                 counters.drop(reason);
+            }
+        }
+
+        @Override
+        public void linksLeftOut(int leftOut, int neighbours) {
+            // Logged on change only: the count moves with neighbours coming and going, not per refresh.
+            if (leftOut > 0) {
+                LOG.log(System.Logger.Level.WARNING, "node " + node.config().name() + " has " + neighbours
+                        + " up neighbours but one link-state update lists at most " + (neighbours - leftOut)
+                        + ": its " + leftOut + " highest-latency links are not advertised and carry no transit"
+                        + " traffic (give the node fewer neighbours, or all nodes a larger datagram and maxUpdateBodyBytes)");
+            } else {
+                LOG.log(System.Logger.Level.INFO, "node " + node.config().name()
+                        + " advertises all its links again (" + neighbours + ")");
             }
         }
 

@@ -23,6 +23,7 @@ final class OwnAdvertisement {
     private long sequence;
     private long lastOriginationNanos;
     private long readvertiseAtNanos = Long.MAX_VALUE;
+    private int linksLeftOut;
 
     OwnAdvertisement(NodeId self, String selfName, RoutingConfig config, long sequenceBase) {
         this(self, selfName, config, sequenceBase, 0);
@@ -49,6 +50,7 @@ final class OwnAdvertisement {
         int room = Math.min(config.maxLinksPerAdvertisement(),
                 (config.maxUpdateBodyBytes() - LinkStateCodec.UPDATE_HEADER_BYTES - LinkStateCodec.ADVERTISEMENT_HEADER_BYTES
                         - NodeId.MAX_NAME_LENGTH - signatureBytes) / LinkStateCodec.LINK_BYTES);
+        linksLeftOut = Math.max(0, advertised.size() - room);
         if (advertised.size() > room) {
             advertised.sort(Comparator.comparingInt((FloodNeighbour n) -> n.cost.latencyMicros()).thenComparing(n -> n.id));
             advertised = advertised.subList(0, room);
@@ -61,6 +63,11 @@ final class OwnAdvertisement {
         lastOriginationNanos = nowNanos;
         readvertiseAtNanos = Long.MAX_VALUE;
         return new LinkStateAdvertisement(self, selfName, sequence, 0, links);
+    }
+
+    /** Up neighbours the last origination could not list for want of room in one update. */
+    int linksLeftOut() {
+        return linksLeftOut;
     }
 
     /** A copy of ours with this sequence was seen, and admitted: the next version goes above it. */

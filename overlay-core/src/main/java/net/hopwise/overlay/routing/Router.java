@@ -427,6 +427,15 @@ public final class Router {
     }
 
     /** Advertisements refused, for any reason but a sender that is not an up neighbour (see {@link #ignoredMessages}). */
+    /**
+     * Up neighbours our current advertisement does not list because one update has no room for them
+     * (see {@link RoutingConfig#maxLinksPerAdvertisement}): the rest of the overlay cannot route
+     * through those links.
+     */
+    public int linksLeftOut() {
+        return own.linksLeftOut();
+    }
+
     public long rejectedAdvertisements() {
         return rejectedAdvertisements;
     }
@@ -594,7 +603,11 @@ public final class Router {
 
     /** Creates, installs and floods a new version of our own advertisement. */
     private void originate(long nowNanos) {
+        int leftOutBefore = own.linksLeftOut();
         install(signatures.sign(own.originate(neighbours.values(), nowNanos)), nowNanos);
+        if (own.linksLeftOut() != leftOutBefore) {
+            out.linksLeftOut(own.linksLeftOut(), neighbours.size());
+        }
         for (FloodNeighbour n : neighbours.values()) {
             n.outgoing.add(self);
         }

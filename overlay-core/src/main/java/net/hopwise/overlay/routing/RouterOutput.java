@@ -40,6 +40,13 @@ public interface RouterOutput {
      */
     default void extensionChanged(NodeId origin, int kind, byte[] record) {}
 
+    /**
+     * The number of up neighbours our own advertisement leaves out for want of room changed (to
+     * {@code leftOut} of {@code neighbours}; 0 when all fit again). The lowest-latency links are the
+     * ones listed; the others carry no transit traffic, which an operator must be told.
+     */
+    default void linksLeftOut(int leftOut, int neighbours) {}
+
     /** A route computation changed some next hop or path (not merely a cost). */
     void routesChanged(long nowNanos);
 

@@ -28,6 +28,13 @@ public enum DropReason {
     SEND_FAILED("send_failed"),
     /** Dropped by configured impairment. */
     IMPAIRMENT("impairment"),
+    /**
+     * Dropped by the kernel before the node could read it: the socket's receive buffer was full (the
+     * {@code drops} column of /proc/net/udp for the node's socket; Linux only, 0 elsewhere and in the
+     * simulator). A node that shows these is reading too slowly for what arrives: a larger
+     * socketBufferBytes absorbs bursts, a busy host needs more cores.
+     */
+    SOCKET_BUFFER("socket_buffer"),
     /** A packet received again: a reliable one whose acknowledgement was lost, a real-time original and its retransmission. */
     DUPLICATE("duplicate"),
     /** A reliable packet from a link epoch or session incarnation that is over, or beyond the window. */

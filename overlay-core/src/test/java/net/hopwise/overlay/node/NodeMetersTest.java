@@ -13,12 +13,13 @@ class NodeMetersTest {
         try (TwoNodeWire wire = new TwoNodeWire()) {
             SimpleMeterRegistry registry = new SimpleMeterRegistry();
             AtomicLong dropped = new AtomicLong();
-            // As the node passes it: a lambda that nothing but the meters refers to.
-            NodeMeters meters = new NodeMeters(wire.a, registry, () -> dropped.get());
+            // As the node passes it: a lambda that nothing but the node's counters refers to.
+            wire.a.counters().countDropsElsewhere(net.hopwise.overlay.wire.DropReason.IMPAIRMENT, () -> dropped.get());
+            NodeMeters meters = new NodeMeters(wire.a, registry);
             dropped.set(46);
             for (int i = 0; i < 3; i++) {
                 // Micrometer holds a function counter's object weakly: a collection clears it unless the
-                // node's meters hold it too.
+                // node holds it too.
                 System.gc();
             }
             assertThat(registry.get("hopwise.node.drops").tag("reason", "impairment").functionCounter().count())

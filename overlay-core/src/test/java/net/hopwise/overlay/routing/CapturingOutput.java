@@ -20,6 +20,12 @@ class CapturingOutput implements RouterOutput {
     final List<ExtensionChange> extensionChanges = new ArrayList<>();
     final List<Rejection> rejections = new ArrayList<>();
     int routeChanges;
+    final List<Integer> linksLeftOut = new ArrayList<>();
+
+    @Override
+    public void linksLeftOut(int leftOut, int neighbours) {
+        linksLeftOut.add(leftOut);
+    }
 
     @Override
     public void sendUpdate(NodeId neighbour, LinkStateUpdate update) {

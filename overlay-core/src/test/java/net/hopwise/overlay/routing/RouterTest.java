@@ -410,4 +410,34 @@ class RouterTest {
         fast.neighbourUp(B, TEN_MS, 0);
         assertThat(fast.nextDeadlineNanos()).isEqualTo(50 * MS);
     }
+
+    @Test
+    void aNodeWithMoreNeighboursThanAnUpdateHoldsSaysHowManyLinksItLeavesOut() {
+        int room = config.maxLinksPerAdvertisement();
+        long now = 0;
+        List<NodeId> neighbours = new ArrayList<>();
+        for (int i = 0; i < room + 3; i++) {
+            NodeId n = NodeId.ofName("n" + i);
+            neighbours.add(n);
+            now += 2_000_000_000L;
+            a.neighbourUp(n, new LinkCost(1_000 + i, 0), now);
+        }
+        now += 2_000_000_000L;
+        a.onTimer(now);
+        LinkStateAdvertisement own = a.database().advertisements().stream().filter(x -> x.origin().equals(A))
+                .findFirst().orElseThrow();
+        assertThat(own.links()).hasSize(room);
+        assertThat(own.costTo(neighbours.get(room + 2))).as("the slowest link is the one left out").isNull();
+        assertThat(a.linksLeftOut()).isEqualTo(3);
+        assertThat(out.linksLeftOut).as("reported once per change, not per origination").containsExactly(1, 2, 3);
+
+        for (int i = room; i < room + 3; i++) {
+            now += 2_000_000_000L;
+            a.neighbourDown(neighbours.get(i), now);
+        }
+        now += 2_000_000_000L;
+        a.onTimer(now);
+        assertThat(a.linksLeftOut()).isZero();
+        assertThat(out.linksLeftOut).containsExactly(1, 2, 3, 2, 1, 0);
+    }
 }
