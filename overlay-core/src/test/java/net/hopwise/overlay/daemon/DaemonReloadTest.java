@@ -80,8 +80,9 @@ class DaemonReloadTest {
         return d;
     }
 
+    /** The lines logged since {@code from} about the files in {@link #dir}: links and routes log beside them. */
     private List<String> linesAfter(int from) {
-        return List.copyOf(logged.subList(from, logged.size()));
+        return logged.subList(from, logged.size()).stream().filter(l -> l.contains(dir.toString())).toList();
     }
 
     /**
