@@ -1,7 +1,6 @@
 package net.hopwise.overlay.daemon;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assumptions.assumeThat;
 
 import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
@@ -9,8 +8,6 @@ import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.TimeUnit;
 import net.hopwise.overlay.NodeDaemon;
 import net.hopwise.overlay.security.Crypto;
 import net.hopwise.overlay.security.KeyFiles;
@@ -21,7 +18,7 @@ import net.hopwise.overlay.security.TrustedKeys;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-/** {@code keytool revoke} as a command of the daemon, and SIGHUP reaching the daemon's handler. */
+/** {@code keytool revoke} as a command of the daemon. */
 class RevokeCommandTest {
     @TempDir
     Path dir;
@@ -96,15 +93,5 @@ class RevokeCommandTest {
             assertThat(files.map(p -> p.getFileName().toString())).as("no temporary file left")
                     .noneMatch(n -> n.endsWith(".tmp"));
         }
-    }
-
-    @Test
-    void sighupRunsTheInstalledAction() throws Exception {
-        CompletableFuture<Void> reloaded = new CompletableFuture<>();
-        String why = Hangup.install(() -> reloaded.complete(null));
-        assumeThat(why).as("SIGHUP can be handled on this JVM").isNull();
-        Class<?> signal = Class.forName("sun.misc.Signal");
-        signal.getMethod("raise", signal).invoke(null, signal.getConstructor(String.class).newInstance("HUP"));
-        reloaded.get(30, TimeUnit.SECONDS);
     }
 }
