@@ -166,6 +166,12 @@ pids+=($uac_pid)
 
 # CPU over the plateau, when every call is up: ticks of each process (all threads) from /proc.
 ticks() { local t=0; for p in "$@"; do t=$((t + $(awk '{print $14 + $15}' "/proc/$p/stat" 2>/dev/null || echo 0))); done; echo $t; }
+# And where the relays' threads wait: per thread, nanoseconds run and nanoseconds runnable but waiting
+# for a core (/proc/<pid>/task/<tid>/schedstat), keyed by process, thread and name. A relay whose busiest
+# thread waits for a core about as long as it runs is short of CPU, not of code: its packets queue in
+# the socket buffers meanwhile.
+schedstats() { for p in "$@"; do for t in /proc/$p/task/*; do
+  [[ -r $t/schedstat ]] && echo "$p/${t##*/}/$(tr ' ' _ < "$t/comm" 2>/dev/null) $(cat "$t/schedstat" 2>/dev/null)"; done; done; }
 relay_processes() {
   case $system in
     hopwise) echo "${relay_pids[@]}" ;;
@@ -181,9 +187,11 @@ window_to=$((hold - 1))
 sleep_until "$window_from"
 read -r -a watched <<< "$(relay_processes)"
 relay0=$(ticks ${watched[@]+"${watched[@]}"}) uac0=$(ticks $uac_pid) uas0=$(ticks $uas_pid) t0=$(date +%s.%N)
+schedstats ${watched[@]+"${watched[@]}"} > "$out/sched0"
 socket_drops > "$out/drops0"
 sleep_until "$window_to"
 relay1=$(ticks ${watched[@]+"${watched[@]}"}) uac1=$(ticks $uac_pid) uas1=$(ticks $uas_pid) t1=$(date +%s.%N)
+schedstats ${watched[@]+"${watched[@]}"} > "$out/sched1"
 socket_drops > "$out/drops1"
 
 uac_rc=0; wait $uac_pid || uac_rc=$?
@@ -240,6 +248,23 @@ for k, v in d1.items():
         by_port[port] = by_port.get(port, 0) + delta
 caller_media = 41000
 others = sum(v for p, v in by_port.items() if p != caller_media)
+def sched(path):
+    rows = {}
+    for line in open(path):
+        parts = line.split()
+        if len(parts) >= 3:
+            rows[parts[0]] = (int(parts[1]), int(parts[2]))
+    return rows
+q0, q1 = sched(out + '/sched0'), sched(out + '/sched1')
+threads = []
+for k, (run1, wait1) in q1.items():
+    run0, wait0 = q0.get(k, (0, 0))
+    threads.append((run1 - run0, wait1 - wait0, k))
+threads.sort(reverse=True)
+run_all, wait_all = sum(t[0] for t in threads), sum(t[1] for t in threads)
+busiest = ' '.join(f"{k.split('/')[2]}:run={r / 1e9 / wall:.3f},wait={w / 1e9 / wall:.3f}" for r, w, k in threads[:4])
+print(f"SCHED window relay threads running={run_all / 1e9 / wall:.3f} cores, runnable but waiting for a core="
+      f"{wait_all / 1e9 / wall:.3f} thread-seconds per second; busiest threads {busiest}")
 print(f"DROPS window socket receive-buffer drops: caller media socket (SIPp uac never reads its echo)="
       f"{by_port.get(caller_media, 0)} every other socket={others} {dict(sorted(by_port.items()))}")
 PY

@@ -17,7 +17,8 @@ FIELDS = [
     ("echo_p50_us", r"^RTP echo .*? p50=([\d.]+)"), ("echo_p99_us", r"^RTP echo .*? p99=([\d.]+)"),
     ("jitter_ms", r"^RTP forward .*? jitter_ms=([\d.]+)"),
     ("fwd_mos", r"^RTP forward .*? mos=([\d.]+)"), ("echo_mos", r"^RTP echo .*? mos=([\d.]+)"),
-    ("relay_lost", r"^relay: MEDIA .*? lost=(\d+)"),
+    ("relay_lost", r"^relay: MEDIA .*? lost=(\d+)"), ("relay_late", r"^relay: MEDIA .*? late=(\d+)"),
+    ("sched_run_cores", r"^SCHED .*? running=([\d.]+)"), ("sched_wait", r"^SCHED .*? waiting for a core=([\d.]+)"),
 ]
 
 runs = {}

@@ -81,6 +81,15 @@ public final class OverlayNode implements AutoCloseable {
      */
     private static final int DATAGRAMS_PER_READ = 8;
     /**
+     * Reads of the node's socket per wake-up of its loop, until the socket is empty. The socket carries
+     * every neighbour's traffic, while the sockets an application registers on the same loop (a
+     * relay's phone sockets, one per call) carry a packet per 20 ms each: read once per wake-up like
+     * them, the node's socket fell behind as soon as a loop turn served hundreds of those, and its
+     * backlog aged past real-time deadlines. Sixteen is Netty's own default for datagram sockets,
+     * which setting an allocator replaces with one; with GRO a read holds up to 64 datagrams.
+     */
+    static final int READS_PER_WAKEUP = 16;
+    /**
      * Messages handed over from other threads that one loop turn sends at most: about 1 MB of full
      * datagrams, the write buffer's high-water mark, so a turn ends about when the socket would push
      * back anyway; then the loop reads and runs its timers before the next batch.
@@ -170,7 +179,8 @@ public final class OverlayNode implements AutoCloseable {
                 .channel(runtime.channelType())
                 .option(ChannelOption.SO_RCVBUF, config.socketBufferBytes())
                 .option(ChannelOption.SO_SNDBUF, config.socketBufferBytes())
-                .option(ChannelOption.RCVBUF_ALLOCATOR, new FixedRecvByteBufAllocator(DATAGRAM_SLOT))
+                .option(ChannelOption.RCVBUF_ALLOCATOR,
+                        new FixedRecvByteBufAllocator(DATAGRAM_SLOT).maxMessagesPerRead(READS_PER_WAKEUP))
                 .option(ChannelOption.WRITE_BUFFER_WATER_MARK, new WriteBufferWaterMark(256 * 1024, 1024 * 1024))
                 .handler(new ChannelInitializer<DatagramChannel>() {
                     @Override
@@ -247,10 +257,11 @@ public final class OverlayNode implements AutoCloseable {
         if (gro) {
             // recvmsg into one buffer that holds a whole run; recvmmsg's fixed slots would cut it.
             c.setMaxDatagramPayloadSize(0);
-            c.setRecvByteBufAllocator(new FixedRecvByteBufAllocator(GRO_READ_BYTES));
+            c.setRecvByteBufAllocator(new FixedRecvByteBufAllocator(GRO_READ_BYTES).maxMessagesPerRead(READS_PER_WAKEUP));
         } else {
             c.setMaxDatagramPayloadSize(DATAGRAM_SLOT);
-            c.setRecvByteBufAllocator(new FixedRecvByteBufAllocator(DATAGRAM_SLOT * DATAGRAMS_PER_READ));
+            c.setRecvByteBufAllocator(new FixedRecvByteBufAllocator(DATAGRAM_SLOT * DATAGRAMS_PER_READ)
+                    .maxMessagesPerRead(READS_PER_WAKEUP));
         }
         groReads = gro;
     }

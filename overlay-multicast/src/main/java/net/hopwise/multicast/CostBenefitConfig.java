@@ -42,10 +42,25 @@ public final class CostBenefitConfig {
      */
     public static final Duration DEFAULT_MIN_SALARY_PERIOD = Duration.ofMillis(1);
     /**
-     * 30 s [not in the thesis]: the longest salary period, so that a client halved through a long
-     * congestion recovers within half a minute of it clearing.
+     * 250 ms [not in the thesis, which sets no bound]: the longest salary period, reached from the
+     * thesis's initial 1 s at the first adaptation. It leaves every client at least $40 a second, so
+     * that clients of a shared bottleneck hold, together, more than its packets cost at a moderate
+     * price and the price rations it, equally for all who pay the same; a longer bound lets the
+     * halved clients fall below their share and the bottleneck goes to the few whose period an
+     * increase cut to T_update, for seconds (S2: the 20 clients of a class 100% apart at a 30 s bound,
+     * 15% at 1 s, 5% at 500 ms, 2% at 250 ms).
      */
-    public static final Duration DEFAULT_MAX_SALARY_PERIOD = Duration.ofSeconds(30);
+    public static final Duration DEFAULT_MAX_SALARY_PERIOD = Duration.ofMillis(250);
+    /**
+     * 200 ms [not in the thesis], four T_update: how long after a halving the costs a client pays still
+     * reflect its rate before it, so that they do not halve it again: one interval for the average that
+     * still spans the time before, one for the update carrying it, two for the buffer the old rate built
+     * to drain. The thesis's clients, with periods of a second, never met it; a client alone on a link
+     * halves every few tens of milliseconds and, judging stale costs, halved two or three times for one
+     * congestion and left its link idle (the thesis's chain S3: 8.1 of 10 Mbit/s with one interval, 8.8
+     * with two, 9.3 with four or eight).
+     */
+    public static final Duration DEFAULT_HALVING_SETTLE = Duration.ofMillis(200);
     /**
      * 400 packets [not in the thesis, whose buffers are soft]: the hard bound of a link's buffer, four
      * times M, above the 170 the thesis saw at 800 senders; past it a packet is dropped and counted.
@@ -65,6 +80,7 @@ public final class CostBenefitConfig {
     private final long minSalaryPeriodNanos;
     private final long maxSalaryPeriodNanos;
     private final int hardBufferPackets;
+    private final long halvingSettleNanos;
     private final boolean randomised;
 
     private CostBenefitConfig(Builder b) {
@@ -81,12 +97,14 @@ public final class CostBenefitConfig {
         minSalaryPeriodNanos = nanos("minSalaryPeriod", b.minSalaryPeriod);
         maxSalaryPeriodNanos = nanos("maxSalaryPeriod", b.maxSalaryPeriod);
         hardBufferPackets = (int) positive("hardBufferPackets", b.hardBufferPackets);
+        halvingSettleNanos = nanos("halvingSettle", b.halvingSettle);
         randomised = b.randomised;
         if (slowUpdateNanos < fastUpdateNanos) {
             throw new IllegalArgumentException("slowUpdate must be at least fastUpdate");
         }
-        if (minSalaryPeriodNanos > initialSalaryPeriodNanos || initialSalaryPeriodNanos > maxSalaryPeriodNanos) {
-            throw new IllegalArgumentException("need minSalaryPeriod <= initialSalaryPeriod <= maxSalaryPeriod");
+        // The initial period may exceed the bound: the first adaptation brings it within.
+        if (minSalaryPeriodNanos > initialSalaryPeriodNanos || minSalaryPeriodNanos > maxSalaryPeriodNanos) {
+            throw new IllegalArgumentException("need minSalaryPeriod <= initialSalaryPeriod and <= maxSalaryPeriod");
         }
         if (hardBufferPackets < softBufferPackets) {
             throw new IllegalArgumentException("hardBufferPackets must be at least softBufferPackets");
@@ -170,6 +188,11 @@ public final class CostBenefitConfig {
         return hardBufferPackets;
     }
 
+    /** How long after a halving the packets a client buys do not count towards its next adaptation. */
+    public long halvingSettleNanos() {
+        return halvingSettleNanos;
+    }
+
     /** Whether an affordable packet still goes only with probability 1/C_p (the thesis's anti-synchronisation). */
     public boolean randomised() {
         return randomised;
@@ -204,6 +227,7 @@ public final class CostBenefitConfig {
         private Duration minSalaryPeriod = DEFAULT_MIN_SALARY_PERIOD;
         private Duration maxSalaryPeriod = DEFAULT_MAX_SALARY_PERIOD;
         private int hardBufferPackets = DEFAULT_HARD_BUFFER_PACKETS;
+        private Duration halvingSettle = DEFAULT_HALVING_SETTLE;
         private boolean randomised = true;
 
         private Builder() {}
@@ -270,6 +294,11 @@ public final class CostBenefitConfig {
 
         public Builder hardBufferPackets(int v) {
             hardBufferPackets = v;
+            return this;
+        }
+
+        public Builder halvingSettle(Duration v) {
+            halvingSettle = v;
             return this;
         }
 

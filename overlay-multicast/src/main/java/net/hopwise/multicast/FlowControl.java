@@ -84,7 +84,7 @@ final class FlowControl {
     // ---------------------------------------------------------------- senders
 
     void add(FlowSender sender) {
-        sender.budget = new ClientBudget(config, context.nowNanos());
+        sender.budget = new ClientBudget(config, context.nowNanos(), new SplittableRandom(random.nextLong())::nextDouble);
         sender.publish();
         senders.add(sender);
     }
@@ -146,10 +146,9 @@ final class FlowControl {
         s.budget.paySalaries(nowNanos);
         while (s.hasMessage() && nowNanos >= s.holdUntilNanos) {
             double cost = config.fee() + treeCost(s);
-            // One draw per packet: a held packet goes when its hold ends (see ClientBudget.offer).
-            ClientBudget.Decision d = s.budget.offer(cost, s.drawn ? 0 : random.nextDouble());
+            // A draw at each attempt: a held packet draws again when its hold ends (see ClientBudget.offer).
+            ClientBudget.Decision d = s.budget.offer(cost, random.nextDouble());
             if (d == ClientBudget.Decision.HOLD) {
-                s.drawn = true;
                 s.holdUntilNanos = nowNanos + config.holdTimeoutNanos();
                 break;
             }

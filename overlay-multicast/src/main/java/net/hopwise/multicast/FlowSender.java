@@ -35,8 +35,6 @@ final class FlowSender implements GroupSender {
     int nextFragment;
     long messageId;
     long holdUntilNanos;
-    /** Whether the packet at the head already had its 1/C_p draw and was held. */
-    boolean drawn;
 
     FlowSender(MulticastStage stage, FlowControl flow, GroupId group, String groupName, int port,
             RoutingMetric metric) {
@@ -94,7 +92,7 @@ final class FlowSender implements GroupSender {
 
     @Override
     public boolean writable() {
-        return flow == null || !holding.get();
+        return flow == null ? stage.plainWritable() : !holding.get();
     }
 
     @Override
@@ -110,7 +108,12 @@ final class FlowSender implements GroupSender {
 
     @Override
     public void close() {
-        if (closed.compareAndSet(false, true) && flow != null) {
+        if (!closed.compareAndSet(false, true)) {
+            return;
+        }
+        if (flow == null) {
+            stage.forget(this);
+        } else {
             try {
                 stage.context().execute(() -> flow.remove(this));
             } catch (RejectedExecutionException e) {
@@ -141,9 +144,13 @@ final class FlowSender implements GroupSender {
         packets.incrementAndGet();
         bytes.addAndGet(bodyBytes);
         lastCost = cost;
-        drawn = false;
         nextFragment++;
         return nextFragment >= fragments;
+    }
+
+    /** The writable listener, if one was set. */
+    Runnable listener() {
+        return listener;
     }
 
     /** The held message has left (or was dropped): the sender takes another. */

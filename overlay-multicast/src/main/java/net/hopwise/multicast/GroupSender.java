@@ -8,8 +8,9 @@ package net.hopwise.multicast;
  * <p>Back-pressure never blocks a thread: {@link #send} hands a message to the node, which holds it
  * until the client can afford its packets; while it holds one, the sender is not {@link #writable()}
  * and a further send returns {@link SendResult.Status#BLOCKED}. The node calls the {@link #onWritable}
- * listener, on its own thread, once the held message has left. Without flow control the sender is
- * always writable.
+ * listener, on its own thread, once the held message has left. Without flow control the node
+ * takes at most its sendQueueLimit of messages not yet sent from all plain senders together; beyond
+ * it a send returns {@link SendResult.Status#BLOCKED} and the listener runs once half have gone.
  */
 public interface GroupSender extends AutoCloseable {
     GroupId group();

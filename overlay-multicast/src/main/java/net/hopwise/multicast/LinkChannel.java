@@ -22,6 +22,15 @@ import java.util.ArrayDeque;
  * is lost once {@link #REORDER_THRESHOLD} packets sent after it were acknowledged, or when the
  * retransmission timer runs out; the window then halves once per window of data, or falls to one on
  * a timeout.
+ *
+ * <p>A channel that no flow control prices (reliable multicast's) is loss-driven instead ({@link
+ * #lossDriven}): Vegas reads the time a busy event loop takes to answer as queueing, which on a loopback
+ * or LAN path of a base round trip of tens of microseconds held such a window at about eight packets; with
+ * nothing to keep the queue visible for, the channel grows until the path drops, as TCP Reno does.
+ *
+ * <p>Over 400 lines: the buffer, the ring of packets out, loss detection and the two windows all read
+ * and change the same per-packet entries on every acknowledgement; split, each part would reach into
+ * the others' state.
  */
 final class LinkChannel {
     /** How far new sequences may run ahead of the oldest unacknowledged one: the receiver's window. */
@@ -44,6 +53,12 @@ final class LinkChannel {
     static final double VEGAS_GAMMA = 1;
     /** 60 s: RFC 6298's ceiling of the backed-off timeout. */
     static final long MAX_RTO_NANOS = 60_000_000_000L;
+    /**
+     * 1 ms: how long a loss-driven channel whose datagram the node's socket refused waits before trying
+     * again, unless an acknowledgement comes first. A socket's megabytes of send buffer drain in about
+     * that at loopback rates: later leaves the link idle, sooner finds it still full.
+     */
+    static final long REFUSED_RETRY_NANOS = 1_000_000L;
     /** 12 sends of one packet, about two minutes of backed-off timeouts: past that the link is not carrying. */
     static final int MAX_SENDS = 12;
 
@@ -58,26 +73,32 @@ final class LinkChannel {
         ByteBuf take(int bodyBytes);
     }
 
+    /** A packet waiting for the window, and when it was offered. */
+    private record Offered(ByteBuf body, long atNanos) {}
+
     private static final class Entry {
         final long sequence;
         final ByteBuf body;
+        final long offeredNanos;
         long order;
         long sentNanos;
         int sends;
         boolean inFlight;
         boolean acked;
 
-        Entry(long sequence, ByteBuf body) {
+        Entry(long sequence, Offered o) {
             this.sequence = sequence;
-            this.body = body;
+            this.body = o.body();
+            this.offeredNanos = o.atNanos();
         }
     }
 
     private final int epoch;
+    private final boolean vegas;
     private final int hardLimit;
     private final ByteBufAllocator allocator;
     private final Sink sink;
-    private final ArrayDeque<ByteBuf> buffer = new ArrayDeque<>();
+    private final ArrayDeque<Offered> buffer = new ArrayDeque<>();
     private final Entry[] ring = new Entry[SPAN];
     private final ArrayDeque<Entry> lost = new ArrayDeque<>();
     private final QueueAverage average;
@@ -100,11 +121,24 @@ final class LinkChannel {
     private boolean windowLimited;
     private long dropped;
     private long resent;
+    /** A loss-driven channel's socket refused a datagram: no sends before this instant, unless an acknowledgement comes. */
+    private long refusedUntil = Long.MIN_VALUE;
     private boolean failed;
     private int peak;
     private Rider rider;
 
     LinkChannel(int epoch, int hardLimit, ByteBufAllocator allocator, Sink sink, long nowNanos) {
+        this(epoch, hardLimit, allocator, sink, nowNanos, true);
+    }
+
+    /** A channel whose window only losses shrink: for traffic no flow control prices. */
+    static LinkChannel lossDriven(int epoch, int hardLimit, ByteBufAllocator allocator, Sink sink, long nowNanos) {
+        return new LinkChannel(epoch, hardLimit, allocator, sink, nowNanos, false);
+    }
+
+    private LinkChannel(int epoch, int hardLimit, ByteBufAllocator allocator, Sink sink, long nowNanos,
+            boolean vegas) {
+        this.vegas = vegas;
         // 31 bits: the top bit of the epoch word flags what rides along (ChannelAck).
         this.epoch = epoch & ~ChannelAck.DATA_CARRIED;
         this.hardLimit = hardLimit;
@@ -125,14 +159,28 @@ final class LinkChannel {
      * @return false when the buffer is at its hard limit and the packet was dropped
      */
     boolean offer(ByteBuf body, long nowNanos) {
+        if (!queue(body, nowNanos)) {
+            return false;
+        }
+        pump(nowNanos);
+        return true;
+    }
+
+    /**
+     * Queues a group datagram without sending: the caller pumps the channel later, so that what a
+     * batch queued for one link leaves back to back (the node sends a run to one address in one
+     * system call). Takes ownership of {@code body}.
+     *
+     * @return false when the buffer is at its hard limit and the packet was dropped
+     */
+    boolean queue(ByteBuf body, long nowNanos) {
         if (buffer.size() >= hardLimit) {
             body.release();
             dropped++;
             return false;
         }
-        buffer.add(body);
+        buffer.add(new Offered(body, nowNanos));
         peak = Math.max(peak, buffer.size());
-        pump(nowNanos);
         return true;
     }
 
@@ -161,6 +209,8 @@ final class LinkChannel {
         if (progress) {
             rtoDeadline = inFlight > 0 ? nowNanos + rto : Long.MAX_VALUE;
             detectLosses();
+            // Time passed and the loop read its socket: worth a try before the refusal's wait is over.
+            refusedUntil = Long.MIN_VALUE;
         }
         pump(nowNanos);
     }
@@ -204,6 +254,12 @@ final class LinkChannel {
         epochRtt = Long.MAX_VALUE;
         boolean limited = windowLimited;
         windowLimited = !buffer.isEmpty();
+        if (!vegas) {
+            if (window >= threshold && limited) {
+                window = Math.min(MAX_WINDOW, window + 1);
+            }
+            return;
+        }
         if (window < threshold) {
             if (queued > VEGAS_GAMMA) {
                 threshold = Math.max(2, window - queued);
@@ -258,6 +314,10 @@ final class LinkChannel {
 
     /** Sends resends first, then new packets, while the window has room. */
     void pump(long nowNanos) {
+        if (nowNanos < refusedUntil) {
+            return;
+        }
+        refusedUntil = Long.MIN_VALUE;
         if (!buffer.isEmpty() && inFlight >= (int) window) {
             windowLimited = true;
         }
@@ -272,7 +332,9 @@ final class LinkChannel {
             } else {
                 resent++;
             }
-            transmit(e, nowNanos);
+            if (!transmit(e, nowNanos)) {
+                break;
+            }
         }
         if (!buffer.isEmpty()) {
             windowLimited = true;
@@ -283,7 +345,8 @@ final class LinkChannel {
         average.set(buffer.size(), nowNanos);
     }
 
-    private void transmit(Entry e, long nowNanos) {
+    /** @return false when the socket refused it (a loss-driven channel then waits, see {@link #REFUSED_RETRY_NANOS}) */
+    private boolean transmit(Entry e, long nowNanos) {
         e.order = ++sendOrder;
         e.sentNanos = nowNanos;
         e.sends++;
@@ -302,16 +365,50 @@ final class LinkChannel {
         } else {
             out.addComponents(true, header, carried, e.body.retainedDuplicate());
         }
-        // A datagram the socket refused is as lost as one the wire dropped: the acknowledgements tell.
-        sink.transmit(out);
+        if (sink.transmit(out) || vegas) {
+            // A Vegas channel takes a datagram its socket refused as lost on the wire: the
+            // acknowledgements tell, and the window that flow control prices reacts as to a loss.
+            return true;
+        }
+        // Refused by a full socket: not sent, so neither in flight nor a loss; it goes first when the
+        // socket has room. Counting it lost left the whole tail of a window to the retransmission
+        // timer (200 ms at least), and a relay's burst to many children refused many such tails at once.
+        e.inFlight = false;
+        e.sends--;
+        inFlight--;
+        lost.addFirst(e);
+        if (inFlight == 0) {
+            rtoDeadline = Long.MAX_VALUE;
+        }
+        refusedUntil = nowNanos + REFUSED_RETRY_NANOS;
+        return false;
     }
 
     long nextDeadlineNanos() {
-        return rtoDeadline;
+        return refusedUntil == Long.MIN_VALUE ? rtoDeadline : Math.min(rtoDeadline, refusedUntil);
+    }
+
+    /**
+     * When the oldest packet this channel still holds (waiting, in flight or to be resent) was offered;
+     * {@code Long.MAX_VALUE} when it holds none. A packet offered at or after it, and not refused, is
+     * still on its way: the channel delivers it or fails.
+     */
+    long heldSinceNanos() {
+        for (long s = oldest; s < nextSequence; s++) {
+            Entry e = ring[slot(s)];
+            if (e != null) {
+                return e.offeredNanos; // sequences follow the order of the offers
+            }
+        }
+        Offered first = buffer.peek();
+        return first == null ? Long.MAX_VALUE : first.atNanos();
     }
 
     /** The retransmission timeout: everything in flight is lost, and the window starts again from one. */
     void onTimer(long nowNanos) {
+        if (refusedUntil != Long.MIN_VALUE && nowNanos >= refusedUntil) {
+            pump(nowNanos);
+        }
         if (nowNanos < rtoDeadline) {
             return;
         }
@@ -377,7 +474,7 @@ final class LinkChannel {
 
     /** Releases everything held: the link is gone or the node stops. */
     void close() {
-        buffer.forEach(ByteBuf::release);
+        buffer.forEach(o -> o.body().release());
         buffer.clear();
         for (int i = 0; i < SPAN; i++) {
             if (ring[i] != null) {

@@ -32,7 +32,9 @@ public interface Multicast {
 
     /**
      * Sends to a group's members on a port, along trees of the node's default metric. Under flow
-     * control the sends of one group, port and metric share one sender (see {@link #sender}).
+     * control the sends of one group, port and metric share one sender (see {@link #sender}). Never
+     * blocks: {@code BLOCKED} while the node holds as many messages not yet sent as it may (see {@link
+     * GroupSender}).
      */
     SendResult send(String group, int port, byte[] payload);
 

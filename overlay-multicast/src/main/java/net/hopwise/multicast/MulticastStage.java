@@ -51,6 +51,11 @@ final class MulticastStage implements Stage, Multicast {
     private final ChannelReceivers receivers;
     private final ReliableEngine reliable;
     private final ConcurrentHashMap<GroupTrees.Key, FlowSender> defaultSenders = new ConcurrentHashMap<>();
+    /** Best-effort sends on their way to the node's thread, without flow control (with it, each sender holds one). */
+    private final SendBound handOver;
+    /** Senders without flow control, woken when a full hand-over has room again. */
+    private final java.util.concurrent.CopyOnWriteArrayList<FlowSender> plainSenders =
+            new java.util.concurrent.CopyOnWriteArrayList<>();
     /** Only on the node's thread; the wire carries 32 bits. */
     private long nextMessageId = 1;
     private volatile boolean closed;
@@ -69,6 +74,8 @@ final class MulticastStage implements Stage, Multicast {
                     + " bytes leaves no room after the multicast header of " + MulticastPacket.HEADER);
         }
         this.hopLimit = Math.min(255, context.config().hopLimit());
+        // The node's own bound on messages handed over and not yet sent, for the same reason.
+        this.handOver = new SendBound(context.config().sendQueueLimit());
         this.trees = new GroupTrees(self, context.routes());
         this.membership = new MembershipPlane(context, trees, () -> closed);
         this.view = membership.view();
@@ -138,10 +145,21 @@ final class MulticastStage implements Stage, Multicast {
                     .send(payload);
         }
         int fragments = fragmentsOf(payload.length);
+        if (!handOver.take()) {
+            return SendResult.refused(SendResult.Status.BLOCKED, "the node has " + handOver.queued()
+                    + " best-effort messages still to send: send again when the sender is writable");
+        }
         byte[] bytes = payload.clone(); // the caller may reuse its array once send returns
         try {
-            context.execute(() -> originate(id, port, m, bytes, fragments));
+            context.execute(() -> {
+                boolean wake = handOver.sent();
+                originate(id, port, m, bytes, fragments);
+                if (wake) {
+                    wakePlainSenders();
+                }
+            });
         } catch (RejectedExecutionException e) {
+            handOver.giveBack();
             return SendResult.refused(SendResult.Status.STOPPED, "the node is stopped");
         }
         counters.of(id).sent.incrementAndGet();
@@ -162,7 +180,9 @@ final class MulticastStage implements Stage, Multicast {
         }
         RoutingMetric m = metric != null ? metric : context.config().defaultMetric();
         FlowSender sender = new FlowSender(this, flow, id, group, port, m);
-        if (flow != null) {
+        if (flow == null) {
+            plainSenders.add(sender);
+        } else {
             try {
                 context.execute(() -> flow.add(sender));
             } catch (RejectedExecutionException e) {
@@ -229,6 +249,24 @@ final class MulticastStage implements Stage, Multicast {
     @Override
     public List<LinkBuffer> linkBuffers() {
         return flow == null ? List.of() : flow.buffers();
+    }
+
+    /** Whether a best-effort send without flow control would be taken now. */
+    boolean plainWritable() {
+        return handOver.writable();
+    }
+
+    void forget(FlowSender sender) {
+        plainSenders.remove(sender);
+    }
+
+    private void wakePlainSenders() {
+        for (FlowSender s : plainSenders) {
+            Runnable r = s.listener();
+            if (r != null) {
+                r.run();
+            }
+        }
     }
 
     /** The refusal a payload of this size gets, or null when it may go. */

@@ -35,6 +35,8 @@ final class ReliableControlHandler {
         s.onChildAck(from.id(), c.a(), nowNanos);
         if (s.source) {
             ReliableTimers.moveWindow(engine, s, nowNanos);
+        } else {
+            ReliableTimers.ackEarly(engine, s, nowNanos, true);
         }
     }
 
@@ -67,7 +69,10 @@ final class ReliableControlHandler {
             for (long seq = first; seq < end; seq++) {
                 ByteBuf b = s.get(seq);
                 if (b != null) {
-                    if (!s.shouldRepair(seq, from.id(), nowNanos, holdoff, 4 * engine.config().nackRetryNanos())) {
+                    // Hop-by-hop reliability underneath: a packet the child's channel still carries arrives
+                    // without a repair, which would only queue behind it and crowd the channel's buffer.
+                    if (engine.carrying(s, seq, from.id())
+                            || !s.shouldRepair(seq, from.id(), nowNanos, holdoff, 4 * engine.config().nackRetryNanos())) {
                         s.nacksSuppressed++;
                     } else {
                         engine.repair(from, b);
@@ -160,7 +165,13 @@ final class ReliableControlHandler {
             engine.dropMember(s, "the source no longer keeps packets below " + c.c() + " that it lacks");
         }
         s.forgetBelow(c.c());
-        s.extendTo(c.a(), nowNanos, config.nackBackoffNanos(), engine.random());
+        // The heartbeat finds losses at a stream's tail, after which nothing comes to show the gap. While
+        // packets keep arriving, what it announces beyond them is mostly still on its way in the link
+        // channels (which resend what a link loses): asking for it then only spends NACKs and, at a member
+        // node behind a deep queue, a gap per packet in flight. A gap among arrivals shows itself.
+        if (s.lastDataNanos == Long.MIN_VALUE || nowNanos - s.lastDataNanos >= config.heartbeatIntervalNanos()) {
+            s.extendTo(c.a(), nowNanos, config.nackBackoffNanos(), engine.random());
+        }
     }
 
     private static void onSquelch(ReliableEngine engine, LinkView from, ReliableControl c, ByteBuf body) {

@@ -25,7 +25,10 @@ import net.hopwise.overlay.spi.ModuleContext;
  * its children (NORM's NACK suppression on a tree: a request heard upstream stops the duplicates).
  * Acknowledgements flow up the tree, each node reporting the least of its subtree, so that a source
  * under {@link SlowMemberPolicy#SLOW_GROUP} keeps at most a window ahead of its slowest member. Only
- * on the node's thread, except the API's entry points.
+ * on the node's thread, except the API's entry points. Over 400 lines: the source's send path, the
+ * data path and the accessors the control handler and timers use share the streams, the links and the
+ * stage; the timed and control duties are already apart ({@link ReliableTimers}, {@link
+ * ReliableControlHandler}).
  */
 final class ReliableEngine {
     /**
@@ -90,21 +93,12 @@ final class ReliableEngine {
 
     GroupSender sender(GroupId group, int port, RoutingMetric metric, SlowMemberPolicy policy) {
         StreamKey key = new StreamKey(self, group, port, metric);
-        return senders.computeIfAbsent(key, k -> new ReliableSender(this, k, policy));
+        return senders.computeIfAbsent(key, k -> new ReliableSender(this, k, policy, config.windowPackets()));
     }
 
     void remove(ReliableSender sender) {
         senders.remove(sender.key, sender);
-        sender.held = null;
-    }
-
-    void offer(ReliableSender sender, byte[] payload, int fragments) {
-        if (sender.closed()) {
-            return;
-        }
-        sender.held = payload;
-        sender.heldFragments = fragments;
-        tryEmit(sender, context.nowNanos());
+        sender.clear();
     }
 
     private ReliableStream sourceStream(StreamKey key, long nowNanos) {
@@ -117,19 +111,49 @@ final class ReliableEngine {
         return s;
     }
 
-    private void tryEmit(ReliableSender sender, long nowNanos) {
-        if (sender.held == null) {
+    /** Sends what the sender's queue holds, as far as the window lets it; on the node's thread. */
+    void drain(ReliableSender sender) {
+        sender.draining();
+        if (sender.closed()) {
+            sender.clear();
             return;
         }
+        long nowNanos = context.nowNanos();
         ReliableStream s = sourceStream(sender.key, nowNanos);
-        int n = sender.heldFragments;
-        if (sender.policy == SlowMemberPolicy.SLOW_GROUP && s.high + n - s.ackFloor > config.windowPackets()) {
-            return; // the slowest member's acknowledgement moves the window and calls again
-        }
         StreamKey key = sender.key;
-        refreshHorizon(s);
-        List<LinkView> out = links.links(stage.treeAt(self, key.group(), key.metric()).children());
-        byte[] payload = sender.held;
+        List<LinkView> out = null;
+        List<NodeId> children = List.of();
+        boolean member = false;
+        for (ReliableSender.Queued q = sender.peek(); q != null; q = sender.peek()) {
+            if (sender.policy == SlowMemberPolicy.SLOW_GROUP && s.high + q.fragments() - s.ackFloor > config.windowPackets()) {
+                break; // the slowest member's acknowledgement moves the window and drains again
+            }
+            if (out == null) {
+                // Once per batch: the tree and the membership do not change within one task.
+                refreshHorizon(s);
+                children = stage.treeAt(self, key.group(), key.metric()).children();
+                out = links.links(children);
+                member = stage.isMember(key.group());
+            }
+            s.feeds.fed(children, s.high);
+            emit(sender, s, q, out, member, nowNanos);
+            sender.sent(q);
+        }
+        links.pump(nowNanos);
+        if (out != null) {
+            if (nowNanos - s.lastSendNanos > config.heartbeatIntervalNanos()) {
+                s.nextHeartbeatNanos = nowNanos + config.heartbeatIntervalNanos();
+            }
+            s.lastSendNanos = nowNanos;
+        }
+        sender.wake();
+    }
+
+    private void emit(ReliableSender sender, ReliableStream s, ReliableSender.Queued q, List<LinkView> out,
+            boolean member, long nowNanos) {
+        StreamKey key = sender.key;
+        byte[] payload = q.payload();
+        int n = q.fragments();
         long start = s.high;
         for (int f = 0; f < n; f++) {
             int from = f * chunk;
@@ -137,24 +161,15 @@ final class ReliableEngine {
             ByteBuf packet = new ReliablePacket(key, s.epoch, s.high, s.horizon, f, n)
                     .encodeHeader(context.allocator(), length);
             packet.writeBytes(payload, from, length);
-            links.send(out, packet.retain());
+            links.send(out, packet.retain(), nowNanos);
             s.append(packet, nowNanos);
-            sender.packets.incrementAndGet();
             sender.bytes.addAndGet(packet.readableBytes());
         }
-        if (stage.isMember(key.group())) {
+        if (member) {
             stage.deliver(self, key.group(), key.port(), start, payload);
             s.deliveredMessages++;
         }
         stage.countSent(key.group());
-        if (nowNanos - s.lastSendNanos > config.heartbeatIntervalNanos()) {
-            s.nextHeartbeatNanos = nowNanos + config.heartbeatIntervalNanos();
-        }
-        s.lastSendNanos = nowNanos;
-        Runnable listener = sender.released();
-        if (listener != null) {
-            listener.run();
-        }
     }
 
     /** A member node new to the stream starts at the horizon: after its join reached the source. */
@@ -216,10 +231,18 @@ final class ReliableEngine {
         ReliableStream.Insert result = s.insert(seq, copy.retain(), nowNanos, config.nackBackoffNanos(), random);
         if (result == ReliableStream.Insert.NEW) {
             s.received++;
-            Set<NodeId> to = new HashSet<>(entry.children());
-            to.addAll(waiting);
-            to.remove(from.id());
-            links.send(links.links(new ArrayList<>(to)), copy);
+            s.lastDataNanos = nowNanos;
+            List<LinkView> out;
+            if (waiting.isEmpty()) {
+                out = links.links(entry.children());
+            } else {
+                Set<NodeId> to = new HashSet<>(entry.children());
+                to.addAll(waiting);
+                to.remove(from.id());
+                out = links.links(new ArrayList<>(to));
+            }
+            s.feeds.fed(entry.children(), seq);
+            links.send(out, copy, nowNanos);
             s.markSent(seq, nowNanos);
             if (s.takeOverrun()) {
                 drop(s, "packets it lacked were pushed out of its " + config.cachePackets() + "-packet cache");
@@ -232,6 +255,9 @@ final class ReliableEngine {
             links.send(links.links(to), copy);
         }
         deliverReady(s);
+        if (s.delivering) {
+            ReliableTimers.ackEarly(this, s, nowNanos, false);
+        }
     }
 
     private void deliverReady(ReliableStream s) {
@@ -292,6 +318,15 @@ final class ReliableEngine {
 
     NodeId self() {
         return self;
+    }
+
+    /**
+     * Whether the packet {@code sequence} of the stream, which this node sent its children, is still on
+     * its way to {@code child} in their link channel: a request for it then needs no repair.
+     */
+    boolean carrying(ReliableStream s, long sequence, NodeId child) {
+        long sent = s.sentAt(sequence);
+        return sent != Long.MIN_VALUE && s.feeds.fed(child, sequence) && links.carrying(child, sent);
     }
 
     /** A packet from this node's cache to one child, on its channel: a repair. */
@@ -362,11 +397,12 @@ final class ReliableEngine {
         drop(s, reason);
     }
 
-    /** An acknowledgement moved a source's window: its held message may go now. */
-    void windowMoved(StreamKey key, long nowNanos) {
+    /** An acknowledgement moved a source's window by {@code delta} packets: queued messages may go now. */
+    void windowMoved(StreamKey key, long delta) {
         ReliableSender sender = senders.get(key);
         if (sender != null) {
-            tryEmit(sender, nowNanos);
+            sender.acknowledged(delta);
+            drain(sender);
         }
     }
 
@@ -411,6 +447,11 @@ final class ReliableEngine {
             }
             ReliableTimers.run(this, s, nowNanos, nackCapacity);
         }
+    }
+
+    /** The link channels' state, for diagnostics. */
+    String describeLinks() {
+        return links.describe();
     }
 
     void flush() {

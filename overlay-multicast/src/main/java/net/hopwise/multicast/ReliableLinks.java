@@ -28,6 +28,15 @@ final class ReliableLinks {
     private final DropCounter linkGone;
     private final ChannelReceivers receivers;
     private final Map<NodeId, LinkChannel> channels = new HashMap<>();
+    /**
+     * Channels that queued packets not pumped yet. Sending each packet on every child's link in turn
+     * interleaved the destinations, so that no two datagrams in a row went to one address; pumped at
+     * the end of a batch, a channel's packets leave back to back and the node sends them as one run
+     * (UDP GSO), which its neighbour reads as one (GRO).
+     */
+    private final java.util.Set<LinkChannel> pending = new java.util.LinkedHashSet<>();
+    /** Per neighbour: when a packet for it was last refused, skipped (its link down) or lost with its channel. */
+    private final Map<NodeId, Long> lossNanos = new HashMap<>();
 
     ReliableLinks(ModuleContext context, int bufferPackets, SplittableRandom random, DropCounter malformed) {
         this.context = context;
@@ -47,11 +56,19 @@ final class ReliableLinks {
 
     /** Sends a packet on each link's channel; takes {@code packet}. */
     void send(List<LinkView> links, ByteBuf packet) {
-        long now = context.nowNanos();
+        send(links, packet, context.nowNanos());
+    }
+
+    /** Sends a packet on each link's channel, as offered at {@code nowNanos}; takes {@code packet}. */
+    void send(List<LinkView> links, ByteBuf packet, long nowNanos) {
         try {
             for (LinkView link : links) {
-                if (!channel(link.id(), now).offer(packet.retainedDuplicate(), now)) {
+                LinkChannel c = channel(link.id(), nowNanos);
+                if (!c.queue(packet.retainedDuplicate(), nowNanos)) {
                     bufferFull.increment();
+                    lossNanos.put(link.id(), nowNanos);
+                } else {
+                    pending.add(c);
                 }
             }
         } finally {
@@ -59,10 +76,22 @@ final class ReliableLinks {
         }
     }
 
+    /**
+     * Whether a packet offered to this neighbour's channel at {@code offeredNanos} is still on its way:
+     * nothing for the neighbour was refused or lost since, and the channel still holds what was offered
+     * then. A request for such a packet needs no repair: the channel delivers it, or fails and is made
+     * anew, after which the request is answered.
+     */
+    boolean carrying(NodeId neighbour, long offeredNanos) {
+        LinkChannel c = channels.get(neighbour);
+        return c != null && c.heldSinceNanos() <= offeredNanos
+                && lossNanos.getOrDefault(neighbour, Long.MIN_VALUE) < offeredNanos;
+    }
+
     private LinkChannel channel(NodeId neighbour, long nowNanos) {
         LinkChannel c = channels.get(neighbour);
         if (c == null) {
-            c = new LinkChannel(random.nextInt(), bufferPackets, context.allocator(), body -> transmit(neighbour, body),
+            c = LinkChannel.lossDriven(random.nextInt(), bufferPackets, context.allocator(), body -> transmit(neighbour, body),
                     nowNanos);
             channels.put(neighbour, c);
         }
@@ -78,6 +107,14 @@ final class ReliableLinks {
         return context.send(link, ReliablePacket.DATA, body);
     }
 
+    /** Sends what the channels queued since the last call. */
+    void pump(long nowNanos) {
+        for (LinkChannel c : pending) {
+            c.pump(nowNanos);
+        }
+        pending.clear();
+    }
+
     /** The links to these neighbours that are up. */
     List<LinkView> links(List<NodeId> ids) {
         List<LinkView> links = new ArrayList<>(ids.size());
@@ -85,6 +122,8 @@ final class ReliableLinks {
             LinkView link = context.link(id);
             if (link != null && link.status() == LinkStatus.UP) {
                 links.add(link);
+            } else {
+                lossNanos.put(id, context.nowNanos());
             }
         }
         return links;
@@ -103,6 +142,9 @@ final class ReliableLinks {
     }
 
     long nextDeadlineNanos() {
+        if (!pending.isEmpty()) {
+            return context.nowNanos(); // a batch that ended without a flush: pumped by the timer
+        }
         long next = Long.MAX_VALUE;
         for (LinkChannel c : channels.values()) {
             next = Math.min(next, c.nextDeadlineNanos());
@@ -111,6 +153,7 @@ final class ReliableLinks {
     }
 
     void onTimer(long nowNanos) {
+        pump(nowNanos);
         for (Iterator<Map.Entry<NodeId, LinkChannel>> it = channels.entrySet().iterator(); it.hasNext(); ) {
             Map.Entry<NodeId, LinkChannel> e = it.next();
             LinkView link = context.link(e.getKey());
@@ -122,18 +165,30 @@ final class ReliableLinks {
                 }
                 c.close();
                 it.remove();
+                lossNanos.put(e.getKey(), nowNanos);
                 continue;
             }
             c.onTimer(nowNanos);
         }
     }
 
+    /** Each channel's window, packets in flight and waiting, for diagnostics. */
+    String describe() {
+        StringBuilder out = new StringBuilder();
+        channels.forEach((id, c) -> out.append(String.format(java.util.Locale.ROOT, " [w %.1f f %d b %d]", c.window(),
+                c.inFlight(), c.buffered())));
+        return out.toString();
+    }
+
     void flush() {
+        pump(context.nowNanos());
         receivers.flush();
     }
 
     void close() {
         channels.values().forEach(LinkChannel::close);
         channels.clear();
+        pending.clear();
+        lossNanos.clear();
     }
 }

@@ -50,6 +50,7 @@ final class ReliableStream {
     private final TreeMap<Long, Gap> gaps = new TreeMap<>();
     private final Map<Long, Set<NodeId>> pending = new HashMap<>();
     private final SubtreeAcks acks = new SubtreeAcks();
+    final ChildFeeds feeds = new ChildFeeds();
     int epoch;
     boolean started;
     /** Sequences below it are not held here (evicted, or before this node's start). */
@@ -66,8 +67,12 @@ final class ReliableStream {
     long nextHeartbeatNanos;
     long nextAckNanos;
     volatile long lastAckSent = -1;
+    /** A member node's own point when it last looked whether to acknowledge early. */
+    long ackCheckedAt = Long.MIN_VALUE;
     int acksSkipped;
     long lastHeardNanos;
+    /** When a packet last arrived new: while they keep coming, a heartbeat's news of more is no gap yet. */
+    long lastDataNanos = Long.MIN_VALUE;
     /** Hops from the source: the back-off before asking grows with it. */
     int depth = 1;
 
@@ -427,5 +432,6 @@ final class ReliableStream {
         gaps.clear();
         pending.clear();
         acks.clear();
+        feeds.clear();
     }
 }

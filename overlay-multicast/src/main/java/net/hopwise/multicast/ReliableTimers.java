@@ -53,10 +53,44 @@ final class ReliableTimers {
             long w = s.watermark(e.children(), s.delivering, s.lastAckSent < 0 ? s.low : s.lastAckSent, nowNanos,
                     config.memberTimeoutNanos());
             if (w != s.lastAckSent || ++s.acksSkipped >= ACK_REPEAT) {
-                engine.sendControl(parent, ReliableControl.of(ReliableControl.ACK, s.key, s.epoch, w, 0, 0));
-                s.lastAckSent = w;
-                s.acksSkipped = 0;
+                sendAck(engine, s, parent, w);
             }
+        }
+    }
+
+    private static void sendAck(ReliableEngine engine, ReliableStream s, LinkView parent, long watermark) {
+        engine.sendControl(parent, ReliableControl.of(ReliableControl.ACK, s.key, s.epoch, watermark, 0, 0));
+        s.lastAckSent = watermark;
+        s.acksSkipped = 0;
+    }
+
+    /**
+     * Acknowledges at once, without waiting for the interval, when the subtree's point moved {@link
+     * ReliableConfig#ackEveryPackets} past the last report: a window then never waits a whole interval
+     * per hop for the news that it may move, however fast the stream. Called when a member node's
+     * delivery point moves ({@code childReported} false: a cheap test on its own point comes first, as
+     * the subtree cannot be ahead of it) and when a child reports.
+     */
+    static void ackEarly(ReliableEngine engine, ReliableStream s, long nowNanos, boolean childReported) {
+        ReliableConfig config = engine.config();
+        long every = config.ackEveryPackets();
+        long last = s.lastAckSent < 0 ? s.low : s.lastAckSent;
+        if (!childReported) {
+            long own = s.delivering ? s.next : s.contiguous();
+            if (own - Math.max(last, s.ackCheckedAt) < every) {
+                return;
+            }
+            s.ackCheckedAt = own;
+        }
+        GroupTrees.Entry e = engine.stage().treeAt(s.key.source(), s.key.group(), s.key.metric());
+        long w = s.watermark(e.children(), s.delivering, last, nowNanos, config.memberTimeoutNanos());
+        if (w - last < every) {
+            return;
+        }
+        LinkView parent = engine.parentLink(s.key);
+        if (parent != null) {
+            sendAck(engine, s, parent, w);
+            s.nextAckNanos = nowNanos + config.ackIntervalNanos();
         }
     }
 
@@ -96,8 +130,9 @@ final class ReliableTimers {
                 s.key.metric()).children();
         long floor = s.watermark(children, false, s.ackFloor, nowNanos, engine.config().memberTimeoutNanos());
         if (floor != s.ackFloor) {
+            long delta = floor - s.ackFloor;
             s.ackFloor = floor;
-            engine.windowMoved(s.key, nowNanos);
+            engine.windowMoved(s.key, delta);
         }
     }
 }

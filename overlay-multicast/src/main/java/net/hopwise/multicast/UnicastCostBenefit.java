@@ -47,7 +47,8 @@ final class UnicastCostBenefit implements SessionAdmission {
         if (closed) {
             return null; // the node stops: nothing is left to price its sessions
         }
-        Client c = new Client(remote, metric, wake, new ClientBudget(config, context.nowNanos()));
+        Client c = new Client(remote, metric, wake, new ClientBudget(config, context.nowNanos(),
+                new SplittableRandom(random.nextLong())::nextDouble));
         clients.add(c);
         return c;
     }
@@ -112,15 +113,13 @@ final class UnicastCostBenefit implements SessionAdmission {
         clients.clear();
     }
 
-    /** One session end's purse and the draw its head packet had. */
+    /** One session end's purse and how long its head packet is held. */
     private final class Client implements Meter {
         final NodeId remote;
         final RoutingMetric metric;
         final Runnable wake;
         final ClientBudget budget;
         long holdUntilNanos;
-        /** Whether the head packet had its 1/C_p draw and was held (one draw per packet). */
-        boolean drawn;
         /** Refused and waiting to be woken by a cost update. */
         boolean waiting;
         volatile long packets;
@@ -146,9 +145,8 @@ final class UnicastCostBenefit implements SessionAdmission {
                     return holdUntilNanos;
                 }
                 double cost = config.fee() + (remote.equals(self) ? 0 : pathCost(remote, metric));
-                ClientBudget.Decision d = budget.offer(cost, drawn ? 0 : random.nextDouble());
+                ClientBudget.Decision d = budget.offer(cost, random.nextDouble());
                 if (d == ClientBudget.Decision.SEND) {
-                    drawn = false;
                     holdUntilNanos = 0;
                     packets++;
                     lastCost = cost;
@@ -157,7 +155,6 @@ final class UnicastCostBenefit implements SessionAdmission {
                 refusals++;
                 waiting = true;
                 if (d == ClientBudget.Decision.HOLD) {
-                    drawn = true;
                     holdUntilNanos = nowNanos + config.holdTimeoutNanos();
                     return holdUntilNanos;
                 }

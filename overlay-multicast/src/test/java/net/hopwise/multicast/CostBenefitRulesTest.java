@@ -11,6 +11,9 @@ import org.junit.jupiter.api.Test;
 class CostBenefitRulesTest {
     private static final long MS = 1_000_000L;
     private static final CostBenefitConfig THESIS = CostBenefitConfig.thesis();
+    /** Room for many halvings above the default bound. */
+    private static final CostBenefitConfig LONG_PERIODS =
+            CostBenefitConfig.builder().maxSalaryPeriod(Duration.ofSeconds(30)).build();
 
     @Test
     void theDefaultsAreTheThesisTable() {
@@ -24,6 +27,9 @@ class CostBenefitRulesTest {
         assertThat(THESIS.fastUpdateNanos()).isEqualTo(50 * MS);
         assertThat(THESIS.slowUpdateNanos()).isEqualTo(2500 * MS);
         assertThat(THESIS.randomised()).isTrue();
+        // Not in the thesis, each with its reason in CostBenefitConfig.
+        assertThat(THESIS.maxSalaryPeriodNanos()).isEqualTo(250 * MS);
+        assertThat(THESIS.halvingSettleNanos()).isEqualTo(200 * MS);
     }
 
     @Test
@@ -110,40 +116,170 @@ class CostBenefitRulesTest {
         long before = b.periodNanos();
         buyUntilBlocked(b, 1.5);
         b.paySalaries(b.nextSalaryNanos());
+        assertThat(b.periodNanos()).as("47.6 ms after the last adaptation: within T_update").isEqualTo(before);
+        buyUntilBlocked(b, 1.5);
+        b.paySalaries(b.nextSalaryNanos());
         assertThat(1e9 / b.periodNanos()).isCloseTo(1e9 / before + 1e9 / (50 * MS), within(0.01));
     }
 
     @Test
     void aClientBlockedAfterBuyingAtOrAboveHHalvesItsRateByEq411() {
-        ClientBudget b = new ClientBudget(THESIS, 0);
+        ClientBudget b = new ClientBudget(LONG_PERIODS, 0);
         buyUntilBlocked(b, 2.0);
         b.paySalaries(1000 * MS);
         assertThat(b.periodNanos()).isEqualTo(2000 * MS);
     }
 
     @Test
-    void aClientBlockedWithoutBuyingAnythingShortensItsPeriod() {
-        // The most expensive packet it sent: none, below H.
-        ClientBudget dear = new ClientBudget(THESIS, 0);
+    void aClientBlockedWithoutBuyingAnythingIsJudgedByTheCostItWasRefusedAt() {
+        // It "tried to buy expensive packets": above H, so its rate halves (Eq 4.11) instead of growing.
+        ClientBudget dear = new ClientBudget(LONG_PERIODS, 0);
         assertThat(dear.offer(15, 0.0)).isEqualTo(ClientBudget.Decision.BLOCKED);
         dear.paySalaries(1000 * MS);
-        assertThat(dear.periodNanos()).isEqualTo((long) (1000.0 * MS * 50 * MS / (1000 * MS + 50 * MS)));
+        assertThat(dear.periodNanos()).isEqualTo(2000 * MS);
+        // Still priced out through the next period: halved again, not refilled faster.
+        assertThat(dear.offer(25, 0.0)).isEqualTo(ClientBudget.Decision.BLOCKED);
+        dear.paySalaries(3000 * MS);
+        assertThat(dear.periodNanos()).isEqualTo(4000 * MS);
+        // Refused below H (a purse emptied below the fee on idle links): the period shortens.
+        CostBenefitConfig poor = CostBenefitConfig.builder().salary(0.5).build();
+        ClientBudget cheap = new ClientBudget(poor, 0);
+        assertThat(cheap.offer(1, 0.0)).isEqualTo(ClientBudget.Decision.BLOCKED);
+        cheap.paySalaries(1000 * MS);
+        assertThat(cheap.periodNanos()).isEqualTo((long) (1000.0 * MS * 50 * MS / (1000 * MS + 50 * MS)));
+    }
+
+    @Test
+    void clientsPricedOutThroughACongestionDoNotAllComeBackWithFullPursesAndShortPeriods() {
+        // Ten clients priced out for 10 s of virtual time, then the cost dips to the fee.
+        ClientBudget[] clients = new ClientBudget[10];
+        for (int c = 0; c < clients.length; c++) {
+            clients[c] = new ClientBudget(THESIS, c * 37 * MS);
+        }
+        for (long now = 0; now <= 10_000 * MS; now += 50 * MS) {
+            for (ClientBudget b : clients) {
+                b.paySalaries(now);
+                assertThat(b.offer(30, 0.0)).isEqualTo(ClientBudget.Decision.BLOCKED);
+            }
+        }
+        for (ClientBudget b : clients) {
+            assertThat(b.periodNanos()).as("backed off while priced out").isEqualTo(THESIS.maxSalaryPeriodNanos());
+        }
+        // What they send before the next cost update, 50 ms: their savings and at most one salary each.
+        int burst = 0;
+        for (long now = 10_005 * MS; now <= 10_050 * MS; now += 5 * MS) {
+            for (ClientBudget b : clients) {
+                b.paySalaries(now);
+                while (b.offer(THESIS.fee(), 0.0) == ClientBudget.Decision.SEND) {
+                    burst++;
+                }
+            }
+        }
+        // Periods shortened while priced out would have refilled every purse at each step.
+        assertThat(burst).isLessThanOrEqualTo(10 * (20 + 10));
+    }
+
+    @Test
+    void aClientWithPeriodsShorterThanTheUpdateIntervalAdaptsOncePerInterval() {
+        // 10 ms periods, buying above H at each: the costs it judges by are renewed every 50 ms only.
+        CostBenefitConfig fast = CostBenefitConfig.builder().initialSalaryPeriod(Duration.ofMillis(10)).build();
+        ClientBudget b = new ClientBudget(fast, 0);
+        while (b.nextSalaryNanos() < 50 * MS) {
+            buyUntilBlocked(b, 3);
+            b.paySalaries(b.nextSalaryNanos());
+        }
+        assertThat(b.periodNanos()).as("no adaptation before T_update has passed").isEqualTo(10 * MS);
+        buyUntilBlocked(b, 3);
+        b.paySalaries(b.nextSalaryNanos());
+        assertThat(b.periodNanos()).as("halved once, T_update after the start").isEqualTo(20 * MS);
+        // Increases likewise: one salary per T_update added once per T_update, not at each period.
+        ClientBudget idle = new ClientBudget(fast, 0);
+        while (idle.nextSalaryNanos() < 110 * MS) {
+            buyUntilBlocked(idle, 1);
+            idle.paySalaries(idle.nextSalaryNanos());
+        }
+        // Two increases, at the salaries of 50 and about 108 ms: 1/T = 100 + 2 x 20 per second.
+        assertThat(1e9 / idle.periodNanos()).isCloseTo(140, within(1.0));
+    }
+
+    @Test
+    void aHalvingIsNotRepeatedOnCostsThatPredateIt() {
+        ClientBudget c = new ClientBudget(LONG_PERIODS, 0);
+        buyUntilBlocked(c, 3);
+        c.paySalaries(1000 * MS);
+        assertThat(c.periodNanos()).isEqualTo(2000 * MS);
+        // Bought at once after the halving, at a cost set before it could show: no news, the period stays.
+        buyUntilBlocked(c, 3);
+        c.paySalaries(3000 * MS);
+        assertThat(c.periodNanos()).isEqualTo(2000 * MS);
+        // Bought once the halving could show (200 ms after it) at a cost still above H: halved again.
+        c.paySalaries(3000 * MS + 200 * MS);
+        buyUntilBlocked(c, 3);
+        c.paySalaries(5000 * MS);
+        assertThat(c.periodNanos()).isEqualTo(4000 * MS);
+    }
+
+    @Test
+    void jitteredSalariesComeBetweenHalfAndOneAndAHalfPeriodsApart() {
+        long seed = 42;
+        java.util.SplittableRandom random = new java.util.SplittableRandom(seed);
+        ClientBudget b = new ClientBudget(THESIS, 0, random::nextDouble);
+        long last = 0;
+        double sum = 0;
+        for (int i = 0; i < 1000; i++) {
+            long next = b.nextSalaryNanos();
+            assertThat(next - last).as("seed " + seed).isBetween(500 * MS, 1500 * MS);
+            sum += next - last;
+            last = next;
+            b.paySalaries(next);
+        }
+        assertThat(sum / 1000 / MS).as("seed " + seed + ": the mean period").isCloseTo(1000, within(40.0));
+    }
+
+    @Test
+    void clientsHalvingTogetherDoNotKeepTheirSalariesInOneInstant() {
+        long seed = 7;
+        java.util.SplittableRandom random = new java.util.SplittableRandom(seed);
+        ClientBudget[] clients = new ClientBudget[100];
+        for (int c = 0; c < clients.length; c++) {
+            // Started within 50 ms of each other, as clients whose periods were short together are.
+            clients[c] = new ClientBudget(LONG_PERIODS, c * MS / 2, random::nextDouble);
+        }
+        // Priced out together for 30 s: each halves at each salary.
+        for (long now = 0; now <= 30_000 * MS; now += 10 * MS) {
+            for (ClientBudget b : clients) {
+                b.paySalaries(now);
+                b.offer(30, 0.0);
+            }
+        }
+        long[] next = new long[clients.length];
+        for (int c = 0; c < clients.length; c++) {
+            next[c] = clients[c].nextSalaryNanos();
+        }
+        java.util.Arrays.sort(next);
+        int most = 0;
+        for (int i = 0, j = 0; i < next.length; i++) {
+            while (next[i] - next[j] > 50 * MS) {
+                j++;
+            }
+            most = Math.max(most, i - j + 1);
+        }
+        assertThat(most).as("seed " + seed + ": salaries within one 50 ms").isLessThan(20);
     }
 
     @Test
     void theSalaryPeriodStaysWithinItsBounds() {
-        ClientBudget b = new ClientBudget(THESIS, 0);
-        for (int i = 0; i < 100; i++) {
+        ClientBudget b = new ClientBudget(LONG_PERIODS, 0);
+        for (int i = 0; i < 5000; i++) {
             buyUntilBlocked(b, 1.0);
             b.paySalaries(b.nextSalaryNanos());
         }
         assertThat(b.periodNanos()).isEqualTo(THESIS.minSalaryPeriodNanos());
-        for (int i = 0; i < 100; i++) {
-            b.offer(2, 0.0);
+        for (int i = 0; i < 5000; i++) {
             b.offer(100, 0.0);
             b.paySalaries(b.nextSalaryNanos());
         }
-        assertThat(b.periodNanos()).isEqualTo(THESIS.maxSalaryPeriodNanos());
+        assertThat(b.periodNanos()).isEqualTo(LONG_PERIODS.maxSalaryPeriodNanos());
     }
 
     @Test

@@ -24,8 +24,9 @@ import net.hopwise.overlay.testing.Eventually;
 /**
  * Fan-out over loopback UDP between real nodes: one sender s behind a relay r, and {@code n} member
  * nodes m0.. behind r (the star s - r - m_i, the usual shape of a source behind one uplink). In the same
- * run, the same 1000-byte messages go to every member first by reliable multicast (one stream, {@code
- * SLOW_GROUP}), then by one reliable unicast session per member, each message sent on every session
+ * run, the same 1000-byte messages go to every member first (with {@code --best-effort true}) by
+ * best-effort multicast (what arrives counts), then by reliable multicast (one stream, {@code SLOW_GROUP}), then by one reliable unicast
+ * session per member, each message sent on every session
  * (the sender waits for a back-pressured session, so the slowest member paces both, as {@code
  * SLOW_GROUP} does). Placement: s on an event loop of its own, r on another, every member on a third
  * (three loops on the 2-core machine), one sending thread. Measured after a warm-up: the goodput each
@@ -41,10 +42,19 @@ public final class FanOutExperiment {
     static final int PAYLOAD = 1000;
     static final int PORT = 9;
 
+    /** With {@code --trace}: the multicast phase's window, acknowledgements and drops, sampled after the warm-up. */
+    static boolean trace;
+    /**
+     * With {@code --best-effort true}: a best-effort phase first. Off by default: its sender accepts
+     * without bound on loopback, and the run filled a 2 GB heap within its warm-up.
+     */
+    static boolean bestEffortPhase;
+
     private FanOutExperiment() {}
 
     /** One mode's measurement: per-member goodput in Mbit/s and the sender's CPU in percent of a core. */
-    record Phase(String mode, int members, double[] goodput, double senderCpu, double relayCpu) {
+    record Phase(String mode, int members, double[] goodput, double senderCpu, double relayCpu, double memberCpu,
+            long kernelDrops) {
         double min() {
             return Arrays.stream(goodput).min().orElse(0);
         }
@@ -68,6 +78,8 @@ public final class FanOutExperiment {
             switch (args[i]) {
                 case "--runs" -> runs = Integer.parseInt(args[i + 1]);
                 case "--seconds" -> seconds = Integer.parseInt(args[i + 1]);
+                case "--trace" -> trace = Boolean.parseBoolean(args[i + 1]);
+                case "--best-effort" -> bestEffortPhase = Boolean.parseBoolean(args[i + 1]);
                 case "--members" -> sizes = Arrays.stream(args[i + 1].split(",")).mapToInt(Integer::parseInt).toArray();
                 default -> throw new IllegalArgumentException("unknown option " + args[i]);
             }
@@ -76,15 +88,16 @@ public final class FanOutExperiment {
         for (int run = 1; run <= runs; run++) {
             for (int n : sizes) {
                 for (Phase p : run(n, seconds)) {
-                    System.out.printf(Locale.ROOT, "run %d  %-9s n=%-3d per member min %7.2f median %7.2f Mbit/s,"
-                            + " aggregate %8.2f Mbit/s, sender CPU %5.1f%%, relay CPU %5.1f%%%n", run, p.mode(), n, p.min(),
-                            p.median(), p.aggregate(), p.senderCpu(), p.relayCpu());
+                    System.out.printf(Locale.ROOT, "run %d  %-11s n=%-3d per member min %7.2f median %7.2f Mbit/s,"
+                            + " aggregate %8.2f Mbit/s, sender CPU %5.1f%%, relay CPU %5.1f%%, members' loop CPU %5.1f%%,"
+                            + " kernel drops %d%n", run, p.mode(), n, p.min(), p.median(), p.aggregate(), p.senderCpu(),
+                            p.relayCpu(), p.memberCpu(), p.kernelDrops());
                     all.computeIfAbsent(p.mode() + " n=" + n, k -> new ArrayList<>()).add(p);
                 }
             }
         }
         System.out.println("medians over runs:");
-        all.forEach((k, ps) -> System.out.printf(Locale.ROOT, "%-16s per member median %7.2f Mbit/s (min %7.2f),"
+        all.forEach((k, ps) -> System.out.printf(Locale.ROOT, "%-18s per member median %7.2f Mbit/s (min %7.2f),"
                 + " aggregate %8.2f Mbit/s, sender CPU %5.1f%%%n", k, median(ps.stream().mapToDouble(Phase::median)
                         .toArray()), median(ps.stream().mapToDouble(Phase::min).toArray()),
                 median(ps.stream().mapToDouble(Phase::aggregate).toArray()),
@@ -125,10 +138,37 @@ public final class FanOutExperiment {
             Eventually.await("s sees every member", () -> multicast.memberNodes("fan").size() == n);
             Thread senderThread = s.inspect(e -> Thread.currentThread());
             Thread relayThread = nodes.get("r").inspect(e -> Thread.currentThread());
+            Thread memberThread = nodes.get("m0").inspect(e -> Thread.currentThread());
             List<Phase> phases = new ArrayList<>();
 
+            // Best effort first: no window, no repair; the sender waits only while the sender is back-pressured.
+            GroupSender bestEffort = bestEffortPhase ? multicast.sender("fan", PORT, RoutingMetric.HOPS) : null;
+            if (bestEffort != null) {
+                phases.add(measure("best-effort", n, seconds, received, senderThread, relayThread, memberThread, null,
+                        new Driver() {
+                            final Semaphore writable = new Semaphore(0);
+
+                            {
+                                bestEffort.onWritable(writable::release);
+                            }
+
+                            @Override
+                            public void sendOne(byte[] payload) throws InterruptedException {
+                                while (!bestEffort.send(payload).accepted()) {
+                                    writable.tryAcquire(1, TimeUnit.MILLISECONDS);
+                                }
+                            }
+                        }));
+                bestEffort.close();
+            }
+
             GroupSender group = multicast.reliableSender("fan", PORT, RoutingMetric.HOPS, SlowMemberPolicy.SLOW_GROUP);
-            phases.add(measure("multicast", n, seconds, received, senderThread, relayThread, new Driver() {
+            List<OverlayNode> memberNodes = new ArrayList<>();
+            for (int i = 0; i < n; i++) {
+                memberNodes.add(nodes.get("m" + i));
+            }
+            FanOutTrace tracer = trace ? new FanOutTrace(s, nodes.get("r"), memberNodes) : null;
+            phases.add(measure("multicast", n, seconds, received, senderThread, relayThread, memberThread, tracer, new Driver() {
                 final Semaphore writable = new Semaphore(0);
 
                 {
@@ -151,7 +191,7 @@ public final class FanOutExperiment {
                 session.onWritable(writable::release);
                 sessions.add(session);
             }
-            phases.add(measure("unicast", n, seconds, received, senderThread, relayThread, payload -> {
+            phases.add(measure("unicast", n, seconds, received, senderThread, relayThread, memberThread, null, payload -> {
                 for (ReliableSession session : sessions) {
                     while (session.send(payload) != net.hopwise.overlay.SendResult.ACCEPTED) {
                         writable.tryAcquire(1, TimeUnit.MILLISECONDS);
@@ -174,7 +214,7 @@ public final class FanOutExperiment {
     }
 
     private static Phase measure(String mode, int n, int seconds, AtomicLong[] received, Thread senderLoop,
-            Thread relayLoop, Driver driver) throws Exception {
+            Thread relayLoop, Thread memberLoop, FanOutTrace tracer, Driver driver) throws Exception {
         ThreadMXBean cpu = ManagementFactory.getThreadMXBean();
         AtomicBoolean running = new AtomicBoolean(true);
         byte[] payload = new byte[PAYLOAD];
@@ -189,6 +229,10 @@ public final class FanOutExperiment {
         }, "fan-out-" + mode);
         sending.start();
         Thread.sleep(2_000); // warm-up: windows open, the JIT compiles
+        if (tracer != null) {
+            tracer.sample(100, 5);
+            System.out.print(tracer.text());
+        }
         long[] start = new long[n];
         for (int i = 0; i < n; i++) {
             start[i] = received[i].get();
@@ -196,6 +240,8 @@ public final class FanOutExperiment {
         long loopStart = cpu.getThreadCpuTime(senderLoop.getId());
         long sendStart = cpu.getThreadCpuTime(sending.getId());
         long relayStart = cpu.getThreadCpuTime(relayLoop.getId());
+        long memberStart = cpu.getThreadCpuTime(memberLoop.getId());
+        long dropsStart = kernelDrops();
         long t0 = System.nanoTime();
         Thread.sleep(seconds * 1000L);
         long elapsed = System.nanoTime() - t0;
@@ -206,11 +252,29 @@ public final class FanOutExperiment {
         long senderCpu = cpu.getThreadCpuTime(senderLoop.getId()) - loopStart
                 + cpu.getThreadCpuTime(sending.getId()) - sendStart;
         long relayCpu = cpu.getThreadCpuTime(relayLoop.getId()) - relayStart;
+        long memberCpu = cpu.getThreadCpuTime(memberLoop.getId()) - memberStart;
+        long drops = kernelDrops() - dropsStart;
         running.set(false);
         sending.join(5_000);
         sending.interrupt();
         Thread.sleep(1_000); // what is in flight drains before the next mode
-        return new Phase(mode, n, goodput, 100.0 * senderCpu / elapsed, 100.0 * relayCpu / elapsed);
+        return new Phase(mode, n, goodput, 100.0 * senderCpu / elapsed, 100.0 * relayCpu / elapsed,
+                100.0 * memberCpu / elapsed, drops);
+    }
+
+    /** Datagrams the kernel dropped on this machine's UDP sockets so far (the last column of /proc/net/udp); -1 if unknown. */
+    static long kernelDrops() {
+        try {
+            long sum = 0;
+            List<String> lines = java.nio.file.Files.readAllLines(java.nio.file.Path.of("/proc/net/udp"));
+            for (String line : lines.subList(1, lines.size())) {
+                String[] f = line.trim().split("\\s+");
+                sum += Long.parseLong(f[f.length - 1]);
+            }
+            return sum;
+        } catch (java.io.IOException | RuntimeException e) {
+            return -1;
+        }
     }
 
     private static OverlayNode start(String name, NodeRuntime runtime) {

@@ -63,9 +63,10 @@ class FlowControlSimulationTest {
             assertThat(st.blocked()).isEqualTo(4);
             assertThat(st.tokens()).isZero();
 
-            net.runFor(Duration.ofMillis(990));
-            assertThat(sender[0].writable()).as("no salary before its period").isFalse();
-            net.runFor(Duration.ofMillis(20));
+            // The first salary comes between half a period and one and a half (drawn against lockstep).
+            net.runFor(Duration.ofMillis(490));
+            assertThat(sender[0].writable()).as("no salary before half its period").isFalse();
+            net.runFor(Duration.ofMillis(1020));
             assertThat(sender[0].writable()).isTrue();
             assertThat(writable.get()).isEqualTo(11);
             assertThat(sender[0].statistics().salaryPeriodNanos()).as("blocked on the fee: Eq 4.10")

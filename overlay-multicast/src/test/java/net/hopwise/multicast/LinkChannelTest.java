@@ -188,6 +188,68 @@ class LinkChannelTest {
         c.close();
     }
 
+    /**
+     * Round trips that grow from 1 ms to 3 ms as the window grows (a busy event loop answering later):
+     * Vegas reads that as queueing and stops, a loss-driven channel keeps growing.
+     */
+    private static double windowAfterInflatingRoundTrips(LinkChannel c, List<ByteBuf> sent) {
+        for (int i = 0; i < 2000; i++) {
+            c.offer(ALLOC.buffer(4).writeInt(i), 0);
+        }
+        long now = 0;
+        int acked = 0;
+        for (int round = 0; round < 40; round++) {
+            now += MS + (long) (c.window() * 40_000); // 1 ms plus 40 µs per packet out
+            int upTo = acked + c.inFlight();
+            c.onAck(new ChannelAck(1, upTo, new int[0]), now);
+            acked = upTo;
+        }
+        sent.forEach(ByteBuf::release);
+        sent.clear();
+        double w = c.window();
+        c.close();
+        return w;
+    }
+
+    @Test
+    void aLossDrivenChannelGrowsWhereVegasTakesAnAnsweringLoopsDelayForQueueing() {
+        List<ByteBuf> sent = new ArrayList<>();
+        double vegas = windowAfterInflatingRoundTrips(new LinkChannel(1, 4096, ALLOC, b -> sent.add(b), 0), sent);
+        double loss = windowAfterInflatingRoundTrips(LinkChannel.lossDriven(1, 4096, ALLOC, b -> sent.add(b), 0), sent);
+        assertThat(vegas).as("Vegas").isLessThan(40);
+        assertThat(loss).as("loss-driven").isGreaterThan(4 * vegas);
+    }
+
+    @Test
+    void aDatagramTheSocketRefusesIsNeitherInFlightNorLostAndGoesFirstOnceItHasRoom() {
+        List<ByteBuf> sent = new ArrayList<>();
+        boolean[] full = {false};
+        LinkChannel c = LinkChannel.lossDriven(1, 100, ALLOC, b -> {
+            if (full[0]) {
+                b.release();
+                return false;
+            }
+            return sent.add(b);
+        }, 0);
+        c.offer(ALLOC.buffer(4).writeInt(0), 0);
+        full[0] = true;
+        c.offer(ALLOC.buffer(4).writeInt(1), 0);
+        c.offer(ALLOC.buffer(4).writeInt(2), 0);
+        assertThat(c.inFlight()).as("only what the socket took").isEqualTo(1);
+        assertThat(c.nextDeadlineNanos()).as("tries again after the refusal's wait").isEqualTo(
+                LinkChannel.REFUSED_RETRY_NANOS);
+        full[0] = false;
+        c.onTimer(LinkChannel.REFUSED_RETRY_NANOS);
+        assertThat(sent).hasSize(3);
+        assertThat(sent.get(1).getInt(4)).as("the refused one, by its channel sequence, first").isEqualTo(1);
+        assertThat(c.resent()).as("a refusal is no loss: the window stays").isEqualTo(1);
+        assertThat(c.window()).isEqualTo(LinkChannel.INITIAL_WINDOW);
+        c.onAck(new ChannelAck(1, 3, new int[0]), 2 * LinkChannel.REFUSED_RETRY_NANOS);
+        assertThat(c.inFlight()).isZero();
+        sent.forEach(ByteBuf::release);
+        c.close();
+    }
+
     @Test
     void aReceiverTakesANewEpochFromZeroAndAcknowledgesDuplicates() {
         ChannelReceiver r = new ChannelReceiver(16);

@@ -2,11 +2,14 @@ package net.hopwise.examples.fairness;
 
 import java.io.BufferedReader;
 import java.io.InputStreamReader;
+import java.io.PrintWriter;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import net.hopwise.examples.reliable.BenchmarkSection;
 
@@ -16,48 +19,176 @@ import net.hopwise.examples.reliable.BenchmarkSection;
  * layered source and the TCP sender in {@code hwf-left}, the ERA receiver and the TCP receiver in
  * {@code hwf-right}, the bucket on the middle namespace's link towards them. Each run starts one
  * flow, the other a quarter of the run later, and averages both over the last half; Jain's index of
- * the two and F = layered / TCP. Needs root (ip netns, tc).
+ * the two and F = layered / TCP. Each rule set named in {@code --rules} runs once per run and start
+ * order, interleaved, so that a baseline and its rival see the same machine. Needs root (ip netns, tc).
  *
- * <p>Arguments: {@code --rate-mbit} (2), {@code --buffer-ms} (50), {@code --seconds} (60), {@code
- * --runs} (3), {@code --rules thesis|fair} (fair), {@code --first multicast|tcp|both} (both),
- * {@code --layers} (40), {@code --layer-bps} (100000).
+ * <p>The defaults are the simulator's ERA Exp. III at the live rate (docs/layered-multicast.md,
+ * "Live"): a queue of 120 ms at the bottleneck's rate (the simulator's 2 x BDP at its 60 ms round
+ * trip; the kernel here has no netem, so the round trip has no floor but the queue), packet pairs,
+ * 10 Mbit/s exterior links, one per flow, and TCP segments of the layered packets' size. Arguments:
+ * {@code --rate-mbit} (2), {@code --buffer-ms} (120), {@code --burst-frames} (2), {@code --tcp-mss}
+ * (the layered packet size, 1000: the MSS the TCP receiver advertises), {@code --bunch} (2), {@code
+ * --edge-mbit} (10; 0 for none: the senders' own links, see {@link Setup}),
+ * {@code --seconds} (60), {@code --runs} (3), {@code --rules}
+ * (comma-separated, each {@code thesis}, {@code fair} or {@code fair-slow}: {@link LayeredTcpPeer#rules}; fair), {@code --first multicast|tcp|both}
+ * (both), {@code --layers} (40), {@code --layer-bps} (100000), {@code --trace DIR} (per run: the
+ * receiver's decisions, and the bottleneck's queue and TCP's window every 200 ms).
  */
 public final class LayeredTcpBenchmark {
     private LayeredTcpBenchmark() {}
 
-    public static void main(String[] args) throws Exception {
-        double rate = Double.parseDouble(BenchmarkSection.argument(args, "--rate-mbit", "2"));
-        double bufferMs = Double.parseDouble(BenchmarkSection.argument(args, "--buffer-ms", "50"));
-        int seconds = Integer.parseInt(BenchmarkSection.argument(args, "--seconds", "60"));
-        int runs = Integer.parseInt(BenchmarkSection.argument(args, "--runs", "3"));
-        String rules = BenchmarkSection.argument(args, "--rules", "fair");
-        String first = BenchmarkSection.argument(args, "--first", "both");
-        String layers = BenchmarkSection.argument(args, "--layers", "40");
-        String layerBps = BenchmarkSection.argument(args, "--layer-bps", "100000");
-        Bottleneck bottleneck = Bottleneck.of(rate, bufferMs, 2 * Bottleneck.FRAME_BYTES);
-        System.out.printf("tbf %.1f Mbit/s, queue %.0f ms, burst 2 frames; %s x %s bit/s layers of %d bytes in bunches of %d;"
-                + " ERA rules %s; %d s runs, last half%n", rate, bufferMs, layers, layerBps, LayeredTcpPeer.PACKET,
-                LayeredTcpPeer.BUNCH, rules, seconds);
-        System.out.println("| first | run | layered (Mbit/s) | TCP (Mbit/s) | F | Jain | level at the end |");
-        System.out.println("|---|---|---|---|---|---|---|");
-        for (String order : first.equals("both") ? List.of("multicast", "tcp") : List.of(first)) {
-            for (int run = 1; run <= runs; run++) {
-                double second = seconds / 4.0;
-                double[] r = run(bottleneck, seconds, rules, order.equals("tcp") ? second : 0,
-                        order.equals("tcp") ? 0 : second, layers, layerBps);
-                System.out.printf("| %s | %d | %.3f | %.3f | %.2f | %.3f | %d |%n", order, run, r[0] / 1e6, r[1] / 1e6,
-                        r[0] / r[1], (r[0] + r[1]) * (r[0] + r[1]) / (2 * (r[0] * r[0] + r[1] * r[1])), (int) r[2]);
-            }
+    /** One run's outcome: bit/s of each flow over the last half, and the receiver's level then. */
+    record Outcome(double layered, double tcp, int level) {
+        double f() {
+            return layered / tcp;
+        }
+
+        double jain() {
+            return JainIndex.of(new double[] {layered, tcp});
         }
     }
 
-    /** @return layered and TCP bit/s over the last half, and the receiver's last level */
-    private static double[] run(Bottleneck bottleneck, int seconds, String rules, double layeredAt, double tcpAt,
-            String layers, String layerBps) throws Exception {
+    public static void main(String[] args) throws Exception {
+        double rate = Double.parseDouble(BenchmarkSection.argument(args, "--rate-mbit", "2"));
+        double bufferMs = Double.parseDouble(BenchmarkSection.argument(args, "--buffer-ms", "120"));
+        int burstFrames = Integer.parseInt(BenchmarkSection.argument(args, "--burst-frames", "2"));
+        int tcpMss = Integer.parseInt(BenchmarkSection.argument(args, "--tcp-mss", String.valueOf(LayeredTcpPeer.PACKET)));
+        int seconds = Integer.parseInt(BenchmarkSection.argument(args, "--seconds", "60"));
+        int runs = Integer.parseInt(BenchmarkSection.argument(args, "--runs", "3"));
+        List<String> rules = List.of(BenchmarkSection.argument(args, "--rules", "fair").split(","));
+        String first = BenchmarkSection.argument(args, "--first", "both");
+        String layers = BenchmarkSection.argument(args, "--layers", "40");
+        String layerBps = BenchmarkSection.argument(args, "--layer-bps", "100000");
+        String traceDir = BenchmarkSection.argument(args, "--trace", "");
+        int bunch = Integer.parseInt(BenchmarkSection.argument(args, "--bunch", "2"));
+        double edgeMbit = Double.parseDouble(BenchmarkSection.argument(args, "--edge-mbit", "10"));
+        Setup setup = new Setup(Bottleneck.of(rate, bufferMs, burstFrames * Bottleneck.FRAME_BYTES), tcpMss, bunch,
+                edgeMbit);
+        System.out.printf(Locale.ROOT, "%s; exterior link %s; TCP's MSS at most %d bytes; %s x %s bit/s layers of %d"
+                + " bytes in bunches of %d; ERA rules %s; %d s runs, last half%n", setup.bottleneck(),
+                edgeMbit > 0 ? Bottleneck.plain(edgeMbit) + " Mbit/s" : "none (veth)", tcpMss, layers, layerBps,
+                LayeredTcpPeer.PACKET, bunch, rules, seconds);
+        rules.forEach(LayeredTcpPeer::rules);
+
+        System.out.println("| first | rules | run | layered (Mbit/s) | TCP (Mbit/s) | F | Jain | level at the end |");
+        System.out.println("|---|---|---|---|---|---|---|---|");
+        Map<String, List<Outcome>> all = new LinkedHashMap<>();
+        for (String order : first.equals("both") ? List.of("multicast", "tcp") : List.of(first)) {
+            for (int run = 1; run <= runs; run++) {
+                for (String rule : rules) {
+                    double second = seconds / 4.0;
+                    Path trace = traceDir.isEmpty() ? null
+                            : Files.createDirectories(Path.of(traceDir)).resolve(order + "-" + rule + "-" + run);
+                    Outcome o = run(setup, seconds, rule, order.equals("tcp") ? second : 0,
+                            order.equals("tcp") ? 0 : second, layers, layerBps, trace);
+                    System.out.printf(Locale.ROOT, "| %s | %s | %d | %.3f | %.3f | %.2f | %.3f | %d |%n", order, rule,
+                            run, o.layered() / 1e6, o.tcp() / 1e6, o.f(), o.jain(), o.level());
+                    all.computeIfAbsent(order + " first, " + rule, k -> new ArrayList<>()).add(o);
+                }
+            }
+        }
+        all.forEach((k, v) -> System.out.printf(Locale.ROOT, "median, %s: F %.2f, Jain %.3f (F of the runs: %s)%n", k,
+                median(v.stream().mapToDouble(Outcome::f).toArray()),
+                median(v.stream().mapToDouble(Outcome::jain).toArray()),
+                String.join(", ", v.stream().map(o -> String.format(Locale.ROOT, "%.2f", o.f())).toList())));
+    }
+
+    /**
+     * What a run sets up besides the bottleneck.
+     *
+     * @param tcpMss the MSS the receivers' namespace advertises, so that TCP's segments carry what
+     *     ERA's packets carry: Padhye's rate is proportional to the packet size (ERA computing with
+     *     1000-byte packets beside 1448-byte segments aims at 0.69 of TCP's rate), and a TCP segment
+     *     between a pair's two packets reads the share only when both are of one size. The
+     *     simulator gives its TCP the layered packets' size for the same reasons.
+     * @param bunch the sender's packets per bunch
+     * @param edgeMbit the senders' own link (a token bucket on their interface), 0 for none: as the
+     *     simulator's exterior links it spaces both flows' packets before the bottleneck, so that
+     *     TCP's segments can fall between a pair's two; over a bare veth they arrive in bursts a few
+     *     microseconds apart and almost never do
+     */
+    record Setup(Bottleneck bottleneck, int tcpMss, int bunch, double edgeMbit) {
+        Setup {
+            if (tcpMss < 536 || tcpMss > 1460) {
+                throw new IllegalArgumentException("--tcp-mss must be in 536..1460 (an Ethernet MTU), got " + tcpMss);
+            }
+            if (bunch < 2 || bunch > 15) {
+                throw new IllegalArgumentException("--bunch must be in 2..15, got " + bunch);
+            }
+            if (edgeMbit != 0 && edgeMbit * 1e6 <= bottleneck.rateBitsPerSecond()) {
+                throw new IllegalArgumentException("the exterior link must be faster than the bottleneck, got "
+                        + edgeMbit + " Mbit/s");
+            }
+        }
+
+        /** The commands after the bottleneck's: the advertised MSS, and the exterior link when there is one. */
+        List<List<String>> commands() {
+            List<List<String>> c = new ArrayList<>();
+            c.add(List.of("ip", "-n", Dumbbell.RIGHT, "route", "replace", "default", "via", "10.201.2.1", "advmss",
+                    Integer.toString(tcpMss)));
+            if (edgeMbit > 0) {
+                // One class per flow, as the simulator gives each sender a link of its own: through one
+                // shared FIFO a pair's two packets, written back to back, would stay adjacent and no
+                // TCP segment could fall between them at the bottleneck. A burst of one frame spaces
+                // every packet; the leaves' FIFOs (the veth's 1000 packets) never drop, so TCP hears of
+                // no congestion the simulator's exterior links do not cause.
+                String rate = Math.round(edgeMbit * 1e6) + "bit";
+                String burst = Integer.toString(Bottleneck.FRAME_BYTES);
+                List<String> tc = List.of("tc", "-n", Dumbbell.LEFT);
+                c.add(concat(tc, "qdisc", "replace", "dev", "hwf-l0", "root", "handle", "1:", "htb", "default", "20"));
+                for (String leaf : List.of("1:10", "1:20")) {
+                    c.add(concat(tc, "class", "add", "dev", "hwf-l0", "parent", "1:", "classid", leaf, "htb", "rate", rate,
+                            "ceil", rate, "burst", burst, "cburst", burst));
+                }
+                // UDP (the overlay's datagrams) to one class, everything else (TCP) to the default.
+                c.add(concat(tc, "filter", "add", "dev", "hwf-l0", "parent", "1:", "protocol", "ip", "prio", "1", "u32",
+                        "match", "ip", "protocol", "17", "0xff", "flowid", "1:10"));
+            }
+            return c;
+        }
+    }
+
+    private static List<String> concat(List<String> head, String... tail) {
+        List<String> all = new ArrayList<>(head);
+        all.addAll(List.of(tail));
+        return all;
+    }
+
+    static double median(double[] v) {
+        double[] s = v.clone();
+        java.util.Arrays.sort(s);
+        return s.length % 2 == 1 ? s[s.length / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2;
+    }
+
+    /**
+     * The two flows' rates over the second half of the run, from the receiver's per-second samples
+     * (cumulative bytes); a run whose receiver gave fewer samples than its seconds is an error.
+     */
+    static Outcome outcome(List<Map<String, String>> samples, int seconds) {
+        if (samples.size() < seconds) {
+            throw new IllegalStateException("the receiver gave " + samples.size() + " samples of " + seconds);
+        }
+        Map<String, String> from = samples.get(seconds / 2 - 1);
+        Map<String, String> to = samples.get(seconds - 1);
+        double span = Long.parseLong(to.get("t")) - Long.parseLong(from.get("t"));
+        double layered = (Long.parseLong(to.get("layered")) - Long.parseLong(from.get("layered"))) * 8 / span;
+        double tcp = (Long.parseLong(to.get("tcp")) - Long.parseLong(from.get("tcp"))) * 8 / span;
+        return new Outcome(layered, tcp, Integer.parseInt(to.get("level")));
+    }
+
+    private static Outcome run(Setup setup, int seconds, String rules, double layeredAt,
+            double tcpAt, String layers, String layerBps, Path trace) throws Exception {
         try (Dumbbell d = Dumbbell.create(Dumbbell.QueueAt.ROUTER)) {
-            d.limit(bottleneck);
-            Process receiver = peer(Dumbbell.RIGHT, "receiver", List.of("--bind", Dumbbell.RIGHT_ADDRESS, "--peer",
+            d.limit(setup.bottleneck());
+            for (List<String> command : setup.commands()) {
+                Dumbbell.run(command.toArray(String[]::new));
+            }
+            List<String> receiverArgs = new ArrayList<>(List.of("--bind", Dumbbell.RIGHT_ADDRESS, "--peer",
                     Dumbbell.LEFT_ADDRESS, "--seconds", String.valueOf(seconds + 2), "--rules", rules));
+            if (trace != null) {
+                receiverArgs.addAll(List.of("--trace", trace + ".decisions"));
+            }
+            Process receiver = peer(Dumbbell.RIGHT, "receiver", receiverArgs);
             BufferedReader out = new BufferedReader(new InputStreamReader(receiver.getInputStream(), StandardCharsets.UTF_8));
             String line;
             while ((line = out.readLine()) != null && !line.startsWith("@ready")) {
@@ -65,7 +196,9 @@ public final class LayeredTcpBenchmark {
             }
             Process sender = peer(Dumbbell.LEFT, "sender", List.of("--bind", Dumbbell.LEFT_ADDRESS, "--peer",
                     Dumbbell.RIGHT_ADDRESS, "--seconds", String.valueOf(seconds), "--layered-at", String.valueOf(layeredAt),
-                    "--tcp-at", String.valueOf(tcpAt), "--layers", layers, "--layer-bps", layerBps));
+                    "--tcp-at", String.valueOf(tcpAt), "--layers", layers, "--layer-bps", layerBps, "--bunch",
+                    String.valueOf(setup.bunch())));
+            Thread monitor = trace == null ? null : monitor(d, trace.resolveSibling(trace.getFileName() + ".queue"));
             List<Map<String, String>> samples = new ArrayList<>();
             while ((line = out.readLine()) != null) {
                 if (line.startsWith("@sample")) {
@@ -74,16 +207,41 @@ public final class LayeredTcpBenchmark {
             }
             receiver.waitFor();
             sender.waitFor();
-            if (samples.size() < seconds) {
-                throw new IllegalStateException("the receiver gave " + samples.size() + " samples of " + seconds);
+            if (monitor != null) {
+                monitor.interrupt();
+                monitor.join();
             }
-            Map<String, String> from = samples.get(seconds / 2 - 1);
-            Map<String, String> to = samples.get(seconds - 1);
-            double span = Long.parseLong(to.get("t")) - Long.parseLong(from.get("t"));
-            double layered = (Long.parseLong(to.get("layered")) - Long.parseLong(from.get("layered"))) * 8 / span;
-            double tcp = (Long.parseLong(to.get("tcp")) - Long.parseLong(from.get("tcp"))) * 8 / span;
-            return new double[] {layered, tcp, Integer.parseInt(to.get("level"))};
+            return outcome(samples, seconds);
         }
+    }
+
+    /**
+     * Every 200 ms, the bottleneck's queue (tc) and the TCP sender's round trip and window (ss),
+     * with the instant since the monitor started (about the peers' start, within the JVMs' start-up).
+     */
+    private static Thread monitor(Dumbbell d, Path file) {
+        Thread t = new Thread(() -> {
+            long start = System.nanoTime();
+            try (PrintWriter w = new PrintWriter(Files.newBufferedWriter(file))) {
+                while (!Thread.currentThread().isInterrupted()) {
+                    Dumbbell.QueueCounters q = d.counters();
+                    String ss = Dumbbell.tcpInfo(Dumbbell.LEFT, 5001);
+                    double[] tcp = FairnessBenchmark.tcpInfo(ss);
+                    java.util.regex.Matcher mss = java.util.regex.Pattern.compile("\\bmss:(\\d+)").matcher(ss);
+                    w.printf(Locale.ROOT, "t=%.3f sent=%d drops=%d backlog=%d qlen=%d tcp_rtt=%s tcp_cwnd=%s tcp_mss=%s%n",
+                            (System.nanoTime() - start) / 1e9, q.bytes(), q.drops(), q.backlogBytes(), q.backlogPackets(),
+                            tcp == null ? "-" : tcp[0], tcp == null ? "-" : (int) tcp[2], mss.find() ? mss.group(1) : "-");
+                    Thread.sleep(200);
+                }
+            } catch (InterruptedException e) {
+                // The run ended.
+            } catch (Exception e) {
+                System.err.println("monitor stopped: " + e);
+            }
+        }, "queue-monitor");
+        t.setDaemon(true);
+        t.start();
+        return t;
     }
 
     private static Process peer(String namespace, String role, List<String> args) throws Exception {

@@ -72,7 +72,8 @@ public final class LayeredTcpPeer {
                 tcp.setDaemon(true);
                 tcp.start();
                 sleepUntil(start + (long) (layeredAt * 1e9));
-                EraConfig config = EraConfig.builder().packetBytes(PACKET).bunchLength(BUNCH).build();
+                int bunch = Integer.parseInt(BenchmarkSection.argument(args, "--bunch", String.valueOf(BUNCH)));
+                EraConfig config = EraConfig.builder().packetBytes(PACKET).bunchLength(bunch).build();
                 mc.openLayeredSender(GROUP, PORT, LayerRates.equal(layers, layerBps), config);
                 sleepUntil(end);
             } else {
@@ -93,19 +94,59 @@ public final class LayeredTcpPeer {
                 }, "tcp-sink");
                 sink.setDaemon(true);
                 sink.start();
-                EraConfig config = rules.equals("thesis") ? EraConfig.thesis() : EraConfig.fair();
+                EraConfig config = rules(rules);
                 LayeredReceiver r = mc.joinLayered(GROUP, PORT, config, m -> { });
+                String tracePath = BenchmarkSection.argument(args, "--trace", "");
+                java.io.PrintWriter trace = tracePath.isEmpty() ? null
+                        : new java.io.PrintWriter(java.nio.file.Files.newBufferedWriter(java.nio.file.Path.of(tracePath)));
+                if (trace != null) {
+                    // The node's clock is System.nanoTime, so the decisions' instants line up with the samples'.
+                    r.onDecision(d -> trace.println(decisionLine(d, start)));
+                }
                 FairnessPeer.reply("ready", java.util.Map.of());
                 for (long t = start + 1_000_000_000L; t <= end; t += 1_000_000_000L) {
                     sleepUntil(t);
                     FairnessPeer.reply("sample", java.util.Map.of("t", (t - start) / 1_000_000_000L,
                             "layered", r.packetsReceived() * (long) PACKET, "tcp", tcpBytes.get(), "level", r.level()));
                 }
+                if (trace != null) {
+                    synchronized (trace) {
+                        trace.flush();
+                    }
+                }
             }
         } finally {
             node.stop();
         }
         System.exit(0);
+    }
+
+    /**
+     * The receiver's rules by name: {@code thesis}, {@code fair} (ERA_FAIR), or {@code fair-slow},
+     * ERA_FAIR with the bunch estimate over 6 intervals and the loss rate over 10 s, a prototype
+     * against the live swing: over a bare FIFO few pairs are split, and when the 5 s window held no
+     * more loss the target went to the capacity a pair read.
+     */
+    static EraConfig rules(String name) {
+        return switch (name) {
+            case "thesis" -> EraConfig.thesis();
+            case "fair" -> EraConfig.fair();
+            case "fair-slow" -> EraConfig.fair().toBuilder().estimateIntervals(6)
+                    .lossWindow(java.time.Duration.ofSeconds(10)).build();
+            default -> throw new IllegalArgumentException("unknown rules " + name + "; thesis, fair or fair-slow");
+        };
+    }
+
+    /** One decision of the receiver's trace as a line: seconds since the start, then the decision's fields. */
+    static String decisionLine(net.hopwise.multicast.layered.EraDecision d, long startNanos) {
+        double lowest = Double.NaN;
+        for (double x : d.samples()) {
+            lowest = Double.isNaN(lowest) ? x : Math.min(lowest, x);
+        }
+        return String.format(java.util.Locale.ROOT, "t=%.3f kind=%s samples=%d lowest=%.0f rpp=%.0f pkts=%d losses=%d"
+                + " l=%.5f rtt=%.4f rtcp=%.0f target=%.0f from=%d to=%d", (d.nowNanos() - startNanos) / 1e9, d.kind(),
+                d.samples().length, lowest, d.bunchEstimate(), d.packets(), d.losses(), d.lossRate(), d.rttSeconds(),
+                d.tcpRate(), d.target(), d.fromLevel(), d.toLevel());
     }
 
     private static void sleepUntil(long nanos) throws InterruptedException {

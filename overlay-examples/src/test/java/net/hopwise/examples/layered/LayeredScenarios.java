@@ -47,6 +47,8 @@ final class LayeredScenarios {
         ERA_PLUS,
         /** Ours, towards the goals the thesis's ERA misses: {@link EraConfig#fair()}, with the round trip of the other rows. */
         ERA_FAIR,
+        /** Ours: {@link EraConfig#prompt()}, ERA_FAIR and a drop at once when the bottleneck's queue grows fast. */
+        ERA_PROMPT,
         PLM,
         RLM
     }
@@ -75,6 +77,7 @@ final class LayeredScenarios {
             case ERA_EVENTS -> config.toBuilder().lossEvents(true).build();
             case ERA_PLUS -> config.toBuilder().lossEvents(true).estimateIntervals(3).build();
             case ERA_FAIR -> EraConfig.fair();
+            case ERA_PROMPT -> EraConfig.prompt();
             default -> config;
         };
         EraReceiver r = new EraReceiver(1, own, rtt, subscriber,

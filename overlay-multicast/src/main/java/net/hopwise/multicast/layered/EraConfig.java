@@ -84,6 +84,25 @@ public final class EraConfig {
      */
     public static final int DEFAULT_START_SAMPLES = DEFAULT_MIN_SAMPLES;
 
+    /**
+     * Off (zero), the thesis's rules: a receiver reacts to the bunches' dispersion and, at the next
+     * boundary, to loss. A positive rise drops at once when the delay floor of the session's packets
+     * rises by that much (and by three packet times of the bottleneck) within
+     * {@link #DEFAULT_QUEUE_WINDOW}: the queue is growing fast enough to overflow before a split pair
+     * or a boundary would say so (see {@link QueueGrowthDetector}). 20 ms in {@link #prompt()}: a
+     * 2 x BDP queue of a 40 ms path holds 80 ms, so the drop comes with a quarter of it used, while
+     * TCP's congestion avoidance (one segment per round trip) raises it by a few milliseconds within
+     * the window.
+     */
+    public static final Duration DEFAULT_QUEUE_RISE = Duration.ZERO;
+
+    /**
+     * The send time over which a rise of the delay floor counts: about two round trips of the
+     * thesis's paths, long enough to hold a few bunches of a low level, short enough that a queue
+     * growing at TCP's congestion-avoidance pace stays under the rise within it.
+     */
+    public static final Duration DEFAULT_QUEUE_WINDOW = Duration.ofMillis(100);
+
     private final int packetBytes;
     private final int bunchLength;
     private final int minSamples;
@@ -99,6 +118,8 @@ public final class EraConfig {
     private final int estimateIntervals;
     private final boolean strictWithLoss;
     private final int startSamples;
+    private final long queueRiseNanos;
+    private final long queueWindowNanos;
 
     private EraConfig(Builder b) {
         this.packetBytes = b.packetBytes;
@@ -116,6 +137,8 @@ public final class EraConfig {
         this.estimateIntervals = b.estimateIntervals;
         this.strictWithLoss = b.strictWithLoss;
         this.startSamples = b.startSamples;
+        this.queueRiseNanos = b.queueRise.toNanos();
+        this.queueWindowNanos = b.queueWindow.toNanos();
     }
 
     public static Builder builder() {
@@ -148,13 +171,33 @@ public final class EraConfig {
         return builder().lossEvents(true).estimateIntervals(3).strictWithLoss(false).startSamples(1).build();
     }
 
+    /**
+     * ERA_FAIR ({@link #fair()}) and a drop at once when the queue at the bottleneck grows fast
+     * ({@link Builder#queueRise}): when cross traffic takes half the path, the receiver leaves the
+     * layers the path no longer carries before the queue overflows, instead of after the first split
+     * pair or loss (docs/layered-multicast.md, "Halving").
+     */
+    public static EraConfig prompt() {
+        return fair().toBuilder().queueRise(Duration.ofMillis(20)).build();
+    }
+
     public Builder toBuilder() {
         return new Builder().packetBytes(packetBytes).bunchLength(bunchLength).minSamples(minSamples)
                 .adaptationInterval(Duration.ofNanos(adaptationIntervalNanos)).lossWindow(Duration.ofNanos(lossWindowNanos))
                 .rtoFactor(rtoFactor).strictlyBelow(strictlyBelow).silenceTimeout(Duration.ofNanos(silenceTimeoutNanos))
                 .rejoinAfter(Duration.ofNanos(rejoinAfterNanos)).announceEveryIntervals(announceEveryIntervals).lossEvents(lossEvents)
                 .bunchJitter(bunchJitter).estimateIntervals(estimateIntervals).strictWithLoss(strictWithLoss)
-                .startSamples(startSamples);
+                .startSamples(startSamples).queueRise(Duration.ofNanos(queueRiseNanos))
+                .queueWindow(Duration.ofNanos(queueWindowNanos));
+    }
+
+    /** The rise of the delay floor within {@link #queueWindowNanos()} that drops at once; 0: the rule is off. */
+    public long queueRiseNanos() {
+        return queueRiseNanos;
+    }
+
+    public long queueWindowNanos() {
+        return queueWindowNanos;
     }
 
     /** The samples the first decision after a join or rejoin needs (later ones: {@link #minSamples()}). */
@@ -241,8 +284,23 @@ public final class EraConfig {
         private int estimateIntervals = DEFAULT_ESTIMATE_INTERVALS;
         private boolean strictWithLoss = DEFAULT_STRICT_WITH_LOSS;
         private int startSamples = DEFAULT_START_SAMPLES;
+        private Duration queueRise = DEFAULT_QUEUE_RISE;
+        private Duration queueWindow = DEFAULT_QUEUE_WINDOW;
 
         private Builder() {
+        }
+
+        public Builder queueRise(Duration rise) {
+            if (rise == null || rise.isNegative()) {
+                throw new IllegalArgumentException("queueRise must be >= 0, got " + rise);
+            }
+            this.queueRise = rise;
+            return this;
+        }
+
+        public Builder queueWindow(Duration window) {
+            this.queueWindow = positive("queueWindow", window);
+            return this;
         }
 
         public Builder startSamples(int samples) {

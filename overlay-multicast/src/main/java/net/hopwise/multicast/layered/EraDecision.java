@@ -22,6 +22,8 @@ public record EraDecision(long nowNanos, Kind kind, double[] samples, double bun
         HOLD,
         /** One sample below the subscribed rate: immediate drop. */
         STABILITY_DROP,
+        /** The delay of the session's packets says the bottleneck's queue grows fast: immediate drop to what is left. */
+        QUEUE_DROP,
         /** No packet for the silence timeout: one layer less. */
         SILENCE_DROP,
         /** The first join, after a valid announcement. */

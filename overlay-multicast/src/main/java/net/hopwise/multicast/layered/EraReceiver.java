@@ -37,6 +37,8 @@ public final class EraReceiver {
     private final LayerSubscriber subscriber;
     private final Consumer<EraDecision> trace;
     private final BunchProbe probe = new BunchProbe();
+    /** Null when {@link EraConfig#queueRiseNanos()} is zero (the thesis's rules). */
+    private final QueueGrowthDetector queue;
 
     private SessionAnnouncement announcement;
     private long offsetNanos = Long.MAX_VALUE;
@@ -71,6 +73,8 @@ public final class EraReceiver {
         this.trace = trace == null ? d -> { } : trace;
         this.recentLowest = new double[config.estimateIntervals() - 1];
         Arrays.fill(recentLowest, Double.POSITIVE_INFINITY);
+        this.queue = config.queueRiseNanos() > 0
+                ? new QueueGrowthDetector(config.queueRiseNanos(), config.queueWindowNanos()) : null;
     }
 
     /**
@@ -125,24 +129,53 @@ public final class EraReceiver {
         loss.onPacket(p.layer(), p.sequence(), nowNanos,
                 config.lossEvents() ? (long) (rtt.rttSeconds() * 1e9) : 0);
         double sample = probe.onPacket(p, announcement.packetBytes(), nowNanos);
+        if (queue != null) {
+            if (!Double.isNaN(sample)) {
+                queue.onSample(sample);
+            }
+            double keep = queue.onPacket(p.sendTimeMicros() * 1000, nowNanos, rateBitsPerSecond(), announcement.packetBytes());
+            // Only on a path without loss in the window: there the first overflow is what the rule
+            // spares. Beside TCP the queue fills every sawtooth and the TCP equation shares the path;
+            // dropping on its growth too (and remembering the drop over the estimate's intervals)
+            // left TCP two thirds of it (F 0.56-0.60).
+            if (keep < rateBitsPerSecond() && loss.rate() == 0) {
+                // The rate the queue says is left counts as a sample: the estimate over the next
+                // intervals remembers it, as a stability drop's, and does not rejoin on pairs the
+                // cross traffic happened not to split.
+                if (!Double.isNaN(sample)) {
+                    addSample(sample);
+                }
+                drop(keep, EraDecision.Kind.QUEUE_DROP, nowNanos);
+                return;
+            }
+        }
         if (Double.isNaN(sample)) {
             return;
         }
-        addSample(sample);
         if (announcement.layers().cumulative(level) > sample) {
-            int to = announcement.layers().levelFor(sample, config.strictlyBelow());
-            trace.accept(EraDecision.event(nowNanos, EraDecision.Kind.STABILITY_DROP, sample, level, to));
-            clearSamples();
-            moveTo(to, nowNanos);
-            // The next estimate gets a whole interval of samples, as the thesis's ns-2 code (PLM's
-            // make_estimate) restarts its deadline at a stability drop: deciding at the next boundary,
-            // perhaps a few milliseconds away, on the few pairs since, would rejoin on pairs that no
-            // cross traffic happened to split. Skipping to a later boundary of the same epoch keeps
-            // receivers behind one bottleneck together: the pair that dropped one dropped them all.
-            long interval = announcement.intervalNanos();
-            if (nextBoundary != Long.MAX_VALUE && nextBoundary - nowNanos < interval) {
-                nextBoundary += interval;
-            }
+            drop(sample, EraDecision.Kind.STABILITY_DROP, nowNanos);
+        } else {
+            addSample(sample);
+        }
+    }
+
+    private void drop(double sample, EraDecision.Kind kind, long nowNanos) {
+        addSample(sample);
+        int to = announcement.layers().levelFor(sample, config.strictlyBelow());
+        trace.accept(EraDecision.event(nowNanos, kind, sample, level, to));
+        clearSamples();
+        moveTo(to, nowNanos);
+        if (queue != null && kind != EraDecision.Kind.QUEUE_DROP) {
+            queue.dropped(nowNanos);
+        }
+        // The next estimate gets a whole interval of samples, as the thesis's ns-2 code (PLM's
+        // make_estimate) restarts its deadline at a stability drop: deciding at the next boundary,
+        // perhaps a few milliseconds away, on the few pairs since, would rejoin on pairs that no
+        // cross traffic happened to split. Skipping to a later boundary of the same epoch keeps
+        // receivers behind one bottleneck together: the pair that dropped one dropped them all.
+        long interval = announcement.intervalNanos();
+        if (nextBoundary != Long.MAX_VALUE && nextBoundary - nowNanos < interval) {
+            nextBoundary += interval;
         }
     }
 
@@ -181,6 +214,9 @@ public final class EraReceiver {
         lastPacketNanos = nowNanos;
         clearSamples();
         firstDecision = true;
+        if (queue != null) {
+            queue.reset();
+        }
         trace.accept(EraDecision.event(nowNanos, kind, Double.NaN, level, 0));
         moveTo(0, nowNanos);
     }
@@ -217,7 +253,8 @@ public final class EraReceiver {
                     losses, l, rttSeconds, tcp, Double.NaN, level, level));
             return;
         }
-        int to = layers.levelFor(target, config.strictlyBelow() && (l == 0 || config.strictWithLoss()));
+        boolean strict = config.strictlyBelow() && (l == 0 || config.strictWithLoss());
+        int to = layers.levelFor(target, strict);
         firstDecision = false;
         trace.accept(new EraDecision(nowNanos, EraDecision.Kind.INTERVAL, traceSamples(), bunchEstimate, packets,
                 losses, l, rttSeconds, tcp, target, level, to));

@@ -43,6 +43,8 @@ import net.hopwise.voip.sip.SipParseError;
 public final class SipRelay implements AutoCloseable {
     /** The longest the relay sleeps between timer runs: media timeouts and registrations need no finer. */
     private static final long MAX_TIMER_NANOS = TimeUnit.SECONDS.toNanos(1);
+    /** The most often a stream of SIP messages runs the proxy's timers (see {@link TimerScans}). */
+    private static final long MIN_SCAN_INTERVAL_NANOS = TimeUnit.MILLISECONDS.toNanos(20);
 
     private final OverlayNode node;
     private final RelayConfig config;
@@ -57,6 +59,7 @@ public final class SipRelay implements AutoCloseable {
     private RelayMeters meters;
     private ScheduledFuture<?> timer;
     private long timerAt = Long.MAX_VALUE;
+    private final TimerScans scans;
     private volatile boolean open = true;
 
     private SipRelay(OverlayNode node, RelayConfig config) {
@@ -64,6 +67,7 @@ public final class SipRelay implements AutoCloseable {
         this.config = config;
         this.nodeLoop = NodeLoop.of(node);
         this.loop = nodeLoop.loop();
+        this.scans = new TimerScans(Math.min(MIN_SCAN_INTERVAL_NANOS, config.t1().toNanos() / 10));
     }
 
     /** Binds the relay's SIP sockets and starts taking calls; returns once bound. */
@@ -146,9 +150,21 @@ public final class SipRelay implements AutoCloseable {
         reschedule();
     }
 
-    /** Runs the proxy's timers now and arms the loop's timer for the next thing due, unless armed earlier. */
+    /**
+     * Runs the proxy's timers (now, or by the next scan {@link TimerScans} allows) and arms the loop's
+     * timer for the next thing due, unless armed earlier.
+     */
     private void reschedule() {
         long now = System.nanoTime();
+        if (!scans.scanNow(now, timer != null)) {
+            long at = scans.nextScanNanos();
+            if (timerAt - at > 0) {
+                timer.cancel(false);
+                timerAt = at;
+                timer = loop.schedule(this::timerFired, Math.max(0, at - now), TimeUnit.NANOSECONDS);
+            }
+            return;
+        }
         long next = Math.min(proxy.onTimer(now), now + MAX_TIMER_NANOS);
         if (timer == null) {
             meters.refresh(proxy.state(), proxy.counters());

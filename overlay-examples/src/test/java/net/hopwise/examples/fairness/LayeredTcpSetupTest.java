@@ -1,0 +1,92 @@
+package net.hopwise.examples.fairness;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.assertj.core.api.Assertions.within;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import net.hopwise.examples.fairness.LayeredTcpBenchmark.Outcome;
+import net.hopwise.examples.fairness.LayeredTcpBenchmark.Setup;
+import net.hopwise.multicast.layered.EraConfig;
+import net.hopwise.multicast.layered.EraDecision;
+import org.junit.jupiter.api.Test;
+
+/** What the layered-beside-TCP benchmark sets up and how it reads its runs (no namespaces needed). */
+class LayeredTcpSetupTest {
+    private static final Bottleneck TWO_MBIT = Bottleneck.of(2, 120, 2 * Bottleneck.FRAME_BYTES);
+
+    @Test
+    void theTcpReceiverAdvertisesTheLayeredPacketSizeAsItsMss() {
+        // Padhye's rate is proportional to the packet size: without this TCP ran 1448-byte segments
+        // beside ERA's 1000-byte packets, and ERA aimed at 0.69 of TCP's rate.
+        Setup setup = new Setup(TWO_MBIT, LayeredTcpPeer.PACKET, 2, 0);
+        assertThat(setup.commands()).containsExactly(List.of("ip", "-n", Dumbbell.RIGHT, "route", "replace", "default",
+                "via", "10.201.2.1", "advmss", "1000"));
+    }
+
+    @Test
+    void theExteriorLinkGivesEachFlowAClassOfItsOwn() {
+        List<List<String>> c = new Setup(TWO_MBIT, 1000, 2, 10).commands();
+        assertThat(c).hasSize(5);
+        assertThat(String.join(" ", c.get(1))).isEqualTo(
+                "tc -n hwf-left qdisc replace dev hwf-l0 root handle 1: htb default 20");
+        assertThat(String.join(" ", c.get(2))).isEqualTo("tc -n hwf-left class add dev hwf-l0 parent 1: classid 1:10"
+                + " htb rate 10000000bit ceil 10000000bit burst 1514 cburst 1514");
+        assertThat(String.join(" ", c.get(3))).contains("classid 1:20");
+        // UDP, the overlay's datagrams, apart from the default class that TCP takes.
+        assertThat(String.join(" ", c.get(4))).endsWith("u32 match ip protocol 17 0xff flowid 1:10");
+    }
+
+    @Test
+    void refusesWhatCannotBeSetUp() {
+        assertThatThrownBy(() -> new Setup(TWO_MBIT, 1448 + 100, 2, 0)).hasMessageContaining("--tcp-mss");
+        assertThatThrownBy(() -> new Setup(TWO_MBIT, 1000, 1, 0)).hasMessageContaining("--bunch");
+        assertThatThrownBy(() -> new Setup(TWO_MBIT, 1000, 2, 1.5)).hasMessageContaining("faster than the bottleneck");
+        assertThatThrownBy(() -> LayeredTcpPeer.rules("era")).hasMessageContaining("unknown rules");
+    }
+
+    @Test
+    void rulesByName() {
+        assertThat(LayeredTcpPeer.rules("thesis").lossEvents()).isFalse();
+        assertThat(LayeredTcpPeer.rules("fair").estimateIntervals()).isEqualTo(3);
+        EraConfig slow = LayeredTcpPeer.rules("fair-slow");
+        assertThat(slow.estimateIntervals()).isEqualTo(6);
+        assertThat(slow.lossWindowNanos()).isEqualTo(10_000_000_000L);
+        assertThat(slow.lossEvents()).isTrue();
+    }
+
+    @Test
+    void theOutcomeIsTheSecondHalfOfTheRun() {
+        List<Map<String, String>> samples = new ArrayList<>();
+        for (int t = 1; t <= 40; t++) {
+            // 1000 bytes a second of layered packets in the first half, 125 000 after; TCP 250 000 throughout.
+            long layered = t <= 20 ? 1000L * t : 20_000L + 125_000L * (t - 20);
+            samples.add(Map.of("t", String.valueOf(t), "layered", String.valueOf(layered), "tcp",
+                    String.valueOf(250_000L * t), "level", String.valueOf(t)));
+        }
+        Outcome o = LayeredTcpBenchmark.outcome(samples, 40);
+        assertThat(o.layered()).isCloseTo(1_000_000, within(1e-6));
+        assertThat(o.tcp()).isCloseTo(2_000_000, within(1e-6));
+        assertThat(o.f()).isCloseTo(0.5, within(1e-9));
+        assertThat(o.jain()).isCloseTo(0.9, within(1e-9));
+        assertThat(o.level()).isEqualTo(40);
+        assertThatThrownBy(() -> LayeredTcpBenchmark.outcome(samples.subList(0, 39), 40))
+                .hasMessageContaining("39 samples of 40");
+    }
+
+    @Test
+    void aDecisionIsOneLineOfItsFields() {
+        EraDecision d = new EraDecision(3_500_000_000L, EraDecision.Kind.INTERVAL, new double[] {950_000, 1_900_000},
+                950_000, 400, 8, 0.02, 0.09, 640_000, 640_000, 8, 5);
+        assertThat(LayeredTcpPeer.decisionLine(d, 1_000_000_000L)).isEqualTo("t=2.500 kind=INTERVAL samples=2"
+                + " lowest=950000 rpp=950000 pkts=400 losses=8 l=0.02000 rtt=0.0900 rtcp=640000 target=640000 from=8 to=5");
+    }
+
+    @Test
+    void mediansOfOddAndEvenCounts() {
+        assertThat(LayeredTcpBenchmark.median(new double[] {0.9, 0.3, 1.2})).isEqualTo(0.9);
+        assertThat(LayeredTcpBenchmark.median(new double[] {0.4, 0.2})).isCloseTo(0.3, within(1e-12));
+    }
+}

@@ -1,0 +1,132 @@
+package net.hopwise.multicast.layered;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.time.Duration;
+import java.util.function.LongUnaryOperator;
+import org.junit.jupiter.api.Test;
+
+/** The rules {@link EraConfig#prompt()} adds to {@link EraConfig#fair()}, each on virtual time. */
+class EraPromptRulesTest {
+    private static final long SECOND = 1_000_000_000L;
+    private static final long MS = 1_000_000L;
+    /** The halving's path: a 1 Mbit/s bottleneck, 20 ms one way. */
+    private static final long CAPACITY = 1_000_000;
+    private static final long BASE_DELAY = 20 * MS;
+
+    @Test
+    void aQueueGrowingAtTheHalvingsPaceDropsToWhatIsLeftBeforeItCouldOverflow() {
+        // From 2.2 s a 500 Kbit/s flow joins the 980 Kbit/s session on the 1 Mbit/s bottleneck: the
+        // queue grows by 0.48 s a second and a 2 x BDP queue (80 ms) would overflow within 0.17 s.
+        long halvedAt = 2200 * MS;
+        LongUnaryOperator queue = sent -> sent < halvedAt ? 0 : (sent - halvedAt) * 48 / 100;
+
+        ReceiverHarness prompt = atCapacity(EraConfig.prompt());
+        // The feed does not answer the drop (the flow keeps all 49 layers coming): only the first counts.
+        long until = feed(prompt, queue, 2400 * MS);
+        EraDecision drop = prompt.decisions.stream().filter(d -> d.kind() == EraDecision.Kind.QUEUE_DROP).findFirst()
+                .orElseThrow();
+        assertThat(drop.fromLevel()).isEqualTo(48);
+        // What is left, 500 Kbit/s, strictly below: 24 layers.
+        assertThat(drop.toLevel()).isEqualTo(23);
+        // Seen at the receiver while the queue held less than half of its 80 ms.
+        assertThat(drop.nowNanos() - halvedAt).isLessThan(120 * MS);
+
+        // The fair rules see nothing: no pair is split and nothing is lost yet.
+        ReceiverHarness fair = atCapacity(EraConfig.fair());
+        feed(fair, queue, until);
+        assertThat(fair.receiver.level()).isEqualTo(48);
+    }
+
+    @Test
+    void bunchesQueueingEachOtherAndTcpsSlowGrowthAreNoReason() {
+        // Every seventh pair waits behind two packets of other layers (8 ms), and the queue grows at
+        // 0.05 s a second for a second, TCP's congestion avoidance on a path of about 100 ms.
+        long from = 2100 * MS;
+        LongUnaryOperator queue = sent -> {
+            long slow = sent < from ? 0 : Math.min(SECOND, sent - from) / 20;
+            return slow + ((sent / (8 * MS)) % 7 == 0 ? 8 * MS : 0);
+        };
+        ReceiverHarness prompt = atCapacity(EraConfig.prompt());
+        feed(prompt, queue, 3900 * MS);
+        assertThat(prompt.last(EraDecision.Kind.QUEUE_DROP)).isNull();
+        assertThat(prompt.receiver.level()).isEqualTo(48);
+    }
+
+    @Test
+    void onAPathAlreadyLosingTheQueuesGrowthIsLeftToTheTcpEquation() {
+        // Beside TCP the queue fills every sawtooth, and drops on its growth left TCP two thirds of the path.
+        long halvedAt = 2500 * MS;
+        LongUnaryOperator queue = sent -> sent < halvedAt ? 0 : (sent - halvedAt) * 48 / 100;
+        ReceiverHarness prompt = atCapacity(EraConfig.prompt());
+        feed(prompt, queue, 2700 * MS, 2000 * MS);
+        assertThat(prompt.last(EraDecision.Kind.QUEUE_DROP)).isNull();
+        assertThat(prompt.receiver.level()).isEqualTo(48);
+
+        // The same without the loss: dropped.
+        ReceiverHarness lossless = atCapacity(EraConfig.prompt());
+        feed(lossless, queue, 2700 * MS, Long.MAX_VALUE);
+        assertThat(lossless.last(EraDecision.Kind.QUEUE_DROP)).isNotNull();
+    }
+
+    @Test
+    void thePromptRulesAreTheFairOnesPlusTheQueueRule() {
+        EraConfig prompt = EraConfig.prompt();
+        EraConfig fair = EraConfig.fair();
+        assertThat(prompt.queueRiseNanos()).isEqualTo(20 * MS);
+        assertThat(fair.queueRiseNanos()).isZero();
+        assertThat(EraConfig.thesis().queueRiseNanos()).isZero();
+        assertThat(prompt.toBuilder().queueRise(Duration.ZERO).build().toBuilder().build().queueRiseNanos()).isZero();
+        assertThat(prompt.lossEvents()).isEqualTo(fair.lossEvents());
+        assertThat(prompt.estimateIntervals()).isEqualTo(fair.estimateIntervals());
+        assertThat(prompt.strictWithLoss()).isEqualTo(fair.strictWithLoss());
+        assertThat(prompt.startSamples()).isEqualTo(fair.startSamples());
+    }
+
+    /** Joined, three 1 Mbit/s pairs, the first boundary: at 49 layers (980 Kbit/s). */
+    private static ReceiverHarness atCapacity(EraConfig config) {
+        ReceiverHarness h = new ReceiverHarness(LayerRates.equal(100, 20_000), config,
+                RttEstimator.fixed(Duration.ofMillis(50))).joined();
+        for (int i = 0; i < 3; i++) {
+            h.pair(0, CAPACITY);
+        }
+        h.advanceTo(2 * SECOND);
+        assertThat(h.receiver.level()).isEqualTo(48);
+        return h;
+    }
+
+    /**
+     * The sender's pairs of the 49 layers in turn at 980 Kbit/s from 2 s (sender's clock), each
+     * packet arriving after the base delay and the queue it met, a pair's second packet one packet
+     * time of the bottleneck behind its first; the receiver's timers fire on the way.
+     *
+     * @return the last arrival
+     */
+    private static long feed(ReceiverHarness h, LongUnaryOperator queue, long sendUntil) {
+        return feed(h, queue, sendUntil, Long.MAX_VALUE);
+    }
+
+    /** The same, one packet lost on the first layer already seen once that is sent after {@code lossAfter}. */
+    private static long feed(ReceiverHarness h, LongUnaryOperator queue, long sendUntil, long lossAfter) {
+        long spacing = 2 * 8L * 512 * SECOND / 980_000;
+        long packetTime = 8L * 512 * SECOND / CAPACITY;
+        long[] psn = h.psn;
+        long arrival = 0;
+        int layer = 0;
+        for (long sent = 2 * SECOND; sent < sendUntil; sent += spacing) {
+            if (sent >= lossAfter && psn[layer] > 0) {
+                psn[layer]++;
+                lossAfter = Long.MAX_VALUE;
+            }
+            long first = Math.max(arrival, sent + BASE_DELAY + queue.applyAsLong(sent));
+            for (int k = 0; k < 2; k++) {
+                arrival = first + k * packetTime;
+                h.advanceTo(arrival);
+                h.receiver.onPacket(new LayeredPacket(ReceiverHarness.SESSION, 1, layer, psn[layer]++, sent / 1000, k == 0, 2, 1),
+                        arrival);
+            }
+            layer = (layer + 1) % 49;
+        }
+        return arrival;
+    }
+}
