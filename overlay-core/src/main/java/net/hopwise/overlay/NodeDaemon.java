@@ -9,6 +9,7 @@ import net.hopwise.overlay.daemon.Daemon;
 import net.hopwise.overlay.daemon.DaemonArguments;
 import net.hopwise.overlay.daemon.DaemonLog;
 import net.hopwise.overlay.daemon.DaemonOptions;
+import net.hopwise.overlay.daemon.Hangup;
 import net.hopwise.overlay.daemon.SetupException;
 import net.hopwise.overlay.daemon.TraceCommand;
 
@@ -29,7 +30,10 @@ import net.hopwise.overlay.daemon.TraceCommand;
  *
  * <p>Links are authenticated and encrypted with {@code --key} and a trusted-keys file or an
  * authority's certificate; {@code --insecure} must be given to run without, and is logged as a
- * warning. {@code keytool ...} as the first argument makes keys and certificates instead.
+ * warning. The certificate, trusted-keys and revocation files ({@code --revocations}) are re-read
+ * when they change and on SIGHUP, so that renewal and revocation need no restart. {@code keytool ...}
+ * as the first argument makes keys and certificates instead, {@code keytool revoke ...} revocation
+ * lists.
  *
  * <p>With {@code --trace NODE [--metric M]} it runs once instead: it waits for a route to NODE,
  * traces it, prints the hops as a table on stdout and exits with 0 when NODE answered, 1 when not.
@@ -56,6 +60,10 @@ public final class NodeDaemon {
      * anything).
      */
     public static int run(String[] args, PrintStream out, PrintStream err, InputStream in) {
+        if (args.length > 1 && args[0].equals("keytool") && args[1].equals("revoke")) {
+            return net.hopwise.overlay.daemon.RevokeCommand.run(java.util.Arrays.copyOfRange(args, 2, args.length),
+                    out, err, java.time.Instant.now().getEpochSecond());
+        }
         if (args.length > 0 && args[0].equals("keytool")) {
             return net.hopwise.overlay.security.KeyTool.run(java.util.Arrays.copyOfRange(args, 1, args.length),
                     out, err, java.time.Instant.now().getEpochSecond());
@@ -72,8 +80,9 @@ public final class NodeDaemon {
             return 0;
         }
         Daemon daemon;
+        DaemonLog log = DaemonLog.system();
         try {
-            daemon = Daemon.start(options, DaemonLog.system());
+            daemon = Daemon.start(options, log);
         } catch (SetupException e) {
             return refuse(err, e.getMessage());
         }
@@ -86,6 +95,9 @@ public final class NodeDaemon {
                 code = TraceCommand.NOT_REACHED;
                 code = TraceCommand.run(daemon.node(), options.trace(), out);
             } else {
+                if (options.securityFiles() != null) {
+                    Hangup.reloadOnHangup(daemon, options.securityFiles().checkInterval(), log);
+                }
                 out.println("READY " + daemon.node().name() + " " + daemon.node().localAddress().getPort());
                 out.flush();
                 if (options.untilStdinCloses()) {

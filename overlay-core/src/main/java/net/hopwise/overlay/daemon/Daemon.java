@@ -6,6 +6,7 @@ import java.net.BindException;
 import java.net.InetSocketAddress;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
@@ -31,6 +32,7 @@ public final class Daemon implements AutoCloseable {
     private final EventLog events;
     private final StatisticsReport statistics;
     private final AtomicBoolean closed = new AtomicBoolean();
+    private SecurityReload securityReload;
 
     private Daemon(OverlayNode node, MetricsServer metrics, ScheduledExecutorService logThread, DaemonLog log) {
         this.node = node;
@@ -108,11 +110,51 @@ public final class Daemon implements AutoCloseable {
                     + s.cipherSuite().protocolName() + "), identity key " + s.keys().fingerprint() + ", admitting "
                     + (s.certificate() == null ? "the trusted-keys list" : "nodes certified by the authority"));
         }
+        if (options.securityFiles() != null) {
+            startSecurityReload(options, log);
+        }
         events.routesMayHaveChanged();
         long every = options.statisticsInterval().toMillis();
         if (every > 0) {
             logThread.scheduleAtFixedRate(statistics, every, every, TimeUnit.MILLISECONDS);
         }
+    }
+
+    private void startSecurityReload(DaemonOptions options, DaemonLog log) {
+        SecurityFiles files = options.securityFiles();
+        securityReload = new SecurityReload(options.security(), files,
+                node.module(net.hopwise.overlay.security.SecureLinks.class), log);
+        securityReload.start();
+        long every = files.checkInterval().toMillis();
+        if (every > 0 && !files.watched().isEmpty()) {
+            logThread.scheduleWithFixedDelay(() -> {
+                try {
+                    securityReload.check();
+                } catch (RuntimeException e) {
+                    // A failed check must not cancel the later ones (the executor would, silently).
+                    log.log(Level.WARNING, "checking the security files failed: " + e);
+                }
+            }, every, every, TimeUnit.MILLISECONDS);
+        }
+    }
+
+    /**
+     * Applies the security files that changed since they were last read (the certificate, the
+     * trusted-keys list, the revocation list), as the periodic check does; completes once each is
+     * applied or refused (and logged). Completes at once for a daemon without them.
+     */
+    public CompletableFuture<Void> checkSecurityFiles() {
+        return securityReload == null ? CompletableFuture.completedFuture(null) : securityReload.check();
+    }
+
+    /** Re-reads every security file whether it changed or not, as SIGHUP asks; see {@link #checkSecurityFiles}. */
+    public CompletableFuture<Void> reloadSecurityFiles() {
+        return securityReload == null ? CompletableFuture.completedFuture(null) : securityReload.reloadAll();
+    }
+
+    /** Whether this daemon re-reads security files: it has some and was started with keys. */
+    public boolean reloadsSecurityFiles() {
+        return securityReload != null && !securityReload.isEmpty();
     }
 
     private static MetricsServer startMetrics(InetSocketAddress address) throws SetupException {

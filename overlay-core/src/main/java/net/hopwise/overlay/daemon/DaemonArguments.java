@@ -38,6 +38,9 @@ public final class DaemonArguments {
               --authority ed25519:KEY     admit nodes certified by this authority (repeatable), with --certificate
               --certificate FILE          this node's certificate from the authority (keytool cert sign)
               --cipher CIPHER             the links' cipher: aes-gcm or chacha-poly (default: the security module's)
+              --revocations FILE          an authority-signed revocation list (keytool revoke) to apply and flood, with --authority
+              --reload-interval DURATION  how often to re-read the certificate, trusted-keys and revocation files when they
+                                          change: 10s, 1m, 0 for only on SIGHUP (default 10s); SIGHUP re-reads them at once
               --insecure                  run without keys: anyone who reaches the UDP port can join, inject and read
               --help                      print this help and exit
             java -jar overlay-core-<version>-daemon.jar keytool ...  makes keys and certificates (keytool --help).
@@ -72,6 +75,8 @@ public final class DaemonArguments {
         List<String> authorities = new ArrayList<>();
         net.hopwise.overlay.security.CipherSuite cipher = null;
         boolean insecure = false;
+        java.nio.file.Path revocations = null;
+        Duration reloadInterval = null;
         for (int i = 0; i < args.size(); i++) {
             String option = args.get(i);
             switch (option) {
@@ -133,6 +138,14 @@ public final class DaemonArguments {
                     cipher = cipher(option, value(args, ++i, option));
                 }
                 case "--insecure" -> insecure = true;
+                case "--revocations" -> {
+                    once(option, revocations);
+                    revocations = java.nio.file.Path.of(value(args, ++i, option));
+                }
+                case "--reload-interval" -> {
+                    once(option, reloadInterval);
+                    reloadInterval = interval(option, value(args, ++i, option));
+                }
                 default -> throw new SetupException(option.startsWith("-")
                         ? "unknown option " + option
                         : "unexpected argument '" + option + "' (options start with --)");
@@ -149,12 +162,25 @@ public final class DaemonArguments {
         }
         net.hopwise.overlay.security.SecurityConfig security = security(name, key, trustedKeys, authorities,
                 certificate, cipher, insecure);
+        SecurityFiles files = null;
+        if (security == null) {
+            if (revocations != null || reloadInterval != null) {
+                throw new SetupException((revocations != null ? "--revocations" : "--reload-interval")
+                        + " applies to a node with keys, not to one run --insecure");
+            }
+        } else {
+            files = new SecurityFiles(key, trustedKeys, authorities, certificate, revocations,
+                    reloadInterval != null ? reloadInterval : SecurityFiles.DEFAULT_CHECK_INTERVAL);
+            if (revocations != null) {
+                checkRevocations(revocations, authorities);
+            }
+        }
         DaemonOptions options = new DaemonOptions(name,
                 bind != null ? bind : new InetSocketAddress(NodeConfig.DEFAULT_PORT), neighbours, metrics,
                 interval != null ? interval : DaemonOptions.DEFAULT_STATISTICS_INTERVAL,
                 echoPort != null ? echoPort : 0, untilStdinCloses, trace == null ? null
                         : new DaemonOptions.Trace(trace, metric, traceWait != null ? traceWait
-                                : DaemonOptions.DEFAULT_TRACE_WAIT), security);
+                                : DaemonOptions.DEFAULT_TRACE_WAIT), security, files);
         try {
             // The node's own checks (a neighbour named twice, the node as its own neighbour) now, not at start.
             options.nodeConfig(null);
@@ -173,6 +199,19 @@ public final class DaemonArguments {
                     certificate, cipher, insecure);
         } catch (IllegalArgumentException e) {
             throw new SetupException(e.getMessage());
+        }
+    }
+
+    /** A revocation list that would be refused later is refused at start, as every other security file is. */
+    private static void checkRevocations(java.nio.file.Path file, List<String> authorities) throws SetupException {
+        if (authorities.isEmpty()) {
+            throw new SetupException("--revocations " + file + ": a revocation list is an authority's; under a"
+                    + " trusted-keys list, remove the node's line from that file instead");
+        }
+        try {
+            SecurityReload.readRevocations(file, authorities);
+        } catch (IllegalArgumentException e) {
+            throw new SetupException("--revocations " + file + ": " + e.getMessage());
         }
     }
 
@@ -301,7 +340,7 @@ public final class DaemonArguments {
             return Duration.ZERO;
         }
         if (d.compareTo(MIN_INTERVAL) < 0 || d.compareTo(MAX_INTERVAL) > 0) {
-            throw new SetupException(option + " '" + text + "' is outside 1s-24h (0 turns statistics off)");
+            throw new SetupException(option + " '" + text + "' is outside 1s-24h (0 turns it off)");
         }
         return d;
     }

@@ -24,6 +24,8 @@ import net.hopwise.overlay.trace.TraceModule;
  *     to run until stopped
  * @param security the node's link security; null when the operator chose unauthenticated links
  *     ({@code --insecure})
+ * @param securityFiles the files {@code security} was read from, re-read while the node runs; null
+ *     with {@code security} null, or for a daemon whose security is not re-read
  */
 public record DaemonOptions(
         String name,
@@ -34,7 +36,8 @@ public record DaemonOptions(
         int echoPort,
         boolean untilStdinCloses,
         Trace trace,
-        net.hopwise.overlay.security.SecurityConfig security) {
+        net.hopwise.overlay.security.SecurityConfig security,
+        SecurityFiles securityFiles) {
 
     /**
      * One minute: the log is read by a person, who wants a link's RTT, loss and state and what was
@@ -71,12 +74,15 @@ public record DaemonOptions(
         Objects.requireNonNull(bind, "bind");
         neighbours = List.copyOf(neighbours);
         Objects.requireNonNull(statisticsInterval, "statisticsInterval");
+        if (securityFiles != null && security == null) {
+            throw new IllegalArgumentException("security files without link security");
+        }
     }
 
     /** A daemon that runs until stopped, with unauthenticated links. */
     public DaemonOptions(String name, InetSocketAddress bind, List<NeighbourConfig> neighbours,
             InetSocketAddress metrics, Duration statisticsInterval, int echoPort, boolean untilStdinCloses) {
-        this(name, bind, neighbours, metrics, statisticsInterval, echoPort, untilStdinCloses, null, null);
+        this(name, bind, neighbours, metrics, statisticsInterval, echoPort, untilStdinCloses, null, null, null);
     }
 
     /**

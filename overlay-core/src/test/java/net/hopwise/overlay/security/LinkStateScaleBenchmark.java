@@ -1,6 +1,14 @@
 package net.hopwise.overlay.security;
 
+import java.io.BufferedInputStream;
+import java.io.BufferedOutputStream;
+import java.io.DataInputStream;
+import java.io.DataOutputStream;
+import java.io.IOException;
+import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -18,29 +26,25 @@ import net.hopwise.overlay.spi.OverlayModule;
 import net.hopwise.overlay.testing.VirtualOverlay;
 
 /**
- * Not a test: link-state verification at the scale of a 1000-node overlay, in the simulator (the
- * production node on virtual time), for docs/benchmarks.md "Link-state verification at scale". Each
- * round runs the same topology and seed unsigned, signed under a trusted-keys list (64-byte
- * signatures) and signed under an authority (217-byte signatures carrying certificates); every node
- * publishes one module record (as a multicast membership would), so each origin floods two signed
- * versions per refresh. Measured per node: Ed25519 verifications and their CPU time at the cold start
- * (first versions of every origin) and over steady refreshes; the verified-version cache's hits; the
- * virtual time until every node holds every origin's advertisement and record.
- *
- * <p>One process holds all the nodes, so each distinct (key, message, signature) is verified once
- * for real and timed; a node that meets it again is charged the mean time of the real verifications
- * of the run (the node's own bookkeeping around it is timed as it runs). Without that, a 1000-node run
- * would verify about two million signatures, some twenty minutes on one core. The simulator charges
- * no CPU time to virtual time: the convergence figures are the protocol's, and the added delay that
- * verification would cause is estimated from the per-node CPU time.
- *
- * <p>Run after test-compile, under the build lock, from overlay-core (see docs/benchmarks.md):
- * {@code java -cp <test classpath> net.hopwise.overlay.security.LinkStateScaleBenchmark --rounds 3}
+ * Not a test: link-state verification in a 1000-node overlay, for docs/benchmarks.md "Link-state
+ * verification at scale", in two phases. Counting, on virtual time at any priority: production nodes
+ * in the simulator, one topology and seed unsigned, under a trusted-keys list and under an authority,
+ * each node also publishing one module record; per node the verifications the router asks for, the
+ * Ed25519 verifications of versions and certificates, cache hits, at the cold start and per refresh
+ * round, and the virtual time until every node holds every advertisement and record. Nothing there
+ * is timed: all nodes share a process (each distinct signature is verified once, its result shared)
+ * and a paused idle-priority process times nothing honestly. {@code --record FILE} writes every
+ * node's calls in order. Timing, {@code --replay FILE} under the build lock: the calls of the nodes
+ * with the fewest, the median, the 99th-percentile and the most calls go through a fresh signer of
+ * that node, verifying for real, several times (keys derive from the seed, so the replay rebuilds
+ * the same admission). Over 400 lines because both phases need the same topology, keys and
+ * admissions, and the security package's other files are another engineer's.
  */
 public final class LinkStateScaleBenchmark {
     private static final long MS = 1_000_000L;
     private static final long WALL = 1_800_000_000L;
     private static final int KIND = 7;
+    private static final int MAGIC = 0x4c535331;
 
     enum Mode { UNSIGNED, TRUSTED_KEYS, AUTHORITY }
 
@@ -48,10 +52,12 @@ public final class LinkStateScaleBenchmark {
     private final long seed;
     private final Duration refresh;
     private final int refreshes;
+    /** Null for the node's default; route computation is not what this measures (flooding does not use routes). */
+    private Duration minRecompute;
     private final List<String> names = new ArrayList<>();
     private final Map<String, NodeKeys> keys = new HashMap<>();
     private final Map<String, NodeCertificate> certificates = new HashMap<>();
-    private final byte[] authority = Crypto.newEd25519Private();
+    private final byte[] authority;
     private final TrustedKeys trusted;
 
     LinkStateScaleBenchmark(int nodes, long seed, Duration refresh, int refreshes) {
@@ -59,11 +65,12 @@ public final class LinkStateScaleBenchmark {
         this.seed = seed;
         this.refresh = refresh;
         this.refreshes = refreshes;
+        this.authority = derive("authority", 0);
         Map<String, List<byte[]>> list = new HashMap<>();
         for (int i = 0; i < nodes; i++) {
             String n = "n" + i;
             names.add(n);
-            NodeKeys k = NodeKeys.generate();
+            NodeKeys k = new NodeKeys(derive("identity", i), derive("link", i));
             keys.put(n, k);
             list.put(n, List.of(k.identityPublic()));
             certificates.put(n, NodeCertificate.sign(authority, n, k.identityPublic(), WALL - 86_400, WALL + 86_400, i));
@@ -71,58 +78,61 @@ public final class LinkStateScaleBenchmark {
         trusted = new TrustedKeys(list);
     }
 
-    /** Ed25519 across the nodes of one process: each distinct verification done once and timed. */
+    /** A private key from the seed: the replay rebuilds the simulation's keys, and they are throwaway. */
+    private byte[] derive(String what, int i) {
+        return Crypto.sha256(ByteBuffer.allocate(12).putLong(seed).putInt(i).array(), what.getBytes(StandardCharsets.US_ASCII));
+    }
+
+    private SecurityConfig config(Mode mode, String name) {
+        return SecurityConfig.of(name, keys.get(name), mode == Mode.AUTHORITY ? certificates.get(name) : null,
+                mode == Mode.AUTHORITY ? AuthorityAdmission.of(Crypto.ed25519Public(authority)) : trusted)
+                .withWallClock(() -> WALL);
+    }
+
+    /** Ed25519 across the nodes of one process: each distinct verification done once, its result shared. */
     static final class SharedEd25519 implements LinkStateSigner.Ed25519 {
-        private final Map<String, Boolean> done = new HashMap<>();
-        /** The JDK's verifier instead of the one in use ({@code --verifier jdk}), to compare the two. */
-        static boolean jdk;
-        /** The node whose verification runs: the simulator runs one node at a time. */
-        Timed current;
-        long real;
-        long realNanos;
-        long repeated;
+        private final Map<ByteBuffer, Boolean> done = new HashMap<>();
 
         @Override
         public boolean verify(byte[] publicKey, byte[] message, byte[] signature) {
-            String key = Arrays.toString(Crypto.sha256(publicKey, message, signature));
-            Boolean known = done.get(key);
-            if (known != null) {
-                repeated++;
-                if (current != null) {
-                    current.repeated++;
-                }
-                return known;
-            }
-            long t0 = System.nanoTime();
-            boolean ok = jdk ? Crypto.verifyWithJdk(publicKey, message, signature)
-                    : Crypto.verify(publicKey, message, signature);
-            realNanos += System.nanoTime() - t0;
-            real++;
-            done.put(key, ok);
-            return ok;
-        }
-
-        double meanNanos() {
-            return real == 0 ? 0 : realNanos / (double) real;
+            return done.computeIfAbsent(ByteBuffer.wrap(Crypto.sha256(publicKey, message, signature)),
+                    k -> Crypto.verify(publicKey, message, signature));
         }
     }
 
-    /** One node's verification as the router calls it, timed. */
-    static final class Timed implements net.hopwise.overlay.spi.LinkStateSigner {
+    /** One verification call as the router makes it. */
+    record Call(NodeId origin, String originName, byte[] content, byte[] signature) {}
+
+    /** The distinct calls of a run, each numbered once: what every node's record refers to. */
+    static final class Calls {
+        private final Map<List<Object>, Integer> index = new HashMap<>();
+        final List<Call> list = new ArrayList<>();
+
+        int intern(NodeId origin, String originName, byte[] content, byte[] signature) {
+            List<Object> key = List.of(originName, ByteBuffer.wrap(content), ByteBuffer.wrap(signature));
+            Integer i = index.get(key);
+            if (i == null) {
+                i = list.size();
+                list.add(new Call(origin, originName, content.clone(), signature.clone()));
+                index.put(List.of(originName, ByteBuffer.wrap(list.get(i).content()), ByteBuffer.wrap(list.get(i).signature())), i);
+            }
+            return i;
+        }
+    }
+
+    /** One node's verification as the router calls it, counted and (with {@code --record}) recorded. */
+    static final class Counted implements net.hopwise.overlay.spi.LinkStateSigner {
         final LinkStateSigner signer;
         final net.hopwise.overlay.spi.LinkStateSigner inner;
-        final SharedEd25519 shared;
-        long calls;
-        /** Verifications another node did for this one. */
-        long repeated;
-        long nanos;
-        long signNanos;
-        long signatures;
+        final Calls calls;
+        int[] sequence = new int[0];
+        int length;
+        int coldLength;
 
-        Timed(LinkStateSigner signer, SharedEd25519 shared) {
+        Counted(LinkStateSigner signer, Calls calls) {
             this.signer = signer;
-            this.shared = shared;
             this.inner = signer.spi();
+            this.calls = calls;
         }
 
         @Override
@@ -132,65 +142,41 @@ public final class LinkStateScaleBenchmark {
 
         @Override
         public byte[] sign(byte[] content) {
-            long t0 = System.nanoTime();
-            byte[] s = inner.sign(content);
-            signNanos += System.nanoTime() - t0;
-            signatures++;
-            return s;
+            return inner.sign(content);
         }
 
         @Override
         public boolean verify(NodeId origin, String originName, byte[] content, byte[] signature) {
-            shared.current = this;
-            long t0 = System.nanoTime();
-            boolean ok = inner.verify(origin, originName, content, signature);
-            nanos += System.nanoTime() - t0;
-            shared.current = null;
-            calls++;
-            return ok;
+            if (calls != null) {
+                if (length == sequence.length) {
+                    sequence = Arrays.copyOf(sequence, Math.max(64, 2 * length));
+                }
+                sequence[length] = calls.intern(origin, originName, content, signature);
+            }
+            length++;
+            return inner.verify(origin, originName, content, signature);
         }
     }
 
-    /** Per node at the end of a phase. */
-    record Snapshot(long calls, long nanos, long repeated, long ed25519, long certificates, long cacheHits,
-            long refused) {
-        static Snapshot of(Timed t) {
-            LinkStateSigner.Stats s = t.signer.stats();
-            return new Snapshot(t.calls, t.nanos, t.repeated, s.verifications(), s.certificateVerifications(),
-                    s.cacheHits(), s.refused());
-        }
+    record Result(Mode mode, double convergedMs, double recordsMs, long events, double wallSeconds, long[] coldEd25519,
+            long[] refreshEd25519, long certificates, long cacheHits, long calls, long refused, int signatureBytes) {}
 
-        Snapshot minus(Snapshot o) {
-            return new Snapshot(calls - o.calls, nanos - o.nanos, repeated - o.repeated, ed25519 - o.ed25519,
-                    certificates - o.certificates, cacheHits - o.cacheHits, refused - o.refused);
-        }
-
-        /** CPU time: the calls as timed, plus the Ed25519 verifications another node did for this one. */
-        double cpuMillis(double meanEd25519Nanos) {
-            return (nanos + repeated * meanEd25519Nanos) / 1e6;
-        }
-    }
-
-    record Result(Mode mode, double convergedMs, double recordsMs, long events, double wallSeconds,
-            double[] coldCpuMs, double[] refreshCpuMsPerPeriod, long coldEd25519, long refreshEd25519,
-            long cacheHits, long calls, long refused, double meanEd25519Micros, long certificateVerifications,
-            int signatureBytes) {}
-
-    Result run(Mode mode) {
+    Result run(Mode mode, DataOutputStream record) throws IOException {
         SharedEd25519 shared = new SharedEd25519();
-        Map<String, Timed> timed = new HashMap<>();
+        Calls calls = record == null ? null : new Calls();
+        Map<String, Counted> counted = new HashMap<>();
         long start = System.nanoTime();
         try (VirtualOverlay o = new VirtualOverlay(seed, b -> {
             String name = b.build().name();
-            b.routing(b.build().routing().toBuilder().refreshInterval(refresh).maxAge(refresh.multipliedBy(3)).build());
+            var routing = b.build().routing().toBuilder().refreshInterval(refresh).maxAge(refresh.multipliedBy(3));
+            if (minRecompute != null) {
+                routing.minRecomputeInterval(minRecompute);
+            }
+            b.routing(routing.build());
             if (mode != Mode.UNSIGNED) {
-                SecurityConfig config = SecurityConfig.of(name, keys.get(name),
-                        mode == Mode.AUTHORITY ? certificates.get(name) : null,
-                        mode == Mode.AUTHORITY ? AuthorityAdmission.of(Crypto.ed25519Public(authority)) : trusted)
-                        .withWallClock(() -> WALL);
-                Timed t = new Timed(LinkStateSigner.of(config, SecurityModule.LINK_STATE_CACHE, shared), shared);
-                timed.put(name, t);
-                b.module(new Signing(t));
+                Counted c = new Counted(LinkStateSigner.of(config(mode, name), SecurityModule.LINK_STATE_CACHE, shared), calls);
+                counted.put(name, c);
+                b.module(new Signing(c));
             }
             b.module(new Member(name));
         })) {
@@ -224,73 +210,81 @@ public final class LinkStateScaleBenchmark {
             if (records < 0) {
                 throw new IllegalStateException(mode + ": not converged in 120 s of virtual time");
             }
-            Map<String, Snapshot> cold = new HashMap<>();
-            timed.forEach((n, t) -> cold.put(n, Snapshot.of(t)));
+            Map<String, LinkStateSigner.Stats> cold = new HashMap<>();
+            counted.forEach((n, c) -> {
+                cold.put(n, c.signer.stats());
+                c.coldLength = c.length;
+            });
             o.runFor(refresh.toNanos() * refreshes);
-            double mean = shared.meanNanos();
-            double[] coldCpu = new double[timed.size()];
-            double[] refreshCpu = new double[timed.size()];
-            long coldEd = 0;
-            long refreshEd = 0;
+            long[] coldEd = new long[counted.size()];
+            long[] refreshEd = new long[counted.size()];
             long hits = 0;
-            long calls = 0;
+            long all = 0;
             long refused = 0;
             long certs = 0;
             int i = 0;
-            for (Map.Entry<String, Timed> e : timed.entrySet()) {
-                Snapshot c = cold.get(e.getKey());
-                Snapshot all = Snapshot.of(e.getValue());
-                Snapshot r = all.minus(c);
-                coldCpu[i] = c.cpuMillis(mean);
-                refreshCpu[i] = r.cpuMillis(mean) / refreshes;
-                coldEd += c.ed25519;
-                refreshEd += r.ed25519;
-                hits += all.cacheHits;
-                calls += all.calls;
-                refused += all.refused;
-                certs += all.certificates;
+            for (Map.Entry<String, Counted> e : counted.entrySet()) {
+                LinkStateSigner.Stats c = cold.get(e.getKey());
+                LinkStateSigner.Stats s = e.getValue().signer.stats();
+                coldEd[i] = c.verifications();
+                refreshEd[i] = s.verifications() - coldEd[i];
+                hits += s.cacheHits();
+                all += e.getValue().length;
+                refused += s.refused();
+                certs += s.certificateVerifications();
                 i++;
             }
-            Arrays.sort(coldCpu);
-            Arrays.sort(refreshCpu);
-            int signatureBytes = 0;
+            Arrays.sort(coldEd);
+            Arrays.sort(refreshEd);
             NodeStack first = o.engine(names.get(0));
             var ad = first.router().database().get(NodeId.ofName(names.get(nodes - 1))).orElseThrow();
-            if (ad.signature() != null) {
-                signatureBytes = ad.signature().length;
-            }
+            int signatureBytes = ad.signature() == null ? 0 : ad.signature().length;
             long events = o.events().stream().filter(ev -> ev.kind() == NodeEvent.Kind.ROUTES_CHANGED).count();
-            return new Result(mode, converged / 1e6, records / 1e6, events, (System.nanoTime() - start) / 1e9,
-                    coldCpu, refreshCpu, coldEd, refreshEd, hits, calls, refused, mean / 1e3, certs, signatureBytes);
+            if (record != null && mode != Mode.UNSIGNED) {
+                write(record, mode, calls, counted);
+            }
+            return new Result(mode, converged / 1e6, records / 1e6, events, (System.nanoTime() - start) / 1e9, coldEd,
+                    refreshEd, certs, hits, all, refused, signatureBytes);
         }
+    }
+
+    private void write(DataOutputStream out, Mode mode, Calls calls, Map<String, Counted> counted) throws IOException {
+        out.writeInt(MAGIC);
+        out.writeUTF(mode.name());
+        out.writeInt(nodes);
+        out.writeLong(seed);
+        out.writeInt(refreshes);
+        out.writeInt(calls.list.size());
+        for (Call c : calls.list) {
+            out.writeUTF(c.originName());
+            out.writeInt(c.content().length);
+            out.write(c.content());
+            out.writeInt(c.signature().length);
+            out.write(c.signature());
+        }
+        out.writeInt(counted.size());
+        for (String n : names) {
+            Counted c = counted.get(n);
+            out.writeUTF(n);
+            out.writeInt(c.coldLength);
+            out.writeInt(c.length);
+            for (int i = 0; i < c.length; i++) {
+                out.writeInt(c.sequence[i]);
+            }
+        }
+        out.flush();
     }
 
     private boolean everyDatabaseFull(VirtualOverlay o) {
-        for (String n : names) {
-            if (o.engine(n).router().database().size() < nodes) {
-                return false;
-            }
-        }
-        return true;
+        return names.stream().allMatch(n -> o.engine(n).router().database().size() >= nodes);
     }
 
     private boolean everyRecordHeld(VirtualOverlay o) {
-        for (String n : names) {
-            if (o.engine(n).router().extensions(KIND).size() < nodes) {
-                return false;
-            }
-        }
-        return true;
+        return names.stream().allMatch(n -> o.engine(n).router().extensions(KIND).size() >= nodes);
     }
 
-    /** Installs one node's signer, timed. */
-    private static final class Signing implements OverlayModule {
-        private final Timed signer;
-
-        Signing(Timed signer) {
-            this.signer = signer;
-        }
-
+    /** Installs one node's signer. */
+    private record Signing(Counted signer) implements OverlayModule {
         @Override
         public String name() {
             return "signing";
@@ -303,13 +297,7 @@ public final class LinkStateScaleBenchmark {
     }
 
     /** One record per node, published at its first link up: what a multicast membership costs. */
-    private static final class Member implements OverlayModule {
-        private final String name;
-
-        Member(String name) {
-            this.name = name;
-        }
-
+    private record Member(String node) implements OverlayModule {
         @Override
         public String name() {
             return "member";
@@ -320,25 +308,123 @@ public final class LinkStateScaleBenchmark {
             LinkStateExtension e = ctx.linkStateExtension(KIND, null);
             ctx.addListener(event -> {
                 if (event.kind() == NodeEvent.Kind.LINK_UP && e.records().get(ctx.self()) == null) {
-                    e.publish(("groups of " + name + ": 239.1.1.1 239.1.1.2").getBytes(StandardCharsets.US_ASCII));
+                    e.publish(("groups of " + node + ": 239.1.1.1 239.1.1.2").getBytes(StandardCharsets.US_ASCII));
                 }
             });
         }
     }
 
-    private static double percentile(double[] sorted, double p) {
-        if (sorted.length == 0) {
-            return 0;
+    /**
+     * Replays the recorded calls of four nodes per mode through fresh signers, verifying for real, and
+     * prints each node's CPU time: every repetition, then the median.
+     */
+    static void replay(Path file, int repetitions, boolean jdk) throws IOException {
+        LinkStateSigner.Ed25519 verifier = jdk ? Crypto::verifyWithJdk : Crypto::verify;
+        System.out.println("mode | node (calls cold+refresh, rank) | Ed25519 of versions and certificates cold / per round | cold ms (each repetition)"
+                + " | cold ms median | ms per refresh round, median | µs per Ed25519 | % core at 60 s");
+        try (DataInputStream in = new DataInputStream(new BufferedInputStream(Files.newInputStream(file), 1 << 16))) {
+            while (true) {
+                if (in.available() == 0) {
+                    return;
+                }
+                if (in.readInt() != MAGIC) {
+                    throw new IOException(file + " is not a recording of this benchmark");
+                }
+                Mode mode = Mode.valueOf(in.readUTF());
+                LinkStateScaleBenchmark b = new LinkStateScaleBenchmark(in.readInt(), in.readLong(), Duration.ZERO, 0);
+                int refreshes = in.readInt();
+                Call[] calls = new Call[in.readInt()];
+                for (int i = 0; i < calls.length; i++) {
+                    String origin = in.readUTF();
+                    byte[] content = in.readNBytes(in.readInt());
+                    byte[] signature = in.readNBytes(in.readInt());
+                    calls[i] = new Call(NodeId.ofName(origin), origin, content, signature);
+                }
+                int n = in.readInt();
+                String[] node = new String[n];
+                int[] cold = new int[n];
+                int[][] sequence = new int[n][];
+                Integer[] order = new Integer[n];
+                for (int i = 0; i < n; i++) {
+                    node[i] = in.readUTF();
+                    cold[i] = in.readInt();
+                    sequence[i] = new int[in.readInt()];
+                    for (int j = 0; j < sequence[i].length; j++) {
+                        sequence[i][j] = in.readInt();
+                    }
+                    order[i] = i;
+                }
+                Arrays.sort(order, (x, y) -> Integer.compare(sequence[x].length, sequence[y].length));
+                int[] ranks = {0, n / 2, Math.min(n - 1, (int) (0.99 * n)), n - 1};
+                String[] rankNames = {"fewest", "median", "p99", "most"};
+                // Warm-up, untimed: the JIT compiles the verifier before the first timed repetition.
+                b.replayOne(mode, node[order[n / 2]], calls, sequence[order[n / 2]], cold[order[n / 2]], verifier);
+                for (int r = 0; r < ranks.length; r++) {
+                    int i = order[ranks[r]];
+                    double[] coldMs = new double[repetitions];
+                    double[] refreshMs = new double[repetitions];
+                    long[] counts = null;
+                    for (int k = 0; k < repetitions; k++) {
+                        long[] t = b.replayOne(mode, node[i], calls, sequence[i], cold[i], verifier);
+                        coldMs[k] = t[0] / 1e6;
+                        refreshMs[k] = t[1] / 1e6;
+                        counts = t;
+                    }
+                    double medianCold = median(coldMs);
+                    double medianRefresh = median(refreshMs);
+                    String each = Arrays.stream(coldMs).mapToObj(c -> String.format(Locale.ROOT, "%.1f", c))
+                            .collect(java.util.stream.Collectors.joining(" "));
+                    System.out.printf(Locale.ROOT, "%s | %s (%d+%d, %s) | %d / %d | %s | %.1f | %.1f | %.1f | %.3f%n", mode,
+                            node[i], cold[i], sequence[i].length - cold[i], rankNames[r], counts[2], counts[3] / refreshes,
+                            each, medianCold, medianRefresh / refreshes, (medianCold + medianRefresh) * 1e3 / Math.max(1, counts[2] + counts[3]),
+                            medianRefresh / refreshes / 600);
+                }
+            }
         }
-        return sorted[Math.min(sorted.length - 1, (int) Math.floor(p * sorted.length))];
     }
 
-    public static void main(String[] args) {
+    /** One node's recorded calls through a fresh signer: cold ns, refresh ns, Ed25519 cold, Ed25519 refresh. */
+    private long[] replayOne(Mode mode, String name, Call[] calls, int[] sequence, int cold, LinkStateSigner.Ed25519 verifier) {
+        LinkStateSigner signer = LinkStateSigner.of(config(mode, name), SecurityModule.LINK_STATE_CACHE, verifier);
+        net.hopwise.overlay.spi.LinkStateSigner spi = signer.spi();
+        long t0 = System.nanoTime();
+        for (int j = 0; j < cold; j++) {
+            Call c = calls[sequence[j]];
+            spi.verify(c.origin(), c.originName(), c.content(), c.signature());
+        }
+        long t1 = System.nanoTime();
+        LinkStateSigner.Stats s = signer.stats();
+        for (int j = cold; j < sequence.length; j++) {
+            Call c = calls[sequence[j]];
+            spi.verify(c.origin(), c.originName(), c.content(), c.signature());
+        }
+        long t2 = System.nanoTime();
+        LinkStateSigner.Stats e = signer.stats();
+        long coldEd = s.verifications() + s.certificateVerifications();
+        return new long[] {t1 - t0, t2 - t1, coldEd, e.verifications() + e.certificateVerifications() - coldEd};
+    }
+
+    private static double median(double[] values) {
+        double[] sorted = values.clone();
+        Arrays.sort(sorted);
+        return sorted[sorted.length / 2];
+    }
+
+    private static long percentile(long[] sorted, double p) {
+        return sorted.length == 0 ? 0 : sorted[Math.min(sorted.length - 1, (int) Math.floor(p * sorted.length))];
+    }
+
+    public static void main(String[] args) throws IOException {
         int nodes = 1000;
         int rounds = 1;
         long seed = 1;
         int refreshSeconds = 10;
-        int refreshes = 2;
+        int refreshes = 1;
+        int repetitions = 5;
+        Duration minRecompute = null;
+        boolean jdk = false;
+        Path recordFile = null;
+        Path replayFile = null;
         List<Mode> modes = List.of(Mode.UNSIGNED, Mode.TRUSTED_KEYS, Mode.AUTHORITY);
         for (int i = 0; i < args.length; i++) {
             switch (args[i]) {
@@ -347,36 +433,50 @@ public final class LinkStateScaleBenchmark {
                 case "--seed" -> seed = Long.parseLong(args[++i]);
                 case "--refresh" -> refreshSeconds = Integer.parseInt(args[++i]);
                 case "--refreshes" -> refreshes = Integer.parseInt(args[++i]);
-                case "--verifier" -> SharedEd25519.jdk = "jdk".equalsIgnoreCase(args[++i]);
+                case "--min-recompute" -> minRecompute = Duration.ofMillis(Long.parseLong(args[++i]));
+                case "--record" -> recordFile = Path.of(args[++i]);
+                case "--replay" -> replayFile = Path.of(args[++i]);
+                case "--repetitions" -> repetitions = Integer.parseInt(args[++i]);
+                case "--verifier" -> jdk = "jdk".equalsIgnoreCase(args[++i]);
                 case "--modes" -> modes = Arrays.stream(args[++i].split(",")).map(m -> Mode.valueOf(m.toUpperCase(Locale.ROOT))).toList();
                 case "--help" -> {
                     System.out.println("LinkStateScaleBenchmark [--nodes 1000] [--rounds 1] [--seed 1] [--refresh 10]"
-                            + " [--refreshes 2] [--modes unsigned,trusted_keys,authority] [--verifier bc|jdk]");
+                            + " [--refreshes 1] [--modes unsigned,trusted_keys,authority] [--min-recompute MS] [--record FILE]\n"
+                            + "LinkStateScaleBenchmark --replay FILE [--repetitions 5] [--verifier bc|jdk]");
                     return;
                 }
                 default -> throw new IllegalArgumentException("unknown option " + args[i] + " (--help)");
             }
         }
-        System.out.printf(Locale.ROOT, "%d nodes, seed %d, refresh every %d s (measured over %d), %s %s, Ed25519 verified by %s%n",
-                nodes, seed, refreshSeconds, refreshes, System.getProperty("java.vm.name"), System.getProperty("java.version"),
-                SharedEd25519.jdk ? "the JDK" : "Bouncy Castle");
+        if (replayFile != null) {
+            System.out.printf(Locale.ROOT, "replay of %s, %d repetitions, %s %s, Ed25519 verified by %s%n", replayFile,
+                    repetitions, System.getProperty("java.vm.name"), System.getProperty("java.version"),
+                    jdk ? "the JDK" : "Bouncy Castle");
+            replay(replayFile, repetitions, jdk);
+            return;
+        }
+        System.out.printf(Locale.ROOT, "%d nodes, seed %d, refresh every %d s (measured over %d), routes computed at most"
+                + " every %s, %s %s%n", nodes, seed, refreshSeconds, refreshes,
+                minRecompute == null ? "20 ms (the default)" : minRecompute.toMillis() + " ms",
+                System.getProperty("java.vm.name"), System.getProperty("java.version"));
         LinkStateScaleBenchmark b = new LinkStateScaleBenchmark(nodes, seed, Duration.ofSeconds(refreshSeconds), refreshes);
-        System.out.println("round | mode | sig B | ads everywhere ms | records everywhere ms | cold CPU/node ms median p99 max"
-                + " | Ed25519 µs | refresh CPU/node/period ms median max | % core at 60 s median max | Ed25519 cold/refresh"
-                + " per node | cert verifs/node | cache hits | refused | wall s");
-        for (int r = 1; r <= rounds; r++) {
-            for (Mode m : modes) {
-                Result x = b.run(m);
-                double n = Math.max(1, x.coldCpuMs().length);
-                System.out.printf(Locale.ROOT, "%d | %s | %d | %.0f | %.0f | %.1f %.1f %.1f | %.0f | %.2f %.2f | %.3f %.3f"
-                        + " | %.0f / %.0f | %.1f | %d of %d | %d | %.1f%n",
-                        r, x.mode(), x.signatureBytes(), x.convergedMs(), x.recordsMs(),
-                        percentile(x.coldCpuMs(), 0.5), percentile(x.coldCpuMs(), 0.99), percentile(x.coldCpuMs(), 1),
-                        x.meanEd25519Micros(),
-                        percentile(x.refreshCpuMsPerPeriod(), 0.5), percentile(x.refreshCpuMsPerPeriod(), 1),
-                        percentile(x.refreshCpuMsPerPeriod(), 0.5) / 600, percentile(x.refreshCpuMsPerPeriod(), 1) / 600,
-                        x.coldEd25519() / n, x.refreshEd25519() / n / refreshes, x.certificateVerifications() / n,
-                        x.cacheHits(), x.calls(), x.refused(), x.wallSeconds());
+        b.minRecompute = minRecompute;
+        System.out.println("round | mode | sig B | ads everywhere ms | records everywhere ms | Ed25519 of versions per node cold"
+                + " median p99 max | per refresh median max | cert verifs/node | cache hits of calls | refused"
+                + " | routes-changed events | wall s");
+        try (DataOutputStream record = recordFile == null ? null
+                : new DataOutputStream(new BufferedOutputStream(Files.newOutputStream(recordFile), 1 << 16))) {
+            for (int r = 1; r <= rounds; r++) {
+                for (Mode m : modes) {
+                    Result x = b.run(m, r == 1 ? record : null);
+                    double n = Math.max(1, x.coldEd25519().length);
+                    System.out.printf(Locale.ROOT, "%d | %s | %d | %.0f | %.0f | %d %d %d | %.0f %d | %.1f | %d of %d | %d | %d | %.1f%n",
+                            r, x.mode(), x.signatureBytes(), x.convergedMs(), x.recordsMs(),
+                            percentile(x.coldEd25519(), 0.5), percentile(x.coldEd25519(), 0.99),
+                            percentile(x.coldEd25519(), 1), percentile(x.refreshEd25519(), 0.5) / (double) refreshes,
+                            percentile(x.refreshEd25519(), 1) / refreshes, x.certificates() / n, x.cacheHits(), x.calls(),
+                            x.refused(), x.events(), x.wallSeconds());
+                }
             }
         }
     }

@@ -1,0 +1,40 @@
+package net.hopwise.overlay.daemon;
+
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.Objects;
+
+/**
+ * The security files a daemon keeps reading while it runs, so that an operator renews a certificate,
+ * edits the trusted-keys list or revokes a node without restarting anything ({@link SecurityReload}).
+ *
+ * @param keyFile this node's private key file (never re-read: a new identity is a new node)
+ * @param trustedKeys the trusted-keys file, or null under an authority
+ * @param authorityKeys the authorities' public keys ({@code ed25519:BASE64}); empty with a trusted-keys file
+ * @param certificate this node's certificate file under an authority, null otherwise
+ * @param revocations the authority-signed revocation list file ({@code --revocations}), or null
+ * @param checkInterval how often the files' modification times are compared with the last read;
+ *     {@link Duration#ZERO} to re-read them only on SIGHUP
+ */
+public record SecurityFiles(Path keyFile, Path trustedKeys, List<String> authorityKeys, Path certificate,
+        Path revocations, Duration checkInterval) {
+
+    /**
+     * 10 s: a revocation is the urgent change (a stolen key is in use until it is applied) and ten
+     * seconds is well inside the time an operator takes to check that it worked; a check is one
+     * {@code stat} per file, nothing against a node's work. SIGHUP applies a change at once.
+     */
+    public static final Duration DEFAULT_CHECK_INTERVAL = Duration.ofSeconds(10);
+
+    public SecurityFiles {
+        Objects.requireNonNull(keyFile, "keyFile");
+        authorityKeys = List.copyOf(authorityKeys);
+        Objects.requireNonNull(checkInterval, "checkInterval");
+    }
+
+    /** The files in the order they are re-read: what admits this node, then what it admits. */
+    List<Path> watched() {
+        return java.util.stream.Stream.of(certificate, trustedKeys, revocations).filter(Objects::nonNull).toList();
+    }
+}
