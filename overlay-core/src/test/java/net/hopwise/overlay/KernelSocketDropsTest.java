@@ -8,7 +8,7 @@ import java.net.DatagramSocket;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
-import java.util.concurrent.CountDownLatch;
+import net.hopwise.overlay.testing.HeldLoop;
 import net.hopwise.overlay.wire.DropReason;
 import org.junit.jupiter.api.Test;
 
@@ -37,32 +37,22 @@ class KernelSocketDropsTest {
     }
 
     @Test
+    @SuppressWarnings("try") // the held loop is only closed
     void datagramsTheKernelDropsForANodeThatDoesNotReadAreCountedAsItsDrops() throws Exception {
         assumeTrue(Files.isReadable(Path.of("/proc/net/udp")), "Linux only");
         try (NodeRuntime runtime = NodeRuntime.create(1)) {
             OverlayNode node = OverlayNode.start(NodeConfig.builder("kernel-drops").loopback(0)
                     .socketBufferBytes(64 * 1024).build(), runtime);
             try {
-                CountDownLatch release = new CountDownLatch(1);
-                CountDownLatch blocked = new CountDownLatch(1);
+                long dropped;
                 // The node's only loop waits, so nothing is read while the buffer overflows.
-                node.eventLoop().execute(() -> {
-                    blocked.countDown();
-                    try {
-                        release.await();
-                    } catch (InterruptedException e) {
-                        Thread.currentThread().interrupt();
-                    }
-                });
-                blocked.await();
-                byte[] payload = new byte[1000];
-                try (DatagramSocket s = new DatagramSocket()) {
+                try (HeldLoop held = HeldLoop.hold(node); DatagramSocket s = new DatagramSocket()) {
+                    byte[] payload = new byte[1000];
                     for (int i = 0; i < 2000; i++) {
                         s.send(new DatagramPacket(payload, payload.length, node.localAddress()));
                     }
+                    dropped = node.counters().drops(DropReason.SOCKET_BUFFER);
                 }
-                long dropped = node.counters().drops(DropReason.SOCKET_BUFFER);
-                release.countDown();
                 // 2000 KB into a buffer the kernel sizes at twice 64 KiB: most cannot have fitted.
                 assertThat(dropped).isGreaterThan(1000);
                 assertThat(node.counters().totalDrops()).isGreaterThanOrEqualTo(dropped);

@@ -9,9 +9,8 @@ import java.net.DatagramSocket;
 import java.net.InetSocketAddress;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
-import java.util.concurrent.CountDownLatch;
-import java.util.concurrent.TimeUnit;
 import net.hopwise.overlay.testing.Eventually;
+import net.hopwise.overlay.testing.HeldLoop;
 import net.hopwise.overlay.testing.LeakDetection;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.Test;
@@ -56,6 +55,7 @@ class NodeSocketReadsTest {
     }
 
     @Test
+    @SuppressWarnings("try") // the held loop is only closed
     void datagramsWaitingInTheNodesSocketAreReadInOneWakeUp() throws Exception {
         for (TransportKind transport : List.of(TransportKind.AUTO, TransportKind.NIO)) {
             try (NodeRuntime runtime = NodeRuntime.builder().threads(1).transport(transport).build()) {
@@ -64,27 +64,16 @@ class NodeSocketReadsTest {
                 try {
                     ReadBatches counter = new ReadBatches();
                     node.addChannelHandler("read-batches", counter);
-                    CountDownLatch blocked = new CountDownLatch(1);
-                    CountDownLatch release = new CountDownLatch(1);
+                    InetSocketAddress to = node.localAddress();
                     // The loop waits while the datagrams queue up in its socket, as it does while a turn
                     // serves other sockets.
-                    node.eventLoop().execute(() -> {
-                        blocked.countDown();
-                        try {
-                            release.await(10, TimeUnit.SECONDS);
-                        } catch (InterruptedException e) {
-                            Thread.currentThread().interrupt();
-                        }
-                    });
-                    assertThat(blocked.await(10, TimeUnit.SECONDS)).isTrue();
-                    InetSocketAddress to = node.localAddress();
-                    try (DatagramSocket sender = new DatagramSocket(0, to.getAddress())) {
+                    try (HeldLoop held = HeldLoop.hold(node);
+                            DatagramSocket sender = new DatagramSocket(0, to.getAddress())) {
                         byte[] junk = new byte[40];
                         for (int i = 0; i < QUEUED; i++) {
                             sender.send(new java.net.DatagramPacket(junk, junk.length, to));
                         }
                     }
-                    release.countDown();
                     Eventually.await("the node reads every datagram", () -> counter.total == QUEUED);
                     // One read per wake-up takes one datagram (GRO, NIO) or eight (recvmmsg) per batch.
                     assertThat(counter.batches).as("datagrams per wake-up on %s", runtime.transport())

@@ -2,12 +2,12 @@ package net.hopwise.multicast;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.atomic.AtomicInteger;
 import net.hopwise.overlay.NodeConfig;
 import net.hopwise.overlay.NodeRuntime;
 import net.hopwise.overlay.OverlayNode;
 import net.hopwise.overlay.testing.Eventually;
+import net.hopwise.overlay.testing.HeldLoop;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -34,6 +34,7 @@ class SendBoundTest {
     }
 
     @Test
+    @SuppressWarnings("try") // the held loop is only closed
     void aRunningNodesGroupSenderIsBlockedWhileItsNodeIsBusyAndWokenAfter() throws Exception {
         try (NodeRuntime runtime = NodeRuntime.create(1)) {
             OverlayNode node = OverlayNode.start(NodeConfig.builder("bound").loopback(0).sendQueueLimit(64)
@@ -43,31 +44,22 @@ class SendBoundTest {
                 GroupSender sender = multicast.sender("news", 1);
                 AtomicInteger woken = new AtomicInteger();
                 sender.onWritable(woken::incrementAndGet);
-                CountDownLatch release = new CountDownLatch(1);
-                CountDownLatch busy = new CountDownLatch(1);
-                node.eventLoop().execute(() -> {
-                    busy.countDown();
-                    try {
-                        release.await();
-                    } catch (InterruptedException e) {
-                        Thread.currentThread().interrupt();
-                    }
-                });
-                busy.await();
                 int accepted = 0;
                 SendResult last = null;
-                for (int i = 0; i < 1000; i++) {
-                    last = sender.send(new byte[100]);
-                    if (last.status() != SendResult.Status.ACCEPTED) {
-                        break;
+                try (HeldLoop held = HeldLoop.hold(node)) {
+                    for (int i = 0; i < 1000; i++) {
+                        last = sender.send(new byte[100]);
+                        if (last.status() != SendResult.Status.ACCEPTED) {
+                            break;
+                        }
+                        accepted++;
                     }
-                    accepted++;
+                    assertThat(accepted).isEqualTo(64);
+                    assertThat(last.status()).isEqualTo(SendResult.Status.BLOCKED);
+                    assertThat(sender.writable()).isFalse();
+                    assertThat(multicast.send("news", 1, new byte[100]).status())
+                            .isEqualTo(SendResult.Status.BLOCKED);
                 }
-                assertThat(accepted).isEqualTo(64);
-                assertThat(last.status()).isEqualTo(SendResult.Status.BLOCKED);
-                assertThat(sender.writable()).isFalse();
-                assertThat(multicast.send("news", 1, new byte[100]).status()).isEqualTo(SendResult.Status.BLOCKED);
-                release.countDown();
                 Eventually.await("the refused sender is woken", () -> woken.get() == 1);
                 Eventually.await("writable again", sender::writable);
                 assertThat(sender.send(new byte[100]).status()).isEqualTo(SendResult.Status.ACCEPTED);
