@@ -31,4 +31,21 @@ class AdminKeyToolTest {
         assertThat(AdminApplication.command(new String[] {"keytool", "genkey", "node", key.toString()}, o, o))
                 .as("never overwrites a key").isEqualTo(1);
     }
+
+    @Test
+    void keytoolWritesAnAuthoritySignedRevocationList(@TempDir Path dir) throws Exception {
+        ByteArrayOutputStream out = new ByteArrayOutputStream();
+        PrintStream o = new PrintStream(out, true, StandardCharsets.UTF_8);
+        Path authority = dir.resolve("authority.key");
+        Path list = dir.resolve("revoked.list");
+        assertThat(AdminApplication.command(new String[] {"keytool", "genkey", "authority", authority.toString()}, o, o))
+                .isZero();
+        assertThat(AdminApplication.command(new String[] {"keytool", "revoke", "--authority", authority.toString(),
+                "--out", list.toString(), "--serial", "7", "--fresh", "--version", "1"}, o, o)).isZero();
+        assertThat(net.hopwise.overlay.security.RevocationList.decode(Files.readAllBytes(list)).orElseThrow().serials())
+                .containsExactly(7L);
+        out.reset();
+        assertThat(AdminApplication.command(new String[] {"keytool", "revoke", "--serial", "7"}, o, o)).isEqualTo(2);
+        assertThat(out.toString(StandardCharsets.UTF_8)).contains("usage: keytool revoke");
+    }
 }
