@@ -51,13 +51,9 @@ public class AdminApplication {
      * node's links, as the daemon jar's) and returns its exit code; null when the arguments start the service.
      */
     static Integer command(String[] args, java.io.PrintStream out, java.io.PrintStream err) {
-        if (args.length > 1 && args[0].equals("keytool") && args[1].equals("revoke")) {
-            return net.hopwise.overlay.daemon.RevokeCommand.run(java.util.Arrays.copyOfRange(args, 2, args.length),
-                    out, err, java.time.Instant.now().getEpochSecond());
-        }
         if (args.length > 0 && args[0].equals("keytool")) {
-            return net.hopwise.overlay.security.KeyTool.run(java.util.Arrays.copyOfRange(args, 1, args.length),
-                    out, err, java.time.Instant.now().getEpochSecond());
+            return net.hopwise.overlay.daemon.KeyCommands.run(java.util.Arrays.copyOfRange(args, 1, args.length),
+                    out, err);
         }
         return null;
     }

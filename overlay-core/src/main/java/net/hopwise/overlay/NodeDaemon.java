@@ -60,13 +60,9 @@ public final class NodeDaemon {
      * anything).
      */
     public static int run(String[] args, PrintStream out, PrintStream err, InputStream in) {
-        if (args.length > 1 && args[0].equals("keytool") && args[1].equals("revoke")) {
-            return net.hopwise.overlay.daemon.RevokeCommand.run(java.util.Arrays.copyOfRange(args, 2, args.length),
-                    out, err, java.time.Instant.now().getEpochSecond());
-        }
         if (args.length > 0 && args[0].equals("keytool")) {
-            return net.hopwise.overlay.security.KeyTool.run(java.util.Arrays.copyOfRange(args, 1, args.length),
-                    out, err, java.time.Instant.now().getEpochSecond());
+            return net.hopwise.overlay.daemon.KeyCommands.run(java.util.Arrays.copyOfRange(args, 1, args.length),
+                    out, err);
         }
         DaemonOptions options;
         try {

@@ -23,6 +23,9 @@ import net.hopwise.overlay.wire.WireHeader;
  * What the stages of one node share: the clock, the neighbours, the way out, the event stream and
  * the few cross-layer questions (where does a packet go next, who is this node). Stages reach each
  * other only through here, never through each other's fields, and only on the node's thread.
+ *
+ * <p>About 410 lines, just over the house's 400: it is the one seam between the stages, and each of
+ * its questions is a short method over the same neighbour table, routes and output.
  */
 final class NodeContext {
     private static final RoutingMetric[] METRICS = RoutingMetric.values();

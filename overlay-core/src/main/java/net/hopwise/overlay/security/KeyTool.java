@@ -166,7 +166,7 @@ public final class KeyTool {
                 + " [--days N] [--serial S] --out FILE");
         err.println("       keytool cert show FILE");
         err.println("       keytool fingerprint KEYFILE|CERTFILE|ed25519:BASE64");
-        // The daemon's and the admin's jars hand it to the daemon's revocation command before this tool.
+        // Taken by the jars' keytool entry point (daemon.KeyCommands) before this tool.
         err.println("       keytool revoke --authority FILE --out FILE [--serial N[,N...]] [--certificate FILE]"
                 + " [--key ed25519:BASE64|CERTFILE|KEYFILE] [--version N] [--fresh]");
     }
