@@ -47,6 +47,8 @@ final class Bench {
         ERA_PROMPT(LayeredScenarios.Protocol.ERA_PROMPT),
         /** Ours: {@link net.hopwise.multicast.layered.EraConfig#tfrc()}. */
         ERA_TFRC(LayeredScenarios.Protocol.ERA_TFRC),
+        /** Ours, experimental: ERA_PROMPT with {@link net.hopwise.multicast.layered.EraConfig.Builder#queueDrain}. */
+        ERA_DRAIN(LayeredScenarios.Protocol.ERA_DRAIN),
         /** The thesis's ERA on {@link #FINE} layers in chapter 6's experiments: only the sender's layering differs. */
         ERA_FINE(LayeredScenarios.Protocol.ERA),
         /** ERA_FAIR on {@link #FINE} layers in chapter 6's experiments. */

@@ -182,7 +182,29 @@ final class ChapterSixScenarios {
                 flows.add(f);
                 marks.add(at);
             }
+            long[] tcpAt = new long[2];
+            net.at(from, now -> {
+                for (TcpFlow f : flows) {
+                    tcpAt[0] += f.sender().segmentsSent();
+                    tcpAt[1] += f.sender().fastRetransmits() + f.sender().timeouts();
+                }
+            });
+            double[] rttSum = new double[2];
+            for (long t = from; t < end; t += SECOND / 10) {
+                net.at(t, now -> {
+                    for (TcpFlow f : flows) {
+                        rttSum[0] += f.sender().smoothedRttNanos() / 1e9;
+                        rttSum[1]++;
+                    }
+                });
+            }
             net.runUntil(end);
+            long sent = -tcpAt[0];
+            long events = -tcpAt[1];
+            for (TcpFlow f : flows) {
+                sent += f.sender().segmentsSent();
+                events += f.sender().fastRetransmits() + f.sender().timeouts();
+            }
             double[] all = new double[10];
             double tcpSum = 0;
             for (int i = 0; i < 9; i++) {
@@ -196,6 +218,12 @@ final class ChapterSixScenarios {
             out.put("F", all[9] / (tcpSum / 9));
             out.put("Jain (10)", jain(all));
             out.put("PLR", r.stats.lossRate());
+            // What each saw of the loss: the receiver's equation (mean over its decisions) and TCP's
+            // loss events (fast retransmits and timeouts per segment sent), and TCP's round trip.
+            out.put("equation's l", r.controller.equationLoss().stream().filter(d -> d[0] >= from).mapToDouble(d -> d[1])
+                    .average().orElse(Double.NaN));
+            out.put("TCP's loss events", sent == 0 ? Double.NaN : (double) events / sent);
+            out.put("TCP srtt (s)", rttSum[0] / Math.max(1, rttSum[1]));
             return out;
         }
     }

@@ -28,13 +28,16 @@ final class Controllers {
         // Synchronised clocks in the simulator, so 2 x the one-way latency from SCT is available.
         RttEstimator rtt = protocol == Protocol.ERA_RTT
                 ? RttEstimator.fromTimestamps(Duration.ofMillis(10), Duration.ofMillis(50))
-                : RttEstimator.fixed(Duration.ofMillis(50));
+                : "queue".equals(System.getProperty("layered.rtt"))
+                        ? RttEstimator.forwardQueue(Duration.ZERO, Duration.ofMillis(50))
+                        : RttEstimator.fixed(Duration.ofMillis(50));
         EraConfig own = switch (protocol) {
             case ERA_EVENTS -> config.toBuilder().lossEvents(true).build();
             case ERA_PLUS -> config.toBuilder().lossEvents(true).estimateIntervals(3).build();
             case ERA_FAIR -> EraConfig.fair();
             case ERA_PROMPT -> EraConfig.prompt();
             case ERA_TFRC -> EraConfig.tfrc();
+            case ERA_DRAIN -> EraConfig.prompt().toBuilder().queueDrain(true).build();
             default -> config;
         };
         boolean print = Boolean.getBoolean("layered.trace");

@@ -55,6 +55,8 @@ final class LayeredScenarios {
         ERA_PROMPT,
         /** Ours: {@link EraConfig#tfrc()}, ERA_PROMPT with TFRC's loss-event history and a rise at most twice the rate received. */
         ERA_TFRC,
+        /** Ours, experimental: ERA_PROMPT whose halving-sized queue drops also drain the queue ({@link EraConfig.Builder#queueDrain}). */
+        ERA_DRAIN,
         PLM,
         RLM
     }

@@ -7,7 +7,7 @@ import java.time.Duration;
  * build with {@link #builder()}. Each default is declared once, with its reason; they are the
  * thesis's (Puangpronpitag 2003, Table 6-1 and chapter 5) unless the reason says otherwise.
  *
- * <p>About 480 lines, over the house's 400: one immutable configuration with its builder and presets,
+ * <p>About 500 lines, over the house's 400: one immutable configuration with its builder and presets,
  * each parameter declared once with its reason and validated; split, a user would need two builders
  * for one receiver.
  */
@@ -128,6 +128,15 @@ public final class EraConfig {
      */
     public static final double DEFAULT_RISE_CAP = 0;
 
+    /**
+     * Off, a queue-growth drop keeps the rate the queue's slope says is left, and the queue the step
+     * built stays: at 98% load it drains at 2% of capacity and overflows on jitter half a second
+     * after a correct drop. On, a queue-growth drop of more than one layer (a step of cross traffic,
+     * not a sawtooth) also leaves the rate that empties the standing queue within one interval
+     * (capacity x queue delay / interval); the next boundary rejoins, at most twice what arrived.
+     */
+    public static final boolean DEFAULT_QUEUE_DRAIN = false;
+
     private final int packetBytes;
     private final int bunchLength;
     private final int minSamples;
@@ -147,6 +156,7 @@ public final class EraConfig {
     private final long queueWindowNanos;
     private final boolean lossHistory;
     private final double riseCap;
+    private final boolean queueDrain;
 
     private EraConfig(Builder b) {
         this.packetBytes = b.packetBytes;
@@ -168,6 +178,7 @@ public final class EraConfig {
         this.queueWindowNanos = b.queueWindow.toNanos();
         this.lossHistory = b.lossHistory;
         this.riseCap = b.riseCap;
+        this.queueDrain = b.queueDrain;
     }
 
     public static Builder builder() {
@@ -230,7 +241,13 @@ public final class EraConfig {
                 .rejoinAfter(Duration.ofNanos(rejoinAfterNanos)).announceEveryIntervals(announceEveryIntervals).lossEvents(lossEvents)
                 .bunchJitter(bunchJitter).estimateIntervals(estimateIntervals).strictWithLoss(strictWithLoss)
                 .startSamples(startSamples).queueRise(Duration.ofNanos(queueRiseNanos))
-                .queueWindow(Duration.ofNanos(queueWindowNanos)).lossHistory(lossHistory).riseCap(riseCap);
+                .queueWindow(Duration.ofNanos(queueWindowNanos)).lossHistory(lossHistory).riseCap(riseCap)
+                .queueDrain(queueDrain);
+    }
+
+    /** Whether a queue-growth drop of more than one layer also leaves the rate that drains the standing queue within an interval. */
+    public boolean queueDrain() {
+        return queueDrain;
     }
 
     /** Whether the TCP equation takes TFRC's loss-event history rather than the window's rate. */
@@ -340,6 +357,7 @@ public final class EraConfig {
         private Duration queueWindow = DEFAULT_QUEUE_WINDOW;
         private boolean lossHistory = DEFAULT_LOSS_HISTORY;
         private double riseCap = DEFAULT_RISE_CAP;
+        private boolean queueDrain = DEFAULT_QUEUE_DRAIN;
 
         private Builder() {
         }
@@ -446,6 +464,11 @@ public final class EraConfig {
                 throw new IllegalArgumentException("announceEveryIntervals must be in 1..65535, got " + n);
             }
             this.announceEveryIntervals = n;
+            return this;
+        }
+
+        public Builder queueDrain(boolean drain) {
+            this.queueDrain = drain;
             return this;
         }
 

@@ -161,6 +161,7 @@ public final class EraReceiver {
             // dropping on its growth too (and remembering the drop over the estimate's intervals)
             // left TCP two thirds of it (F 0.56-0.60).
             if (keep < rateBitsPerSecond() && loss.rate() == 0) {
+                int from = level;
                 // The rate the queue says is left counts as a sample: the estimate over the next
                 // intervals remembers it, as a stability drop's, and does not rejoin on pairs the
                 // cross traffic happened not to split.
@@ -168,6 +169,14 @@ public final class EraReceiver {
                     addSample(sample);
                 }
                 drop(keep, EraDecision.Kind.QUEUE_DROP, nowNanos);
+                if (config.queueDrain() && from - level > 1) {
+                    // A step of cross traffic, not a sawtooth: also empty what the step queued, within
+                    // one interval, or the queue stays a few packets from full and jitter overflows it.
+                    // Only the level: the estimate keeps the rate that is left, so the next boundary
+                    // rejoins (at most twice what arrived).
+                    double drained = Math.max(keep / 2, keep - queue.drainBps(announcement.intervalNanos() / 2));
+                    moveTo(Math.min(level, announcement.layers().levelFor(drained, config.strictlyBelow())), nowNanos);
+                }
                 return;
             }
         }

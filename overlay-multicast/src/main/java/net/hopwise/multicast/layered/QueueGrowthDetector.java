@@ -47,6 +47,9 @@ final class QueueGrowthDetector {
     private long holdUntilNanos = Long.MIN_VALUE;
     /** The least delay seen: the path without queue (plus the clocks' offset). */
     private long baseDelay = Long.MAX_VALUE;
+    /** The capacity estimate and the standing queue (delay floor above the base) at the last rise found. */
+    private double lastCapacityBps;
+    private long lastQueueNanos;
 
     /**
      * @param riseNanos how far the delay floor must rise within the window, at least
@@ -126,6 +129,8 @@ final class QueueGrowthDetector {
             return Double.NaN;
         }
         double slope = (double) rise / (floorSent - lowestSent);
+        lastCapacityBps = c;
+        lastQueueNanos = Math.max(0, floor - baseDelay);
         dropped(nowNanos, floor);
         return Math.max(subscribedBps / 2.0, subscribedBps - c * slope);
     }
@@ -146,6 +151,11 @@ final class QueueGrowthDetector {
         holdUntilNanos = nowNanos + Math.max(0, lastDelay - baseDelay) + windowNanos;
         size = 0;
         head = 0;
+    }
+
+    /** The rate that empties the queue standing at the last rise found within {@code spanNanos}, bits per second. */
+    double drainBps(long spanNanos) {
+        return spanNanos <= 0 ? 0 : lastCapacityBps * lastQueueNanos / spanNanos;
     }
 
     private double capacityBps(long subscribedBps) {

@@ -39,6 +39,26 @@ class EraPromptRulesTest {
     }
 
     @Test
+    void withTheDrainAHalvingSizedDropAlsoLeavesTheQueueItBuilt() {
+        // The halving's step again; the queue it built (tens of milliseconds by the drop) drains at
+        // only 2% of the capacity at what is left, so the drain option leaves more for a while.
+        long halvedAt = 2200 * MS;
+        LongUnaryOperator queue = sent -> sent < halvedAt ? 0 : (sent - halvedAt) * 48 / 100;
+        ReceiverHarness drain = atCapacity(EraConfig.prompt().toBuilder().queueDrain(true).build());
+        long until = feed(drain, queue, 2400 * MS);
+        EraDecision drop = drain.decisions.stream().filter(d -> d.kind() == EraDecision.Kind.QUEUE_DROP).findFirst()
+                .orElseThrow();
+        // The estimate keeps what is left (the next boundary rejoins from there); the level goes lower.
+        assertThat(drop.toLevel()).isEqualTo(23);
+        ReceiverHarness prompt = atCapacity(EraConfig.prompt());
+        feed(prompt, queue, until);
+        assertThat(prompt.receiver.level()).isEqualTo(23);
+        // At least a layer more (the queue's content over half an interval), at most half of what is left.
+        assertThat(drain.receiver.level()).isBetween(11, 22);
+        assertThat(EraConfig.prompt().queueDrain()).isFalse();
+    }
+
+    @Test
     void bunchesQueueingEachOtherAndTcpsSlowGrowthAreNoReason() {
         // Every seventh pair waits behind two packets of other layers (8 ms), and the queue grows at
         // 0.05 s a second for a second, TCP's congestion avoidance on a path of about 100 ms.
