@@ -83,15 +83,16 @@ public final class LinkSecuritySettings {
      * The files the running node re-reads (the certificate, the trusted-keys list, the revocation list)
      * and how often, or null when the node runs insecure; for settings {@link #toSecurityConfig} took.
      *
-     * @throws IllegalArgumentException for a revocation list under a trusted-keys list, or a negative interval
+     * @throws IllegalArgumentException for a revocation list under a trusted-keys list, or an interval that is
+     *     not 0 or 1 s to 24 h
      */
     public static SecurityFiles toSecurityFiles(LinkSecurityProperties p) {
         if (p.isInsecure()) {
             return null;
         }
-        if (p.getReloadInterval() != null && p.getReloadInterval().isNegative()) {
-            throw new IllegalArgumentException(P + "reload-interval: " + p.getReloadInterval()
-                    + " is negative; 0 re-reads the files only on SIGHUP");
+        String interval = p.getReloadInterval() == null ? null : SecurityFiles.intervalProblem(p.getReloadInterval());
+        if (interval != null) {
+            throw new IllegalArgumentException(P + "reload-interval: " + interval);
         }
         return new SecurityFiles(Path.of(p.getKeyFile()), path(p.getTrustedKeys()), p.getAuthorityKeys(),
                 path(p.getCertificate()), path(p.getRevocations()),

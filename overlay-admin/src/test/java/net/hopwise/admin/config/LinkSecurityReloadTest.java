@@ -171,7 +171,7 @@ class LinkSecurityReloadTest {
         p.setKeyFile("a.key");
         assertThatThrownBy(() -> LinkSecurityReload.start(p, null, (level, line) -> logged.add(line), true))
                 .isInstanceOf(InvalidSettingsException.class).hasMessageContaining(
-                        "hopwise.link-security.reload-interval: PT-1S is negative");
+                        "hopwise.link-security.reload-interval: PT-1S is not 0 (only on SIGHUP) or 1 s to 24 h");
         assertThat(logged).isEmpty();
     }
 }

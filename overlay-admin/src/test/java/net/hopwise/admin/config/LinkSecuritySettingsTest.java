@@ -88,6 +88,9 @@ class LinkSecuritySettingsTest {
         p.setRevocations(dir.resolve("own.list").toString());
         assertThat(LinkSecuritySettings.toSecurityConfig(p, "a")).isNotNull();
         assertThat(LinkSecuritySettings.toSecurityFiles(p).revocations()).isEqualTo(dir.resolve("own.list"));
+        p.setReloadInterval(java.time.Duration.ofMillis(500));
+        assertThat(problems(p, "a")).singleElement().asString().isEqualTo(
+                "hopwise.link-security.reload-interval: PT0.5S is not 0 (only on SIGHUP) or 1 s to 24 h");
 
         LinkSecurityProperties trusted = new LinkSecurityProperties();
         trusted.setKeyFile(dir.resolve("a.key").toString());

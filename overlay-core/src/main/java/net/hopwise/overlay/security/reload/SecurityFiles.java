@@ -27,23 +27,36 @@ public record SecurityFiles(Path keyFile, Path trustedKeys, List<String> authori
      * {@code stat} per file, nothing against a node's work. SIGHUP applies a change at once.
      */
     public static final Duration DEFAULT_CHECK_INTERVAL = Duration.ofSeconds(10);
+    /** Below a second a check finds nothing new that SIGHUP would not apply at once: a mistaken unit. */
+    public static final Duration MIN_CHECK_INTERVAL = Duration.ofSeconds(1);
+    /** Above a day a revocation waits longer than anyone would choose: a mistaken unit too. */
+    public static final Duration MAX_CHECK_INTERVAL = Duration.ofDays(1);
 
     /**
      * @throws IllegalArgumentException for a revocation list under a trusted-keys list (no authority
-     *     signs one there), or a negative interval; the message names no option, so that each program
-     *     puts its own in front
+     *     signs one there), or an interval {@link #intervalProblem} refuses; the message names no
+     *     option, so that each program puts its own in front
      */
     public SecurityFiles {
         Objects.requireNonNull(keyFile, "keyFile");
         authorityKeys = List.copyOf(authorityKeys);
         Objects.requireNonNull(checkInterval, "checkInterval");
-        if (checkInterval.isNegative()) {
-            throw new IllegalArgumentException("a check interval is 0 (only on SIGHUP) or more, not " + checkInterval);
+        String problem = intervalProblem(checkInterval);
+        if (problem != null) {
+            throw new IllegalArgumentException(problem);
         }
         if (revocations != null && authorityKeys.isEmpty()) {
             throw new IllegalArgumentException("a revocation list is an authority's; under a trusted-keys list,"
                     + " remove the node's line from that file instead");
         }
+    }
+
+    /** Why {@code interval} is not a check interval (0, or 1 s to 24 h), in words; null when it is one. */
+    public static String intervalProblem(Duration interval) {
+        if (interval.isZero() || interval.compareTo(MIN_CHECK_INTERVAL) >= 0 && interval.compareTo(MAX_CHECK_INTERVAL) <= 0) {
+            return null;
+        }
+        return interval + " is not 0 (only on SIGHUP) or 1 s to 24 h";
     }
 
     /** The files in the order they are re-read: what admits this node, then what it admits. */
