@@ -37,7 +37,10 @@ class UnicastCostBenefitTest {
         UnicastCostBenefitScenario.Result r = UnicastCostBenefitScenario.run(1, 4, false, Duration.ofSeconds(5), Duration.ofSeconds(5));
         assertThat(r.metered()).isFalse();
         assertThat(r.bought()).isZero();
-        assertThat(r.sessionShare()).isGreaterThan(5);
+        // Its queue at the bottleneck counts in the price the senders pay (docs/multicast.md), so they
+        // back off for it as for each other: it took 5-7 senders' shares while only their own buffer
+        // was priced, 4-7 since.
+        assertThat(r.sessionShare()).isGreaterThan(3);
     }
 
     @Test
