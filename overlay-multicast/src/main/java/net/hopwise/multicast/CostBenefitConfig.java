@@ -71,10 +71,10 @@ public final class CostBenefitConfig {
      * with]: the most a link's channel has sent and not had acknowledged. Beyond the path's
      * bandwidth-delay product it is the link's reserve, which keeps the link busy while its clients
      * react to a price (the chain S3: a Vegas window's two to four packets left a lone client's link
-     * idle after each halving, 9.37-9.47 of 10 Mbit/s; with this cap 9.56-9.62); within a 50-packet
+     * idle after each halving, 9.37-9.47 of 10 Mbit/s; with this cap 9.56-9.59); within a 50-packet
      * queue at the link, so that it costs no loss. A link whose bandwidth-delay product exceeds it
-     * (100 Mbit/s at a 2 ms round trip, 10 Mbit/s at 16 ms) is used only up to the cap a round trip:
-     * raise it there.
+     * (1094-byte packets: 10 Mbit/s at a round trip over 17 ms, 100 Mbit/s over 1.7 ms) carries at
+     * most the cap a round trip: raise it there.
      */
     public static final int DEFAULT_LINK_WINDOW_PACKETS = 20;
 
