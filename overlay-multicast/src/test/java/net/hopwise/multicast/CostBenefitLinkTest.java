@@ -28,54 +28,38 @@ class CostBenefitLinkTest {
     private static final ByteBufAllocator ALLOC = new UnpooledByteBufAllocator(false);
 
     /**
-     * S3's chain without its long client: a greedy client alone on each of five 2 Mbit/s links in a
-     * row. Each halves its salary rate every few hundred milliseconds, and each node also relays its
-     * upstream neighbour's acknowledgements and cost updates. With a Vegas window, two to four packets
-     * beyond the path's own, the links stood idle 1-3% of the time in runs of 10-40 ms after the
-     * halvings (S3: 9.37-9.47 of 10 Mbit/s); a window of ns-2's 20 packets, as the thesis's links
-     * had, carries them through.
+     * The reserve that carries a link through its clients' halvings: a greedy client alone on a 2
+     * Mbit/s link halves its salary rate every few hundred milliseconds, and while it spends less than
+     * the link carries, what waits in the link's own queue keeps the link busy. A Vegas window kept two
+     * to four packets queued beyond the path's own (here 5-11 on average) and the chain S3's links
+     * stood idle 0.5-3% of the time after the halvings (9.37-9.47 of 10 Mbit/s); a loss-driven window
+     * of ns-2's 20 packets, as the thesis's links had, keeps about 20 less the bandwidth-delay product
+     * of 6 (S3 9.56-9.59, its links idle 0.0-0.7%).
      */
     @Test
-    void oneLinkClientsKeepTheirLinksBusy() {
-        List<String> chain = List.of("a", "b", "c", "d", "e", "f");
+    void aLinksWindowKeepsAReserveQueuedAtTheLink() {
         try (SimNetwork net = new SimNetwork(1, b -> b.module(CostBenefitScenarios.module()))) {
-            chain.forEach(net::node);
-            for (int i = 0; i + 1 < chain.size(); i++) {
-                net.link(chain.get(i), chain.get(i + 1), CostBenefitScenarios.link(2 * CostBenefitScenarios.MBIT, 10));
-            }
+            net.node("a");
+            net.node("b");
+            net.link("a", "b", CostBenefitScenarios.link(2 * CostBenefitScenarios.MBIT, 10));
             net.start();
             net.runFor(Duration.ofSeconds(5));
-            for (int i = 0; i + 1 < chain.size(); i++) {
-                String group = chain.get(i) + "-" + chain.get(i + 1);
-                net.nodeNamed(chain.get(i + 1)).interact(s -> s.module(Multicast.class).join(group, 9, m -> { }));
-            }
+            net.nodeNamed("b").interact(s -> s.module(Multicast.class).join("g", 9, m -> { }));
             net.runFor(Duration.ofSeconds(2));
-            for (int i = 0; i + 1 < chain.size(); i++) {
-                CostBenefitScenarios.clients(net, chain.get(i), chain.get(i) + "-" + chain.get(i + 1), 1);
-            }
+            CostBenefitScenarios.clients(net, "a", "g", 1);
             net.runFor(Duration.ofSeconds(3));
-            List<SimLink> wires = new ArrayList<>();
-            long[] last = new long[chain.size() - 1];
-            for (int i = 0; i < last.length; i++) {
-                wires.add(net.direction(chain.get(i), chain.get(i + 1)));
-                last[i] = wires.get(i).bytesSent();
-            }
-            // A 1094-byte packet takes 4.4 ms at 2 Mbit/s: a 5 ms slot with nothing sent and nothing queued is idle.
-            int slots = 1000;
-            int idle = 0;
-            for (int t = 0; t < slots; t++) {
+            SimLink wire = net.direction("a", "b");
+            int samples = 600;
+            long sum = 0;
+            for (int i = 0; i < samples; i++) {
                 net.runFor(Duration.ofMillis(5));
-                for (int i = 0; i < last.length; i++) {
-                    long now = wires.get(i).bytesSent();
-                    if (now == last[i] && wires.get(i).queueLength() == 0) {
-                        idle++;
-                    }
-                    last[i] = now;
-                }
+                sum += wire.queueLength();
             }
-            double percent = 100.0 * idle / (slots * last.length);
-            System.out.printf("one-link clients: links idle %.2f%% of 5 s%n", percent);
-            assertThat(percent).as("share of 5 ms slots a link stood idle").isLessThan(0.4);
+            double mean = (double) sum / samples;
+            System.out.printf("lone client: %.2f packets queued at the link on average%n", mean);
+            // Seeds 1-4 over 10 s: 14.5-14.9 with the capped window, 5.4-10.7 with Vegas's.
+            assertThat(mean).as("packets queued at the 2 Mbit/s link, sampled every 5 ms over 3 s")
+                    .isBetween(12.0, (double) CostBenefitConfig.DEFAULT_LINK_WINDOW_PACKETS);
         }
     }
 
