@@ -175,7 +175,9 @@ public final class EraReceiver {
                     // Only the level: the estimate keeps the rate that is left, so the next boundary
                     // rejoins (at most twice what arrived).
                     double drained = Math.max(keep / 2, keep - queue.drainBps(announcement.intervalNanos() / 2));
-                    moveTo(Math.min(level, announcement.layers().levelFor(drained, config.strictlyBelow())), nowNanos);
+                    int to = Math.min(level, announcement.layers().levelFor(drained, config.strictlyBelow()));
+                    trace.accept(EraDecision.event(nowNanos, EraDecision.Kind.QUEUE_DROP, drained, level, to));
+                    moveTo(to, nowNanos);
                 }
                 return;
             }

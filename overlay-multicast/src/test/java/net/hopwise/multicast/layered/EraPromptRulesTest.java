@@ -46,15 +46,23 @@ class EraPromptRulesTest {
         LongUnaryOperator queue = sent -> sent < halvedAt ? 0 : (sent - halvedAt) * 48 / 100;
         ReceiverHarness drain = atCapacity(EraConfig.prompt().toBuilder().queueDrain(true).build());
         long until = feed(drain, queue, 2400 * MS);
-        EraDecision drop = drain.decisions.stream().filter(d -> d.kind() == EraDecision.Kind.QUEUE_DROP).findFirst()
-                .orElseThrow();
-        // The estimate keeps what is left (the next boundary rejoins from there); the level goes lower.
-        assertThat(drop.toLevel()).isEqualTo(23);
+        java.util.List<EraDecision> drops = drain.decisions.stream().filter(d -> d.kind() == EraDecision.Kind.QUEUE_DROP)
+                .toList();
+        // The estimate keeps what is left (the next boundary rejoins from there); the level goes lower
+        // at the same instant: at least a layer (the queue's content over half an interval), at most
+        // to half of what is left.
+        assertThat(drops.get(0).toLevel()).isEqualTo(23);
+        assertThat(drops.get(1).nowNanos()).isEqualTo(drops.get(0).nowNanos());
+        assertThat(drops.get(1).fromLevel()).isEqualTo(23);
+        assertThat(drops.get(1).toLevel()).isBetween(11, 22);
+
+        // Without the option the drop stops at what is left.
         ReceiverHarness prompt = atCapacity(EraConfig.prompt());
         feed(prompt, queue, until);
-        assertThat(prompt.receiver.level()).isEqualTo(23);
-        // At least a layer more (the queue's content over half an interval), at most half of what is left.
-        assertThat(drain.receiver.level()).isBetween(11, 22);
+        EraDecision first = prompt.decisions.stream().filter(d -> d.kind() == EraDecision.Kind.QUEUE_DROP).findFirst()
+                .orElseThrow();
+        assertThat(first.toLevel()).isEqualTo(23);
+        assertThat(prompt.decisions.stream().filter(d -> d != first && d.nowNanos() == first.nowNanos())).isEmpty();
         assertThat(EraConfig.prompt().queueDrain()).isFalse();
     }
 
