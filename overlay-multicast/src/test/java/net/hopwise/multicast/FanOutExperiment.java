@@ -269,14 +269,19 @@ public final class FanOutExperiment {
                 100.0 * memberCpu / elapsed, drops);
     }
 
-    /** Datagrams the kernel dropped on this machine's UDP sockets so far (the last column of /proc/net/udp); -1 if unknown. */
+    /**
+     * Datagrams the kernel dropped on this machine's UDP sockets so far (the last column of /proc/net/udp
+     * and /proc/net/udp6: the JVM's sockets are dual-stack, listed in the latter); -1 if unknown.
+     */
     static long kernelDrops() {
         try {
             long sum = 0;
-            List<String> lines = java.nio.file.Files.readAllLines(java.nio.file.Path.of("/proc/net/udp"));
-            for (String line : lines.subList(1, lines.size())) {
-                String[] f = line.trim().split("\\s+");
-                sum += Long.parseLong(f[f.length - 1]);
+            for (String file : List.of("/proc/net/udp", "/proc/net/udp6")) {
+                List<String> lines = java.nio.file.Files.readAllLines(java.nio.file.Path.of(file));
+                for (String line : lines.subList(1, lines.size())) {
+                    String[] f = line.trim().split("\\s+");
+                    sum += Long.parseLong(f[f.length - 1]);
+                }
             }
             return sum;
         } catch (java.io.IOException | RuntimeException e) {
