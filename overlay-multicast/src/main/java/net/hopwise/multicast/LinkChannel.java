@@ -139,6 +139,8 @@ final class LinkChannel {
     private boolean failed;
     private int peak;
     private Rider rider;
+    /** Whether a loss-driven window also stops at the queueing target. */
+    private boolean queueTarget;
 
     LinkChannel(int epoch, int hardLimit, ByteBufAllocator allocator, Sink sink, long nowNanos) {
         this(epoch, hardLimit, allocator, sink, nowNanos, true);
@@ -147,6 +149,18 @@ final class LinkChannel {
     /** A channel whose window only losses shrink: for traffic no flow control prices. */
     static LinkChannel lossDriven(int epoch, int hardLimit, ByteBufAllocator allocator, Sink sink, long nowNanos) {
         return new LinkChannel(epoch, hardLimit, allocator, sink, nowNanos, false);
+    }
+
+    /**
+     * A loss-driven channel that also stops at {@link #QUEUE_DELAY_TARGET_NANOS} of queueing: reliable
+     * multicast's, whose window nothing else bounds. Cost-Benefit's loss-driven channels have a cap of
+     * their own and keep the behaviour their scenarios were measured with.
+     */
+    static LinkChannel lossDrivenWithQueueTarget(int epoch, int hardLimit, ByteBufAllocator allocator, Sink sink,
+            long nowNanos) {
+        LinkChannel c = new LinkChannel(epoch, hardLimit, allocator, sink, nowNanos, false);
+        c.queueTarget = true;
+        return c;
     }
 
     private LinkChannel(int epoch, int hardLimit, ByteBufAllocator allocator, Sink sink, long nowNanos,
@@ -270,7 +284,7 @@ final class LinkChannel {
         windowLimited = !buffer.isEmpty();
         if (!vegas) {
             long target = Math.max(QUEUE_DELAY_TARGET_NANOS, baseRtt);
-            if (roundRtt - baseRtt > target) {
+            if (queueTarget && roundRtt - baseRtt > target) {
                 // At the same rate, this window would have held the queue at the target.
                 threshold = Math.max(2, window * (baseRtt + target) / (double) roundRtt);
                 window = threshold;

@@ -235,7 +235,7 @@ class LinkChannelTest {
         int[] peakInFlight = new int[1];
         long warmUp = 500 * MS;
         LinkChannel[] channel = new LinkChannel[1];
-        channel[0] = LinkChannel.lossDriven(9, 40_000, ALLOC, body -> {
+        channel[0] = LinkChannel.lossDrivenWithQueueTarget(9, 40_000, ALLOC, body -> {
             int epoch = body.getInt(0);
             int seq = body.getInt(4);
             body.release();
