@@ -27,7 +27,7 @@ import java.util.ArrayDeque;
  * #lossDriven}): Vegas reads the time a busy event loop takes to answer as queueing, which on a loopback
  * or LAN path of a base round trip of tens of microseconds held such a window at about eight packets; with
  * nothing to keep the queue visible for, the channel grows as TCP Reno does, until the path drops or
- * the queue it builds delays the round trip by more than {@link #QUEUE_DELAY_TARGET_NANOS} (or one base
+ * (made with {@link #lossDrivenWithQueueTarget}) the queue it builds delays the round trip by more than {@link #QUEUE_DELAY_TARGET_NANOS} (or one base
  * round trip, when longer). A path that never drops (a neighbour's deep socket buffer) otherwise took
  * the whole window: a relay fanning out to 50 members on one loop left 512 packets in each member's
  * socket, round trips of most of a second, and link probes so late that the routing recomputed all the
