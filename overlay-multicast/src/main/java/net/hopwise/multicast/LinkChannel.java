@@ -26,7 +26,13 @@ import java.util.ArrayDeque;
  * <p>A channel that no flow control prices (reliable multicast's) is loss-driven instead ({@link
  * #lossDriven}): Vegas reads the time a busy event loop takes to answer as queueing, which on a loopback
  * or LAN path of a base round trip of tens of microseconds held such a window at about eight packets; with
- * nothing to keep the queue visible for, the channel grows until the path drops, as TCP Reno does.
+ * nothing to keep the queue visible for, the channel grows as TCP Reno does, until the path drops or
+ * (made with {@link #lossDrivenWithQueueTarget}) the queue it builds delays the round trip by more than {@link #QUEUE_DELAY_TARGET_NANOS} (or one base
+ * round trip, when longer). A path that never drops (a neighbour's deep socket buffer) otherwise took
+ * the whole window: a relay fanning out to 50 members on one loop left 512 packets in each member's
+ * socket, round trips of most of a second, and link probes so late that the routing recomputed all the
+ * time. Past the target the window is scaled to what would hold the queue at the target, as a
+ * delay-based controller (LEDBAT, RFC 6817) does, so that the rest waits here, where it delays nothing else.
  *
  * <p>Over 400 lines: the buffer, the ring of packets out, loss detection and the two windows all read
  * and change the same per-packet entries on every acknowledgement; split, each part would reach into
@@ -51,6 +57,13 @@ final class LinkChannel {
     static final double VEGAS_BETA = 4;
     /** 1 packet: Vegas's gamma, the queue at which slow start ends. */
     static final double VEGAS_GAMMA = 1;
+    /**
+     * 5 ms: the queueing delay past which a loss-driven channel stops growing and scales its window
+     * down. Well above the time a busy event loop takes to answer (tens to hundreds of microseconds),
+     * which must not hold the window (see the class comment), and well below the round trips at which
+     * link probes and repair timers work (tens of milliseconds), which a deeper queue would distort.
+     */
+    static final long QUEUE_DELAY_TARGET_NANOS = 5_000_000L;
     /** 60 s: RFC 6298's ceiling of the backed-off timeout. */
     static final long MAX_RTO_NANOS = 60_000_000_000L;
     /**
@@ -126,6 +139,8 @@ final class LinkChannel {
     private boolean failed;
     private int peak;
     private Rider rider;
+    /** Whether a loss-driven window also stops at the queueing target. */
+    private boolean queueTarget;
 
     LinkChannel(int epoch, int hardLimit, ByteBufAllocator allocator, Sink sink, long nowNanos) {
         this(epoch, hardLimit, allocator, sink, nowNanos, true);
@@ -134,6 +149,18 @@ final class LinkChannel {
     /** A channel whose window only losses shrink: for traffic no flow control prices. */
     static LinkChannel lossDriven(int epoch, int hardLimit, ByteBufAllocator allocator, Sink sink, long nowNanos) {
         return new LinkChannel(epoch, hardLimit, allocator, sink, nowNanos, false);
+    }
+
+    /**
+     * A loss-driven channel that also stops at {@link #QUEUE_DELAY_TARGET_NANOS} of queueing: reliable
+     * multicast's, whose window nothing else bounds. Cost-Benefit's loss-driven channels have a cap of
+     * their own and keep the behaviour their scenarios were measured with.
+     */
+    static LinkChannel lossDrivenWithQueueTarget(int epoch, int hardLimit, ByteBufAllocator allocator, Sink sink,
+            long nowNanos) {
+        LinkChannel c = new LinkChannel(epoch, hardLimit, allocator, sink, nowNanos, false);
+        c.queueTarget = true;
+        return c;
     }
 
     private LinkChannel(int epoch, int hardLimit, ByteBufAllocator allocator, Sink sink, long nowNanos,
@@ -250,12 +277,18 @@ final class LinkChannel {
         if (epochRtt == Long.MAX_VALUE || baseRtt == Long.MAX_VALUE) {
             return;
         }
-        double queued = window * (epochRtt - baseRtt) / (double) epochRtt;
+        long roundRtt = epochRtt;
+        double queued = window * (roundRtt - baseRtt) / (double) roundRtt;
         epochRtt = Long.MAX_VALUE;
         boolean limited = windowLimited;
         windowLimited = !buffer.isEmpty();
         if (!vegas) {
-            if (window >= threshold && limited) {
+            long target = Math.max(QUEUE_DELAY_TARGET_NANOS, baseRtt);
+            if (queueTarget && roundRtt - baseRtt > target) {
+                // At the same rate, this window would have held the queue at the target.
+                threshold = Math.max(2, window * (baseRtt + target) / (double) roundRtt);
+                window = threshold;
+            } else if (window >= threshold && limited) {
                 window = Math.min(MAX_WINDOW, window + 1);
             }
             return;

@@ -91,7 +91,7 @@ final class ReliableLinks {
     private LinkChannel channel(NodeId neighbour, long nowNanos) {
         LinkChannel c = channels.get(neighbour);
         if (c == null) {
-            c = LinkChannel.lossDriven(random.nextInt(), bufferPackets, context.allocator(), body -> transmit(neighbour, body),
+            c = LinkChannel.lossDrivenWithQueueTarget(random.nextInt(), bufferPackets, context.allocator(), body -> transmit(neighbour, body),
                     nowNanos);
             channels.put(neighbour, c);
         }

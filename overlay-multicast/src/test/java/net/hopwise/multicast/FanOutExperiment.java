@@ -49,6 +49,8 @@ public final class FanOutExperiment {
      * without bound on loopback, and the run filled a 2 GB heap within its warm-up.
      */
     static boolean bestEffortPhase;
+    /** With {@code --unicast false}: no unicast phase (for profiling the multicast phase alone). */
+    static boolean unicastPhase = true;
 
     private FanOutExperiment() {}
 
@@ -80,6 +82,7 @@ public final class FanOutExperiment {
                 case "--seconds" -> seconds = Integer.parseInt(args[i + 1]);
                 case "--trace" -> trace = Boolean.parseBoolean(args[i + 1]);
                 case "--best-effort" -> bestEffortPhase = Boolean.parseBoolean(args[i + 1]);
+                case "--unicast" -> unicastPhase = Boolean.parseBoolean(args[i + 1]);
                 case "--members" -> sizes = Arrays.stream(args[i + 1].split(",")).mapToInt(Integer::parseInt).toArray();
                 default -> throw new IllegalArgumentException("unknown option " + args[i]);
             }
@@ -183,6 +186,9 @@ public final class FanOutExperiment {
                 }
             }));
             group.close();
+            if (!unicastPhase) {
+                return phases;
+            }
 
             List<ReliableSession> sessions = new ArrayList<>();
             Semaphore writable = new Semaphore(0);
@@ -243,6 +249,7 @@ public final class FanOutExperiment {
         long memberStart = cpu.getThreadCpuTime(memberLoop.getId());
         long dropsStart = kernelDrops();
         long t0 = System.nanoTime();
+        System.err.println("measuring " + mode + " n=" + n);
         Thread.sleep(seconds * 1000L);
         long elapsed = System.nanoTime() - t0;
         double[] goodput = new double[n];
@@ -262,14 +269,19 @@ public final class FanOutExperiment {
                 100.0 * memberCpu / elapsed, drops);
     }
 
-    /** Datagrams the kernel dropped on this machine's UDP sockets so far (the last column of /proc/net/udp); -1 if unknown. */
+    /**
+     * Datagrams the kernel dropped on this machine's UDP sockets so far (the last column of /proc/net/udp
+     * and /proc/net/udp6: the JVM's sockets are dual-stack, listed in the latter); -1 if unknown.
+     */
     static long kernelDrops() {
         try {
             long sum = 0;
-            List<String> lines = java.nio.file.Files.readAllLines(java.nio.file.Path.of("/proc/net/udp"));
-            for (String line : lines.subList(1, lines.size())) {
-                String[] f = line.trim().split("\\s+");
-                sum += Long.parseLong(f[f.length - 1]);
+            for (String file : List.of("/proc/net/udp", "/proc/net/udp6")) {
+                List<String> lines = java.nio.file.Files.readAllLines(java.nio.file.Path.of(file));
+                for (String line : lines.subList(1, lines.size())) {
+                    String[] f = line.trim().split("\\s+");
+                    sum += Long.parseLong(f[f.length - 1]);
+                }
             }
             return sum;
         } catch (java.io.IOException | RuntimeException e) {

@@ -220,6 +220,54 @@ class LinkChannelTest {
         assertThat(loss).as("loss-driven").isGreaterThan(4 * vegas);
     }
 
+    /**
+     * A neighbour that never drops but serves one packet per 100 µs from a deep buffer (a socket that a
+     * busy event loop reads): a loss-driven channel grew to its whole window there, 512 packets and
+     * 51 ms of queue in front of everything else the neighbour reads. It now stops near the queueing
+     * target and still keeps the neighbour busy.
+     */
+    @Test
+    void aLossDrivenChannelHoldsTheQueueItBuildsNearItsTargetWhereNothingDrops() {
+        long perPacket = 100_000L;
+        Wire wire = new Wire(7, 0, 50_000L, perPacket);
+        ChannelReceiver receiver = new ChannelReceiver(256);
+        long[] delivered = new long[1];
+        int[] peakInFlight = new int[1];
+        long warmUp = 500 * MS;
+        LinkChannel[] channel = new LinkChannel[1];
+        channel[0] = LinkChannel.lossDrivenWithQueueTarget(9, 40_000, ALLOC, body -> {
+            int epoch = body.getInt(0);
+            int seq = body.getInt(4);
+            body.release();
+            wire.carry(true, () -> {
+                if (receiver.accept(epoch, seq) == ChannelReceiver.Verdict.NEW && wire.now >= warmUp) {
+                    delivered[0]++;
+                }
+                ChannelAck ack = receiver.takeAck();
+                wire.carry(false, () -> {
+                    channel[0].onAck(ack, wire.now);
+                    if (wire.now >= warmUp) {
+                        peakInFlight[0] = Math.max(peakInFlight[0], channel[0].inFlight());
+                    }
+                });
+            });
+            return true;
+        }, 0);
+        for (int i = 0; i < 30_000; i++) {
+            channel[0].queue(ALLOC.buffer(4).writeInt(i), 0);
+        }
+        channel[0].pump(0);
+        long end = 2_000 * MS;
+        wire.runUntil(end, channel[0]);
+        long capacity = (end - warmUp) / perPacket;
+        long targetPackets = (LinkChannel.QUEUE_DELAY_TARGET_NANOS + 2 * 50_000L) / perPacket;
+        assertThat(peakInFlight[0]).as("packets out after the warm-up, against %d at the target", targetPackets)
+                .isLessThan((int) (2 * targetPackets));
+        assertThat(delivered[0]).as("the neighbour kept busy").isGreaterThan(capacity * 95 / 100);
+        assertThat(channel[0].resent()).isZero();
+        channel[0].close();
+    }
+
     @Test
     void aDatagramTheSocketRefusesIsNeitherInFlightNorLostAndGoesFirstOnceItHasRoom() {
         List<ByteBuf> sent = new ArrayList<>();
