@@ -21,14 +21,14 @@ class LayeredTcpSetupTest {
     void theTcpReceiverAdvertisesTheLayeredPacketSizeAsItsMss() {
         // Padhye's rate is proportional to the packet size: without this TCP ran 1448-byte segments
         // beside ERA's 1000-byte packets, and ERA aimed at 0.69 of TCP's rate.
-        Setup setup = new Setup(TWO_MBIT, LayeredTcpPeer.PACKET, 2, 0);
+        Setup setup = new Setup(TWO_MBIT, LayeredTcpPeer.PACKET, 2, 0, "");
         assertThat(setup.commands()).containsExactly(List.of("ip", "-n", Dumbbell.RIGHT, "route", "replace", "default",
                 "via", "10.201.2.1", "advmss", "1000"));
     }
 
     @Test
     void theExteriorLinkGivesEachFlowAClassOfItsOwn() {
-        List<List<String>> c = new Setup(TWO_MBIT, 1000, 2, 10).commands();
+        List<List<String>> c = new Setup(TWO_MBIT, 1000, 2, 10, "").commands();
         assertThat(c).hasSize(5);
         assertThat(String.join(" ", c.get(1))).isEqualTo(
                 "tc -n hwf-left qdisc replace dev hwf-l0 root handle 1: htb default 20");
@@ -40,11 +40,32 @@ class LayeredTcpSetupTest {
     }
 
     @Test
+    void theTcpSenderTakesTheAskedCongestionControlBeforeItConnects() {
+        // The simulator's TCP is Reno; the kernel's default is cubic, whose window falls by 30% rather than half.
+        List<List<String>> c = new Setup(TWO_MBIT, 1000, 2, 0, "reno").commands();
+        assertThat(c).hasSize(2);
+        assertThat(String.join(" ", c.get(1))).isEqualTo(
+                "ip netns exec hwf-left sysctl -q -w net.ipv4.tcp_congestion_control=reno");
+        assertThat(new Setup(TWO_MBIT, 1000, 2, 0, "").commands()).hasSize(1);
+    }
+
+    @Test
+    void theMonitorReadsRetransmissionsAndSegmentsFromSs() {
+        String ss = "ESTAB 0 1 10.201.1.1:40000 10.201.2.2:5001 cubic wscale:7,7 rto:300 rtt:98.5/3.1 mss:1000"
+                + " cwnd:17 ssthresh:12 bytes_retrans:52000 segs_out:4010 data_segs_out:4000 retrans:0/52 lost:0";
+        assertThat(LayeredTcpBenchmark.field(LayeredTcpBenchmark.SS_RETRANS, ss)).isEqualTo("52");
+        assertThat(LayeredTcpBenchmark.field(LayeredTcpBenchmark.SS_DATA_SEGS, ss)).isEqualTo("4000");
+        assertThat(LayeredTcpBenchmark.field(LayeredTcpBenchmark.SS_MSS, ss)).isEqualTo("1000");
+        assertThat(LayeredTcpBenchmark.field(LayeredTcpBenchmark.SS_RETRANS, "ESTAB cwnd:10 mss:1000")).isEqualTo("-");
+    }
+
+    @Test
     void refusesWhatCannotBeSetUp() {
-        assertThatThrownBy(() -> new Setup(TWO_MBIT, 1448 + 100, 2, 0)).hasMessageContaining("--tcp-mss");
-        assertThatThrownBy(() -> new Setup(TWO_MBIT, 1000, 1, 0)).hasMessageContaining("--bunch");
-        assertThatThrownBy(() -> new Setup(TWO_MBIT, 1000, 2, 1.5)).hasMessageContaining("faster than the bottleneck");
+        assertThatThrownBy(() -> new Setup(TWO_MBIT, 1448 + 100, 2, 0, "")).hasMessageContaining("--tcp-mss");
+        assertThatThrownBy(() -> new Setup(TWO_MBIT, 1000, 1, 0, "")).hasMessageContaining("--bunch");
+        assertThatThrownBy(() -> new Setup(TWO_MBIT, 1000, 2, 1.5, "")).hasMessageContaining("faster than the bottleneck");
         assertThatThrownBy(() -> LayeredTcpPeer.rules("era")).hasMessageContaining("unknown rules");
+        assertThatThrownBy(() -> new Setup(TWO_MBIT, 1000, 2, 0, "reno; reboot")).hasMessageContaining("--tcp-cc");
     }
 
     @Test
