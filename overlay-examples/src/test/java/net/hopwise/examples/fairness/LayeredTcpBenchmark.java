@@ -29,7 +29,8 @@ import net.hopwise.examples.reliable.BenchmarkSection;
  * {@code --rate-mbit} (2), {@code --buffer-ms} (120), {@code --burst-frames} (2), {@code --tcp-mss}
  * (the layered packet size, 1000: the MSS the TCP receiver advertises), {@code --bunch} (2), {@code
  * --edge-mbit} (10; 0 for none: the senders' own links, see {@link Setup}), {@code --tcp-cc} (the
- * namespace's default, cubic; {@code reno} is the simulator's TCP),
+ * namespace's default, cubic; {@code reno} is the simulator's TCP), {@code --gso on|off} (off: TCP's
+ * segments one per packet through the exterior link, see {@link Setup}),
  * {@code --seconds} (60), {@code --runs} (3), {@code --rules}
  * (comma-separated, each {@code thesis}, {@code fair} or {@code fair-slow}: {@link LayeredTcpPeer#rules}; fair), {@code --first multicast|tcp|both}
  * (both), {@code --layers} (40), {@code --layer-bps} (100000), {@code --trace DIR} (per run: the
@@ -65,13 +66,15 @@ public final class LayeredTcpBenchmark {
         int bunch = Integer.parseInt(BenchmarkSection.argument(args, "--bunch", "2"));
         double edgeMbit = Double.parseDouble(BenchmarkSection.argument(args, "--edge-mbit", "10"));
         String tcpCc = BenchmarkSection.argument(args, "--tcp-cc", "");
+        boolean gso = BenchmarkSection.argument(args, "--gso", "off").equals("on");
         Setup setup = new Setup(Bottleneck.of(rate, bufferMs, burstFrames * Bottleneck.FRAME_BYTES), tcpMss, bunch,
-                edgeMbit, tcpCc);
-        System.out.printf(Locale.ROOT, "%s; exterior link %s; TCP %s, MSS at most %d bytes; %s x %s bit/s layers of %d"
-                + " bytes in bunches of %d; ERA rules %s; %d s runs, last half%n", setup.bottleneck(),
+                edgeMbit, tcpCc, gso);
+        System.out.printf(Locale.ROOT, "%s; exterior link %s; TCP %s, MSS at most %d bytes, %s; %s x %s bit/s layers"
+                + " of %d bytes in bunches of %d; ERA rules %s; %d s runs, last half%n", setup.bottleneck(),
                 edgeMbit > 0 ? Bottleneck.plain(edgeMbit) + " Mbit/s" : "none (veth)",
-                tcpCc.isEmpty() ? "the namespace's default congestion control" : tcpCc, tcpMss, layers, layerBps,
-                LayeredTcpPeer.PACKET, bunch, rules, seconds);
+                gso ? "segments in GSO bursts" : "one segment per packet (gso_max_segs 1)",
+                tcpCc.isEmpty() ? "the namespace's default congestion control" : tcpCc, tcpMss,
+                layers, layerBps, LayeredTcpPeer.PACKET, bunch, rules, seconds);
         rules.forEach(LayeredTcpPeer::rules);
 
         System.out.println("| first | rules | run | layered (Mbit/s) | TCP (Mbit/s) | F | Jain | level at the end |");
@@ -128,8 +131,13 @@ public final class LayeredTcpBenchmark {
      *     microseconds apart and almost never do
      * @param tcpCongestionControl the TCP sender's congestion control (one the kernel allows, for
      *     example {@code reno}, the simulator's), empty for the namespace's default (cubic)
+     * @param gso whether the senders' interface takes TCP's segments in GSO bursts, as a veth does
+     *     by default; false sets it to one segment per packet. The exterior link's htb class spaces
+     *     packets, but a GSO burst is one packet to it: its segments leave back to back and reach
+     *     the bottleneck at once, as no 10 Mbit/s link would deliver them
      */
-    record Setup(Bottleneck bottleneck, int tcpMss, int bunch, double edgeMbit, String tcpCongestionControl) {
+    record Setup(Bottleneck bottleneck, int tcpMss, int bunch, double edgeMbit, String tcpCongestionControl,
+            boolean gso) {
         Setup {
             if (tcpMss < 536 || tcpMss > 1460) {
                 throw new IllegalArgumentException("--tcp-mss must be in 536..1460 (an Ethernet MTU), got " + tcpMss);
@@ -155,6 +163,9 @@ public final class LayeredTcpBenchmark {
             if (!tcpCongestionControl.isEmpty()) {
                 c.add(List.of("ip", "netns", "exec", Dumbbell.LEFT, "sysctl", "-q", "-w",
                         "net.ipv4.tcp_congestion_control=" + tcpCongestionControl));
+            }
+            if (!gso) {
+                c.add(List.of("ip", "-n", Dumbbell.LEFT, "link", "set", "dev", "hwf-l0", "gso_max_segs", "1"));
             }
             if (edgeMbit > 0) {
                 // One class per flow, as the simulator gives each sender a link of its own: through one

@@ -21,14 +21,14 @@ class LayeredTcpSetupTest {
     void theTcpReceiverAdvertisesTheLayeredPacketSizeAsItsMss() {
         // Padhye's rate is proportional to the packet size: without this TCP ran 1448-byte segments
         // beside ERA's 1000-byte packets, and ERA aimed at 0.69 of TCP's rate.
-        Setup setup = new Setup(TWO_MBIT, LayeredTcpPeer.PACKET, 2, 0, "");
+        Setup setup = new Setup(TWO_MBIT, LayeredTcpPeer.PACKET, 2, 0, "", true);
         assertThat(setup.commands()).containsExactly(List.of("ip", "-n", Dumbbell.RIGHT, "route", "replace", "default",
                 "via", "10.201.2.1", "advmss", "1000"));
     }
 
     @Test
     void theExteriorLinkGivesEachFlowAClassOfItsOwn() {
-        List<List<String>> c = new Setup(TWO_MBIT, 1000, 2, 10, "").commands();
+        List<List<String>> c = new Setup(TWO_MBIT, 1000, 2, 10, "", true).commands();
         assertThat(c).hasSize(5);
         assertThat(String.join(" ", c.get(1))).isEqualTo(
                 "tc -n hwf-left qdisc replace dev hwf-l0 root handle 1: htb default 20");
@@ -42,11 +42,11 @@ class LayeredTcpSetupTest {
     @Test
     void theTcpSenderTakesTheAskedCongestionControlBeforeItConnects() {
         // The simulator's TCP is Reno; the kernel's default is cubic, whose window falls by 30% rather than half.
-        List<List<String>> c = new Setup(TWO_MBIT, 1000, 2, 0, "reno").commands();
+        List<List<String>> c = new Setup(TWO_MBIT, 1000, 2, 0, "reno", true).commands();
         assertThat(c).hasSize(2);
         assertThat(String.join(" ", c.get(1))).isEqualTo(
                 "ip netns exec hwf-left sysctl -q -w net.ipv4.tcp_congestion_control=reno");
-        assertThat(new Setup(TWO_MBIT, 1000, 2, 0, "").commands()).hasSize(1);
+        assertThat(new Setup(TWO_MBIT, 1000, 2, 0, "", true).commands()).hasSize(1);
     }
 
     @Test
@@ -60,12 +60,22 @@ class LayeredTcpSetupTest {
     }
 
     @Test
+    void withoutGsoTheSendersInterfacePassesOneSegmentPerPacket() {
+        // An htb class spaces packets; a GSO burst is one packet to it, and its segments would reach the
+        // bottleneck back to back.
+        List<List<String>> c = new Setup(TWO_MBIT, 1000, 2, 10, "", false).commands();
+        assertThat(c).hasSize(6);
+        assertThat(String.join(" ", c.get(1))).isEqualTo("ip -n hwf-left link set dev hwf-l0 gso_max_segs 1");
+        assertThat(new Setup(TWO_MBIT, 1000, 2, 10, "", true).commands()).hasSize(5);
+    }
+
+    @Test
     void refusesWhatCannotBeSetUp() {
-        assertThatThrownBy(() -> new Setup(TWO_MBIT, 1448 + 100, 2, 0, "")).hasMessageContaining("--tcp-mss");
-        assertThatThrownBy(() -> new Setup(TWO_MBIT, 1000, 1, 0, "")).hasMessageContaining("--bunch");
-        assertThatThrownBy(() -> new Setup(TWO_MBIT, 1000, 2, 1.5, "")).hasMessageContaining("faster than the bottleneck");
+        assertThatThrownBy(() -> new Setup(TWO_MBIT, 1448 + 100, 2, 0, "", true)).hasMessageContaining("--tcp-mss");
+        assertThatThrownBy(() -> new Setup(TWO_MBIT, 1000, 1, 0, "", true)).hasMessageContaining("--bunch");
+        assertThatThrownBy(() -> new Setup(TWO_MBIT, 1000, 2, 1.5, "", true)).hasMessageContaining("faster than the bottleneck");
         assertThatThrownBy(() -> LayeredTcpPeer.rules("era")).hasMessageContaining("unknown rules");
-        assertThatThrownBy(() -> new Setup(TWO_MBIT, 1000, 2, 0, "reno; reboot")).hasMessageContaining("--tcp-cc");
+        assertThatThrownBy(() -> new Setup(TWO_MBIT, 1000, 2, 0, "reno; reboot", true)).hasMessageContaining("--tcp-cc");
     }
 
     @Test
