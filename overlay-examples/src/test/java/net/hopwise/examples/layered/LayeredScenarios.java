@@ -12,6 +12,7 @@ import net.hopwise.multicast.layered.LayerSubscriber;
 import net.hopwise.multicast.layered.LayeredPacket;
 import net.hopwise.multicast.layered.RttEstimator;
 import net.hopwise.multicast.layered.SessionAnnouncement;
+import net.hopwise.multicast.layered.TcpFriendlyRate;
 import net.hopwise.overlay.sim.DelayStatistics;
 import net.hopwise.overlay.sim.LinkSpec;
 import net.hopwise.overlay.sim.QueueDiscipline;
@@ -31,6 +32,15 @@ final class LayeredScenarios {
     static final long SECOND = 1_000_000_000L;
     static final int PACKET = 512;
     static final LayerRates LAYERS = LayerRates.equal(100, 20_000);
+    /** Ours, finer: a 20 Kbit/s base layer (the thesis's, so a joiner's first pairs come as often) and 198 of 10 Kbit/s. */
+    static final LayerRates FINE_LAYERS = fine();
+
+    private static LayerRates fine() {
+        long[] rates = new long[199];
+        java.util.Arrays.fill(rates, 10_000);
+        rates[0] = 20_000;
+        return LayerRates.of(rates);
+    }
 
     enum Protocol {
         /**
@@ -49,6 +59,8 @@ final class LayeredScenarios {
         ERA_FAIR,
         /** Ours: {@link EraConfig#prompt()}, ERA_FAIR and a drop at once when the bottleneck's queue grows fast. */
         ERA_PROMPT,
+        /** Ours: {@link EraConfig#tfrc()}, ERA_PROMPT with TFRC's loss-event history and a rise at most twice the rate received. */
+        ERA_TFRC,
         PLM,
         RLM
     }
@@ -78,12 +90,26 @@ final class LayeredScenarios {
             case ERA_PLUS -> config.toBuilder().lossEvents(true).estimateIntervals(3).build();
             case ERA_FAIR -> EraConfig.fair();
             case ERA_PROMPT -> EraConfig.prompt();
+            case ERA_TFRC -> EraConfig.tfrc();
             default -> config;
         };
-        EraReceiver r = new EraReceiver(1, own, rtt, subscriber,
-                // -Dlayered.trace=true prints every receiver's decision trace, as the thesis's Appendix C.
-                Boolean.getBoolean("layered.trace") ? d -> System.out.println(d + " " + java.util.Arrays.toString(d.samples())) : null);
+        boolean print = Boolean.getBoolean("layered.trace");
+        List<double[]> equationLoss = new ArrayList<>();
+        EraReceiver r = new EraReceiver(1, own, rtt, subscriber, d -> {
+            // -Dlayered.trace=true prints every receiver's decision trace, as the thesis's Appendix C.
+            if (print) {
+                System.out.println(d + " " + java.util.Arrays.toString(d.samples()));
+            }
+            if (d.kind() == net.hopwise.multicast.layered.EraDecision.Kind.INTERVAL) {
+                equationLoss.add(new double[] {d.nowNanos(), d.lossRate()});
+            }
+        });
         return new LayeredController() {
+            @Override
+            public List<double[]> equationLoss() {
+                return equationLoss;
+            }
+
             @Override
             public void join(long now) {
                 r.join(now);
@@ -138,6 +164,11 @@ final class LayeredScenarios {
      * 2 x BDP); receivers join at 3-4 s, throughput is averaged over the second half of the run.
      */
     static List<Row> heterogeneous(Protocol protocol, long seed, long[] bottlenecks, int seconds) {
+        return heterogeneous(protocol, seed, bottlenecks, seconds, LAYERS);
+    }
+
+    /** The same on other layers (of 2 Mbit/s in all, as the thesis's, which E divides by when a path carries more). */
+    static List<Row> heterogeneous(Protocol protocol, long seed, long[] bottlenecks, int seconds, LayerRates layers) {
         SplittableRandom random = new SplittableRandom(seed);
         try (SimNetwork net = new SimNetwork(seed)) {
             net.plainNode("S");
@@ -152,7 +183,7 @@ final class LayeredScenarios {
             }
             net.start();
             long start = Simulator.START_NANOS;
-            LayeredSession session = new LayeredSession(net, "S", parents, LAYERS, cfg(), start, 0, seed);
+            LayeredSession session = new LayeredSession(net, "S", parents, layers, cfg(), start, 0, seed);
             List<LayeredSession.Receiver> receivers = new ArrayList<>();
             for (int i = 0; i < bottlenecks.length; i++) {
                 long join = start + 3 * SECOND + random.nextLong(SECOND);
@@ -166,7 +197,7 @@ final class LayeredScenarios {
                 ReceiverStats s = receivers.get(i).stats;
                 // What the dispersion of a pair measures: the capacity, rounded up to whole nanoseconds per packet.
                 long service = (8L * PACKET * SECOND + bottlenecks[i] - 1) / bottlenecks[i];
-                int expected = LAYERS.levelFor(8.0 * PACKET * SECOND / service, true);
+                int expected = layers.levelFor(8.0 * PACKET * SECOND / service, true);
                 long settled = s.settledAt(expected, 0, end);
                 rows.add(new Row(bottlenecks[i], expected, s.levelAt(end),
                         settled < 0 ? Double.NaN : (settled - s.joinedAt) / 1e9,
@@ -225,7 +256,8 @@ final class LayeredScenarios {
     }
 
     /** The halving experiment: throughput before and after, how fast the level fell, and loss. */
-    record Halving(double before, double after, double reactionSeconds, double peakLossRate, double lossRate) {
+    record Halving(double before, double after, double reactionSeconds, double peakLossRate, double lossRate,
+            double peakSecond) {
     }
 
     /**
@@ -272,7 +304,9 @@ final class LayeredScenarios {
             }
             return new Halving(r.stats.throughput(halvedAt - 10 * SECOND, halvedAt),
                     r.stats.throughput(halvedAt + 5 * SECOND, end), reacted < 0 ? Double.NaN : (reacted - halvedAt) / 1e9,
-                    r.stats.peakLossRate(r.stats.joinedAt + SECOND, end), r.stats.lossRate());
+                    r.stats.peakLossRate(r.stats.joinedAt + SECOND, end), r.stats.lossRate(),
+                    // The worst second's start, from the cross traffic's (negative: before it).
+                    (r.stats.peakLossSecond(r.stats.joinedAt + SECOND, end) * SECOND - halvedAt) / 1e9);
         }
     }
 
@@ -295,8 +329,18 @@ final class LayeredScenarios {
         }
     }
 
-    /** A layered session beside TCP Reno on one bottleneck. */
-    record Share(double multicast, double tcp, double lossRate) {
+    /**
+     * A layered session beside TCP Reno on one bottleneck, over the last half; with what each saw of
+     * the loss: the multicast receiver's equation (mean of its decisions' loss rate), TCP's loss
+     * events (fast retransmits and timeouts per segment sent) and its smoothed round trip.
+     */
+    record Share(double multicast, double tcp, double lossRate, double equationLoss, double tcpEventRate,
+            double tcpRttSeconds) {
+        /** The loss rate at which Padhye's equation (the receivers', 50 ms round trip) gives TCP's throughput. */
+        double tcpImpliedLoss() {
+            return TcpFriendlyRate.lossRateFor(tcp, 0.05, PACKET, 4);
+        }
+
         double friendliness() {
             return multicast / tcp;
         }
@@ -348,11 +392,27 @@ final class LayeredScenarios {
             tcp.bulk(tcpAt);
             long end = start + seconds * SECOND;
             long from = start + seconds / 2 * SECOND;
-            long[] deliveredAtFrom = new long[1];
-            net.at(from, now -> deliveredAtFrom[0] = tcp.receiver().delivered());
+            long[] atFrom = new long[3];
+            net.at(from, now -> {
+                atFrom[0] = tcp.receiver().delivered();
+                atFrom[1] = tcp.sender().segmentsSent();
+                atFrom[2] = tcp.sender().fastRetransmits() + tcp.sender().timeouts();
+            });
+            double[] rttSum = new double[2];
+            for (long t = from; t < end; t += SECOND / 10) {
+                net.at(t, now -> {
+                    rttSum[0] += tcp.sender().smoothedRttNanos() / 1e9;
+                    rttSum[1]++;
+                });
+            }
             net.runUntil(end);
-            double tcpBps = (tcp.receiver().delivered() - deliveredAtFrom[0]) * 8.0 * PACKET / ((end - from) / 1e9);
-            return new Share(receiver.stats.throughput(from, end), tcpBps, receiver.stats.lossRate());
+            double tcpBps = (tcp.receiver().delivered() - atFrom[0]) * 8.0 * PACKET / ((end - from) / 1e9);
+            long sent = tcp.sender().segmentsSent() - atFrom[1];
+            long events = tcp.sender().fastRetransmits() + tcp.sender().timeouts() - atFrom[2];
+            double equation = receiver.controller.equationLoss().stream().filter(d -> d[0] >= from).mapToDouble(d -> d[1])
+                    .average().orElse(Double.NaN);
+            return new Share(receiver.stats.throughput(from, end), tcpBps, receiver.stats.lossRate(), equation,
+                    sent == 0 ? Double.NaN : (double) events / sent, rttSum[0] / Math.max(1, rttSum[1]));
         }
     }
 }
