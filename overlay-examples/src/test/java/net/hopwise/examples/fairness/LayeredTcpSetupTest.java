@@ -86,6 +86,9 @@ class LayeredTcpSetupTest {
         assertThat(slow.estimateIntervals()).isEqualTo(6);
         assertThat(slow.lossWindowNanos()).isEqualTo(10_000_000_000L);
         assertThat(slow.lossEvents()).isTrue();
+        assertThat(LayeredTcpPeer.rules("prompt").riseCap()).isEqualTo(EraConfig.prompt().riseCap());
+        assertThat(LayeredTcpPeer.rules("prompt").lossHistory()).isFalse();
+        assertThat(LayeredTcpPeer.rules("tfrc").lossHistory()).isTrue();
     }
 
     @Test
