@@ -70,12 +70,8 @@ public final class LayeredTcpBenchmark {
         boolean gso = BenchmarkSection.argument(args, "--gso", "off").equals("on");
         Setup setup = new Setup(Bottleneck.of(rate, bufferMs, burstFrames * Bottleneck.FRAME_BYTES), tcpMss, bunch,
                 edgeMbit, tcpCc, gso);
-        System.out.printf(Locale.ROOT, "%s; exterior link %s; TCP %s, MSS at most %d bytes, %s; %s x %s bit/s layers"
-                + " of %d bytes in bunches of %d; ERA rules %s; %d s runs, last half%n", setup.bottleneck(),
-                edgeMbit > 0 ? Bottleneck.plain(edgeMbit) + " Mbit/s" : "none (veth)",
-                gso ? "segments in GSO bursts" : "one segment per packet (gso_max_segs 1)",
-                tcpCc.isEmpty() ? "the namespace's default congestion control" : tcpCc, tcpMss,
-                layers, layerBps, LayeredTcpPeer.PACKET, bunch, rules, seconds);
+        System.out.println(setup.describe() + String.format(Locale.ROOT, "; %s x %s bit/s layers of %d bytes;"
+                + " ERA rules %s; %d s runs, last half", layers, layerBps, LayeredTcpPeer.PACKET, rules, seconds));
         rules.forEach(LayeredTcpPeer::rules);
 
         System.out.println("| first | rules | run | layered (Mbit/s) | TCP (Mbit/s) | F | Jain | level at the end |");
@@ -154,6 +150,15 @@ public final class LayeredTcpBenchmark {
                 throw new IllegalArgumentException("the exterior link must be faster than the bottleneck, got "
                         + edgeMbit + " Mbit/s");
             }
+        }
+
+        /** What the run's report says of the setup. */
+        String describe() {
+            return String.format(Locale.ROOT, "%s; exterior link %s; TCP %s, MSS at most %d bytes, %s; bunches of %d",
+                    bottleneck, edgeMbit > 0 ? Bottleneck.plain(edgeMbit) + " Mbit/s" : "none (veth)",
+                    tcpCongestionControl.isEmpty() ? "with the namespace's default congestion control"
+                            : tcpCongestionControl, tcpMss,
+                    gso ? "segments in GSO bursts" : "one segment per packet (gso_max_segs 1)", bunch);
         }
 
         /** The commands after the bottleneck's: the advertised MSS, and the exterior link when there is one. */

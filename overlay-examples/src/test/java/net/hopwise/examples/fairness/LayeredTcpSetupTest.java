@@ -70,6 +70,15 @@ class LayeredTcpSetupTest {
     }
 
     @Test
+    void theReportSaysHowTheRunWasSetUp() {
+        assertThat(new Setup(TWO_MBIT, 1000, 2, 10, "reno", false).describe()).endsWith("; exterior link 10 Mbit/s;"
+                + " TCP reno, MSS at most 1000 bytes, one segment per packet (gso_max_segs 1); bunches of 2");
+        assertThat(new Setup(TWO_MBIT, 1000, 4, 0, "", true).describe()).endsWith("; exterior link none (veth);"
+                + " TCP with the namespace's default congestion control, MSS at most 1000 bytes, segments in GSO"
+                + " bursts; bunches of 4");
+    }
+
+    @Test
     void refusesWhatCannotBeSetUp() {
         assertThatThrownBy(() -> new Setup(TWO_MBIT, 1448 + 100, 2, 0, "", true)).hasMessageContaining("--tcp-mss");
         assertThatThrownBy(() -> new Setup(TWO_MBIT, 1000, 1, 0, "", true)).hasMessageContaining("--bunch");
