@@ -120,7 +120,7 @@ final class Bench {
 
         LayeredSession.Receiver receiver(String node, long joinNanos, long seed) {
             return session.receiver(node, s -> proto == Proto.FLID_DL ? new FlidDlReceiver(1, flid, s)
-                    : LayeredScenarios.controller(proto.controller, LayeredScenarios.cfg(), s, seed), joinNanos);
+                    : Controllers.of(proto.controller, LayeredScenarios.cfg(), s, seed), joinNanos);
         }
 
         /** The rate of level {@code level}, 0 below the base. */

@@ -1,17 +1,11 @@
 package net.hopwise.examples.layered;
 
-import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.SplittableRandom;
 import net.hopwise.multicast.layered.EraConfig;
-import net.hopwise.multicast.layered.EraReceiver;
 import net.hopwise.multicast.layered.LayerRates;
-import net.hopwise.multicast.layered.LayerSubscriber;
-import net.hopwise.multicast.layered.LayeredPacket;
-import net.hopwise.multicast.layered.RttEstimator;
-import net.hopwise.multicast.layered.SessionAnnouncement;
 import net.hopwise.multicast.layered.TcpFriendlyRate;
 import net.hopwise.overlay.sim.DelayStatistics;
 import net.hopwise.overlay.sim.LinkSpec;
@@ -73,75 +67,6 @@ final class LayeredScenarios {
         return EraConfig.defaults();
     }
 
-    /** @param seed the receiver's own random stream (RLM's join timers) */
-    static LayeredController controller(Protocol protocol, EraConfig config, LayerSubscriber subscriber, long seed) {
-        if (protocol == Protocol.RLM) {
-            return new RlmReceiver(1, subscriber, seed);
-        }
-        if (protocol == Protocol.PLM) {
-            return new PlmReceiver(1, subscriber);
-        }
-        // Synchronised clocks in the simulator, so 2 x the one-way latency from SCT is available.
-        RttEstimator rtt = protocol == Protocol.ERA_RTT
-                ? RttEstimator.fromTimestamps(Duration.ofMillis(10), Duration.ofMillis(50))
-                : RttEstimator.fixed(Duration.ofMillis(50));
-        EraConfig own = switch (protocol) {
-            case ERA_EVENTS -> config.toBuilder().lossEvents(true).build();
-            case ERA_PLUS -> config.toBuilder().lossEvents(true).estimateIntervals(3).build();
-            case ERA_FAIR -> EraConfig.fair();
-            case ERA_PROMPT -> EraConfig.prompt();
-            case ERA_TFRC -> EraConfig.tfrc();
-            default -> config;
-        };
-        boolean print = Boolean.getBoolean("layered.trace");
-        List<double[]> equationLoss = new ArrayList<>();
-        EraReceiver r = new EraReceiver(1, own, rtt, subscriber, d -> {
-            // -Dlayered.trace=true prints every receiver's decision trace, as the thesis's Appendix C.
-            if (print) {
-                System.out.println(d + " " + java.util.Arrays.toString(d.samples()));
-            }
-            if (d.kind() == net.hopwise.multicast.layered.EraDecision.Kind.INTERVAL) {
-                equationLoss.add(new double[] {d.nowNanos(), d.lossRate()});
-            }
-        });
-        return new LayeredController() {
-            @Override
-            public List<double[]> equationLoss() {
-                return equationLoss;
-            }
-
-            @Override
-            public void join(long now) {
-                r.join(now);
-            }
-
-            @Override
-            public void onAnnouncement(SessionAnnouncement a, long now) {
-                r.onAnnouncement(a, now);
-            }
-
-            @Override
-            public void onPacket(LayeredPacket p, long now) {
-                r.onPacket(p, now);
-            }
-
-            @Override
-            public void onTimer(long now) {
-                r.onTimer(now);
-            }
-
-            @Override
-            public long nextDeadlineNanos() {
-                return r.nextDeadlineNanos();
-            }
-
-            @Override
-            public int level() {
-                return r.level();
-            }
-        };
-    }
-
     /** DropTail of 2 x BDP, in packets of 512 bytes, at least 4 (the thesis's rule; RTT as the scenario's). */
     static QueueDiscipline twiceBdp(long bps, double rttSeconds) {
         return new QueueDiscipline.DropTail((int) Math.max(4, Math.ceil(2 * bps * rttSeconds / (8 * PACKET))));
@@ -188,7 +113,7 @@ final class LayeredScenarios {
             for (int i = 0; i < bottlenecks.length; i++) {
                 long join = start + 3 * SECOND + random.nextLong(SECOND);
                 long own = seed * 1000 + i;
-                receivers.add(session.receiver("r" + i, s -> controller(protocol, cfg(), s, own), join));
+                receivers.add(session.receiver("r" + i, s -> Controllers.of(protocol, cfg(), s, own), join));
             }
             long end = start + seconds * SECOND;
             net.runUntil(end);
@@ -239,7 +164,7 @@ final class LayeredScenarios {
             for (int i = 0; i < 4; i++) {
                 long join = start + joins[i] * SECOND + random.nextLong(SECOND / 2);
                 long own = seed * 1000 + i;
-                receivers.add(session.receiver("e" + (i + 1), s -> controller(protocol, cfg(), s, own), join));
+                receivers.add(session.receiver("e" + (i + 1), s -> Controllers.of(protocol, cfg(), s, own), join));
             }
             long end = start + seconds * SECOND;
             net.runUntil(end);
@@ -281,7 +206,7 @@ final class LayeredScenarios {
             long start = Simulator.START_NANOS;
             LayeredSession session = new LayeredSession(net, "S", Map.of("R0", "S", "R1", "R0", "E", "R1"), LAYERS,
                     cfg(), start, 0, seed);
-            LayeredSession.Receiver r = session.receiver("E", s -> controller(protocol, cfg(), s, seed * 1000),
+            LayeredSession.Receiver r = session.receiver("E", s -> Controllers.of(protocol, cfg(), s, seed * 1000),
                     start + 3 * SECOND + random.nextLong(SECOND / 2));
             long halvedAt = start + 20 * SECOND;
             long interval = 8L * PACKET * SECOND / 500_000;
@@ -384,7 +309,7 @@ final class LayeredScenarios {
             LayeredSession session = new LayeredSession(net, "S", Map.of("R0", "S", "R1", "R0", "E", "R1"), LAYERS,
                     cfg(), multicastAt, 0, seed);
             LayeredSession.Receiver receiver = session.receiver("E",
-                    s -> controller(protocol, cfg(), s, seed * 1000), multicastAt + 3 * SECOND);
+                    s -> Controllers.of(protocol, cfg(), s, seed * 1000), multicastAt + 3 * SECOND);
             TcpConfig tcpConfig = TcpConfig.builder().segmentBytes(PACKET - TcpConfig.DEFAULT_HEADER_BYTES)
                     .receiverWindow(2000).build();
             TcpFlow tcp = new TcpFlow(net, 1, TcpVariant.RENO, tcpConfig, net.path("T", "R0", "R1", "D"),
