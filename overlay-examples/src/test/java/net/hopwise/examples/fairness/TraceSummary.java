@@ -138,13 +138,18 @@ record TraceSummary(int intervals, double meanLossRate, double eraEventsPerSecon
         return eraEventsPerSecond * tcpRttSeconds;
     }
 
+    /** The levels held in the span, or "none decided" when the receiver made no decision in it (it had left). */
+    private String levels() {
+        return lowestLevel > highestLevel ? "none decided" : lowestLevel + " to " + highestLevel;
+    }
+
     /** One line, the units in it. */
     String line() {
         return String.format(Locale.ROOT, "ERA: l %.2f%%, %.2f loss events/s (%.2f per TCP RTT), RTT used %.0f ms,"
-                + " equation binds %d of %d intervals, split pair in %d, levels %d-%d; TCP: RTT %.0f ms, cwnd %.1f,"
+                + " equation binds %d of %d intervals, split pair in %d, levels %s; TCP: RTT %.0f ms, cwnd %.1f,"
                 + " %.2f window cuts/s, %.2f%% of segments retransmitted; queue %.0f ms, %.1f drops/s",
                 100 * meanLossRate, eraEventsPerSecond, eraEventsPerTcpRtt(), 1000 * meanRttSeconds, equationBound,
-                intervals, splitPairs, lowestLevel, highestLevel, 1000 * tcpRttSeconds, tcpMeanCwnd, tcpCutsPerSecond,
+                intervals, splitPairs, levels(), 1000 * tcpRttSeconds, tcpMeanCwnd, tcpCutsPerSecond,
                 100 * tcpRetransmitShare, 1000 * queueSeconds, dropsPerSecond);
     }
 }

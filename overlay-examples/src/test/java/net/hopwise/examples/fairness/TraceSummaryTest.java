@@ -49,6 +49,14 @@ class TraceSummaryTest {
     }
 
     @Test
+    void aReceiverThatDecidedNothingInTheSpanSaysSo() {
+        // The thesis's rules can leave the session before the span, and then the trace has nothing in it.
+        TraceSummary s = TraceSummary.of(DECISIONS.subList(0, 1), QUEUE, 20, 22, 2_000_000, 5);
+        assertThat(s.intervals()).isZero();
+        assertThat(s.line()).contains("equation binds 0 of 0 intervals, split pair in 0, levels none decided; TCP");
+    }
+
+    @Test
     void readsTcpAndTheQueueOverTheSameSpan() {
         TraceSummary s = TraceSummary.of(DECISIONS, QUEUE, 20, 22, 2_000_000, 5);
         assertThat(s.tcpRttSeconds()).isCloseTo(0.095, within(1e-9));
@@ -61,6 +69,6 @@ class TraceSummaryTest {
         assertThat(s.dropsPerSecond()).isCloseTo(10, within(1e-9));
         assertThat(s.eraEventsPerTcpRtt()).isCloseTo(0.095, within(1e-9));
         assertThat(s.line()).startsWith("ERA: l 1.22%, 1.00 loss events/s (0.10 per TCP RTT), RTT used 100 ms,"
-                + " equation binds 1 of 3 intervals, split pair in 1, levels 2-14; TCP: RTT 95 ms, cwnd 16.0");
+                + " equation binds 1 of 3 intervals, split pair in 1, levels 2 to 14; TCP: RTT 95 ms, cwnd 16.0");
     }
 }
