@@ -28,11 +28,15 @@ import net.hopwise.examples.reliable.BenchmarkSection;
  * 10 Mbit/s exterior links, one per flow, and TCP segments of the layered packets' size. Arguments:
  * {@code --rate-mbit} (2), {@code --buffer-ms} (120), {@code --burst-frames} (2), {@code --tcp-mss}
  * (the layered packet size, 1000: the MSS the TCP receiver advertises), {@code --bunch} (2), {@code
- * --edge-mbit} (10; 0 for none: the senders' own links, see {@link Setup}),
+ * --edge-mbit} (10; 0 for none: the senders' own links, see {@link Setup}), {@code --tcp-cc} (the
+ * namespace's default, cubic; {@code reno} is the simulator's TCP), {@code --gso on|off} (off: TCP's
+ * segments one per packet through the exterior link, see {@link Setup}),
  * {@code --seconds} (60), {@code --runs} (3), {@code --rules}
- * (comma-separated, each {@code thesis}, {@code fair} or {@code fair-slow}: {@link LayeredTcpPeer#rules}; fair), {@code --first multicast|tcp|both}
+ * (comma-separated, each {@code thesis}, {@code fair}, {@code prompt}, {@code tfrc} or {@code fair-slow}:
+ * {@link LayeredTcpPeer#rules}; fair), {@code --first multicast|tcp|both}
  * (both), {@code --layers} (40), {@code --layer-bps} (100000), {@code --trace DIR} (per run: the
- * receiver's decisions, and the bottleneck's queue and TCP's window every 200 ms).
+ * receiver's decisions, and the bottleneck's queue and TCP's window every 200 ms; each traced run's
+ * {@link TraceSummary} is printed at the end).
  */
 public final class LayeredTcpBenchmark {
     private LayeredTcpBenchmark() {}
@@ -62,17 +66,18 @@ public final class LayeredTcpBenchmark {
         String traceDir = BenchmarkSection.argument(args, "--trace", "");
         int bunch = Integer.parseInt(BenchmarkSection.argument(args, "--bunch", "2"));
         double edgeMbit = Double.parseDouble(BenchmarkSection.argument(args, "--edge-mbit", "10"));
+        String tcpCc = BenchmarkSection.argument(args, "--tcp-cc", "");
+        boolean gso = BenchmarkSection.argument(args, "--gso", "off").equals("on");
         Setup setup = new Setup(Bottleneck.of(rate, bufferMs, burstFrames * Bottleneck.FRAME_BYTES), tcpMss, bunch,
-                edgeMbit);
-        System.out.printf(Locale.ROOT, "%s; exterior link %s; TCP's MSS at most %d bytes; %s x %s bit/s layers of %d"
-                + " bytes in bunches of %d; ERA rules %s; %d s runs, last half%n", setup.bottleneck(),
-                edgeMbit > 0 ? Bottleneck.plain(edgeMbit) + " Mbit/s" : "none (veth)", tcpMss, layers, layerBps,
-                LayeredTcpPeer.PACKET, bunch, rules, seconds);
+                edgeMbit, tcpCc, gso);
+        System.out.println(setup.describe() + String.format(Locale.ROOT, "; %s x %s bit/s layers of %d bytes;"
+                + " ERA rules %s; %d s runs, last half", layers, layerBps, LayeredTcpPeer.PACKET, rules, seconds));
         rules.forEach(LayeredTcpPeer::rules);
 
         System.out.println("| first | rules | run | layered (Mbit/s) | TCP (Mbit/s) | F | Jain | level at the end |");
         System.out.println("|---|---|---|---|---|---|---|---|");
         Map<String, List<Outcome>> all = new LinkedHashMap<>();
+        List<String> summaries = new ArrayList<>();
         for (String order : first.equals("both") ? List.of("multicast", "tcp") : List.of(first)) {
             for (int run = 1; run <= runs; run++) {
                 for (String rule : rules) {
@@ -83,6 +88,10 @@ public final class LayeredTcpBenchmark {
                             order.equals("tcp") ? 0 : second, layers, layerBps, trace);
                     System.out.printf(Locale.ROOT, "| %s | %s | %d | %.3f | %.3f | %.2f | %.3f | %d |%n", order, rule,
                             run, o.layered() / 1e6, o.tcp() / 1e6, o.f(), o.jain(), o.level());
+                    if (trace != null) {
+                        summaries.add(String.format(Locale.ROOT, "%s first, %s, run %d: %s", order, rule, run,
+                                summary(trace, seconds, rate * 1e6, rule).line()));
+                    }
                     all.computeIfAbsent(order + " first, " + rule, k -> new ArrayList<>()).add(o);
                 }
             }
@@ -91,6 +100,17 @@ public final class LayeredTcpBenchmark {
                 median(v.stream().mapToDouble(Outcome::f).toArray()),
                 median(v.stream().mapToDouble(Outcome::jain).toArray()),
                 String.join(", ", v.stream().map(o -> String.format(Locale.ROOT, "%.2f", o.f())).toList())));
+        if (!summaries.isEmpty()) {
+            System.out.println("Traces over the last half (TraceSummary):");
+            summaries.forEach(s -> System.out.println("- " + s));
+        }
+    }
+
+    /** A traced run's summary over its last half, the span its outcome averages. */
+    static TraceSummary summary(Path trace, int seconds, double bottleneckBps, String rules) throws java.io.IOException {
+        return TraceSummary.of(Files.readAllLines(trace.resolveSibling(trace.getFileName() + ".decisions")),
+                Files.readAllLines(trace.resolveSibling(trace.getFileName() + ".queue")), seconds / 2.0, seconds,
+                bottleneckBps, LayeredTcpPeer.rules(rules).lossWindowNanos() / 1e9);
     }
 
     /**
@@ -106,8 +126,15 @@ public final class LayeredTcpBenchmark {
      *     simulator's exterior links it spaces both flows' packets before the bottleneck, so that
      *     TCP's segments can fall between a pair's two; over a bare veth they arrive in bursts a few
      *     microseconds apart and almost never do
+     * @param tcpCongestionControl the TCP sender's congestion control (one the kernel allows, for
+     *     example {@code reno}, the simulator's), empty for the namespace's default (cubic)
+     * @param gso whether the senders' interface takes TCP's segments in GSO bursts, as a veth does
+     *     by default; false sets it to one segment per packet. The exterior link's htb class spaces
+     *     packets, but a GSO burst is one packet to it: its segments leave back to back and reach
+     *     the bottleneck at once, as no 10 Mbit/s link would deliver them
      */
-    record Setup(Bottleneck bottleneck, int tcpMss, int bunch, double edgeMbit) {
+    record Setup(Bottleneck bottleneck, int tcpMss, int bunch, double edgeMbit, String tcpCongestionControl,
+            boolean gso) {
         Setup {
             if (tcpMss < 536 || tcpMss > 1460) {
                 throw new IllegalArgumentException("--tcp-mss must be in 536..1460 (an Ethernet MTU), got " + tcpMss);
@@ -115,10 +142,23 @@ public final class LayeredTcpBenchmark {
             if (bunch < 2 || bunch > 15) {
                 throw new IllegalArgumentException("--bunch must be in 2..15, got " + bunch);
             }
+            if (!tcpCongestionControl.matches("[a-z0-9_]*")) {
+                throw new IllegalArgumentException("--tcp-cc must be a congestion control's name, got "
+                        + tcpCongestionControl);
+            }
             if (edgeMbit != 0 && edgeMbit * 1e6 <= bottleneck.rateBitsPerSecond()) {
                 throw new IllegalArgumentException("the exterior link must be faster than the bottleneck, got "
                         + edgeMbit + " Mbit/s");
             }
+        }
+
+        /** What the run's report says of the setup. */
+        String describe() {
+            return String.format(Locale.ROOT, "%s; exterior link %s; TCP %s, MSS at most %d bytes, %s; bunches of %d",
+                    bottleneck, edgeMbit > 0 ? Bottleneck.plain(edgeMbit) + " Mbit/s" : "none (veth)",
+                    tcpCongestionControl.isEmpty() ? "with the namespace's default congestion control"
+                            : tcpCongestionControl, tcpMss,
+                    gso ? "segments in GSO bursts" : "one segment per packet (gso_max_segs 1)", bunch);
         }
 
         /** The commands after the bottleneck's: the advertised MSS, and the exterior link when there is one. */
@@ -126,6 +166,13 @@ public final class LayeredTcpBenchmark {
             List<List<String>> c = new ArrayList<>();
             c.add(List.of("ip", "-n", Dumbbell.RIGHT, "route", "replace", "default", "via", "10.201.2.1", "advmss",
                     Integer.toString(tcpMss)));
+            if (!tcpCongestionControl.isEmpty()) {
+                c.add(List.of("ip", "netns", "exec", Dumbbell.LEFT, "sysctl", "-q", "-w",
+                        "net.ipv4.tcp_congestion_control=" + tcpCongestionControl));
+            }
+            if (!gso) {
+                c.add(List.of("ip", "-n", Dumbbell.LEFT, "link", "set", "dev", "hwf-l0", "gso_max_segs", "1"));
+            }
             if (edgeMbit > 0) {
                 // One class per flow, as the simulator gives each sender a link of its own: through one
                 // shared FIFO a pair's two packets, written back to back, would stay adjacent and no
@@ -215,8 +262,19 @@ public final class LayeredTcpBenchmark {
         }
     }
 
+    static final java.util.regex.Pattern SS_MSS = java.util.regex.Pattern.compile("\\bmss:(\\d+)");
+    /** ss's {@code retrans:now/total}: the total, what the connection retransmitted so far. */
+    static final java.util.regex.Pattern SS_RETRANS = java.util.regex.Pattern.compile("\\bretrans:\\d+/(\\d+)");
+    static final java.util.regex.Pattern SS_DATA_SEGS = java.util.regex.Pattern.compile("\\bdata_segs_out:(\\d+)");
+
+    /** The first group of {@code p} in ss's answer, {@code -} when absent (no connection yet, or none retransmitted). */
+    static String field(java.util.regex.Pattern p, String ss) {
+        java.util.regex.Matcher m = p.matcher(ss);
+        return m.find() ? m.group(1) : "-";
+    }
+
     /**
-     * Every 200 ms, the bottleneck's queue (tc) and the TCP sender's round trip and window (ss),
+     * Every 200 ms, the bottleneck's queue (tc) and the TCP sender's round trip, window, retransmissions and data segments (ss),
      * with the instant since the monitor started (about the peers' start, within the JVMs' start-up).
      */
     private static Thread monitor(Dumbbell d, Path file) {
@@ -227,10 +285,10 @@ public final class LayeredTcpBenchmark {
                     Dumbbell.QueueCounters q = d.counters();
                     String ss = Dumbbell.tcpInfo(Dumbbell.LEFT, 5001);
                     double[] tcp = FairnessBenchmark.tcpInfo(ss);
-                    java.util.regex.Matcher mss = java.util.regex.Pattern.compile("\\bmss:(\\d+)").matcher(ss);
-                    w.printf(Locale.ROOT, "t=%.3f sent=%d drops=%d backlog=%d qlen=%d tcp_rtt=%s tcp_cwnd=%s tcp_mss=%s%n",
-                            (System.nanoTime() - start) / 1e9, q.bytes(), q.drops(), q.backlogBytes(), q.backlogPackets(),
-                            tcp == null ? "-" : tcp[0], tcp == null ? "-" : (int) tcp[2], mss.find() ? mss.group(1) : "-");
+                    w.printf(Locale.ROOT, "t=%.3f sent=%d drops=%d backlog=%d qlen=%d tcp_rtt=%s tcp_cwnd=%s tcp_mss=%s"
+                            + " tcp_retrans=%s tcp_segs=%s%n", (System.nanoTime() - start) / 1e9, q.bytes(), q.drops(),
+                            q.backlogBytes(), q.backlogPackets(), tcp == null ? "-" : tcp[0], tcp == null ? "-" : (int) tcp[2],
+                            field(SS_MSS, ss), field(SS_RETRANS, ss), field(SS_DATA_SEGS, ss));
                     Thread.sleep(200);
                 }
             } catch (InterruptedException e) {

@@ -21,14 +21,14 @@ class LayeredTcpSetupTest {
     void theTcpReceiverAdvertisesTheLayeredPacketSizeAsItsMss() {
         // Padhye's rate is proportional to the packet size: without this TCP ran 1448-byte segments
         // beside ERA's 1000-byte packets, and ERA aimed at 0.69 of TCP's rate.
-        Setup setup = new Setup(TWO_MBIT, LayeredTcpPeer.PACKET, 2, 0);
+        Setup setup = new Setup(TWO_MBIT, LayeredTcpPeer.PACKET, 2, 0, "", true);
         assertThat(setup.commands()).containsExactly(List.of("ip", "-n", Dumbbell.RIGHT, "route", "replace", "default",
                 "via", "10.201.2.1", "advmss", "1000"));
     }
 
     @Test
     void theExteriorLinkGivesEachFlowAClassOfItsOwn() {
-        List<List<String>> c = new Setup(TWO_MBIT, 1000, 2, 10).commands();
+        List<List<String>> c = new Setup(TWO_MBIT, 1000, 2, 10, "", true).commands();
         assertThat(c).hasSize(5);
         assertThat(String.join(" ", c.get(1))).isEqualTo(
                 "tc -n hwf-left qdisc replace dev hwf-l0 root handle 1: htb default 20");
@@ -40,11 +40,51 @@ class LayeredTcpSetupTest {
     }
 
     @Test
+    void theTcpSenderTakesTheAskedCongestionControlBeforeItConnects() {
+        // The simulator's TCP is Reno; the kernel's default is cubic, whose window falls by 30% rather than half.
+        List<List<String>> c = new Setup(TWO_MBIT, 1000, 2, 0, "reno", true).commands();
+        assertThat(c).hasSize(2);
+        assertThat(String.join(" ", c.get(1))).isEqualTo(
+                "ip netns exec hwf-left sysctl -q -w net.ipv4.tcp_congestion_control=reno");
+        assertThat(new Setup(TWO_MBIT, 1000, 2, 0, "", true).commands()).hasSize(1);
+    }
+
+    @Test
+    void theMonitorReadsRetransmissionsAndSegmentsFromSs() {
+        String ss = "ESTAB 0 1 10.201.1.1:40000 10.201.2.2:5001 cubic wscale:7,7 rto:300 rtt:98.5/3.1 mss:1000"
+                + " cwnd:17 ssthresh:12 bytes_retrans:52000 segs_out:4010 data_segs_out:4000 retrans:0/52 lost:0";
+        assertThat(LayeredTcpBenchmark.field(LayeredTcpBenchmark.SS_RETRANS, ss)).isEqualTo("52");
+        assertThat(LayeredTcpBenchmark.field(LayeredTcpBenchmark.SS_DATA_SEGS, ss)).isEqualTo("4000");
+        assertThat(LayeredTcpBenchmark.field(LayeredTcpBenchmark.SS_MSS, ss)).isEqualTo("1000");
+        assertThat(LayeredTcpBenchmark.field(LayeredTcpBenchmark.SS_RETRANS, "ESTAB cwnd:10 mss:1000")).isEqualTo("-");
+    }
+
+    @Test
+    void withoutGsoTheSendersInterfacePassesOneSegmentPerPacket() {
+        // An htb class spaces packets; a GSO burst is one packet to it, and its segments would reach the
+        // bottleneck back to back.
+        List<List<String>> c = new Setup(TWO_MBIT, 1000, 2, 10, "", false).commands();
+        assertThat(c).hasSize(6);
+        assertThat(String.join(" ", c.get(1))).isEqualTo("ip -n hwf-left link set dev hwf-l0 gso_max_segs 1");
+        assertThat(new Setup(TWO_MBIT, 1000, 2, 10, "", true).commands()).hasSize(5);
+    }
+
+    @Test
+    void theReportSaysHowTheRunWasSetUp() {
+        assertThat(new Setup(TWO_MBIT, 1000, 2, 10, "reno", false).describe()).endsWith("; exterior link 10 Mbit/s;"
+                + " TCP reno, MSS at most 1000 bytes, one segment per packet (gso_max_segs 1); bunches of 2");
+        assertThat(new Setup(TWO_MBIT, 1000, 4, 0, "", true).describe()).endsWith("; exterior link none (veth);"
+                + " TCP with the namespace's default congestion control, MSS at most 1000 bytes, segments in GSO"
+                + " bursts; bunches of 4");
+    }
+
+    @Test
     void refusesWhatCannotBeSetUp() {
-        assertThatThrownBy(() -> new Setup(TWO_MBIT, 1448 + 100, 2, 0)).hasMessageContaining("--tcp-mss");
-        assertThatThrownBy(() -> new Setup(TWO_MBIT, 1000, 1, 0)).hasMessageContaining("--bunch");
-        assertThatThrownBy(() -> new Setup(TWO_MBIT, 1000, 2, 1.5)).hasMessageContaining("faster than the bottleneck");
+        assertThatThrownBy(() -> new Setup(TWO_MBIT, 1448 + 100, 2, 0, "", true)).hasMessageContaining("--tcp-mss");
+        assertThatThrownBy(() -> new Setup(TWO_MBIT, 1000, 1, 0, "", true)).hasMessageContaining("--bunch");
+        assertThatThrownBy(() -> new Setup(TWO_MBIT, 1000, 2, 1.5, "", true)).hasMessageContaining("faster than the bottleneck");
         assertThatThrownBy(() -> LayeredTcpPeer.rules("era")).hasMessageContaining("unknown rules");
+        assertThatThrownBy(() -> new Setup(TWO_MBIT, 1000, 2, 0, "reno; reboot", true)).hasMessageContaining("--tcp-cc");
     }
 
     @Test
@@ -55,6 +95,9 @@ class LayeredTcpSetupTest {
         assertThat(slow.estimateIntervals()).isEqualTo(6);
         assertThat(slow.lossWindowNanos()).isEqualTo(10_000_000_000L);
         assertThat(slow.lossEvents()).isTrue();
+        assertThat(LayeredTcpPeer.rules("prompt").riseCap()).isEqualTo(EraConfig.prompt().riseCap());
+        assertThat(LayeredTcpPeer.rules("prompt").lossHistory()).isFalse();
+        assertThat(LayeredTcpPeer.rules("tfrc").lossHistory()).isTrue();
     }
 
     @Test
