@@ -140,12 +140,16 @@ public final class CostBenefitConfig {
         return new Builder();
     }
 
-    /** Eq 4.7: what a link whose buffer held {@code averageQueue} packets on average costs. */
+    /** Eq 4.7: what a link whose buffer held {@code averageQueue} packets on average costs (at most a full hard buffer's). */
     public double linkCost(double averageQueue) {
         if (!(averageQueue > 0)) {
             return 0;
         }
-        return maxLinkCost * Math.expm1(averageQueue / softBufferPackets) / (Math.E - 1);
+        // The priced buffer never holds more than the hard bound, but the reliable queues priced with it
+        // are bounded by their own windows: beyond the hard bound a link costs what a full buffer does,
+        // already more than any client can pay, rather than an exponent that grows without end.
+        double queue = Math.min(averageQueue, hardBufferPackets);
+        return maxLinkCost * Math.expm1(queue / softBufferPackets) / (Math.E - 1);
     }
 
     /** Eq 4.9: the benefit of a packet to a client holding {@code tokens} dollars. */

@@ -210,10 +210,13 @@ final class FlowControl {
         return c;
     }
 
-    /** Packets the node's reliable link channel to {@code neighbour} holds unsent: its unicast sessions' queue. */
+    /**
+     * Packets held unsent for {@code neighbour} outside the priced buffer: the node's reliable link
+     * channel (unicast sessions) and reliable multicast's channel. A link congested by them is priced.
+     */
     private int reliableQueued(NodeId neighbour) {
         LinkView link = context.link(neighbour);
-        return link == null ? 0 : link.flow().queued();
+        return (link == null ? 0 : link.flow().queued()) + stage.reliableQueued(neighbour);
     }
 
     private boolean transmit(NodeId neighbour, ByteBuf body) {
@@ -299,9 +302,9 @@ final class FlowControl {
         }
         List<CostUpdate.Link> links = new ArrayList<>();
         List<LinkBuffer> snapshot = new ArrayList<>();
-        // A link that carries only reliable unicast sessions is priced by their queue all the same.
+        // A link that carries only reliable traffic (sessions, reliable multicast) is priced by its queue all the same.
         for (LinkView l : context.links()) {
-            if (l.status() == LinkStatus.UP && !channels.containsKey(l.id()) && l.flow().queued() > 0) {
+            if (l.status() == LinkStatus.UP && !channels.containsKey(l.id()) && reliableQueued(l.id()) > 0) {
                 channel(l.id(), nowNanos);
             }
         }

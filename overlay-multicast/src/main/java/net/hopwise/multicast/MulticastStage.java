@@ -285,6 +285,11 @@ final class MulticastStage implements Stage, Multicast {
         return null;
     }
 
+    /** Reliable multicast packets queued for {@code neighbour}, which Cost-Benefit prices with the link. */
+    int reliableQueued(NodeId neighbour) {
+        return reliable.queued(neighbour);
+    }
+
     int fragmentsOf(int length) {
         return Math.max(1, (length + chunk - 1) / chunk);
     }

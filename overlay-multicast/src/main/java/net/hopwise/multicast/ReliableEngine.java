@@ -358,6 +358,11 @@ final class ReliableEngine {
         }
     }
 
+    /** Reliable multicast packets queued at this node for {@code neighbour}: part of that link's queue. */
+    int queued(NodeId neighbour) {
+        return links.queued(neighbour);
+    }
+
     int maxBody() {
         return context.maxBody();
     }

@@ -88,6 +88,12 @@ final class ReliableLinks {
                 && lossNanos.getOrDefault(neighbour, Long.MIN_VALUE) < offeredNanos;
     }
 
+    /** Packets this node's reliable multicast channel to {@code neighbour} holds unsent. */
+    int queued(NodeId neighbour) {
+        LinkChannel c = channels.get(neighbour);
+        return c == null ? 0 : c.buffered();
+    }
+
     private LinkChannel channel(NodeId neighbour, long nowNanos) {
         LinkChannel c = channels.get(neighbour);
         if (c == null) {

@@ -146,6 +146,41 @@ class CostBenefitLinkTest {
         }
     }
 
+    /**
+     * Reliable multicast's own channel queue counts in its link's price: a sender that fills a 1 Mbit/s
+     * link with a reliable stream queues at that channel, not in the priced buffer, and the link was
+     * priced at $0 however long that queue grew.
+     */
+    @Test
+    void aLinkQueuedWithReliableMulticastIsPriced() {
+        try (SimNetwork net = new SimNetwork(2, b -> b.module(CostBenefitScenarios.module()))) {
+            net.node("a");
+            net.node("b");
+            net.link("a", "b", CostBenefitScenarios.link(CostBenefitScenarios.MBIT, 10));
+            net.start();
+            net.runFor(Duration.ofSeconds(5));
+            Inbox heard = new Inbox();
+            net.engine("b").module(Multicast.class).join("prices", 3, heard);
+            net.runFor(Duration.ofSeconds(2));
+            GroupSender sender = net.engine("a").module(Multicast.class).reliableSender("prices", 3, RoutingMetric.HOPS,
+                    SlowMemberPolicy.SLOW_GROUP);
+            NodeId a = NodeId.ofName("a");
+            NodeId b = NodeId.ofName("b");
+            double highest = 0;
+            for (int i = 0; i < 60; i++) {
+                while (sender.send(new byte[1000]).accepted()) {
+                    // as fast as the stream takes them: 8 Mbit/s and more offered to a 1 Mbit/s link
+                }
+                net.runFor(Duration.ofMillis(50));
+                Map<NodeId, Double> costs = net.engine("b").module(Multicast.class).linkCosts().getOrDefault(a, Map.of());
+                highest = Math.max(highest, costs.getOrDefault(b, 0.0));
+            }
+            System.out.printf("reliable multicast alone: %d messages heard, A-B priced up to $%.2f%n", heard.size(), highest);
+            assertThat(heard.size()).as("the stream flows").isPositive();
+            assertThat(highest).as("A-B's cost as B heard it").isGreaterThan(0);
+        }
+    }
+
     private static int queued(SimNetwork net, String node, NodeId neighbour) {
         for (LinkBuffer lb : net.engine(node).module(Multicast.class).linkBuffers()) {
             if (lb.neighbour().equals(neighbour)) {

@@ -43,6 +43,10 @@ class CostBenefitRulesTest {
         assertThat(THESIS.linkCost(50)).isCloseTo(7.55, within(0.01));
         assertThat(THESIS.linkCost(100)).isCloseTo(20.0, within(1e-9));
         assertThat(THESIS.linkCost(150)).isCloseTo(40.5, within(0.05));
+        // Reliable queues priced with the buffer may exceed its hard bound: they cost a full buffer's price.
+        double full = THESIS.linkCost(THESIS.hardBufferPackets());
+        assertThat(THESIS.linkCost(THESIS.hardBufferPackets() * 10.0)).isEqualTo(full);
+        assertThat(THESIS.linkCost(THESIS.hardBufferPackets() - 1)).isLessThan(full);
     }
 
     @Test
