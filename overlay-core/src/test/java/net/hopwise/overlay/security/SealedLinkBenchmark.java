@@ -71,6 +71,12 @@ public final class SealedLinkBenchmark {
         System.out.printf(Locale.ROOT, "Java %s, %d processors; %d rounds, %.1f s a goodput row after %.1f s warm-up,"
                 + " %d pings a round-trip row%n", System.getProperty("java.version"),
                 Runtime.getRuntime().availableProcessors(), rounds, seconds, warmupSeconds, pings);
+        // Netty 4.2 turns sun.misc.Unsafe off by default from Java 25 on (heap-to-direct copies and
+        // buffer access then go through slower paths): a plaintext row without it is not the baseline
+        // a Java 17 node gets, so the run says which it had.
+        System.out.println("Netty's Unsafe: " + (io.netty.util.internal.PlatformDependent.hasUnsafe() ? "available"
+                : "unavailable (" + io.netty.util.internal.PlatformDependent.getUnsafeUnavailabilityCause().getMessage()
+                        + "); on Java 25+ run with --sun-misc-unsafe-memory-access=allow to compare like with like"));
         System.err.println("warming the JIT up: every row once, unmeasured");
         for (CipherSuite c : configs) {
             goodput(c, false, seconds);
