@@ -28,8 +28,7 @@ import net.hopwise.overlay.routing.RoutingMetric;
  * <ul>
  *   <li>best-effort goodput a to b on loopback UDP, 1000-byte messages, the sender keeping at most
  *       4096 messages beyond what arrived (so that it does not take the receiver's CPU for datagrams
- *       the receiver's socket would drop), parked while the window is full until the receiver has
- *       taken a sixteenth of it;</li>
+ *       the receiver's socket would drop);</li>
  *   <li>reliable goodput over a session (hop-by-hop link and session), the sender woken by the
  *       session's writability listener;</li>
  *   <li>round trip over 3 hops (4 nodes in a chain), one 64-byte message outstanding, its median.</li>
@@ -205,25 +204,11 @@ public final class SealedLinkBenchmark {
                         }
                     };
                 } else {
-                    // A full window parks the sender until the receiver has taken a sixteenth of it (the
-                    // receiver wakes it), not for a fixed time: polling every 20 us cost the sender's thread
-                    // CPU that the two nodes' loops need on a 2-core machine, the more the slower the row.
-                    // The refill stays small, so the window is kept about as full as polling kept it
-                    // (half a window at once overflowed the receiver's socket in plaintext rows).
-                    AtomicLong resumeAt = new AtomicLong(Long.MAX_VALUE);
-                    b.openPort(7, m -> {
-                        long got = received.get() + m.payload().readableBytes();
-                        received.set(got); // ordered before the read below, or a wake-up could be missed
-                        if (got >= resumeAt.get()) {
-                            resumeAt.set(Long.MAX_VALUE);
-                            LockSupport.unpark(sender);
-                        }
-                    });
+                    b.openPort(7, m -> received.lazySet(received.get() + m.payload().readableBytes()));
                     OverlayPort port = a.openPort(7, m -> { });
                     NodeId to = b.id();
                     long[] offered = {0};
                     long[] progress = {0, System.nanoTime()};
-                    long window = (long) pacedWindow * PAYLOAD;
                     offer = () -> {
                         long got = received.get();
                         long now = System.nanoTime();
@@ -231,15 +216,11 @@ public final class SealedLinkBenchmark {
                             progress[0] = got;
                             progress[1] = now;
                         }
-                        if (offered[0] - got >= window) {
+                        if (offered[0] - got >= (long) pacedWindow * PAYLOAD) {
                             if (now - progress[1] > 5_000_000L) {
                                 offered[0] = got; // what a full socket buffer dropped never arrives
                             } else {
-                                resumeAt.set(offered[0] - window + window / 16);
-                                if (received.get() < offered[0] - window + window / 16) {
-                                    LockSupport.parkNanos(1_000_000); // woken by the receiver; the timeout for losses
-                                }
-                                resumeAt.set(Long.MAX_VALUE);
+                                LockSupport.parkNanos(20_000);
                             }
                             return;
                         }
