@@ -364,8 +364,12 @@ public final class OverlayNode implements AutoCloseable {
         boolean prepared = length <= engine.maxFragmentPayload();
         if (prepared) {
             // The one copy of the payload, made here on the caller's thread, straight into the
-            // datagram the loop will send: the loop only writes the headers in front of it.
-            message = channel.alloc().ioBuffer(NodeStack.PREPARED_HEADROOM + length);
+            // datagram the loop will send: the loop only writes the headers in front of it. Room for
+            // what the datagram stages add (link security's header and tag) lets a stage rewrite the
+            // datagram in this buffer instead of a new one.
+            int stagesRoom = net.hopwise.overlay.wire.WireHeader.MAX_DATAGRAM - NodeStack.PREPARED_HEADROOM
+                    - engine.maxFragmentPayload();
+            message = channel.alloc().ioBuffer(NodeStack.PREPARED_HEADROOM + length + stagesRoom);
             message.writerIndex(NodeStack.PREPARED_HEADROOM);
         } else {
             message = Unpooled.buffer(length);

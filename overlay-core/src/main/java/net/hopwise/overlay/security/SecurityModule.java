@@ -237,27 +237,37 @@ public final class SecurityModule implements OverlayModule {
             } finally {
                 if (sealed == null) {
                     hold(link.name(), address, datagram); // released here or once the link has keys
-                } else {
-                    datagram.release();
                 }
             }
             afterEngine();
             return sealed;
         }
 
+        /**
+         * The sealed datagram of {@code plain}, which it then owns ({@code plain} itself or a new buffer,
+         * {@code plain} released); null when the link has no keys, {@code plain} still the caller's.
+         */
         private ByteBuf seal(String peer, ByteBuf plain, long now) {
             int n = plain.readableBytes();
             // A datagram the node sends is often a composite (a header and a shared body), whose NIO view
             // would be a merged copy anyway: it is gathered once into an array right behind the room for
             // the sealing header, sealed there in place, and written once into the direct buffer the
             // socket takes without a further copy.
-            byte[] buf = sealedScratch(n + LinkSecurity.overhead());
+            int length = n + LinkSecurity.overhead();
+            byte[] buf = sealedScratch(length);
             plain.getBytes(plain.readerIndex(), buf, SecureWire.DATA_HEADER_BYTES, n);
             ByteBuffer o = ByteBuffer.wrap(buf);
             if (!engine.seal(peer, ByteBuffer.wrap(buf, SecureWire.DATA_HEADER_BYTES, n), o, now)) {
                 return null;
             }
-            ByteBuf out = ctx.allocator().ioBuffer(o.position());
+            ByteBuf out;
+            if (InPlace.reusable(plain, length)) {
+                out = plain;
+                out.writerIndex(out.readerIndex());
+            } else {
+                out = ctx.allocator().ioBuffer(length);
+                plain.release();
+            }
             out.writeBytes(buf, 0, o.position());
             return out;
         }
@@ -316,7 +326,6 @@ public final class SecurityModule implements OverlayModule {
                         break; // keys gone again: they wait for the next handshake
                     }
                     q.poll();
-                    h.datagram.release();
                     ctx.sendDatagram(this, h.to, sealed);
                 }
                 if (q != null && q.isEmpty()) {

@@ -71,6 +71,12 @@ public final class SealedLinkBenchmark {
         System.out.printf(Locale.ROOT, "Java %s, %d processors; %d rounds, %.1f s a goodput row after %.1f s warm-up,"
                 + " %d pings a round-trip row%n", System.getProperty("java.version"),
                 Runtime.getRuntime().availableProcessors(), rounds, seconds, warmupSeconds, pings);
+        // Netty 4.2 turns sun.misc.Unsafe off by default from Java 25 on (heap-to-direct copies and
+        // buffer access then go through slower paths): a plaintext row without it is not the baseline
+        // a Java 17 node gets, so the run says which it had.
+        System.out.println("Netty's Unsafe: " + (io.netty.util.internal.PlatformDependent.hasUnsafe() ? "available"
+                : "unavailable (" + io.netty.util.internal.PlatformDependent.getUnsafeUnavailabilityCause().getMessage()
+                        + "); on Java 25+ run with --sun-misc-unsafe-memory-access=allow to compare like with like"));
         System.err.println("warming the JIT up: every row once, unmeasured");
         for (CipherSuite c : configs) {
             goodput(c, false, seconds);
@@ -234,6 +240,7 @@ public final class SealedLinkBenchmark {
                     offer.run();
                 }
                 long r0 = received.get();
+                long drops0 = b.counters().drops(net.hopwise.overlay.wire.DropReason.SOCKET_BUFFER);
                 var threads0 = CeilingProbe.threadCpu();
                 long c0 = CeilingProbe.cpuNanosButThisThread() + sendNanos[0];
                 long t0 = System.nanoTime();
@@ -244,9 +251,10 @@ public final class SealedLinkBenchmark {
                 long t1 = System.nanoTime();
                 long c1 = CeilingProbe.cpuNanosButThisThread() + sendNanos[0];
                 long bytes = received.get() - r0;
-                System.out.printf(Locale.ROOT, "  %s %s: busiest threads a message: %s%n",
+                System.out.printf(Locale.ROOT, "  %s %s: busiest threads a message: %s; the receiver's socket dropped %d%n",
                         suite == null ? "plaintext" : suite.name(), reliable ? "reliable" : "best effort",
-                        CeilingProbe.busiestThreads(threads0, CeilingProbe.threadCpu(), bytes / (double) PAYLOAD));
+                        CeilingProbe.busiestThreads(threads0, CeilingProbe.threadCpu(), bytes / (double) PAYLOAD),
+                        b.counters().drops(net.hopwise.overlay.wire.DropReason.SOCKET_BUFFER) - drops0);
                 return new double[] {bytes * 1e9 / (t1 - t0), (c1 - c0) / Math.max(1.0, bytes / (double) PAYLOAD)};
             } finally {
                 for (OverlayNode n : nodes) {
