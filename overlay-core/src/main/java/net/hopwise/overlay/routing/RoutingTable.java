@@ -8,10 +8,6 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import net.hopwise.overlay.NodeId;
-import org.jgrapht.alg.interfaces.ShortestPathAlgorithm;
-import org.jgrapht.alg.shortestpath.IntVertexDijkstraShortestPath;
-import org.jgrapht.graph.DefaultWeightedEdge;
-import org.jgrapht.graph.SimpleDirectedWeightedGraph;
 
 /**
  * One node's routes under every metric, computed from a link-state database; immutable.
@@ -26,7 +22,7 @@ import org.jgrapht.graph.SimpleDirectedWeightedGraph;
  * nodes with one-second links, far below anything measured). Because every node with the same
  * database computes the same integers, "equal cost" means the same thing on every node.
  *
- * <p><b>Which shortest path.</b> JGraphT's Dijkstra gives the least cost of every node. Among the
+ * <p><b>Which shortest path.</b> Dijkstra ({@link LeastCosts}) gives the least cost of every node. Among the
  * paths of least cost, the route is the one with the fewest hops, and among those the one whose
  * sequence of node ids, read from this node, is smallest (ids compared unsigned). That choice is
  * closed under taking prefixes and suffixes: the route of a node on our route to d is the rest of
@@ -170,26 +166,7 @@ final class RoutingTable {
 
     /** Least cost from s to every node in integer weight units, -1 where unreachable. */
     static long[] leastCosts(int n, int s, RouteLinks links, RouteWeights w) {
-        SimpleDirectedWeightedGraph<Integer, DefaultWeightedEdge> graph =
-                new SimpleDirectedWeightedGraph<>(DefaultWeightedEdge.class);
-        for (int v = 0; v < n; v++) {
-            graph.addVertex(v);
-        }
-        for (int e = 0; e < links.count(); e++) {
-            if (w.usable[e]) {
-                DefaultWeightedEdge edge = graph.addEdge(links.from[e], links.to[e]);
-                graph.setEdgeWeight(edge, w.weight[e]);
-            }
-        }
-        ShortestPathAlgorithm.SingleSourcePaths<Integer, DefaultWeightedEdge> paths =
-                new IntVertexDijkstraShortestPath<>(graph).getPaths(s);
-        long[] dist = new long[n];
-        for (int v = 0; v < n; v++) {
-            double d = paths.getWeight(v);
-            // Weights are integers below 2^52 on every path, so the doubles are exact.
-            dist[v] = Double.isInfinite(d) ? -1 : (long) d;
-        }
-        return dist;
+        return LeastCosts.from(n, s, links, w);
     }
 
     /** Fills next hops and parents with the tie-broken routes (see the class comment). */
