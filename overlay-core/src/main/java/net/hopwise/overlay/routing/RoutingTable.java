@@ -4,7 +4,6 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Collection;
 import java.util.Collections;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import net.hopwise.overlay.NodeId;
@@ -156,6 +155,10 @@ final class RoutingTable {
 
     /** [node of {@code nodes}]: this table's next hop to it, as a number in {@code index}; -1 if none or not there. */
     private int[] nextHops(RoutingMetric metric, NodeId[] others, NodeIndex othersIndex) {
+        if (Arrays.equals(nodes, others)) {
+            // The same nodes numbered the same: the numbers carry over (the common case, costs changed).
+            return nextHop[metric.ordinal()].clone();
+        }
         int[] hops = new int[others.length];
         for (int v = 0; v < others.length; v++) {
             NodeId hop = nextHop(others[v], metric);
@@ -255,14 +258,7 @@ final class RoutingTable {
             parents = new int[n];
             chooseRoutes(s, graph, w, dist, new int[n], parents);
         }
-        Map<NodeId, NodeId> tree = new HashMap<>();
-        tree.put(source, source);
-        for (int v = 0; v < n; v++) {
-            if (parents[v] >= 0) {
-                tree.put(nodes[v], nodes[parents[v]]);
-            }
-        }
-        return Collections.unmodifiableMap(tree);
+        return new ParentTree(nodes, index, s, parents);
     }
 
     NodeId nextHop(NodeId destination, RoutingMetric metric) {
@@ -319,8 +315,17 @@ final class RoutingTable {
 
     /** Whether both tables reach the same nodes by the same paths under every metric. */
     boolean sameRoutesAs(RoutingTable other) {
+        boolean sameNodes = self == other.self && Arrays.equals(nodes, other.nodes);
         for (RoutingMetric metric : METRICS) {
             int m = metric.ordinal();
+            if (sameNodes && kept[m] == null && other.kept[m] == null) {
+                // Each route is its chain of parents, so with the same numbering equal parents are equal
+                // routes, and a parent that differs is a route that differs or reaches no longer.
+                if (!Arrays.equals(parent[m], other.parent[m])) {
+                    return false;
+                }
+                continue;
+            }
             if (reachable(m) != other.reachable(m)) {
                 return false;
             }
