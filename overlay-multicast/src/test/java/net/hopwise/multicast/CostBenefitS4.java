@@ -30,8 +30,11 @@ import net.hopwise.overlay.wire.DropReason;
  * group's three members (routes and memberships converged), else it says how far it got instead of
  * measuring senders whose trees are empty.
  *
- * <p>Run (a simulator experiment: nice 19, one at a time): {@code java -cp <test class path>
- * net.hopwise.multicast.CostBenefitS4 --pairs 800 --senders 5,100,200,400,800 --seconds 30 --seeds 3}.
+ * <p>Run (a simulator experiment: idle priority, one at a time): {@code chrt --idle 0 java -Xmx12g -Xmn4g
+ * -XX:+UseParallelGC -cp <test class path> net.hopwise.multicast.CostBenefitS4 --pairs 800 --senders 800
+ * --seconds 10 --seeds 1}. At full size the live heap is 3 to 4.5 GB; the Parallel collector with a large
+ * young generation spends a seventh of what G1 spent on the large, pointer-rich old generation of
+ * link-state databases. Each full-size run is about 15 minutes of one core.
  */
 public final class CostBenefitS4 {
     /** Senders (and receivers) a hub carries: well within an advertisement's links, with room to spare. */
