@@ -66,6 +66,17 @@ public final class CostBenefitConfig {
      * times M, above the 170 the thesis saw at 800 senders; past it a packet is dropped and counted.
      */
     public static final int DEFAULT_HARD_BUFFER_PACKETS = 400;
+    /**
+     * 20 packets [not in the thesis's text: ns-2's default TCP window, which its simulated links ran
+     * with]: the most a link's channel has sent and not had acknowledged. Beyond the path's
+     * bandwidth-delay product it is the link's reserve, which keeps the link busy while its clients
+     * react to a price (the chain S3: a Vegas window's two to four packets left a lone client's link
+     * idle after each halving, 9.37-9.47 of 10 Mbit/s; with this cap 9.56-9.59); within a 50-packet
+     * queue at the link, so that it costs no loss. A link whose bandwidth-delay product exceeds it
+     * (1094-byte packets: 10 Mbit/s at a round trip over 17 ms, 100 Mbit/s over 1.7 ms) carries at
+     * most the cap a round trip: raise it there.
+     */
+    public static final int DEFAULT_LINK_WINDOW_PACKETS = 20;
 
     private final double maxLinkCost;
     private final int softBufferPackets;
@@ -80,6 +91,7 @@ public final class CostBenefitConfig {
     private final long minSalaryPeriodNanos;
     private final long maxSalaryPeriodNanos;
     private final int hardBufferPackets;
+    private final int linkWindowPackets;
     private final long halvingSettleNanos;
     private final boolean randomised;
 
@@ -97,6 +109,11 @@ public final class CostBenefitConfig {
         minSalaryPeriodNanos = nanos("minSalaryPeriod", b.minSalaryPeriod);
         maxSalaryPeriodNanos = nanos("maxSalaryPeriod", b.maxSalaryPeriod);
         hardBufferPackets = (int) positive("hardBufferPackets", b.hardBufferPackets);
+        linkWindowPackets = (int) positive("linkWindowPackets", b.linkWindowPackets);
+        if (linkWindowPackets > LinkChannel.MAX_WINDOW) {
+            throw new IllegalArgumentException("linkWindowPackets must be at most " + LinkChannel.MAX_WINDOW
+                    + ", got " + linkWindowPackets);
+        }
         halvingSettleNanos = nanos("halvingSettle", b.halvingSettle);
         randomised = b.randomised;
         if (slowUpdateNanos < fastUpdateNanos) {
@@ -188,6 +205,11 @@ public final class CostBenefitConfig {
         return hardBufferPackets;
     }
 
+    /** The most packets a link's channel has in flight: the reserve that keeps the link busy. */
+    public int linkWindowPackets() {
+        return linkWindowPackets;
+    }
+
     /** How long after a halving the packets a client buys do not count towards its next adaptation. */
     public long halvingSettleNanos() {
         return halvingSettleNanos;
@@ -227,6 +249,7 @@ public final class CostBenefitConfig {
         private Duration minSalaryPeriod = DEFAULT_MIN_SALARY_PERIOD;
         private Duration maxSalaryPeriod = DEFAULT_MAX_SALARY_PERIOD;
         private int hardBufferPackets = DEFAULT_HARD_BUFFER_PACKETS;
+        private int linkWindowPackets = DEFAULT_LINK_WINDOW_PACKETS;
         private Duration halvingSettle = DEFAULT_HALVING_SETTLE;
         private boolean randomised = true;
 
@@ -294,6 +317,11 @@ public final class CostBenefitConfig {
 
         public Builder hardBufferPackets(int v) {
             hardBufferPackets = v;
+            return this;
+        }
+
+        public Builder linkWindowPackets(int v) {
+            linkWindowPackets = v;
             return this;
         }
 

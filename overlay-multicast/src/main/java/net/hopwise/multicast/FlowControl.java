@@ -28,7 +28,7 @@ final class FlowControl {
     private final NodeId self;
     private final SplittableRandom random;
     private final CostTable table;
-    private final Map<NodeId, LinkChannel> channels = new HashMap<>();
+    private final Map<NodeId, PricedLink> channels = new HashMap<>();
     private final Map<NodeId, Double> advertised = new HashMap<>();
     private final LinkMeters meters;
     private final List<FlowSender> senders = new CopyOnWriteArrayList<>();
@@ -195,17 +195,25 @@ final class FlowControl {
         return queued;
     }
 
-    private LinkChannel channel(NodeId neighbour, long nowNanos) {
-        LinkChannel c = channels.get(neighbour);
+    private PricedLink channel(NodeId neighbour, long nowNanos) {
+        PricedLink c = channels.get(neighbour);
         if (c == null) {
-            c = new LinkChannel(random.nextInt(), config.hardBufferPackets(), context.allocator(),
+            LinkChannel lc = LinkChannel.lossDriven(random.nextInt(), config.hardBufferPackets(), context.allocator(),
                     body -> transmit(neighbour, body), nowNanos);
-            c.carry(bodyBytes -> outbox.take(neighbour,
+            lc.carry(bodyBytes -> outbox.take(neighbour,
                     context.maxBody() - ChannelAck.DATA_HEADER - ChannelAck.CARRIED_HEADER - bodyBytes, context.nowNanos()));
+            c = new PricedLink(lc, config.hardBufferPackets(), config.linkWindowPackets(), () -> reliableQueued(neighbour),
+                    nowNanos);
             channels.put(neighbour, c);
             meters.register(neighbour);
         }
         return c;
+    }
+
+    /** Packets the node's reliable link channel to {@code neighbour} holds unsent: its unicast sessions' queue. */
+    private int reliableQueued(NodeId neighbour) {
+        LinkView link = context.link(neighbour);
+        return link == null ? 0 : link.flow().queued();
     }
 
     private boolean transmit(NodeId neighbour, ByteBuf body) {
@@ -257,7 +265,7 @@ final class FlowControl {
     }
 
     void onAck(LinkView from, ChannelAck ack, long nowNanos) {
-        LinkChannel c = channels.get(from.id());
+        PricedLink c = channels.get(from.id());
         if (c != null) {
             c.onAck(ack, nowNanos);
         }
@@ -291,12 +299,18 @@ final class FlowControl {
         }
         List<CostUpdate.Link> links = new ArrayList<>();
         List<LinkBuffer> snapshot = new ArrayList<>();
-        for (Iterator<Map.Entry<NodeId, LinkChannel>> it = channels.entrySet().iterator(); it.hasNext(); ) {
-            Map.Entry<NodeId, LinkChannel> e = it.next();
+        // A link that carries only reliable unicast sessions is priced by their queue all the same.
+        for (LinkView l : context.links()) {
+            if (l.status() == LinkStatus.UP && !channels.containsKey(l.id()) && l.flow().queued() > 0) {
+                channel(l.id(), nowNanos);
+            }
+        }
+        for (Iterator<Map.Entry<NodeId, PricedLink>> it = channels.entrySet().iterator(); it.hasNext(); ) {
+            Map.Entry<NodeId, PricedLink> e = it.next();
             LinkView link = context.link(e.getKey());
-            LinkChannel c = e.getValue();
+            PricedLink c = e.getValue();
             if (link == null || link.status() != LinkStatus.UP || c.failed()) {
-                for (int i = c.buffered() + c.inFlight(); i > 0; i--) {
+                for (int i = c.holding(); i > 0; i--) {
                     linkGone.increment();
                 }
                 c.close();
@@ -344,7 +358,7 @@ final class FlowControl {
 
     long nextDeadlineNanos() {
         long next = Math.min(nextFastNanos, outbox.nextDeadlineNanos());
-        for (LinkChannel c : channels.values()) {
+        for (PricedLink c : channels.values()) {
             next = Math.min(next, c.nextDeadlineNanos());
         }
         for (FlowSender s : senders) {
@@ -357,7 +371,7 @@ final class FlowControl {
     }
 
     void onTimer(long nowNanos) {
-        for (LinkChannel c : channels.values()) {
+        for (PricedLink c : channels.values()) {
             c.onTimer(nowNanos);
         }
         if (nowNanos >= nextFastNanos) {
@@ -383,7 +397,7 @@ final class FlowControl {
     }
 
     void close() {
-        channels.values().forEach(LinkChannel::close);
+        channels.values().forEach(PricedLink::close);
         new ArrayList<>(channels.keySet()).forEach(meters::unregister);
         channels.clear();
         for (FlowSender s : senders) {

@@ -24,7 +24,7 @@ class UnicastCostBenefitTest {
         // Every new packet was bought once, and only once.
         assertThat(r.bought()).isEqualTo(r.sessionPackets()).isPositive();
         // Five clients share the link by their salaries as much as by the price: over 12 s one client's
-        // rate swings by half with its increases and halvings (over 60 s the session gets 0.86-1.10 of
+        // rate swings by half with its increases and halvings (over 60 s the session gets 0.79-0.95 of
         // the mean sender, docs/multicast.md); switched off it takes five times the senders' share.
         assertThat(r.sessionShare()).as("session %.3f against the mean sender of %s", r.session(),
                 java.util.Arrays.toString(r.senders())).isBetween(0.5, 2.0);
@@ -37,7 +37,10 @@ class UnicastCostBenefitTest {
         UnicastCostBenefitScenario.Result r = UnicastCostBenefitScenario.run(1, 4, false, Duration.ofSeconds(5), Duration.ofSeconds(5));
         assertThat(r.metered()).isFalse();
         assertThat(r.bought()).isZero();
-        assertThat(r.sessionShare()).isGreaterThan(5);
+        // Its queue at the bottleneck counts in the price the senders pay (docs/multicast.md), so they
+        // back off for it as for each other: it took 5-7 senders' shares while only their own buffer
+        // was priced, 4-7 since.
+        assertThat(r.sessionShare()).isGreaterThan(3);
     }
 
     @Test
