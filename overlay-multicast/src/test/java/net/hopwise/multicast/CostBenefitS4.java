@@ -30,8 +30,11 @@ import net.hopwise.overlay.wire.DropReason;
  * group's three members (routes and memberships converged), else it says how far it got instead of
  * measuring senders whose trees are empty.
  *
- * <p>Run (a simulator experiment: nice 19, one at a time): {@code java -cp <test class path>
- * net.hopwise.multicast.CostBenefitS4 --pairs 800 --senders 5,100,200,400,800 --seconds 30 --seeds 3}.
+ * <p>Run (a simulator experiment: idle priority, one at a time): {@code chrt --idle 0 java -Xmx12g -Xmn4g
+ * -XX:+UseParallelGC -cp <test class path> net.hopwise.multicast.CostBenefitS4 --pairs 800 --senders 800
+ * --seconds 10 --seeds 1}. At full size the live heap is 3 to 4.5 GB; the Parallel collector with a large
+ * young generation spends a seventh of what G1 spent on the large, pointer-rich old generation of
+ * link-state databases. Each full-size run is about 15 minutes of one core.
  */
 public final class CostBenefitS4 {
     /** Senders (and receivers) a hub carries: well within an advertisement's links, with room to spare. */
@@ -98,7 +101,8 @@ public final class CostBenefitS4 {
                 net.link("hr" + i / PER_HUB, "r" + i, access);
             }
             net.start();
-            net.runFor(Duration.ofSeconds(20).plus(settle));
+            progress(net, t0, "started");
+            runInSteps(net, t0, Duration.ofSeconds(20).plus(settle), "routes");
             for (int i = 0; i < pairs; i++) {
                 int member = i;
                 net.nodeNamed("r" + i).interact(st -> {
@@ -107,20 +111,23 @@ public final class CostBenefitS4 {
                     }
                 });
             }
-            net.runFor(Duration.ofSeconds(5));
+            runInSteps(net, t0, Duration.ofSeconds(5), "memberships");
             String readiness = readiness(net, pairs, senders);
             double setup = (System.nanoTime() - t0) / 1e9;
             List<CostBenefitScenarios.GreedyClient> clients = new ArrayList<>();
             for (int i = 0; i < senders; i++) {
                 clients.addAll(CostBenefitScenarios.clients(net, "s" + i, "g" + i, 1));
             }
-            net.runFor(warmup);
+            runInSteps(net, t0, warmup, "warm-up");
             long[] start = CostBenefitScenarios.counts(clients);
             int peak = 0;
             NodeId b = NodeId.ofName("b");
             long end = net.now() + measured.toNanos();
             while (net.now() < end) {
                 net.runFor(Duration.ofMillis(50));
+                if (net.now() % 5_000_000_000L < 50_000_000L) {
+                    progress(net, t0, "measuring, peak " + peak);
+                }
                 for (LinkBuffer lb : net.engine("a").module(Multicast.class).linkBuffers()) {
                     if (lb.neighbour().equals(b)) {
                         peak = Math.max(peak, lb.peak());
@@ -130,6 +137,21 @@ public final class CostBenefitS4 {
             double rate = CostBenefitScenarios.rate("S4", clients, start, measured.toNanos() / 1e9).wireMbps();
             return new Result(pairs, senders, rate, peak, setup, (System.nanoTime() - t0) / 1e9, readiness);
         }
+    }
+
+    /** Runs {@code span} of virtual time, saying every 5 s how far it got: a full-size run takes long. */
+    private static void runInSteps(SimNetwork net, long t0, Duration span, String phase) {
+        long end = net.now() + span.toNanos();
+        while (net.now() < end) {
+            net.runUntil(Math.min(end, net.now() + 5_000_000_000L));
+            progress(net, t0, phase);
+        }
+    }
+
+    private static void progress(SimNetwork net, long t0, String phase) {
+        Runtime rt = Runtime.getRuntime();
+        System.err.printf(Locale.ROOT, "  [%s] virtual %.1f s, wall %.0f s, heap used %d MB%n", phase, net.now() / 1e9,
+                (System.nanoTime() - t0) / 1e9, (rt.totalMemory() - rt.freeMemory()) >> 20);
     }
 
     /** Whether each sender's node routes to its group's members and knows them all; how many do. */

@@ -1,8 +1,6 @@
 package net.hopwise.overlay.routing;
 
 import java.util.Arrays;
-import java.util.HashSet;
-import java.util.Set;
 
 /** The links routing may use, numbered, with adjacency in both directions. */
 final class RouteLinks {
@@ -31,23 +29,30 @@ final class RouteLinks {
     /** RouteLinks u→v where u lists v and v lists u. */
     static RouteLinks bidirectional(LinkStateAdvertisement[] ads, NodeIndex index) {
         int n = ads.length;
-        Set<Long> listed = new HashSet<>();
+        // Sorted primitive keys, not a set of boxed ones: this runs for every route computation.
+        int claims = 0;
+        for (LinkStateAdvertisement a : ads) {
+            claims += a.links().size();
+        }
+        long[] listed = new long[claims];
+        int known = 0;
         for (int u = 0; u < n; u++) {
             for (LinkStateAdvertisement.Link link : ads[u].links()) {
                 int v = index.numberOf(link.neighbour().value());
                 if (v >= 0) {
-                    listed.add(((long) u << 32) | v);
+                    listed[known++] = ((long) u << 32) | v;
                 }
             }
         }
-        int[] from = new int[listed.size()];
-        int[] to = new int[listed.size()];
-        LinkCost[] costs = new LinkCost[listed.size()];
+        Arrays.sort(listed, 0, known);
+        int[] from = new int[known];
+        int[] to = new int[known];
+        LinkCost[] costs = new LinkCost[known];
         int count = 0;
         for (int u = 0; u < n; u++) {
             for (LinkStateAdvertisement.Link link : ads[u].links()) {
                 int v = index.numberOf(link.neighbour().value());
-                if (v >= 0 && listed.contains(((long) v << 32) | u)) {
+                if (v >= 0 && Arrays.binarySearch(listed, 0, known, ((long) v << 32) | u) >= 0) {
                     from[count] = u;
                     to[count] = v;
                     costs[count] = link.cost();

@@ -4,14 +4,9 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Collection;
 import java.util.Collections;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import net.hopwise.overlay.NodeId;
-import org.jgrapht.alg.interfaces.ShortestPathAlgorithm;
-import org.jgrapht.alg.shortestpath.IntVertexDijkstraShortestPath;
-import org.jgrapht.graph.DefaultWeightedEdge;
-import org.jgrapht.graph.SimpleDirectedWeightedGraph;
 
 /**
  * One node's routes under every metric, computed from a link-state database; immutable.
@@ -26,7 +21,7 @@ import org.jgrapht.graph.SimpleDirectedWeightedGraph;
  * nodes with one-second links, far below anything measured). Because every node with the same
  * database computes the same integers, "equal cost" means the same thing on every node.
  *
- * <p><b>Which shortest path.</b> JGraphT's Dijkstra gives the least cost of every node. Among the
+ * <p><b>Which shortest path.</b> Dijkstra ({@link LeastCosts}) gives the least cost of every node. Among the
  * paths of least cost, the route is the one with the fewest hops, and among those the one whose
  * sequence of node ids, read from this node, is smallest (ids compared unsigned). That choice is
  * closed under taking prefixes and suffixes: the route of a node on our route to d is the rest of
@@ -160,6 +155,10 @@ final class RoutingTable {
 
     /** [node of {@code nodes}]: this table's next hop to it, as a number in {@code index}; -1 if none or not there. */
     private int[] nextHops(RoutingMetric metric, NodeId[] others, NodeIndex othersIndex) {
+        if (Arrays.equals(nodes, others)) {
+            // The same nodes numbered the same: the numbers carry over (the common case, costs changed).
+            return nextHop[metric.ordinal()].clone();
+        }
         int[] hops = new int[others.length];
         for (int v = 0; v < others.length; v++) {
             NodeId hop = nextHop(others[v], metric);
@@ -170,26 +169,7 @@ final class RoutingTable {
 
     /** Least cost from s to every node in integer weight units, -1 where unreachable. */
     static long[] leastCosts(int n, int s, RouteLinks links, RouteWeights w) {
-        SimpleDirectedWeightedGraph<Integer, DefaultWeightedEdge> graph =
-                new SimpleDirectedWeightedGraph<>(DefaultWeightedEdge.class);
-        for (int v = 0; v < n; v++) {
-            graph.addVertex(v);
-        }
-        for (int e = 0; e < links.count(); e++) {
-            if (w.usable[e]) {
-                DefaultWeightedEdge edge = graph.addEdge(links.from[e], links.to[e]);
-                graph.setEdgeWeight(edge, w.weight[e]);
-            }
-        }
-        ShortestPathAlgorithm.SingleSourcePaths<Integer, DefaultWeightedEdge> paths =
-                new IntVertexDijkstraShortestPath<>(graph).getPaths(s);
-        long[] dist = new long[n];
-        for (int v = 0; v < n; v++) {
-            double d = paths.getWeight(v);
-            // Weights are integers below 2^52 on every path, so the doubles are exact.
-            dist[v] = Double.isInfinite(d) ? -1 : (long) d;
-        }
-        return dist;
+        return LeastCosts.from(n, s, links, w);
     }
 
     /** Fills next hops and parents with the tie-broken routes (see the class comment). */
@@ -278,14 +258,7 @@ final class RoutingTable {
             parents = new int[n];
             chooseRoutes(s, graph, w, dist, new int[n], parents);
         }
-        Map<NodeId, NodeId> tree = new HashMap<>();
-        tree.put(source, source);
-        for (int v = 0; v < n; v++) {
-            if (parents[v] >= 0) {
-                tree.put(nodes[v], nodes[parents[v]]);
-            }
-        }
-        return Collections.unmodifiableMap(tree);
+        return new ParentTree(nodes, index, s, parents);
     }
 
     NodeId nextHop(NodeId destination, RoutingMetric metric) {
@@ -342,8 +315,17 @@ final class RoutingTable {
 
     /** Whether both tables reach the same nodes by the same paths under every metric. */
     boolean sameRoutesAs(RoutingTable other) {
+        boolean sameNodes = self == other.self && Arrays.equals(nodes, other.nodes);
         for (RoutingMetric metric : METRICS) {
             int m = metric.ordinal();
+            if (sameNodes && kept[m] == null && other.kept[m] == null) {
+                // Each route is its chain of parents, so with the same numbering equal parents are equal
+                // routes, and a parent that differs is a route that differs or reaches no longer.
+                if (!Arrays.equals(parent[m], other.parent[m])) {
+                    return false;
+                }
+                continue;
+            }
             if (reachable(m) != other.reachable(m)) {
                 return false;
             }
