@@ -30,7 +30,7 @@ class TwoNodesTest {
     }
 
     @Test
-    void theClassPathHoldsNettyJGraphTMicrometerAndBouncyCastleAndNothingElseOfHopwises() {
+    void theClassPathHoldsNettyMicrometerAndBouncyCastleAndNothingElseOfHopwises() {
         Set<String> jars = CLASS_PATH.stream()
                 .map(entry -> Path.of(entry).getFileName().toString())
                 .filter(name -> name.endsWith(".jar"))
@@ -39,14 +39,14 @@ class TwoNodesTest {
                         && !name.startsWith("common-") && !name.startsWith("maven-"))
                 .map(name -> name.replaceAll("-[0-9][^-]*(\\.Final)?(-SNAPSHOT)?(-linux-[a-z_0-9]+)?\\.jar$", ""))
                 .collect(Collectors.toCollection(TreeSet::new));
-        // What overlay-core and overlay-multicast declare, with what those bring (JGraphT's heaps and
-        // apfloat, Micrometer's commons, observation and histograms, Netty's resolver and epoll natives,
-        // Bouncy Castle for link state's Ed25519 verification).
+        // What overlay-core and overlay-multicast declare, with what those bring (Micrometer's commons,
+        // observation and histograms, Netty's resolver and epoll natives, Bouncy Castle for link state's
+        // Ed25519 verification).
         assertEquals(new TreeSet<>(List.of(
                 "overlay-core", "overlay-multicast",
                 "netty-buffer", "netty-common", "netty-resolver", "netty-transport",
                 "netty-transport-classes-epoll", "netty-transport-native-epoll", "netty-transport-native-unix-common",
-                "jgrapht-core", "jheaps", "apfloat", "bcprov-jdk18on",
+                "bcprov-jdk18on",
                 "micrometer-core", "micrometer-commons", "micrometer-observation", "HdrHistogram", "LatencyUtils")),
                 jars, "class path " + CLASS_PATH);
     }
