@@ -16,6 +16,7 @@ import java.util.concurrent.TimeUnit;
 import javax.net.ssl.SSLContext;
 import javax.net.ssl.SSLHandshakeException;
 import javax.net.ssl.TrustManagerFactory;
+import net.hopwise.admin.config.LinkSecurityReload;
 import net.hopwise.overlay.NeighbourConfig;
 import net.hopwise.overlay.NodeConfig;
 import net.hopwise.overlay.OverlayNode;
@@ -24,11 +25,15 @@ import net.hopwise.overlay.security.NodeKeys;
 import net.hopwise.overlay.security.SecurityModule;
 import net.hopwise.overlay.security.SecuritySetup;
 import net.hopwise.overlay.security.TrustedKeys;
+import net.hopwise.overlay.security.reload.SecurityFiles;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
 import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.boot.test.autoconfigure.actuate.observability.AutoConfigureObservability;
 import org.springframework.boot.test.context.SpringBootTest;
+import org.springframework.boot.test.system.CapturedOutput;
+import org.springframework.boot.test.system.OutputCaptureExtension;
 import org.springframework.boot.test.web.server.LocalServerPort;
 import org.springframework.test.context.DynamicPropertyRegistry;
 import org.springframework.test.context.DynamicPropertySource;
@@ -40,6 +45,7 @@ import org.springframework.test.context.DynamicPropertySource;
  */
 @SpringBootTest(webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT)
 @AutoConfigureObservability(tracing = false)
+@ExtendWith(OutputCaptureExtension.class)
 class LinkSecurityNodeTest {
     private static final String STORE_PASSWORD = "changeit";
     private static Path dir;
@@ -51,6 +57,9 @@ class LinkSecurityNodeTest {
 
     @Autowired
     ObjectMapper json;
+
+    @Autowired
+    LinkSecurityReload reload;
 
     @DynamicPropertySource
     static void overlay(DynamicPropertyRegistry registry) throws Exception {
@@ -167,5 +176,30 @@ class LinkSecurityNodeTest {
         org.assertj.core.api.Assertions.assertThatThrownBy(() -> plain.send(HttpRequest.newBuilder(
                 URI.create("https://localhost:" + port + "/api/topology")).build(), HttpResponse.BodyHandlers.ofString()))
                 .isInstanceOf(SSLHandshakeException.class);
+    }
+
+    /**
+     * The service re-reads its trusted-keys file while it runs: a broken edit is refused in the
+     * daemon's WARNING line and the node keeps its list (its link stays), the repaired file is applied.
+     */
+    @Test
+    void theTrustedKeysFileIsRereadWhileTheServiceRuns(CapturedOutput output) throws Exception {
+        Path trusted = dir.resolve("trusted-keys");
+        assertThat(reload.watched()).containsExactly(trusted);
+        assertThat(reload.checkInterval()).isEqualTo(SecurityFiles.DEFAULT_CHECK_INTERVAL);
+        String original = Files.readString(trusted);
+        long later = System.currentTimeMillis() + 60_000;
+        Files.writeString(trusted, "gateway ed25519:not-a-key\n");
+        Files.setLastModifiedTime(trusted, java.nio.file.attribute.FileTime.fromMillis(later));
+        reload.check().get(10, TimeUnit.SECONDS);
+        assertThat(output.getAll()).contains("trusted-keys file " + trusted
+                + " refused, the node keeps admitting by the list it had: ");
+
+        Files.writeString(trusted, original);
+        Files.setLastModifiedTime(trusted, java.nio.file.attribute.FileTime.fromMillis(later + 1000));
+        reload.check().get(10, TimeUnit.SECONDS);
+        // The periodic check may have read the change first: its line comes when the node has applied it.
+        Conditions.await("the repaired list applied", () -> output.getAll().contains("trusted-keys file " + trusted
+                + " applied: 2 names admitted; no link cut off"));
     }
 }

@@ -9,7 +9,6 @@ import net.hopwise.overlay.daemon.Daemon;
 import net.hopwise.overlay.daemon.DaemonArguments;
 import net.hopwise.overlay.daemon.DaemonLog;
 import net.hopwise.overlay.daemon.DaemonOptions;
-import net.hopwise.overlay.daemon.Hangup;
 import net.hopwise.overlay.daemon.SetupException;
 import net.hopwise.overlay.daemon.TraceCommand;
 
@@ -91,9 +90,7 @@ public final class NodeDaemon {
                 code = TraceCommand.NOT_REACHED;
                 code = TraceCommand.run(daemon.node(), options.trace(), out);
             } else {
-                if (options.securityFiles() != null) {
-                    Hangup.reloadOnHangup(daemon, options.securityFiles().checkInterval(), log);
-                }
+                daemon.reloadOnHangup();
                 out.println("READY " + daemon.node().name() + " " + daemon.node().localAddress().getPort());
                 out.flush();
                 if (options.untilStdinCloses()) {

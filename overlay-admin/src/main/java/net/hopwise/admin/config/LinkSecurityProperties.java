@@ -1,5 +1,6 @@
 package net.hopwise.admin.config;
 
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -21,6 +22,13 @@ public class LinkSecurityProperties {
     private String cipher;
     /** Runs the node without keys: links neither authenticated nor encrypted. Never the default. */
     private boolean insecure;
+    /** An authority-signed revocation list ({@code keytool revoke}) to apply and flood, under an authority. */
+    private String revocations;
+    /**
+     * How often the certificate, trusted-keys and revocation files are compared with when they were
+     * last read; 0 for only on SIGHUP. Unset, the daemon's default ({@code SecurityFiles.DEFAULT_CHECK_INTERVAL}).
+     */
+    private Duration reloadInterval;
 
     public String getKeyFile() {
         return keyFile;
@@ -68,5 +76,21 @@ public class LinkSecurityProperties {
 
     public void setInsecure(boolean insecure) {
         this.insecure = insecure;
+    }
+
+    public String getRevocations() {
+        return revocations;
+    }
+
+    public void setRevocations(String revocations) {
+        this.revocations = revocations;
+    }
+
+    public Duration getReloadInterval() {
+        return reloadInterval;
+    }
+
+    public void setReloadInterval(Duration reloadInterval) {
+        this.reloadInterval = reloadInterval;
     }
 }

@@ -7,6 +7,7 @@ import java.util.Locale;
 import net.hopwise.overlay.security.CipherSuite;
 import net.hopwise.overlay.security.SecurityConfig;
 import net.hopwise.overlay.security.SecuritySetup;
+import net.hopwise.overlay.security.reload.SecurityFiles;
 
 /**
  * Turns {@code hopwise.link-security.*} into the node's link security, with every mistake named by
@@ -27,6 +28,11 @@ public final class LinkSecuritySettings {
         boolean keyed = p.getKeyFile() != null || p.getTrustedKeys() != null || !p.getAuthorityKeys().isEmpty()
                 || p.getCertificate() != null || p.getCipher() != null;
         if (p.isInsecure()) {
+            if (p.getRevocations() != null || p.getReloadInterval() != null) {
+                problems.add(P + (p.getRevocations() != null ? "revocations" : "reload-interval")
+                        + ": applies to a node with keys, not to one run insecure");
+                throw new InvalidSettingsException(problems);
+            }
             if (keyed) {
                 problems.add(P + "insecure: the node runs without keys; remove it, or remove the key settings");
                 throw new InvalidSettingsException(problems);
@@ -56,6 +62,13 @@ public final class LinkSecuritySettings {
             problems.add(P + "*: " + e.getMessage());
             throw new InvalidSettingsException(problems);
         }
+        try {
+            // A revocation list a later reload would refuse is refused now, as the daemon refuses it.
+            toSecurityFiles(p).checkRevocations();
+        } catch (IllegalArgumentException e) {
+            problems.add(e.getMessage().startsWith(P) ? e.getMessage()
+                    : P + "revocations " + p.getRevocations() + ": " + e.getMessage());
+        }
         if (!problems.isEmpty()) {
             throw new InvalidSettingsException(problems);
         }
@@ -64,5 +77,29 @@ public final class LinkSecuritySettings {
         } catch (IllegalArgumentException e) {
             throw new InvalidSettingsException(List.of(P + "key-file " + p.getKeyFile() + ": " + e.getMessage()));
         }
+    }
+
+    /**
+     * The files the running node re-reads (the certificate, the trusted-keys list, the revocation list)
+     * and how often, or null when the node runs insecure; for settings {@link #toSecurityConfig} took.
+     *
+     * @throws IllegalArgumentException for a revocation list under a trusted-keys list, or an interval that is
+     *     not 0 or 1 s to 24 h
+     */
+    public static SecurityFiles toSecurityFiles(LinkSecurityProperties p) {
+        if (p.isInsecure()) {
+            return null;
+        }
+        String interval = p.getReloadInterval() == null ? null : SecurityFiles.intervalProblem(p.getReloadInterval());
+        if (interval != null) {
+            throw new IllegalArgumentException(P + "reload-interval: " + interval);
+        }
+        return new SecurityFiles(Path.of(p.getKeyFile()), path(p.getTrustedKeys()), p.getAuthorityKeys(),
+                path(p.getCertificate()), path(p.getRevocations()),
+                p.getReloadInterval() != null ? p.getReloadInterval() : SecurityFiles.DEFAULT_CHECK_INTERVAL);
+    }
+
+    private static Path path(String file) {
+        return file == null ? null : Path.of(file);
     }
 }

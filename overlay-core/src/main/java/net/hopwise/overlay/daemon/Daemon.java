@@ -16,6 +16,9 @@ import net.hopwise.overlay.OverlayNode;
 import net.hopwise.overlay.OverlayPort;
 import net.hopwise.overlay.link.LinkStatus;
 import net.hopwise.overlay.node.Neighbour;
+import net.hopwise.overlay.security.SecureLinks;
+import net.hopwise.overlay.security.reload.SecurityFiles;
+import net.hopwise.overlay.security.reload.SecurityReload;
 
 /**
  * A running node daemon: the node, its event log, its periodic statistics and, when asked, its
@@ -33,6 +36,7 @@ public final class Daemon implements AutoCloseable {
     private final StatisticsReport statistics;
     private final AtomicBoolean closed = new AtomicBoolean();
     private SecurityReload securityReload;
+    private final List<AutoCloseable> reloadHandles = new ArrayList<>();
 
     private Daemon(OverlayNode node, MetricsServer metrics, ScheduledExecutorService logThread, DaemonLog log) {
         this.node = node;
@@ -122,19 +126,19 @@ public final class Daemon implements AutoCloseable {
 
     private void startSecurityReload(DaemonOptions options, DaemonLog log) {
         SecurityFiles files = options.securityFiles();
-        securityReload = new SecurityReload(options.security(), files,
-                node.module(net.hopwise.overlay.security.SecureLinks.class), log);
+        securityReload = new SecurityReload(options.security(), files, node.module(SecureLinks.class), log);
         securityReload.start();
-        long every = files.checkInterval().toMillis();
-        if (every > 0 && !files.watched().isEmpty()) {
-            logThread.scheduleWithFixedDelay(() -> {
-                try {
-                    securityReload.check();
-                } catch (RuntimeException e) {
-                    // A failed check must not cancel the later ones (the executor would, silently).
-                    log.log(Level.WARNING, "checking the security files failed: " + e);
-                }
-            }, every, every, TimeUnit.MILLISECONDS);
+        reloadHandles.add(securityReload.checkEvery(logThread));
+    }
+
+    /**
+     * Makes SIGHUP re-read the security files until the daemon closes, and logs how changes to them are
+     * picked up ({@link SecurityReload#reloadOnHangup}). For a daemon that runs as its own process: a
+     * JVM has one SIGHUP handler.
+     */
+    public synchronized void reloadOnHangup() {
+        if (reloadsSecurityFiles() && !closed.get()) {
+            reloadHandles.add(securityReload.reloadOnHangup("--reload-interval"));
         }
     }
 
@@ -211,6 +215,15 @@ public final class Daemon implements AutoCloseable {
     public void close() {
         if (!closed.compareAndSet(false, true)) {
             return;
+        }
+        synchronized (this) {
+            for (AutoCloseable h : reloadHandles) {
+                try {
+                    h.close();
+                } catch (Exception e) {
+                    // A handle only cancels a task or a registration; nothing is left to undo.
+                }
+            }
         }
         node.removeListener(events);
         logThread.shutdown();

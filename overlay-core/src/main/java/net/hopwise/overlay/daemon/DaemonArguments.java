@@ -12,6 +12,7 @@ import net.hopwise.overlay.NeighbourConfig;
 import net.hopwise.overlay.NodeConfig;
 import net.hopwise.overlay.NodeId;
 import net.hopwise.overlay.routing.RoutingMetric;
+import net.hopwise.overlay.security.reload.SecurityFiles;
 
 /**
  * Parses the daemon's command line into {@link DaemonOptions}. Every mistake becomes a
@@ -169,11 +170,7 @@ public final class DaemonArguments {
                         + " applies to a node with keys, not to one run --insecure");
             }
         } else {
-            files = new SecurityFiles(key, trustedKeys, authorities, certificate, revocations,
-                    reloadInterval != null ? reloadInterval : SecurityFiles.DEFAULT_CHECK_INTERVAL);
-            if (revocations != null) {
-                checkRevocations(revocations, authorities);
-            }
+            files = securityFiles(key, trustedKeys, authorities, certificate, revocations, reloadInterval);
         }
         DaemonOptions options = new DaemonOptions(name,
                 bind != null ? bind : new InetSocketAddress(NodeConfig.DEFAULT_PORT), neighbours, metrics,
@@ -202,17 +199,23 @@ public final class DaemonArguments {
         }
     }
 
-    /** A revocation list that would be refused later is refused at start, as every other security file is. */
-    private static void checkRevocations(java.nio.file.Path file, List<String> authorities) throws SetupException {
-        if (authorities.isEmpty()) {
-            throw new SetupException("--revocations " + file + ": a revocation list is an authority's; under a"
-                    + " trusted-keys list, remove the node's line from that file instead");
+    /** The files to re-read, each checked as a later reload would check it: a refusal now, not at the first check. */
+    private static SecurityFiles securityFiles(java.nio.file.Path key, java.nio.file.Path trustedKeys,
+            List<String> authorities, java.nio.file.Path certificate, java.nio.file.Path revocations,
+            Duration reloadInterval) throws SetupException {
+        SecurityFiles files;
+        try {
+            files = new SecurityFiles(key, trustedKeys, authorities, certificate, revocations,
+                    reloadInterval != null ? reloadInterval : SecurityFiles.DEFAULT_CHECK_INTERVAL);
+        } catch (IllegalArgumentException e) {
+            throw new SetupException("--revocations " + revocations + ": " + e.getMessage());
         }
         try {
-            SecurityReload.readRevocations(file, authorities);
+            files.checkRevocations();
         } catch (IllegalArgumentException e) {
-            throw new SetupException("--revocations " + file + ": " + e.getMessage());
+            throw new SetupException("--revocations " + revocations + ": " + e.getMessage());
         }
+        return files;
     }
 
     private static net.hopwise.overlay.security.CipherSuite cipher(String option, String text) throws SetupException {

@@ -8,6 +8,7 @@ import java.util.Objects;
 import net.hopwise.overlay.NeighbourConfig;
 import net.hopwise.overlay.NodeConfig;
 import net.hopwise.overlay.routing.RoutingMetric;
+import net.hopwise.overlay.security.reload.SecurityFiles;
 import net.hopwise.overlay.trace.TraceModule;
 
 /**

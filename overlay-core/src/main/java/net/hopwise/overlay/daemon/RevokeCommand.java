@@ -29,8 +29,9 @@ import net.hopwise.overlay.security.TrustedKeys;
  *
  * <p>Every option but {@code --authority}, {@code --out} and {@code --version} may be repeated. A list
  * already at {@code --out} is extended, not replaced: a node that restarts knows only the newest list,
- * so each must carry every revocation still wanted ({@code --fresh} starts an empty one, which is how a
- * revocation is withdrawn). The version defaults to the current time in seconds, and is always above the
+ * so each must carry every revocation still wanted ({@code --fresh} starts an empty one, which withdraws
+ * a revocation where nodes start from it: a running node that applied it keeps it, since applied lists
+ * add up, until it restarts). The version defaults to the current time in seconds, and is always above the
  * extended list's, since nodes apply only a newer list. The file is replaced by a rename, so that a
  * daemon checking it never reads half a list.
  */

@@ -24,6 +24,7 @@ import net.hopwise.overlay.security.RevocationList;
 import net.hopwise.overlay.security.SecurityConfig;
 import net.hopwise.overlay.security.SecurityModule;
 import net.hopwise.overlay.security.TrustedKeys;
+import net.hopwise.overlay.security.reload.SecurityFiles;
 import net.hopwise.overlay.testing.Eventually;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;

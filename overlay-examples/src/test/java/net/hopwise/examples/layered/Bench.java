@@ -26,6 +26,12 @@ final class Bench {
     static final LayerRates MULTIPLICATIVE = LayerRates.multiplicative(26, FlidDl.BASE, FlidDl.FACTOR);
     /** ERA's layers in the thesis's chapter 6: 100 of 20 Kbit/s. */
     static final LayerRates EQUAL = LayeredScenarios.LAYERS;
+    /**
+     * Ours, for the efficiency goal: the same 2 Mbit/s in a 20 Kbit/s base layer and 198 layers of
+     * 10 Kbit/s, so that the level strictly below a bottleneck is at most 10 Kbit/s short of it
+     * (290 of 300 Kbit/s, where the thesis's 20 Kbit/s layers leave 280).
+     */
+    static final LayerRates FINE = LayeredScenarios.FINE_LAYERS;
     private static final int FQ_PER_FLOW = 20;
 
     enum Proto {
@@ -35,6 +41,16 @@ final class Bench {
         ERA_RTT(LayeredScenarios.Protocol.ERA_RTT),
         /** ERA counting TFRC's loss events. */
         ERA_EVENTS(LayeredScenarios.Protocol.ERA_EVENTS),
+        /** Ours: {@link net.hopwise.multicast.layered.EraConfig#fair()}. */
+        ERA_FAIR(LayeredScenarios.Protocol.ERA_FAIR),
+        /** Ours: {@link net.hopwise.multicast.layered.EraConfig#prompt()}. */
+        ERA_PROMPT(LayeredScenarios.Protocol.ERA_PROMPT),
+        /** Ours: {@link net.hopwise.multicast.layered.EraConfig#tfrc()}. */
+        ERA_TFRC(LayeredScenarios.Protocol.ERA_TFRC),
+        /** The thesis's ERA on {@link #FINE} layers in chapter 6's experiments: only the sender's layering differs. */
+        ERA_FINE(LayeredScenarios.Protocol.ERA),
+        /** ERA_FAIR on {@link #FINE} layers in chapter 6's experiments. */
+        ERA_FAIR_FINE(LayeredScenarios.Protocol.ERA_FAIR),
         /** PLM with fair queuing (20 packets per flow) on every link, as Legout and Biersack require. */
         PLM_FQ(LayeredScenarios.Protocol.PLM),
         /** PLM on DropTail (the thesis's chapter 4 Exp. III). */
@@ -104,7 +120,7 @@ final class Bench {
 
         LayeredSession.Receiver receiver(String node, long joinNanos, long seed) {
             return session.receiver(node, s -> proto == Proto.FLID_DL ? new FlidDlReceiver(1, flid, s)
-                    : LayeredScenarios.controller(proto.controller, LayeredScenarios.cfg(), s, seed), joinNanos);
+                    : Controllers.of(proto.controller, LayeredScenarios.cfg(), s, seed), joinNanos);
         }
 
         /** The rate of level {@code level}, 0 below the base. */

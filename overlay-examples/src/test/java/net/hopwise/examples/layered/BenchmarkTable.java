@@ -19,7 +19,7 @@ import net.hopwise.examples.layered.Bench.Proto;
  *
  * <p>Arguments: {@code --seeds n} (default 20), {@code --threads n} (default 2), {@code --only
  * list} (comma-separated: B1,...,B11,HRTT; default all), {@code --sessions list} (B4's n, default
- * 2,4,8,16).
+ * 2,4,8,16), {@code --protocols list} (every experiment's rows, instead of its own).
  */
 public final class BenchmarkTable {
     private final int seeds;
@@ -29,6 +29,9 @@ public final class BenchmarkTable {
         this.seeds = seeds;
         this.pool = new ForkJoinPool(threads);
     }
+
+    /** {@code --protocols}: the rows of every experiment instead of its own list. */
+    private static List<Proto> override;
 
     public static void main(String[] args) throws Exception {
         int seeds = 20;
@@ -40,6 +43,7 @@ public final class BenchmarkTable {
                 case "--seeds" -> seeds = Integer.parseInt(args[i + 1]);
                 case "--threads" -> threads = Integer.parseInt(args[i + 1]);
                 case "--only" -> only = Set.of(args[i + 1].split(","));
+                case "--protocols" -> override = java.util.Arrays.stream(args[i + 1].split(",")).map(Proto::valueOf).toList();
                 case "--sessions" -> sessions = java.util.Arrays.stream(args[i + 1].split(",")).mapToInt(Integer::parseInt)
                         .toArray();
                 default -> throw new IllegalArgumentException("unknown option " + args[i]);
@@ -152,7 +156,7 @@ public final class BenchmarkTable {
             java.util.function.Function<Proto, LongFunction<Map<String, Double>>> scenario) throws Exception {
         System.out.println("### " + title + " (" + seeds + " seeds, mean +- 95% t-interval)");
         boolean header = false;
-        for (Proto p : protos) {
+        for (Proto p : override != null ? override : protos) {
             long began = System.nanoTime();
             LongFunction<Map<String, Double>> run = scenario.apply(p);
             List<Map<String, Double>> runs = pool.submit(() -> LongStream.rangeClosed(1, seeds).parallel().mapToObj(run)

@@ -18,6 +18,14 @@ interface LayeredController {
     /** The highest layer held, -1 when none. */
     int level();
 
+    /**
+     * The loss rate each interval decision put into the TCP equation, as {time, rate} pairs (ERA
+     * only; empty for the baselines): what the equation saw, to set beside what TCP saw.
+     */
+    default java.util.List<double[]> equationLoss() {
+        return java.util.List.of();
+    }
+
     /** Whether {@code packet} is of a layer the receiver holds, so that it counts as received. */
     default boolean counts(LayeredPacket packet) {
         return packet.layer() <= level();

@@ -15,12 +15,14 @@ import net.hopwise.examples.layered.LayeredScenarios.Share;
  *
  * <p>Arguments: {@code --seeds n} (default 5), {@code --seconds s} (default 120), {@code --only
  * list} (comma-separated sections: het, late, halving, tcp, tcp1m; default all), {@code --protocols
- * list} (default all).
+ * list} (default all), {@code --layers thesis|fine} (the heterogeneous section's layering).
  */
 public final class LayeredExperiment {
     private static final long[] BOTTLENECKS = {300_000, 1_000_000, 10_000_000};
     /** The protocols of every section: all by default, {@code --protocols ERA,ERA_PROMPT} picks. */
     private static Protocol[] protocols = Protocol.values();
+    /** The heterogeneous section's layers: the thesis's 100 x 20 Kbit/s, or {@code --layers fine}. */
+    private static net.hopwise.multicast.layered.LayerRates layers = LayeredScenarios.LAYERS;
 
     private LayeredExperiment() {
     }
@@ -34,6 +36,11 @@ public final class LayeredExperiment {
                 case "--seeds" -> seeds = Integer.parseInt(args[i + 1]);
                 case "--seconds" -> seconds = Integer.parseInt(args[i + 1]);
                 case "--only" -> only = java.util.Set.of(args[i + 1].split(","));
+                case "--layers" -> layers = switch (args[i + 1]) {
+                    case "fine" -> LayeredScenarios.FINE_LAYERS;
+                    case "thesis" -> LayeredScenarios.LAYERS;
+                    default -> throw new IllegalArgumentException("--layers thesis or fine, got " + args[i + 1]);
+                };
                 case "--protocols" -> protocols = java.util.Arrays.stream(args[i + 1].split(",")).map(Protocol::valueOf)
                         .toArray(Protocol[]::new);
                 default -> throw new IllegalArgumentException("unknown option " + args[i]);
@@ -57,14 +64,15 @@ public final class LayeredExperiment {
     }
 
     private static void heterogeneous(int seeds, int seconds) {
-        System.out.printf("Heterogeneous receivers: 100 x 20 Kbit/s layers, 512 B, RAI 1 s, DropTail 2 x BDP, %d s, %d seeds%n",
+        System.out.printf("Heterogeneous receivers: " + layers.count() + " layers (" + (layers == LayeredScenarios.LAYERS
+                ? "the thesis's 20 Kbit/s each" : "20 Kbit/s base, then 10 Kbit/s") + "), 512 B, RAI 1 s, DropTail 2 x BDP, %d s, %d seeds%n",
                 seconds, seeds);
         System.out.println("| protocol | bottleneck | level (layers) expected / reached | settle after join (s) | throughput (Kbit/s) | E | PLR |");
         System.out.println("|---|---|---|---|---|---|---|");
         for (Protocol p : protocols) {
             List<List<Row>> runs = new ArrayList<>();
             for (int s = 1; s <= seeds; s++) {
-                runs.add(LayeredScenarios.heterogeneous(p, s, BOTTLENECKS, seconds));
+                runs.add(LayeredScenarios.heterogeneous(p, s, BOTTLENECKS, seconds, layers));
             }
             for (int b = 0; b < BOTTLENECKS.length; b++) {
                 int at = b;
@@ -110,8 +118,9 @@ public final class LayeredExperiment {
                 runs.add(LayeredScenarios.halving(p, s, seconds));
             }
             // Each seed's worst second: the goal is on every run, not on the mean.
-            System.out.println("worst second per seed, " + p + ": " + runs.stream()
-                    .map(h -> String.format("%.4f", h.peakLossRate())).toList());
+            System.out.println("worst second per seed (loss rate, and when from the cross traffic's start), " + p + ": "
+                    + runs.stream().map(h -> h.peakLossRate() == 0 ? "0" : String.format("%.4f@%+.0fs", h.peakLossRate(),
+                            h.peakSecond())).toList());
             System.out.printf("| %s | %s | %s | %s | %s | %s |%n", p, ci(runs, h -> h.before() / 1000, 1),
                     ci(runs, h -> h.after() / 1000, 1), ci(runs, LayeredScenarios.Halving::reactionSeconds, 2),
                     ci(runs, LayeredScenarios.Halving::peakLossRate, 4), ci(runs, LayeredScenarios.Halving::lossRate, 4));
@@ -123,17 +132,20 @@ public final class LayeredExperiment {
     private static void tcp(int seeds, int seconds, long edge) {
         System.out.printf("One session and one TCP Reno flow, 400 Kbit/s 20 ms bottleneck, exterior links %d Mbit/s 5 ms,"
                 + " DropTail 2 x BDP, %d s, last half, %d seeds%n", edge / 1_000_000, seconds, seeds);
-        System.out.println("| protocol | first | multicast (Kbit/s) | TCP (Kbit/s) | F = multicast/TCP | Jain | multicast PLR |");
-        System.out.println("|---|---|---|---|---|---|---|");
+        System.out.println("| protocol | first | multicast (Kbit/s) | TCP (Kbit/s) | F = multicast/TCP | Jain | multicast PLR"
+                + " | equation's l | TCP's loss events | l giving TCP's rate | TCP srtt (s) |");
+        System.out.println("|---|---|---|---|---|---|---|---|---|---|---|");
         for (Protocol p : protocols) {
             for (boolean tcpFirst : new boolean[] {false, true}) {
                 List<Share> runs = new ArrayList<>();
                 for (int s = 1; s <= seeds; s++) {
                     runs.add(LayeredScenarios.withTcp(p, s, 400_000, tcpFirst, seconds, edge));
                 }
-                System.out.printf("| %s | %s | %s | %s | %s | %s | %s |%n", p, tcpFirst ? "TCP" : "multicast",
+                System.out.printf("| %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s |%n", p, tcpFirst ? "TCP" : "multicast",
                         ci(runs, r -> r.multicast() / 1000, 1), ci(runs, r -> r.tcp() / 1000, 1),
-                        ci(runs, Share::friendliness, 2), ci(runs, Share::jain, 3), ci(runs, Share::lossRate, 4));
+                        ci(runs, Share::friendliness, 2), ci(runs, Share::jain, 3), ci(runs, Share::lossRate, 4),
+                        ci(runs, Share::equationLoss, 4), ci(runs, Share::tcpEventRate, 4), ci(runs, Share::tcpImpliedLoss, 4),
+                        ci(runs, Share::tcpRttSeconds, 3));
             }
         }
         System.out.println("Thesis: ERA 196.4 +- 1.7, TCP 176 +- 0.7, F 'about 0.9' (196.4/176 = 1.12) in either order;"

@@ -1,17 +1,12 @@
 package net.hopwise.examples.layered;
 
-import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.SplittableRandom;
 import net.hopwise.multicast.layered.EraConfig;
-import net.hopwise.multicast.layered.EraReceiver;
 import net.hopwise.multicast.layered.LayerRates;
-import net.hopwise.multicast.layered.LayerSubscriber;
-import net.hopwise.multicast.layered.LayeredPacket;
-import net.hopwise.multicast.layered.RttEstimator;
-import net.hopwise.multicast.layered.SessionAnnouncement;
+import net.hopwise.multicast.layered.TcpFriendlyRate;
 import net.hopwise.overlay.sim.DelayStatistics;
 import net.hopwise.overlay.sim.LinkSpec;
 import net.hopwise.overlay.sim.QueueDiscipline;
@@ -31,6 +26,15 @@ final class LayeredScenarios {
     static final long SECOND = 1_000_000_000L;
     static final int PACKET = 512;
     static final LayerRates LAYERS = LayerRates.equal(100, 20_000);
+    /** Ours, finer: a 20 Kbit/s base layer (the thesis's, so a joiner's first pairs come as often) and 198 of 10 Kbit/s. */
+    static final LayerRates FINE_LAYERS = fine();
+
+    private static LayerRates fine() {
+        long[] rates = new long[199];
+        java.util.Arrays.fill(rates, 10_000);
+        rates[0] = 20_000;
+        return LayerRates.of(rates);
+    }
 
     enum Protocol {
         /**
@@ -49,6 +53,8 @@ final class LayeredScenarios {
         ERA_FAIR,
         /** Ours: {@link EraConfig#prompt()}, ERA_FAIR and a drop at once when the bottleneck's queue grows fast. */
         ERA_PROMPT,
+        /** Ours: {@link EraConfig#tfrc()}, ERA_PROMPT with TFRC's loss-event history and a rise at most twice the rate received. */
+        ERA_TFRC,
         PLM,
         RLM
     }
@@ -59,61 +65,6 @@ final class LayeredScenarios {
     /** The session's configuration: the sender's, and every receiver's (the thesis's defaults). */
     static EraConfig cfg() {
         return EraConfig.defaults();
-    }
-
-    /** @param seed the receiver's own random stream (RLM's join timers) */
-    static LayeredController controller(Protocol protocol, EraConfig config, LayerSubscriber subscriber, long seed) {
-        if (protocol == Protocol.RLM) {
-            return new RlmReceiver(1, subscriber, seed);
-        }
-        if (protocol == Protocol.PLM) {
-            return new PlmReceiver(1, subscriber);
-        }
-        // Synchronised clocks in the simulator, so 2 x the one-way latency from SCT is available.
-        RttEstimator rtt = protocol == Protocol.ERA_RTT
-                ? RttEstimator.fromTimestamps(Duration.ofMillis(10), Duration.ofMillis(50))
-                : RttEstimator.fixed(Duration.ofMillis(50));
-        EraConfig own = switch (protocol) {
-            case ERA_EVENTS -> config.toBuilder().lossEvents(true).build();
-            case ERA_PLUS -> config.toBuilder().lossEvents(true).estimateIntervals(3).build();
-            case ERA_FAIR -> EraConfig.fair();
-            case ERA_PROMPT -> EraConfig.prompt();
-            default -> config;
-        };
-        EraReceiver r = new EraReceiver(1, own, rtt, subscriber,
-                // -Dlayered.trace=true prints every receiver's decision trace, as the thesis's Appendix C.
-                Boolean.getBoolean("layered.trace") ? d -> System.out.println(d + " " + java.util.Arrays.toString(d.samples())) : null);
-        return new LayeredController() {
-            @Override
-            public void join(long now) {
-                r.join(now);
-            }
-
-            @Override
-            public void onAnnouncement(SessionAnnouncement a, long now) {
-                r.onAnnouncement(a, now);
-            }
-
-            @Override
-            public void onPacket(LayeredPacket p, long now) {
-                r.onPacket(p, now);
-            }
-
-            @Override
-            public void onTimer(long now) {
-                r.onTimer(now);
-            }
-
-            @Override
-            public long nextDeadlineNanos() {
-                return r.nextDeadlineNanos();
-            }
-
-            @Override
-            public int level() {
-                return r.level();
-            }
-        };
     }
 
     /** DropTail of 2 x BDP, in packets of 512 bytes, at least 4 (the thesis's rule; RTT as the scenario's). */
@@ -138,6 +89,11 @@ final class LayeredScenarios {
      * 2 x BDP); receivers join at 3-4 s, throughput is averaged over the second half of the run.
      */
     static List<Row> heterogeneous(Protocol protocol, long seed, long[] bottlenecks, int seconds) {
+        return heterogeneous(protocol, seed, bottlenecks, seconds, LAYERS);
+    }
+
+    /** The same on other layers (of 2 Mbit/s in all, as the thesis's, which E divides by when a path carries more). */
+    static List<Row> heterogeneous(Protocol protocol, long seed, long[] bottlenecks, int seconds, LayerRates layers) {
         SplittableRandom random = new SplittableRandom(seed);
         try (SimNetwork net = new SimNetwork(seed)) {
             net.plainNode("S");
@@ -152,12 +108,12 @@ final class LayeredScenarios {
             }
             net.start();
             long start = Simulator.START_NANOS;
-            LayeredSession session = new LayeredSession(net, "S", parents, LAYERS, cfg(), start, 0, seed);
+            LayeredSession session = new LayeredSession(net, "S", parents, layers, cfg(), start, 0, seed);
             List<LayeredSession.Receiver> receivers = new ArrayList<>();
             for (int i = 0; i < bottlenecks.length; i++) {
                 long join = start + 3 * SECOND + random.nextLong(SECOND);
                 long own = seed * 1000 + i;
-                receivers.add(session.receiver("r" + i, s -> controller(protocol, cfg(), s, own), join));
+                receivers.add(session.receiver("r" + i, s -> Controllers.of(protocol, cfg(), s, own), join));
             }
             long end = start + seconds * SECOND;
             net.runUntil(end);
@@ -166,7 +122,7 @@ final class LayeredScenarios {
                 ReceiverStats s = receivers.get(i).stats;
                 // What the dispersion of a pair measures: the capacity, rounded up to whole nanoseconds per packet.
                 long service = (8L * PACKET * SECOND + bottlenecks[i] - 1) / bottlenecks[i];
-                int expected = LAYERS.levelFor(8.0 * PACKET * SECOND / service, true);
+                int expected = layers.levelFor(8.0 * PACKET * SECOND / service, true);
                 long settled = s.settledAt(expected, 0, end);
                 rows.add(new Row(bottlenecks[i], expected, s.levelAt(end),
                         settled < 0 ? Double.NaN : (settled - s.joinedAt) / 1e9,
@@ -208,7 +164,7 @@ final class LayeredScenarios {
             for (int i = 0; i < 4; i++) {
                 long join = start + joins[i] * SECOND + random.nextLong(SECOND / 2);
                 long own = seed * 1000 + i;
-                receivers.add(session.receiver("e" + (i + 1), s -> controller(protocol, cfg(), s, own), join));
+                receivers.add(session.receiver("e" + (i + 1), s -> Controllers.of(protocol, cfg(), s, own), join));
             }
             long end = start + seconds * SECOND;
             net.runUntil(end);
@@ -225,7 +181,8 @@ final class LayeredScenarios {
     }
 
     /** The halving experiment: throughput before and after, how fast the level fell, and loss. */
-    record Halving(double before, double after, double reactionSeconds, double peakLossRate, double lossRate) {
+    record Halving(double before, double after, double reactionSeconds, double peakLossRate, double lossRate,
+            double peakSecond) {
     }
 
     /**
@@ -249,7 +206,7 @@ final class LayeredScenarios {
             long start = Simulator.START_NANOS;
             LayeredSession session = new LayeredSession(net, "S", Map.of("R0", "S", "R1", "R0", "E", "R1"), LAYERS,
                     cfg(), start, 0, seed);
-            LayeredSession.Receiver r = session.receiver("E", s -> controller(protocol, cfg(), s, seed * 1000),
+            LayeredSession.Receiver r = session.receiver("E", s -> Controllers.of(protocol, cfg(), s, seed * 1000),
                     start + 3 * SECOND + random.nextLong(SECOND / 2));
             long halvedAt = start + 20 * SECOND;
             long interval = 8L * PACKET * SECOND / 500_000;
@@ -272,7 +229,9 @@ final class LayeredScenarios {
             }
             return new Halving(r.stats.throughput(halvedAt - 10 * SECOND, halvedAt),
                     r.stats.throughput(halvedAt + 5 * SECOND, end), reacted < 0 ? Double.NaN : (reacted - halvedAt) / 1e9,
-                    r.stats.peakLossRate(r.stats.joinedAt + SECOND, end), r.stats.lossRate());
+                    r.stats.peakLossRate(r.stats.joinedAt + SECOND, end), r.stats.lossRate(),
+                    // The worst second's start, from the cross traffic's (negative: before it).
+                    (r.stats.peakLossSecond(r.stats.joinedAt + SECOND, end) * SECOND - halvedAt) / 1e9);
         }
     }
 
@@ -295,8 +254,18 @@ final class LayeredScenarios {
         }
     }
 
-    /** A layered session beside TCP Reno on one bottleneck. */
-    record Share(double multicast, double tcp, double lossRate) {
+    /**
+     * A layered session beside TCP Reno on one bottleneck, over the last half; with what each saw of
+     * the loss: the multicast receiver's equation (mean of its decisions' loss rate), TCP's loss
+     * events (fast retransmits and timeouts per segment sent) and its smoothed round trip.
+     */
+    record Share(double multicast, double tcp, double lossRate, double equationLoss, double tcpEventRate,
+            double tcpRttSeconds) {
+        /** The loss rate at which Padhye's equation (the receivers', 50 ms round trip) gives TCP's throughput. */
+        double tcpImpliedLoss() {
+            return TcpFriendlyRate.lossRateFor(tcp, 0.05, PACKET, 4);
+        }
+
         double friendliness() {
             return multicast / tcp;
         }
@@ -340,7 +309,7 @@ final class LayeredScenarios {
             LayeredSession session = new LayeredSession(net, "S", Map.of("R0", "S", "R1", "R0", "E", "R1"), LAYERS,
                     cfg(), multicastAt, 0, seed);
             LayeredSession.Receiver receiver = session.receiver("E",
-                    s -> controller(protocol, cfg(), s, seed * 1000), multicastAt + 3 * SECOND);
+                    s -> Controllers.of(protocol, cfg(), s, seed * 1000), multicastAt + 3 * SECOND);
             TcpConfig tcpConfig = TcpConfig.builder().segmentBytes(PACKET - TcpConfig.DEFAULT_HEADER_BYTES)
                     .receiverWindow(2000).build();
             TcpFlow tcp = new TcpFlow(net, 1, TcpVariant.RENO, tcpConfig, net.path("T", "R0", "R1", "D"),
@@ -348,11 +317,27 @@ final class LayeredScenarios {
             tcp.bulk(tcpAt);
             long end = start + seconds * SECOND;
             long from = start + seconds / 2 * SECOND;
-            long[] deliveredAtFrom = new long[1];
-            net.at(from, now -> deliveredAtFrom[0] = tcp.receiver().delivered());
+            long[] atFrom = new long[3];
+            net.at(from, now -> {
+                atFrom[0] = tcp.receiver().delivered();
+                atFrom[1] = tcp.sender().segmentsSent();
+                atFrom[2] = tcp.sender().fastRetransmits() + tcp.sender().timeouts();
+            });
+            double[] rttSum = new double[2];
+            for (long t = from; t < end; t += SECOND / 10) {
+                net.at(t, now -> {
+                    rttSum[0] += tcp.sender().smoothedRttNanos() / 1e9;
+                    rttSum[1]++;
+                });
+            }
             net.runUntil(end);
-            double tcpBps = (tcp.receiver().delivered() - deliveredAtFrom[0]) * 8.0 * PACKET / ((end - from) / 1e9);
-            return new Share(receiver.stats.throughput(from, end), tcpBps, receiver.stats.lossRate());
+            double tcpBps = (tcp.receiver().delivered() - atFrom[0]) * 8.0 * PACKET / ((end - from) / 1e9);
+            long sent = tcp.sender().segmentsSent() - atFrom[1];
+            long events = tcp.sender().fastRetransmits() + tcp.sender().timeouts() - atFrom[2];
+            double equation = receiver.controller.equationLoss().stream().filter(d -> d[0] >= from).mapToDouble(d -> d[1])
+                    .average().orElse(Double.NaN);
+            return new Share(receiver.stats.throughput(from, end), tcpBps, receiver.stats.lossRate(), equation,
+                    sent == 0 ? Double.NaN : (double) events / sent, rttSum[0] / Math.max(1, rttSum[1]));
         }
     }
 }

@@ -111,6 +111,20 @@ final class ReceiverStats {
         return peak;
     }
 
+    /** The whole second of {@link #peakLossRate}, seconds of the simulator's clock; -1 when no second lost anything. */
+    long peakLossSecond(long fromNanos, long toNanos) {
+        double peak = 0;
+        long at = -1;
+        for (long s = fromNanos / SECOND; s < toNanos / SECOND && s < bytesPerSecond.length; s++) {
+            long total = packetsPerSecond[(int) s] + lossesPerSecond[(int) s];
+            if (total > 0 && (double) lossesPerSecond[(int) s] / total > peak) {
+                peak = (double) lossesPerSecond[(int) s] / total;
+                at = s;
+            }
+        }
+        return at;
+    }
+
     double lossRate() {
         return packets + losses == 0 ? 0 : (double) losses / (packets + losses);
     }

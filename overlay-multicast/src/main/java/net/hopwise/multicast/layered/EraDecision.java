@@ -6,7 +6,8 @@ package net.hopwise.multicast.layered;
  *
  * @param samples the interval's bandwidth samples in bits per second (at most the first 64), empty for events without
  * @param bunchEstimate R_pp: the minimum sample, -1 when fewer than the minimum arrived, NaN when not computed
- * @param lossRate l over the loss window
+ * @param lossRate the loss rate the TCP equation took: l over the loss window, or TFRC's loss-event rate
+ *     with {@link EraConfig#lossHistory()}
  * @param tcpRate R_TCP, +infinity when l = 0
  * @param target R_TARGET, NaN when the receiver held for want of samples
  * @param fromLevel the level before (highest layer held, -1 none)

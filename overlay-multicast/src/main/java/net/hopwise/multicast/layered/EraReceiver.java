@@ -43,6 +43,15 @@ public final class EraReceiver {
     private SessionAnnouncement announcement;
     private long offsetNanos = Long.MAX_VALUE;
     private LayerLossMonitor loss;
+    /** Null unless {@link EraConfig#lossHistory()}. */
+    private LossHistory history;
+    /** Packets received since the last interval decision (or the join), for the rate received. */
+    private long intervalPackets;
+    private long intervalStartNanos;
+    /** The rate received over the span before the last decision, bits per second; -1 before one. */
+    private double receivedBps = -1;
+    /** A decision since the join saw loss: the rise cap applies from then on, as TFRC's after its slow start. */
+    private boolean lossSeen;
     private boolean wanted;
     private int level = -1;
     private long nextBoundary = Long.MAX_VALUE;
@@ -112,6 +121,12 @@ public final class EraReceiver {
             announcement = a;
             loss = new LayerLossMonitor(a.layers().count(),
                     (int) Math.max(1, Math.ceil((double) config.lossWindowNanos() / a.intervalNanos())));
+            if (config.lossHistory()) {
+                // RFC 5348, section 6.3.1: the first interval is the one that gives the rate received before it.
+                history = new LossHistory(a.layers().count(), () -> 1 / TcpFriendlyRate.lossRateFor(
+                        receivedBps > 0 ? receivedBps : Math.max(1, rateBitsPerSecond()), rtt.rttSeconds(),
+                        a.packetBytes(), config.rtoFactor()));
+            }
             if (wanted) {
                 start(nowNanos, EraDecision.Kind.START);
             }
@@ -128,6 +143,13 @@ public final class EraReceiver {
         rtt.onPacket(p.sendTimeMicros(), nowNanos);
         loss.onPacket(p.layer(), p.sequence(), nowNanos,
                 config.lossEvents() ? (long) (rtt.rttSeconds() * 1e9) : 0);
+        intervalPackets++;
+        if (history != null) {
+            // One event spans the round trip the equation takes, so that the rate it is given and
+            // the round trip it divides by agree (see docs/layered-multicast.md, "ERA_TFRC").
+            history.onPacket(p.layer(), p.sequence(), p.sendTimeMicros() * 1000, p.bunchLength(),
+                    (long) (rtt.rttSeconds() * 1e9));
+        }
         double sample = probe.onPacket(p, announcement.packetBytes(), nowNanos);
         if (queue != null) {
             if (!Double.isNaN(sample)) {
@@ -214,6 +236,9 @@ public final class EraReceiver {
         lastPacketNanos = nowNanos;
         clearSamples();
         firstDecision = true;
+        lossSeen = false;
+        intervalPackets = 0;
+        intervalStartNanos = nowNanos;
         if (queue != null) {
             queue.reset();
         }
@@ -241,23 +266,39 @@ public final class EraReceiver {
         long packets = loss.packets();
         long losses = loss.losses();
         loss.rotate();
+        if (nowNanos > intervalStartNanos) {
+            receivedBps = intervalPackets * 8.0 * announcement.packetBytes() * 1e9 / (nowNanos - intervalStartNanos);
+        }
+        intervalPackets = 0;
+        intervalStartNanos = nowNanos;
+        // The equation's loss rate: the window's, or TFRC's history, which does not forget.
+        double p = history != null ? history.rate() : l;
         double rttSeconds = rtt.rttSeconds();
-        double tcp = TcpFriendlyRate.padhye(l, rttSeconds, announcement.packetBytes(), config.rtoFactor());
+        double tcp = TcpFriendlyRate.padhye(p, rttSeconds, announcement.packetBytes(), config.rtoFactor());
         double target;
-        if (l > 0) {
+        if (p > 0) {
             target = bunchEstimate >= 0 ? Math.min(tcp, bunchEstimate) : tcp;
         } else if (bunchEstimate >= 0) {
             target = bunchEstimate;
         } else {
             trace.accept(new EraDecision(nowNanos, EraDecision.Kind.HOLD, traceSamples(), bunchEstimate, packets,
-                    losses, l, rttSeconds, tcp, Double.NaN, level, level));
+                    losses, p, rttSeconds, tcp, Double.NaN, level, level));
             return;
         }
+        double current = layers.cumulative(level);
+        lossSeen |= p > 0 || l > 0;
+        // Also once the window has emptied again: a window that forgets would otherwise send the
+        // target straight to a pair estimate that may read the capacity.
+        if (config.riseCap() > 0 && lossSeen && target > current) {
+            // TFRC's X = min(X_calc, 2 X_recv): a rise goes at most to that many times what arrived.
+            target = Math.min(target, Math.max(current, config.riseCap() * receivedBps));
+        }
+        // Whether the path is losing now: the window's, also with the history (which never empties).
         boolean strict = config.strictlyBelow() && (l == 0 || config.strictWithLoss());
         int to = layers.levelFor(target, strict);
         firstDecision = false;
         trace.accept(new EraDecision(nowNanos, EraDecision.Kind.INTERVAL, traceSamples(), bunchEstimate, packets,
-                losses, l, rttSeconds, tcp, target, level, to));
+                losses, p, rttSeconds, tcp, target, level, to));
         clearSamples();
         moveTo(to, nowNanos);
     }
@@ -270,10 +311,16 @@ public final class EraReceiver {
         while (level < to) {
             level++;
             loss.forget(level);
+            if (history != null) {
+                history.forget(level);
+            }
             subscriber.join(level, nowNanos);
         }
         while (level > to) {
             loss.forget(level);
+            if (history != null) {
+                history.forget(level);
+            }
             subscriber.leave(level, nowNanos);
             level--;
         }
@@ -337,5 +384,10 @@ public final class EraReceiver {
 
     public long levelChanges() {
         return levelChanges;
+    }
+
+    /** Loss events the history counted (one per round trip of send time); 0 without {@link EraConfig#lossHistory()}. */
+    public long lossEvents() {
+        return history == null ? 0 : history.events();
     }
 }

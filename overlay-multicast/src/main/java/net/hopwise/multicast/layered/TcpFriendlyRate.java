@@ -28,6 +28,34 @@ public final class TcpFriendlyRate {
         return 8.0 * packetBytes / denominator;
     }
 
+    /**
+     * The inverse of {@link #padhye}: the loss rate at which the equation gives {@code rateBps}, to
+     * within a part in a thousand (RFC 5348, section 6.3.1, seeds a loss history with the interval
+     * this gives for the rate received before the first loss).
+     *
+     * @return in (0, 1]; 1 when even total loss gives more than {@code rateBps}
+     */
+    public static double lossRateFor(double rateBps, double rttSeconds, int packetBytes, double rtoFactor) {
+        if (!(rateBps > 0)) {
+            return 1.0;
+        }
+        double lo = 1e-12;
+        double hi = 1.0;
+        if (padhye(hi, rttSeconds, packetBytes, rtoFactor) >= rateBps) {
+            return 1.0;
+        }
+        // The rate falls monotonically with the loss rate: bisect on a log scale.
+        for (int i = 0; i < 60 && hi / lo > 1.001; i++) {
+            double mid = Math.sqrt(lo * hi);
+            if (padhye(mid, rttSeconds, packetBytes, rtoFactor) > rateBps) {
+                lo = mid;
+            } else {
+                hi = mid;
+            }
+        }
+        return Math.sqrt(lo * hi);
+    }
+
     /** The simpler model of Mahdavi and Floyd (Eq. 5-4), valid only below l = 0.16: {@code 8cM / (t_RTT sqrt l)}. */
     public static double mathis(double lossRate, double rttSeconds, int packetBytes, double c) {
         if (!(lossRate > 0)) {

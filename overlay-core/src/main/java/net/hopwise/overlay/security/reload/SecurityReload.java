@@ -1,4 +1,4 @@
-package net.hopwise.overlay.daemon;
+package net.hopwise.overlay.security.reload;
 
 import java.io.IOException;
 import java.lang.System.Logger.Level;
@@ -15,6 +15,9 @@ import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.ScheduledFuture;
+import java.util.concurrent.TimeUnit;
 import net.hopwise.overlay.security.Crypto;
 import net.hopwise.overlay.security.NodeCertificate;
 import net.hopwise.overlay.security.RevocationList;
@@ -29,8 +32,11 @@ import net.hopwise.overlay.security.TrustedKeys;
  * does not read, parse or fit is refused with one WARNING line saying why, and the node keeps what it
  * had: a half-written or mistaken file must never leave a node without a certificate or admitting
  * nobody. Each file is read once per change, so a bad one is reported once, not at every check.
+ *
+ * <p>NodeDaemon and overlay-admin both run one, so that a file is judged and reported the same way
+ * whichever program runs the node; they differ only in the name of the interval setting they quote.
  */
-final class SecurityReload {
+public final class SecurityReload {
     /** What a file looked like when last read; null fields for a file that was not there. */
     private record Stamp(FileTime modified, long size, Object fileKey) {}
 
@@ -38,12 +44,16 @@ final class SecurityReload {
     private final byte[] identity;
     private final SecurityFiles files;
     private final SecureLinks links;
-    private final DaemonLog log;
+    private final ReloadLog log;
     private final Map<Path, Stamp> seen = new HashMap<>();
     private volatile NodeCertificate certificate;
     private volatile RevocationList revocations;
 
-    SecurityReload(SecurityConfig security, SecurityFiles files, SecureLinks links, DaemonLog log) {
+    /**
+     * Takes the files as they are now as the ones {@code security} was read from: only a later change
+     * is applied by {@link #check}.
+     */
+    public SecurityReload(SecurityConfig security, SecurityFiles files, SecureLinks links, ReloadLog log) {
         this.name = security.name();
         this.identity = security.keys().identityPublic();
         this.certificate = security.certificate();
@@ -57,26 +67,75 @@ final class SecurityReload {
     }
 
     /**
-     * Publishes the revocation list the daemon was started with, if any: a node that restarts must
+     * Publishes the revocation list the node was started with, if any: a node that restarts must
      * refuse what was revoked before its neighbours tell it again.
      */
-    CompletableFuture<Void> start() {
+    public CompletableFuture<Void> start() {
         return files.revocations() == null ? CompletableFuture.completedFuture(null) : revocations(files.revocations());
     }
 
     /** Whether there is no file to re-read (trusted keys come with a file, so only a bare authority setup). */
-    boolean isEmpty() {
+    public boolean isEmpty() {
         return files.watched().isEmpty();
     }
 
     /** Re-reads each file that changed since it was last read; completes once each is applied or refused. */
-    synchronized CompletableFuture<Void> check() {
+    public synchronized CompletableFuture<Void> check() {
         return reload(false);
     }
 
     /** Re-reads every file, changed or not: what SIGHUP asks for. */
-    synchronized CompletableFuture<Void> reloadAll() {
+    public synchronized CompletableFuture<Void> reloadAll() {
         return reload(true);
+    }
+
+    /**
+     * Runs {@link #check} every {@code checkInterval} on {@code executor}; closing the result stops it.
+     * Nothing is scheduled for an interval of zero or when there is no file to watch.
+     */
+    public AutoCloseable checkEvery(ScheduledExecutorService executor) {
+        long every = files.checkInterval().toMillis();
+        if (every <= 0 || isEmpty()) {
+            return () -> { };
+        }
+        ScheduledFuture<?> task = executor.scheduleWithFixedDelay(() -> {
+            try {
+                check();
+            } catch (RuntimeException e) {
+                // A failed check must not cancel the later ones (the executor would, silently).
+                log.log(Level.WARNING, "checking the security files failed: " + e);
+            }
+        }, every, every, TimeUnit.MILLISECONDS);
+        return () -> task.cancel(false);
+    }
+
+    /**
+     * Makes SIGHUP re-read every file ({@link #reloadAll}) until the result is closed, and logs how
+     * changes reach the node: by signal and every {@code checkInterval}, by the interval alone when
+     * the signal cannot be handled, or not at all (a WARNING, since an operator counts on one or the
+     * other). Handling SIGHUP replaces the JVM's default, which is to end the process.
+     *
+     * @param intervalSetting how the program names the interval setting, quoted when it is zero
+     */
+    public AutoCloseable reloadOnHangup(String intervalSetting) {
+        if (isEmpty()) {
+            return () -> { };
+        }
+        Hangup.Registration registration = Hangup.register(this::reloadAll);
+        String why = registration.unavailable();
+        java.time.Duration interval = files.checkInterval();
+        String every = interval.isZero() ? null : "every " + interval.toSeconds() + " s";
+        if (why == null) {
+            log.log(Level.INFO, "security files are re-read on SIGHUP" + (every == null ? "" : " and when changed, checked "
+                    + every));
+        } else if (every != null) {
+            log.log(Level.WARNING, "SIGHUP cannot re-read the security files: " + why + "; they are re-read when changed,"
+                    + " checked " + every);
+        } else {
+            log.log(Level.WARNING, "SIGHUP cannot re-read the security files: " + why + ", and " + intervalSetting
+                    + " is 0: changes to them apply only when the node restarts");
+        }
+        return registration;
     }
 
     private CompletableFuture<Void> reload(boolean all) {
@@ -196,7 +255,7 @@ final class SecurityReload {
      *
      * @throws IllegalArgumentException saying, in one line, why the file is not such a list
      */
-    static RevocationList readRevocations(Path file, List<String> authorityKeys) {
+    public static RevocationList readRevocations(Path file, List<String> authorityKeys) {
         byte[] bytes;
         try {
             bytes = Files.readAllBytes(file);
@@ -213,7 +272,7 @@ final class SecurityReload {
         }
         if (!known) {
             throw new IllegalArgumentException("it is signed by authority " + Crypto.fingerprint(list.authorityKey())
-                    + ", not by one this node admits by (--authority)");
+                    + ", not by one this node admits by");
         }
         if (!list.signatureValid()) {
             throw new IllegalArgumentException("its signature does not verify (altered after signing?)");

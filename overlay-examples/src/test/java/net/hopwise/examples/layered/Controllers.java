@@ -1,0 +1,88 @@
+package net.hopwise.examples.layered;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import net.hopwise.examples.layered.LayeredScenarios.Protocol;
+import net.hopwise.multicast.layered.EraConfig;
+import net.hopwise.multicast.layered.EraDecision;
+import net.hopwise.multicast.layered.EraReceiver;
+import net.hopwise.multicast.layered.LayerSubscriber;
+import net.hopwise.multicast.layered.LayeredPacket;
+import net.hopwise.multicast.layered.RttEstimator;
+import net.hopwise.multicast.layered.SessionAnnouncement;
+
+/** The receivers' controllers of the simulator's scenarios: each ERA variant's rules, PLM and RLM. */
+final class Controllers {
+    private Controllers() {
+    }
+
+    /** @param seed the receiver's own random stream (RLM's join timers) */
+    static LayeredController of(Protocol protocol, EraConfig config, LayerSubscriber subscriber, long seed) {
+        if (protocol == Protocol.RLM) {
+            return new RlmReceiver(1, subscriber, seed);
+        }
+        if (protocol == Protocol.PLM) {
+            return new PlmReceiver(1, subscriber);
+        }
+        // Synchronised clocks in the simulator, so 2 x the one-way latency from SCT is available.
+        RttEstimator rtt = protocol == Protocol.ERA_RTT
+                ? RttEstimator.fromTimestamps(Duration.ofMillis(10), Duration.ofMillis(50))
+                : RttEstimator.fixed(Duration.ofMillis(50));
+        EraConfig own = switch (protocol) {
+            case ERA_EVENTS -> config.toBuilder().lossEvents(true).build();
+            case ERA_PLUS -> config.toBuilder().lossEvents(true).estimateIntervals(3).build();
+            case ERA_FAIR -> EraConfig.fair();
+            case ERA_PROMPT -> EraConfig.prompt();
+            case ERA_TFRC -> EraConfig.tfrc();
+            default -> config;
+        };
+        boolean print = Boolean.getBoolean("layered.trace");
+        List<double[]> equationLoss = new ArrayList<>();
+        EraReceiver r = new EraReceiver(1, own, rtt, subscriber, d -> {
+            // -Dlayered.trace=true prints every receiver's decision trace, as the thesis's Appendix C.
+            if (print) {
+                System.out.println(d + " " + java.util.Arrays.toString(d.samples()));
+            }
+            if (d.kind() == EraDecision.Kind.INTERVAL) {
+                equationLoss.add(new double[] {d.nowNanos(), d.lossRate()});
+            }
+        });
+        return new LayeredController() {
+            @Override
+            public List<double[]> equationLoss() {
+                return equationLoss;
+            }
+
+            @Override
+            public void join(long now) {
+                r.join(now);
+            }
+
+            @Override
+            public void onAnnouncement(SessionAnnouncement a, long now) {
+                r.onAnnouncement(a, now);
+            }
+
+            @Override
+            public void onPacket(LayeredPacket p, long now) {
+                r.onPacket(p, now);
+            }
+
+            @Override
+            public void onTimer(long now) {
+                r.onTimer(now);
+            }
+
+            @Override
+            public long nextDeadlineNanos() {
+                return r.nextDeadlineNanos();
+            }
+
+            @Override
+            public int level() {
+                return r.level();
+            }
+        };
+    }
+}

@@ -1,0 +1,159 @@
+package net.hopwise.multicast.layered;
+
+import java.util.function.DoubleSupplier;
+
+/**
+ * TFRC's loss-event rate (RFC 5348, section 5) over the packets of every layer a receiver holds:
+ * losses whose packets were sent within one round trip of the start of a loss event belong to that
+ * event, and the rate is one over the weighted mean of the last eight loss intervals (packets from
+ * one event's start to the next), the open interval counted only when that lowers the rate.
+ *
+ * <p>Why not the window of {@link LayerLossMonitor}: a window of a few seconds empties a few
+ * seconds after TCP's last overflow, the TCP equation then sets no ceiling at all, and the receiver
+ * rejoins every layer the pair estimate allows (live beside kernel TCP: 2 to 17 layers at once,
+ * then the equation brings it back). The history never forgets: without new loss the rate falls
+ * only as the open interval grows.
+ *
+ * <p>Why send times: a loss on a layer is seen only at that layer's next packet, up to a bunch
+ * spacing later (410 ms on a 20 Kbit/s layer of pairs, 20 ms on a layer twenty times faster), so
+ * on layers of different rates one overflow of the bottleneck's queue is seen at instants spread
+ * over that spacing, and grouped by the instant it was seen it counts as several events. The lost
+ * packet's send time is the sender's clock of its bunch (a bunch's packets leave back to back; the
+ * first packet's sequence number is a multiple of the bunch length), interpolated between the
+ * bunches around the gap.
+ */
+final class LossHistory {
+    /** RFC 5348, section 5.4: the eight most recent intervals, the older four fading. */
+    private static final double[] WEIGHTS = {1.0, 1.0, 1.0, 1.0, 0.8, 0.6, 0.4, 0.2};
+    /** Event starts remembered for late-seen losses: about a second of events at a few per round trip. */
+    private static final int RECENT_EVENTS = 16;
+    /** A gap longer than this is an outage; its further packets count in the interval, not as events. */
+    private static final int MAX_GAP_SCAN = 4096;
+
+    private final long[] expected;
+    private final long[] lastSequence;
+    private final long[] lastSentNanos;
+    private final boolean[] synced;
+    /** I_1..I_8, the most recent first. */
+    private final long[] closed = new long[WEIGHTS.length];
+    private int closedCount;
+    /** I_0: packets (received and lost) since the start of the latest event. */
+    private long open;
+    private boolean anyEvent;
+    private final long[] eventStarts = new long[RECENT_EVENTS];
+    private int eventAt;
+    private int eventCount;
+    private long events;
+    private final DoubleSupplier firstInterval;
+
+    /**
+     * @param firstInterval the loss interval, in packets, that seeds the history at the first event
+     *     (RFC 5348, section 6.3.1: the interval that gives the rate received before it)
+     */
+    LossHistory(int layers, DoubleSupplier firstInterval) {
+        this.expected = new long[layers];
+        this.lastSequence = new long[layers];
+        this.lastSentNanos = new long[layers];
+        this.synced = new boolean[layers];
+        this.firstInterval = firstInterval;
+    }
+
+    /**
+     * A packet arrived.
+     *
+     * @param sentNanos its send time on the sender's clock
+     * @param bunchLength B, packets per bunch
+     * @param rttNanos the round trip that bounds one loss event
+     */
+    void onPacket(int layer, long sequence, long sentNanos, int bunchLength, long rttNanos) {
+        if (!synced[layer]) {
+            synced[layer] = true;
+            remember(layer, sequence, sentNanos);
+            open++;
+            return;
+        }
+        long gap = (sequence - expected[layer]) & 0xFFFF_FFFFL;
+        if (gap >= 0x8000_0000L) {
+            // Older than expected: reordered or duplicated, received all the same.
+            open++;
+            return;
+        }
+        long from = lastSequence[layer];
+        long to = from + ((sequence - from) & 0xFFFF_FFFFL);
+        long fromBunch = from / bunchLength;
+        long toBunch = to / bunchLength;
+        for (long q = from + 1; q < to; q++) {
+            if (q - from > MAX_GAP_SCAN) {
+                open += to - q;
+                break;
+            }
+            long bunch = q / bunchLength;
+            long sent;
+            if (bunch == fromBunch) {
+                sent = lastSentNanos[layer];
+            } else if (bunch == toBunch) {
+                sent = sentNanos;
+            } else {
+                sent = lastSentNanos[layer] + (sentNanos - lastSentNanos[layer]) * (bunch - fromBunch) / (toBunch - fromBunch);
+            }
+            lost(sent, rttNanos);
+        }
+        open++;
+        remember(layer, sequence, sentNanos);
+    }
+
+    private void remember(int layer, long sequence, long sentNanos) {
+        lastSequence[layer] = sequence;
+        lastSentNanos[layer] = sentNanos;
+        expected[layer] = (sequence + 1) & 0xFFFF_FFFFL;
+    }
+
+    private void lost(long sentNanos, long rttNanos) {
+        // Seen late on a slow layer, a loss may belong to an event that a faster layer opened after
+        // it was sent: within one round trip either way is the same overflow.
+        for (int i = 0; i < eventCount; i++) {
+            if (Math.abs(sentNanos - eventStarts[i]) < rttNanos) {
+                open++;
+                return;
+            }
+        }
+        events++;
+        eventStarts[eventAt] = sentNanos;
+        eventAt = (eventAt + 1) % RECENT_EVENTS;
+        eventCount = Math.min(RECENT_EVENTS, eventCount + 1);
+        long interval = anyEvent ? open : Math.max(1, Math.round(firstInterval.getAsDouble()));
+        anyEvent = true;
+        System.arraycopy(closed, 0, closed, 1, closed.length - 1);
+        closed[0] = interval;
+        closedCount = Math.min(closed.length, closedCount + 1);
+        open = 1;
+    }
+
+    /** The layer was left (or is about to be joined): its next packet starts afresh. */
+    void forget(int layer) {
+        synced[layer] = false;
+    }
+
+    /** p: 0 before the first loss event. */
+    double rate() {
+        if (!anyEvent) {
+            return 0;
+        }
+        double withOpen = open * WEIGHTS[0];
+        double closedOnly = 0;
+        double total = 0;
+        for (int i = 0; i < closedCount; i++) {
+            total += WEIGHTS[i];
+            closedOnly += closed[i] * WEIGHTS[i];
+            if (i + 1 < closedCount) {
+                withOpen += closed[i] * WEIGHTS[i + 1];
+            }
+        }
+        return total / Math.max(withOpen, closedOnly);
+    }
+
+    /** Loss events so far. */
+    long events() {
+        return events;
+    }
+}
