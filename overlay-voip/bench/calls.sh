@@ -14,7 +14,8 @@
 # LOSS and DELAY_MS (impairment between the two sites, each way; default none), PROBE_EVERY (capture
 # one call in N, default: about 16 calls captured), OUT (directory for logs, default a new one in /tmp).
 # Hopwise only: HOPS=1 also captures the overlay link and splits the added delay per node (hops.py),
-# KEYS=1 seals the links (a key per node from the key tool, both trusted), SPIN_US sets the node
+# SIPHOPS=1 captures every SIP leg and the overlay link and splits the post-dial delay per relay
+# (sip_hops.py; Kamailio too), KEYS=1 seals the links (a key per node from the key tool, both trusted), SPIN_US sets the node
 # runtime's spin before sleep (default 0), RELAY_JAVA_OPTS goes to the relays' JVMs (a profiler agent).
 # It takes the machine's build lock for the whole run, so that nothing else disturbs the figures.
 set -euo pipefail
@@ -147,6 +148,18 @@ if [[ ${HOPS:-0} == 1 && $system == hopwise ]]; then
   wait_for "$out/tcpdump-overlay.out" 'listening on' 10
 fi
 
+# SIPHOPS=1: every SIP leg and the overlay link, whole datagrams, so that sip_hops.py splits the
+# post-dial delay relay by relay (a diagnostic: the capture costs the machine some CPU).
+siphops_pid=
+if [[ ${SIPHOPS:-0} == 1 ]]; then
+  tcpdump -i lo -n -s 0 -B 65536 --time-stamp-precision=nano -w "$out/sip-hops.pcap" \
+    "udp and (port $caller_sip or port $callee_sip or port 15060 or port 15062 or port 5060 or port 18100 or port 18101)" \
+    > "$out/tcpdump-siphops.out" 2>&1 &
+  siphops_pid=$!
+  pids+=($siphops_pid)
+  wait_for "$out/tcpdump-siphops.out" 'listening on' 10
+fi
+
 rate=$(python3 -c "print(max(1, round($calls / $ramp, 1)))")
 udp_before=$(awk '/^Udp:/ {n++} /^Udp:/ && n == 2 {print $4, $6, $7}' /proc/net/snmp)
 
@@ -197,7 +210,8 @@ socket_drops > "$out/drops1"
 uac_rc=0; wait $uac_pid || uac_rc=$?
 uas_rc=0; wait $uas_pid || uas_rc=$?
 sleep 1
-kill -INT $tcpdump_pid $sip_tcpdump_pid $hops_pid 2>/dev/null || true; wait $tcpdump_pid $sip_tcpdump_pid $hops_pid 2>/dev/null || true
+kill -INT $tcpdump_pid $sip_tcpdump_pid $hops_pid $siphops_pid 2>/dev/null || true
+wait $tcpdump_pid $sip_tcpdump_pid $hops_pid $siphops_pid 2>/dev/null || true
 udp_after=$(awk '/^Udp:/ {n++} /^Udp:/ && n == 2 {print $4, $6, $7}' /proc/net/snmp)
 
 case $system in
@@ -272,6 +286,9 @@ java -cp "$cp_bench" net.hopwise.voip.bench.SipCapture "$out/sip.pcap" $caller_s
 java -cp "$cp_bench" net.hopwise.voip.bench.RtpCapture "$out/probe.pcap" $caller_media $callee_media 20
 if [[ -n $hops_pid ]]; then
   python3 "$bench/hops.py" "$out/probe.pcap" "$out/overlay.pcap" $caller_media $callee_media 18100 18101
+fi
+if [[ -n $siphops_pid ]]; then
+  python3 "$bench/sip_hops.py" "$out/sip-hops.pcap"
 fi
 grep -h 'packets dropped by kernel' "$out/tcpdump.out" | sed 's/^/tcpdump: /'
 echo "OUT $out"

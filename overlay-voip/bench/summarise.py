@@ -17,6 +17,10 @@ FIELDS = [
     ("echo_p50_us", r"^RTP echo .*? p50=([\d.]+)"), ("echo_p99_us", r"^RTP echo .*? p99=([\d.]+)"),
     ("jitter_ms", r"^RTP forward .*? jitter_ms=([\d.]+)"),
     ("fwd_mos", r"^RTP forward .*? mos=([\d.]+)"), ("echo_mos", r"^RTP echo .*? mos=([\d.]+)"),
+    ("fwd_loss_playout", r"^RTP forward .*? loss_at_playout=([\d.]+)%"),
+    ("echo_loss_playout", r"^RTP echo .*? loss_at_playout=([\d.]+)%"),
+    ("fwd_mos_playout", r"^RTP forward .*? mos_at_playout=([\d.]+)"),
+    ("echo_mos_playout", r"^RTP echo .*? mos_at_playout=([\d.]+)"),
     ("relay_lost", r"^relay: MEDIA .*? lost=(\d+)"), ("relay_late", r"^relay: MEDIA .*? late=(\d+)"),
     ("sched_run_cores", r"^SCHED .*? running=([\d.]+)"), ("sched_wait", r"^SCHED .*? waiting for a core=([\d.]+)"),
 ]

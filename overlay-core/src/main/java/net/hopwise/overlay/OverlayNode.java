@@ -85,10 +85,14 @@ public final class OverlayNode implements AutoCloseable {
      * every neighbour's traffic, while the sockets an application registers on the same loop (a
      * relay's phone sockets, one per call) carry a packet per 20 ms each: read once per wake-up like
      * them, the node's socket fell behind as soon as a loop turn served hundreds of those, and its
-     * backlog aged past real-time deadlines. Sixteen is Netty's own default for datagram sockets,
-     * which setting an allocator replaces with one; with GRO a read holds up to 64 datagrams.
+     * backlog aged past real-time deadlines. With GRO a read holds up to 64 datagrams, but only
+     * datagrams a neighbour sent in one GSO write; one sent alone is one read. Sixteen reads (Netty's
+     * own default for datagram sockets) were still too few at 1000 relayed calls: the phone sockets
+     * of a turn give up to four datagrams each, and the node's socket, carrying as many packets as
+     * all of them together, held the egress relay's packets for a median 60 ms. Sixty-four reads
+     * cost nothing when the socket empties first, as it does whenever the loop keeps up.
      */
-    static final int READS_PER_WAKEUP = 16;
+    static final int READS_PER_WAKEUP = 64;
     /**
      * Messages handed over from other threads that one loop turn sends at most: about 1 MB of full
      * datagrams, the write buffer's high-water mark, so a turn ends about when the socket would push

@@ -214,6 +214,10 @@ final class Calls {
             counters.portsExhausted++;
             return null;
         }
+        int upcoming = pool.peek();
+        if (upcoming >= 0) {
+            io.preparePhonePorts(upcoming);
+        }
         int overlay = io.openOverlayPort();
         if (overlay < 0) {
             io.unbindPhonePorts(rtp);

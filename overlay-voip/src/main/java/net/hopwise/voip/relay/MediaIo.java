@@ -14,6 +14,13 @@ public interface MediaIo {
 
     void unbindPhonePorts(int rtpPort);
 
+    /**
+     * A hint that {@code rtpPort} is the pair the next call will take: the sockets may be opened
+     * beforehand, off the path of the INVITE that takes them. Doing nothing is correct.
+     */
+    default void preparePhonePorts(int rtpPort) {
+    }
+
     /** Opens an overlay port for one stream's packets from the other relay; -1 when none could be opened. */
     int openOverlayPort();
 

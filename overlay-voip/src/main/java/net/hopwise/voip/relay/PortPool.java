@@ -47,6 +47,17 @@ public final class PortPool {
         return -1;
     }
 
+    /** The RTP port the next {@link #acquire} tries first; -1 when every pair is taken. */
+    public int peek() {
+        for (int tried = 0; tried < pairs; tried++) {
+            int i = (next + tried) % pairs;
+            if (!used.get(i)) {
+                return first + 2 * i;
+            }
+        }
+        return -1;
+    }
+
     public void release(int rtpPort) {
         int i = (rtpPort - first) / 2;
         if (rtpPort < first || (rtpPort - first) % 2 != 0 || i >= pairs || !used.get(i)) {

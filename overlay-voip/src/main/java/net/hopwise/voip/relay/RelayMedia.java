@@ -28,6 +28,11 @@ final class RelayMedia implements MediaIo {
     private final IntObjectHashMap<Flow> flows = new IntObjectHashMap<>();
     private SipProxy proxy;
     private volatile boolean open = true;
+    /** The next call's pair, opened beforehand ({@link #preparePhonePorts}); null when none. */
+    private Channel[] spare;
+    private int spareRtpPort;
+    /** Long after the INVITE that took a pair has left (tens of microseconds), long before the next call. */
+    static final long PREPARE_DELAY_MICROS = 500;
 
     RelayMedia(OverlayNode node, NodeLoop nodeLoop, InetAddress bindAddress) {
         this.node = node;
@@ -41,17 +46,63 @@ final class RelayMedia implements MediaIo {
 
     @Override
     public boolean bindPhonePorts(int rtpPort) {
+        if (spare != null && spareRtpPort == rtpPort) {
+            phoneSockets.put(rtpPort, spare);
+            spare = null;
+            return true;
+        }
+        Channel[] pair = openPair(rtpPort);
+        if (pair == null) {
+            return false;
+        }
+        phoneSockets.put(rtpPort, pair);
+        return true;
+    }
+
+    /**
+     * Opens the next call's pair a little after the call that took the last one: the two sockets
+     * (creation, registration with the loop, bind: several system calls each) were most of the time a
+     * relay took to forward an INVITE, twice per call, once at each relay. Scheduled, not run at the
+     * end of this turn, so that the INVITE being handled leaves first.
+     */
+    @Override
+    public void preparePhonePorts(int rtpPort) {
+        if (spare != null && spareRtpPort == rtpPort) {
+            return;
+        }
+        nodeLoop.loop().schedule(() -> {
+            if (!open || phoneSockets.containsKey(rtpPort) || (spare != null && spareRtpPort == rtpPort)) {
+                return;
+            }
+            closeSpare();
+            Channel[] pair = openPair(rtpPort);
+            if (pair != null) {
+                spare = pair;
+                spareRtpPort = rtpPort;
+            }
+        }, PREPARE_DELAY_MICROS, java.util.concurrent.TimeUnit.MICROSECONDS);
+    }
+
+    private void closeSpare() {
+        if (spare != null) {
+            spare[0].close();
+            spare[1].close();
+            spare = null;
+        }
+    }
+
+    /** Both sockets of a pair, bound now; null (neither left open) when either port is taken. */
+    private Channel[] openPair(int rtpPort) {
         Channel rtp = bind(rtpPort, false);
         if (rtp == null) {
-            return false;
+            return null;
         }
         Channel rtcp = bind(rtpPort + 1, true);
         if (rtcp == null) {
             rtp.close();
-            return false;
+            return null;
         }
-        phoneSockets.put(rtpPort, new Channel[] {rtp, rtcp});
-        return true;
+        return new Channel[] {rtp, rtcp};
     }
 
     /**
@@ -140,12 +191,18 @@ final class RelayMedia implements MediaIo {
         return phoneSockets.size() * 2;
     }
 
+    /** The pair opened ahead of the next call, or -1. */
+    int spareRtpPort() {
+        return spare == null ? -1 : spareRtpPort;
+    }
+
     int overlayPortCount() {
         return overlayPorts.size();
     }
 
     void close() {
         open = false;
+        closeSpare();
         for (Integer p : new java.util.ArrayList<>(phoneSockets.keySet())) {
             unbindPhonePorts(p);
         }

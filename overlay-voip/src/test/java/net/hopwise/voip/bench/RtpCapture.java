@@ -24,7 +24,7 @@ import net.hopwise.voip.relay.EModel;
  * on both legs, so its delay is zero and the figure is the delay the relays add.
  *
  * <pre>
- * java -cp ... net.hopwise.voip.bench.RtpCapture probe.pcap CALLER_MEDIA_PORT CALLEE_MEDIA_PORT [ACCESS_MS]
+ * java -cp ... net.hopwise.voip.bench.RtpCapture probe.pcap CALLER_MEDIA_PORT CALLEE_MEDIA_PORT [ACCESS_MS [PLAYOUT_MS]]
  * </pre>
  *
  * Prints one line per direction ({@code forward}: caller to callee; {@code echo}: back).
@@ -33,6 +33,12 @@ public final class RtpCapture {
     private static final int SIPP_SSRC_PREFIX = 0xca11;
     private static final int LINKTYPE_ETHERNET = 1;
     private static final int LINKTYPE_LINUX_SLL = 113;
+    /**
+     * The jitter buffer the phones are taken to have: the relay's default media deadline
+     * ({@code RelayConfig.DEFAULT_MEDIA_DEADLINE}), so that what the relay drops as late and what a phone
+     * behind rtpengine would discard are judged alike.
+     */
+    static final double DEFAULT_PLAYOUT_MS = 100;
 
     /** One direction of every captured call: per SSRC, when each sequence number left and arrived. */
     static final class Direction {
@@ -66,12 +72,30 @@ public final class RtpCapture {
         }
 
         String report(String name, double accessMs) {
+            return report(name, accessMs, DEFAULT_PLAYOUT_MS);
+        }
+
+        /**
+         * As {@link #report(String, double)}, and the packets that arrived but later than a phone's
+         * jitter buffer of {@code playoutMs} would play them (more than that behind the stream's
+         * fastest packet): a phone discards those, so they count with the lost ones in
+         * {@code loss_at_playout} and its MOS, the same rule in every column whatever the relay did.
+         */
+        String report(String name, double accessMs, double playoutMs) {
             long sentCount = 0;
             long lost = 0;
+            long late = 0;
+            long playoutNanos = Math.round(playoutMs * 1e6);
             List<Long> delays = new ArrayList<>();
             for (Map.Entry<Long, long[]> e : sent.entrySet()) {
                 long[] out = e.getValue();
                 long[] in = arrived.getOrDefault(e.getKey(), new long[65536]);
+                long fastest = Long.MAX_VALUE;
+                for (int seq = 0; seq < 65536; seq++) {
+                    if (out[seq] != 0 && in[seq] != 0) {
+                        fastest = Math.min(fastest, in[seq] - out[seq]);
+                    }
+                }
                 for (int seq = 0; seq < 65536; seq++) {
                     if (out[seq] == 0) {
                         continue;
@@ -80,7 +104,11 @@ public final class RtpCapture {
                     if (in[seq] == 0) {
                         lost++;
                     } else {
-                        delays.add(in[seq] - out[seq]);
+                        long delay = in[seq] - out[seq];
+                        delays.add(delay);
+                        if (delay - fastest > playoutNanos) {
+                            late++;
+                        }
                     }
                 }
             }
@@ -88,13 +116,16 @@ public final class RtpCapture {
             double meanUs = Arrays.stream(d).average().orElse(0) / 1e3;
             double jitterMs = jitter.values().stream().mapToDouble(j -> j[2] / 1e6).average().orElse(0);
             double lossPercent = sentCount == 0 ? 0 : 100.0 * lost / sentCount;
-            double mos = EModel.mos(EModel.rating(EModel.G711_PLC, meanUs / 1e3 + 2 * jitterMs + accessMs,
-                    lossPercent, 1));
+            double mouthToEarMs = meanUs / 1e3 + 2 * jitterMs + accessMs;
+            double mos = EModel.mos(EModel.rating(EModel.G711_PLC, mouthToEarMs, lossPercent, 1));
+            double playoutLossPercent = sentCount == 0 ? 0 : 100.0 * (lost + late) / sentCount;
+            double playoutMos = EModel.mos(EModel.rating(EModel.G711_PLC, mouthToEarMs, playoutLossPercent, 1));
             return String.format(Locale.ROOT, "RTP %s streams=%d sent=%d received=%d lost=%d duplicates=%d"
                     + " loss=%.3f%% delay_us p50=%.1f p90=%.1f p99=%.1f max=%.1f mean=%.1f jitter_ms=%.3f"
-                    + " mos=%.2f", name, sent.size(), sentCount, d.length, lost, duplicates, lossPercent,
+                    + " mos=%.2f playout_ms=%.0f late_at_playout=%d loss_at_playout=%.3f%% mos_at_playout=%.2f",
+                    name, sent.size(), sentCount, d.length, lost, duplicates, lossPercent,
                     percentile(d, 50), percentile(d, 90), percentile(d, 99), d.length == 0 ? 0 : d[d.length - 1] / 1e3,
-                    meanUs, jitterMs, mos);
+                    meanUs, jitterMs, mos, playoutMs, late, playoutLossPercent, playoutMos);
         }
     }
 
@@ -102,18 +133,19 @@ public final class RtpCapture {
 
     public static void main(String[] args) throws IOException {
         if (args.length < 3) {
-            System.err.println("usage: RtpCapture CAPTURE.pcap CALLER_MEDIA_PORT CALLEE_MEDIA_PORT [ACCESS_MS]");
+            System.err.println("usage: RtpCapture CAPTURE.pcap CALLER_MEDIA_PORT CALLEE_MEDIA_PORT [ACCESS_MS [PLAYOUT_MS]]");
             System.exit(2);
         }
         int callerPort = Integer.parseInt(args[1]);
         int calleePort = Integer.parseInt(args[2]);
         double accessMs = args.length > 3 ? Double.parseDouble(args[3]) : 20;
+        double playoutMs = args.length > 4 ? Double.parseDouble(args[4]) : DEFAULT_PLAYOUT_MS;
         Direction forward = new Direction();
         Direction echo = new Direction();
         long[] counts = read(Path.of(args[0]), callerPort, calleePort, forward, echo);
         System.out.printf(Locale.ROOT, "CAPTURE packets=%d rtp=%d%n", counts[0], counts[1]);
-        System.out.println(forward.report("forward", accessMs));
-        System.out.println(echo.report("echo", accessMs));
+        System.out.println(forward.report("forward", accessMs, playoutMs));
+        System.out.println(echo.report("echo", accessMs, playoutMs));
     }
 
     /** Returns the number of captured packets and of SIPp RTP packets among them. */

@@ -57,6 +57,34 @@ class RtpCaptureTest {
         assertThat(echo.report("echo", 20)).contains("streams=0 sent=0");
     }
 
+    @Test
+    void countsPacketsLaterThanAJitterBufferWouldPlayAsLostAtPlayout() throws IOException {
+        Pcap pcap = new Pcap();
+        long ssrc = 0xca110001L;
+        for (int seq = 0; seq < 10; seq++) {
+            long sent = 1_000_000_000L + seq * 20_000_000L;
+            pcap.rtp(sent, CALLER, RELAY_A, seq, seq * 160L, ssrc);
+            // The fastest packet takes 1 ms; sequence 3 waits 101.5 ms (later than a 100 ms buffer
+            // plays it), 6 waits exactly 101 ms (just in time): only 3 is late.
+            long delay = seq == 3 ? 101_500_000L : seq == 6 ? 101_000_000L : 1_000_000L;
+            pcap.rtp(sent + delay, RELAY_B, CALLEE, seq, seq * 160L, ssrc);
+        }
+        Path file = dir.resolve("late.pcap");
+        Files.write(file, pcap.bytes());
+        RtpCapture.Direction forward = new RtpCapture.Direction();
+        RtpCapture.read(file, CALLER, CALLEE, forward, new RtpCapture.Direction());
+
+        String report = forward.report("forward", 20, 100);
+        // Every packet arrived: no loss on the wire, one packet in ten lost to the phone.
+        assertThat(report).contains("received=10 lost=0").contains("loss=0.000%")
+                .contains("playout_ms=100 late_at_playout=1 loss_at_playout=10.000%");
+        double mos = Double.parseDouble(report.replaceAll(".* mos=([0-9.]+) .*", "$1"));
+        double playoutMos = Double.parseDouble(report.replaceAll(".*mos_at_playout=([0-9.]+).*", "$1"));
+        assertThat(playoutMos).isLessThan(mos);
+        // A deeper buffer plays every packet.
+        assertThat(forward.report("forward", 20, 200)).contains("late_at_playout=0 loss_at_playout=0.000%");
+    }
+
     /** A nanosecond pcap of Ethernet frames on loopback, as tcpdump writes them. */
     private static final class Pcap {
         private final ByteArrayOutputStream out = new ByteArrayOutputStream();
