@@ -20,6 +20,8 @@ import net.hopwise.overlay.spi.ModuleContext;
  * channel of each outgoing link, their costs advertised every T_min while a link had a queue and every
  * T_max for all, the costs every node advertised, and the local clients, whose packets it buys when
  * their budget affords the packet's tree and the 1/C_p draw lets it go. Only on the node's thread.
+ * Just over 400 lines: the buffers, the advertisements and the clients share the link table and one
+ * pump, and splitting them would hand that table across classes on every packet.
  */
 final class FlowControl {
     private final ModuleContext context;
