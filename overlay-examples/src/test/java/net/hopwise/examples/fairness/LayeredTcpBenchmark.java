@@ -29,7 +29,7 @@ import net.hopwise.examples.reliable.BenchmarkSection;
  * {@code --rate-mbit} (2), {@code --buffer-ms} (120), {@code --burst-frames} (2), {@code --tcp-mss}
  * (the layered packet size, 1000: the MSS the TCP receiver advertises), {@code --bunch} (2), {@code
  * --edge-mbit} (10; 0 for none: the senders' own links, see {@link Setup}), {@code --tcp-cc} (the
- * namespace's default, cubic; {@code reno} is the simulator's TCP), {@code --gso on|off} (off: TCP's
+ * namespace's default, BBR on this machine's kernel; {@code reno} is the simulator's TCP), {@code --gso on|off} (off: TCP's
  * segments one per packet through the exterior link, see {@link Setup}),
  * {@code --seconds} (60), {@code --runs} (3), {@code --rules}
  * (comma-separated, each {@code thesis}, {@code fair}, {@code prompt}, {@code tfrc} or {@code fair-slow}:
@@ -127,7 +127,7 @@ public final class LayeredTcpBenchmark {
      *     TCP's segments can fall between a pair's two; over a bare veth they arrive in bursts a few
      *     microseconds apart and almost never do
      * @param tcpCongestionControl the TCP sender's congestion control (one the kernel allows, for
-     *     example {@code reno}, the simulator's), empty for the namespace's default (cubic)
+     *     example {@code reno}, the simulator's), empty for the namespace's default (BBR on this machine's kernel)
      * @param gso whether the senders' interface takes TCP's segments in GSO bursts, as a veth does
      *     by default; false sets it to one segment per packet. The exterior link's htb class spaces
      *     packets, but a GSO burst is one packet to it: its segments leave back to back and reach
