@@ -44,6 +44,10 @@ final class ClientBudget {
     /** Whether a packet bought since the last adaptation counts towards the next (see staleUntilNanos). */
     private boolean judged;
     private double refusedCost;
+    /** Whether its latest attempt was refused at a cost beyond what full savings could buy. */
+    private boolean pricedOut;
+    /** Whether its period is past the ordinary bound because it was priced out. */
+    private boolean extended;
     /** The salary at which the period was last adapted. */
     private long adaptedNanos;
     /** Until when the costs the client pays still reflect its rate before its last halving. */
@@ -90,6 +94,7 @@ final class ClientBudget {
         if (packetCost > tokens || packetCost > config.benefit(tokens)) {
             blocked = true;
             refusedCost = packetCost;
+            pricedOut = packetCost > config.dearestAffordable();
             return Decision.BLOCKED;
         }
         if (config.randomised() && draw >= 1 / packetCost) {
@@ -97,6 +102,7 @@ final class ClientBudget {
         }
         tokens -= packetCost;
         bought = true;
+        pricedOut = false;
         if (nowNanos >= staleUntilNanos) {
             judged = true;
             maxBought = Math.max(maxBought, packetCost);
@@ -153,10 +159,17 @@ final class ClientBudget {
             if (cost < config.threshold()) {
                 long update = config.fastUpdateNanos();
                 t = Math.max(config.minSalaryPeriodNanos(), (long) ((double) t * update / (t + update)));
-            } else {
+                extended = false;
+            } else if (pricedOut) {
+                t = Math.min(config.pricedOutSalaryPeriodNanos(), 2 * t);
+                extended = t > config.maxSalaryPeriodNanos();
+                staleUntilNanos = nextSalaryNanos + config.halvingSettleNanos();
+            } else if (!extended) {
                 t = Math.min(config.maxSalaryPeriodNanos(), 2 * t);
                 staleUntilNanos = nextSalaryNanos + config.halvingSettleNanos();
             }
+            // An extended period within the purse's reach again is held: back at the bound, the clients'
+            // income would again exceed what the link can carry at any price they can pay.
             periodNanos = t;
         }
         blocked = false;
@@ -164,6 +177,7 @@ final class ClientBudget {
         judged = false;
         maxBought = 0;
         refusedCost = 0;
+        pricedOut = false;
     }
 
     double tokens() {

@@ -52,6 +52,17 @@ public final class CostBenefitConfig {
      */
     public static final Duration DEFAULT_MAX_SALARY_PERIOD = Duration.ofMillis(250);
     /**
+     * 16 s [not in the thesis, which sets no bound]: the longest salary period of a client priced out of
+     * its purse, refused a packet dearer than it could buy with full savings. The 250 ms bound leaves
+     * every client $40 a second, and past about 100 clients on one 2 Mbit/s link that is more than the
+     * link's packets cost even at the dearest price a purse can pay: the price can no longer ration it,
+     * every client sits with a full purse until the buffer drains under the purse's reach and they all
+     * buy at once (800 clients: the buffer swinging from 150 to the hard bound every 1.5 s). A priced-out
+     * client's period keeps doubling past the bound, as the thesis's would, until the price is within
+     * reach again; 16 s leaves 7,000 such clients enough together to keep a 2 Mbit/s link busy at $20.
+     */
+    public static final Duration DEFAULT_PRICED_OUT_SALARY_PERIOD = Duration.ofSeconds(16);
+    /**
      * 200 ms [not in the thesis], four T_update: how long after a halving the costs a client pays still
      * reflect its rate before it, so that they do not halve it again: one interval for the average that
      * still spans the time before, one for the update carrying it, two for the buffer the old rate built
@@ -90,6 +101,7 @@ public final class CostBenefitConfig {
     private final long holdTimeoutNanos;
     private final long minSalaryPeriodNanos;
     private final long maxSalaryPeriodNanos;
+    private final long pricedOutSalaryPeriodNanos;
     private final int hardBufferPackets;
     private final int linkWindowPackets;
     private final long halvingSettleNanos;
@@ -108,6 +120,9 @@ public final class CostBenefitConfig {
         holdTimeoutNanos = nanos("holdTimeout", b.holdTimeout);
         minSalaryPeriodNanos = nanos("minSalaryPeriod", b.minSalaryPeriod);
         maxSalaryPeriodNanos = nanos("maxSalaryPeriod", b.maxSalaryPeriod);
+        // Never shorter than the ordinary bound: a longer maxSalaryPeriod alone then means what it says.
+        pricedOutSalaryPeriodNanos = Math.max(maxSalaryPeriodNanos,
+                nanos("pricedOutSalaryPeriod", b.pricedOutSalaryPeriod));
         hardBufferPackets = (int) positive("hardBufferPackets", b.hardBufferPackets);
         linkWindowPackets = (int) positive("linkWindowPackets", b.linkWindowPackets);
         if (linkWindowPackets > LinkChannel.MAX_WINDOW) {
@@ -205,6 +220,16 @@ public final class CostBenefitConfig {
         return maxSalaryPeriodNanos;
     }
 
+    /** The longest salary period of a client refused packets dearer than its full savings could buy. */
+    public long pricedOutSalaryPeriodNanos() {
+        return pricedOutSalaryPeriodNanos;
+    }
+
+    /** The dearest packet a client can ever buy: with full savings, within both its tokens and Eq 4.9's benefit. */
+    public double dearestAffordable() {
+        return Math.min(savings, benefit(savings));
+    }
+
     public int hardBufferPackets() {
         return hardBufferPackets;
     }
@@ -252,6 +277,7 @@ public final class CostBenefitConfig {
         private Duration holdTimeout = DEFAULT_HOLD_TIMEOUT;
         private Duration minSalaryPeriod = DEFAULT_MIN_SALARY_PERIOD;
         private Duration maxSalaryPeriod = DEFAULT_MAX_SALARY_PERIOD;
+        private Duration pricedOutSalaryPeriod = DEFAULT_PRICED_OUT_SALARY_PERIOD;
         private int hardBufferPackets = DEFAULT_HARD_BUFFER_PACKETS;
         private int linkWindowPackets = DEFAULT_LINK_WINDOW_PACKETS;
         private Duration halvingSettle = DEFAULT_HALVING_SETTLE;
@@ -316,6 +342,11 @@ public final class CostBenefitConfig {
 
         public Builder maxSalaryPeriod(Duration v) {
             maxSalaryPeriod = v;
+            return this;
+        }
+
+        public Builder pricedOutSalaryPeriod(Duration v) {
+            pricedOutSalaryPeriod = v;
             return this;
         }
 
