@@ -167,7 +167,7 @@ class CostBenefitRulesTest {
             }
         }
         for (ClientBudget b : clients) {
-            assertThat(b.periodNanos()).as("backed off while priced out").isEqualTo(THESIS.maxSalaryPeriodNanos());
+            assertThat(b.periodNanos()).as("backed off while priced out").isGreaterThan(THESIS.maxSalaryPeriodNanos());
         }
         // What they send before the next cost update, 50 ms: their savings and at most one salary each.
         int burst = 0;
@@ -181,6 +181,37 @@ class CostBenefitRulesTest {
         }
         // Periods shortened while priced out would have refilled every purse at each step.
         assertThat(burst).isLessThanOrEqualTo(10 * (20 + 10));
+    }
+
+    @Test
+    void aClientPricedOutOfItsPurseDoublesPastTheBoundAndHoldsThereWhileThePriceIsInReach() {
+        ClientBudget b = new ClientBudget(THESIS, 0);
+        assertThat(b.offer(15, 0.0)).as("$15 is within a full purse's reach").isEqualTo(ClientBudget.Decision.BLOCKED);
+        b.paySalaries(1000 * MS);
+        assertThat(b.periodNanos()).as("halved to the bound").isEqualTo(250 * MS);
+        // Dearer than $20, what full savings buy: no purse can pay it, so the bound no longer holds.
+        long now = 1000 * MS;
+        for (long expected : new long[] {500, 1000, 2000}) {
+            assertThat(b.offer(25, 0.0)).isEqualTo(ClientBudget.Decision.BLOCKED);
+            now = b.nextSalaryNanos();
+            b.paySalaries(now);
+            assertThat(b.periodNanos()).as("priced out: doubled past the bound").isEqualTo(expected * MS);
+        }
+        // Within reach again, above H: held, where going back to the bound would price it out again.
+        b.paySalaries(now + THESIS.halvingSettleNanos());
+        buyUntilBlocked(b, 5);
+        b.paySalaries(b.nextSalaryNanos());
+        assertThat(b.periodNanos()).isEqualTo(2000 * MS);
+        // Cheap: Eq 4.10 as ever.
+        buyUntilBlocked(b, 1.5);
+        b.paySalaries(b.nextSalaryNanos());
+        assertThat(b.periodNanos()).isEqualTo((long) (2000.0 * MS * 50 * MS / (2000 * MS + 50 * MS)));
+        // And no further than its own bound, however long it stays priced out.
+        for (int i = 0; i < 100; i++) {
+            b.offer(25, 0.0);
+            b.paySalaries(b.nextSalaryNanos());
+        }
+        assertThat(b.periodNanos()).isEqualTo(THESIS.pricedOutSalaryPeriodNanos());
     }
 
     @Test
