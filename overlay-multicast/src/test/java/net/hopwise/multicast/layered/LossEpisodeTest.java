@@ -77,6 +77,47 @@ class LossEpisodeTest {
     }
 
     @Test
+    void aFriendlyReceiverCountsAnEpisodeOnceWhereErasTfrcCountsEachRoundTripAndEachTail() {
+        // Without the queue rule, which would leave layers as the queue grows.
+        assertThat(eventsInAnEpisode(EraConfig.tfrc().toBuilder().queueRise(java.time.Duration.ZERO).build()))
+                .isEqualTo(3);
+        assertThat(eventsInAnEpisode(EraConfig.friendly().toBuilder().queueRise(java.time.Duration.ZERO).build())).isOne();
+    }
+
+    /**
+     * Four layers of 200 Kbit/s (pairs 41 ms apart on each), joined at 1 s, all held from 2 s; from
+     * 2.3 s to 2.75 s of send time (three round trips of 150 ms) the queue is full: one pair lost
+     * whole, then the second packet of every other pair. The loss events the receiver counted by 2.95 s.
+     */
+    private static long eventsInAnEpisode(EraConfig config) {
+        ReceiverHarness h = new ReceiverHarness(LayerRates.equal(4, 200_000), config,
+                RttEstimator.fixed(java.time.Duration.ofMillis(150))).joined();
+        h.pair(0, 2_000_000);
+        h.advanceTo(2_000 * MS);
+        assertThat(h.receiver.level()).isEqualTo(3);
+        long spacing = 2L * 512 * 8 * 1_000_000_000L / 200_000;
+        int k = 0;
+        for (long t = 2_000 * MS; t < 2_950 * MS; t += spacing / 4, k++) {
+            int layer = k % 4;
+            long sent = t - 20 * MS;
+            boolean whole = sent >= 2_300 * MS && sent < 2_300 * MS + spacing / 4;
+            boolean tail = sent >= 2_300 * MS && sent < 2_750 * MS && k % 2 == 0;
+            long psn = h.psn[layer];
+            h.psn[layer] += 2;
+            h.advanceTo(t);
+            if (!whole) {
+                h.receiver.onPacket(new LayeredPacket(ReceiverHarness.SESSION, 1, layer, psn, sent / 1000, true, 2, 1), t);
+                if (!tail) {
+                    h.receiver.onPacket(new LayeredPacket(ReceiverHarness.SESSION, 1, layer, psn + 1, sent / 1000, false, 2, 1),
+                            t + MS);
+                }
+            }
+        }
+        assertThat(h.receiver.level()).isEqualTo(3);
+        return h.receiver.lossEvents();
+    }
+
+    @Test
     void theFriendlyPresetIsTfrcWithEpisodesAndTheOptionsNeedTheHistory() {
         EraConfig f = EraConfig.friendly();
         assertThat(f.lossHistory()).isTrue();
