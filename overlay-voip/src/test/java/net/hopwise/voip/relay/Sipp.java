@@ -47,6 +47,9 @@ final class Sipp {
         List<String> command = new ArrayList<>();
         command.add(binary());
         command.addAll(List.of(args));
+        if (System.getProperty("sipp.trace") != null) {
+            command.addAll(List.of("-trace_err", "-trace_msg", "-trace_logs"));
+        }
         return new Sipp(command, dir, name);
     }
 
