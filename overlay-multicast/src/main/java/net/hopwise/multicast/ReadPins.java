@@ -7,11 +7,15 @@ import io.netty.buffer.ByteBuf;
  * the datagram it arrived in costs no copy, but keeps the whole read buffer alive (up to 64 KiB under
  * UDP GRO, shared with the datagrams read with it) until the last view of it goes. Each read buffer is
  * counted once, on the held packet from it with the highest sequence: the cache forgets by sequence,
- * so that packet is the last of the buffer to go. A stream whose count would pass its budget copies
- * instead; packets that trickle in one per read, each in a buffer of its own, are then copied, and a
- * run read at once costs what its datagrams take. Sans-IO; only on the node's thread.
+ * so that packet is the last of the buffer to go. A packet from a read buffer less than a quarter
+ * filled is copied (a view would pin four times its bytes or more), and so is one whose buffer would
+ * take the stream's count past its budget: packets that trickle in a few per read are copied, and a
+ * run read at once is kept for about what its datagrams take. Sans-IO; only on the node's thread.
  */
 final class ReadPins {
+    /** A read buffer filled to less than its capacity over this is too sparse to keep views of. */
+    static final int SPARSE = 4;
+
     /** Bytes of read buffers counted on each slot of the cache; 0 for a copy or a packet not counted. */
     private final int[] counted;
     private final int capacity;
@@ -49,7 +53,8 @@ final class ReadPins {
             return received.retainedSlice();
         }
         int bytes = read.capacity();
-        if (pinned + bytes > budget) {
+        // The bytes the read filled (Netty sets the reader's writer index to what it read).
+        if (read.writerIndex() < bytes / SPARSE || pinned + bytes > budget) {
             return allocator.buffer(received.readableBytes()).writeBytes(received, received.readerIndex(),
                     received.readableBytes());
         }

@@ -19,7 +19,7 @@ import net.hopwise.overlay.NodeId;
  * node's delivery point. Sans-IO; only on the node's thread. Counters are volatile so that other
  * threads read them whole.
  *
- * <p>About 440 lines, over the house's 400: the cache, the gaps, the waiting children and the subtree
+ * <p>About 480 lines, over the house's 400: the cache, the gaps, the waiting children and the subtree
  * acknowledgements are indexed by the same sequence window and move together at each packet and
  * acknowledgement; apart, each would have to keep the window's bounds in step with the others.
  */
