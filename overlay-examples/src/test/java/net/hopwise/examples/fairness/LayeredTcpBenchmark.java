@@ -32,7 +32,7 @@ import net.hopwise.examples.reliable.BenchmarkSection;
  * namespace's default, BBR on this machine's kernel; {@code reno} is the simulator's TCP), {@code --gso on|off} (off: TCP's
  * segments one per packet through the exterior link, see {@link Setup}),
  * {@code --seconds} (60), {@code --runs} (3), {@code --rules}
- * (comma-separated, each {@code thesis}, {@code fair}, {@code prompt}, {@code tfrc}, {@code drain} or {@code fair-slow}:
+ * (comma-separated, each {@code thesis}, {@code fair}, {@code prompt}, {@code tfrc}, {@code drain}, {@code friendly} or {@code fair-slow}:
  * {@link LayeredTcpPeer#rules}; fair), {@code --first multicast|tcp|both}
  * (both), {@code --layers} (40), {@code --layer-bps} (100000), {@code --trace DIR} (per run: the
  * receiver's decisions, and the bottleneck's queue and TCP's window every 200 ms; each traced run's

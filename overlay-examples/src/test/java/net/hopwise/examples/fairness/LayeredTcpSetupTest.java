@@ -117,6 +117,10 @@ class LayeredTcpSetupTest {
         assertThat(LayeredTcpPeer.rules("prompt").lossHistory()).isFalse();
         assertThat(LayeredTcpPeer.rules("tfrc").lossHistory()).isTrue();
         assertThat(LayeredTcpPeer.rules("tfrc").queueDrain()).isFalse();
+        EraConfig friendly = LayeredTcpPeer.rules("friendly");
+        assertThat(friendly.lossEpisodeRtts()).isEqualTo(EraConfig.friendly().lossEpisodeRtts()).isPositive();
+        assertThat(friendly.pacedLoss()).isTrue();
+        assertThat(friendly.lossHistory()).isTrue();
         EraConfig drain = LayeredTcpPeer.rules("drain");
         assertThat(drain.queueDrain()).isTrue();
         assertThat(drain.riseCap()).isEqualTo(EraConfig.prompt().riseCap());
