@@ -72,10 +72,11 @@ class SippThroughTwoRelaysTest {
     private static RelayConfig relay(int mediaPorts) {
         return RelayConfig.builder().sipAddress(new InetSocketAddress("127.0.0.1", 0)).mediaAddress("127.0.0.1")
                 .mediaPorts(mediaPorts, mediaPorts + 199).route("prefix:bob=b").route("prefix:carol=b").linger(Duration.ZERO)
-                // RFC 3261's T1 (500 ms), as SIPp and real phones have it: with a T1 of 50 ms a loaded
-                // machine (CI's two busy cores) held the callee's 180 past T1, the relay retransmitted
-                // the INVITE after SIPp's uas had answered 180 and 200, and SIPp, which absorbs a
-                // retransmission only of a request it answered once, aborted the call. Transactions
+                // RFC 3261's T1 (500 ms), as SIPp and real phones have it: with a T1 of 50 ms, on a
+                // loaded machine (CI's two busy cores) the INVITE to the callee and its 180 back took
+                // longer than T1, the relay retransmitted the INVITE after SIPp's uas had answered 180
+                // and 200, and SIPp, which absorbs a retransmission only of a request it answered with
+                // one message, aborted the call; its BYE then timed out at relay b. Transactions
                 // are forgotten 3.2 s after their final response instead of 64 T1 (32 s), so that
                 // the class does not wait half a minute for them.
                 .transactionWait(Duration.ofMillis(3200)).build();
