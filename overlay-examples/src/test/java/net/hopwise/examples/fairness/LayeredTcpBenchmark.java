@@ -32,7 +32,7 @@ import net.hopwise.examples.reliable.BenchmarkSection;
  * namespace's default, BBR on this machine's kernel; {@code reno} is the simulator's TCP), {@code --gso on|off} (off: TCP's
  * segments one per packet through the exterior link, see {@link Setup}),
  * {@code --seconds} (60), {@code --runs} (3), {@code --rules}
- * (comma-separated, each {@code thesis}, {@code fair}, {@code prompt}, {@code tfrc} or {@code fair-slow}:
+ * (comma-separated, each {@code thesis}, {@code fair}, {@code prompt}, {@code tfrc}, {@code drain}, {@code friendly} or {@code fair-slow}:
  * {@link LayeredTcpPeer#rules}; fair), {@code --first multicast|tcp|both}
  * (both), {@code --layers} (40), {@code --layer-bps} (100000), {@code --trace DIR} (per run: the
  * receiver's decisions, and the bottleneck's queue and TCP's window every 200 ms; each traced run's
@@ -41,8 +41,11 @@ import net.hopwise.examples.reliable.BenchmarkSection;
 public final class LayeredTcpBenchmark {
     private LayeredTcpBenchmark() {}
 
-    /** One run's outcome: bit/s of each flow over the last half, and the receiver's level then. */
-    record Outcome(double layered, double tcp, int level) {
+    /**
+     * One run's outcome: bit/s of each flow over the last half, the receiver's level then, and the
+     * congestion control {@code ss} showed on the TCP sender's connection three quarters in.
+     */
+    record Outcome(double layered, double tcp, int level, String tcpCc) {
         double f() {
             return layered / tcp;
         }
@@ -74,8 +77,9 @@ public final class LayeredTcpBenchmark {
                 + " ERA rules %s; %d s runs, last half", layers, layerBps, LayeredTcpPeer.PACKET, rules, seconds));
         rules.forEach(LayeredTcpPeer::rules);
 
-        System.out.println("| first | rules | run | layered (Mbit/s) | TCP (Mbit/s) | F | Jain | level at the end |");
-        System.out.println("|---|---|---|---|---|---|---|---|");
+        System.out.println("| first | rules | run | layered (Mbit/s) | TCP (Mbit/s) | F | Jain | level at the end"
+                + " | TCP's congestion control (ss) |");
+        System.out.println("|---|---|---|---|---|---|---|---|---|");
         Map<String, List<Outcome>> all = new LinkedHashMap<>();
         List<String> summaries = new ArrayList<>();
         for (String order : first.equals("both") ? List.of("multicast", "tcp") : List.of(first)) {
@@ -86,8 +90,8 @@ public final class LayeredTcpBenchmark {
                             : Files.createDirectories(Path.of(traceDir)).resolve(order + "-" + rule + "-" + run);
                     Outcome o = run(setup, seconds, rule, order.equals("tcp") ? second : 0,
                             order.equals("tcp") ? 0 : second, layers, layerBps, trace);
-                    System.out.printf(Locale.ROOT, "| %s | %s | %d | %.3f | %.3f | %.2f | %.3f | %d |%n", order, rule,
-                            run, o.layered() / 1e6, o.tcp() / 1e6, o.f(), o.jain(), o.level());
+                    System.out.printf(Locale.ROOT, "| %s | %s | %d | %.3f | %.3f | %.2f | %.3f | %d | %s |%n", order,
+                            rule, run, o.layered() / 1e6, o.tcp() / 1e6, o.f(), o.jain(), o.level(), o.tcpCc());
                     if (trace != null) {
                         summaries.add(String.format(Locale.ROOT, "%s first, %s, run %d: %s", order, rule, run,
                                 summary(trace, seconds, rate * 1e6, rule).line()));
@@ -167,8 +171,12 @@ public final class LayeredTcpBenchmark {
             c.add(List.of("ip", "-n", Dumbbell.RIGHT, "route", "replace", "default", "via", "10.201.2.1", "advmss",
                     Integer.toString(tcpMss)));
             if (!tcpCongestionControl.isEmpty()) {
-                c.add(List.of("ip", "netns", "exec", Dumbbell.LEFT, "sysctl", "-q", "-w",
-                        "net.ipv4.tcp_congestion_control=" + tcpCongestionControl));
+                // The sender's is the one that governs the flow; the receiver's too, so that nothing in
+                // the run (its ACK-only connection) reports the kernel's default instead.
+                for (String namespace : List.of(Dumbbell.LEFT, Dumbbell.RIGHT)) {
+                    c.add(List.of("ip", "netns", "exec", namespace, "sysctl", "-q", "-w",
+                            "net.ipv4.tcp_congestion_control=" + tcpCongestionControl));
+                }
             }
             if (!gso) {
                 c.add(List.of("ip", "-n", Dumbbell.LEFT, "link", "set", "dev", "hwf-l0", "gso_max_segs", "1"));
@@ -211,7 +219,7 @@ public final class LayeredTcpBenchmark {
      * The two flows' rates over the second half of the run, from the receiver's per-second samples
      * (cumulative bytes); a run whose receiver gave fewer samples than its seconds is an error.
      */
-    static Outcome outcome(List<Map<String, String>> samples, int seconds) {
+    static Outcome outcome(List<Map<String, String>> samples, int seconds, String tcpCc) {
         if (samples.size() < seconds) {
             throw new IllegalStateException("the receiver gave " + samples.size() + " samples of " + seconds);
         }
@@ -220,7 +228,7 @@ public final class LayeredTcpBenchmark {
         double span = Long.parseLong(to.get("t")) - Long.parseLong(from.get("t"));
         double layered = (Long.parseLong(to.get("layered")) - Long.parseLong(from.get("layered"))) * 8 / span;
         double tcp = (Long.parseLong(to.get("tcp")) - Long.parseLong(from.get("tcp"))) * 8 / span;
-        return new Outcome(layered, tcp, Integer.parseInt(to.get("level")));
+        return new Outcome(layered, tcp, Integer.parseInt(to.get("level")), tcpCc);
     }
 
     private static Outcome run(Setup setup, int seconds, String rules, double layeredAt,
@@ -247,9 +255,14 @@ public final class LayeredTcpBenchmark {
                     String.valueOf(setup.bunch())));
             Thread monitor = trace == null ? null : monitor(d, trace.resolveSibling(trace.getFileName() + ".queue"));
             List<Map<String, String>> samples = new ArrayList<>();
+            String tcpCc = "-";
             while ((line = out.readLine()) != null) {
                 if (line.startsWith("@sample")) {
                     samples.add(PeerProcess.parse(line));
+                    if (samples.size() == seconds * 3 / 4) {
+                        // Both flows run by then whichever went first.
+                        tcpCc = field(SS_CC, Dumbbell.tcpInfo(Dumbbell.LEFT, 5001));
+                    }
                 }
             }
             receiver.waitFor();
@@ -258,13 +271,23 @@ public final class LayeredTcpBenchmark {
                 monitor.interrupt();
                 monitor.join();
             }
-            return outcome(samples, seconds);
+            String asked = setup.tcpCongestionControl();
+            if (!asked.isEmpty() && !asked.equals(tcpCc)) {
+                throw new IllegalStateException("asked TCP for " + asked + " but ss showed " + tcpCc);
+            }
+            return outcome(samples, seconds, tcpCc);
         }
     }
 
     static final java.util.regex.Pattern SS_MSS = java.util.regex.Pattern.compile("\\bmss:(\\d+)");
     /** ss's {@code retrans:now/total}: the total, what the connection retransmitted so far. */
     static final java.util.regex.Pattern SS_RETRANS = java.util.regex.Pattern.compile("\\bretrans:\\d+/(\\d+)");
+    /**
+     * ss's congestion control: the word just before {@code wscale:} (or {@code rto:} when window
+     * scaling is off), after the option words such as {@code ts} and {@code sack}.
+     */
+    static final java.util.regex.Pattern SS_CC = java.util.regex.Pattern.compile(
+            "(?:^|\\s)([a-z][a-z0-9_]*)\\s+(?:wscale|rto):", java.util.regex.Pattern.MULTILINE);
     static final java.util.regex.Pattern SS_DATA_SEGS = java.util.regex.Pattern.compile("\\bdata_segs_out:(\\d+)");
 
     /** The first group of {@code p} in ss's answer, {@code -} when absent (no connection yet, or none retransmitted). */
@@ -286,9 +309,10 @@ public final class LayeredTcpBenchmark {
                     String ss = Dumbbell.tcpInfo(Dumbbell.LEFT, 5001);
                     double[] tcp = FairnessBenchmark.tcpInfo(ss);
                     w.printf(Locale.ROOT, "t=%.3f sent=%d drops=%d backlog=%d qlen=%d tcp_rtt=%s tcp_cwnd=%s tcp_mss=%s"
-                            + " tcp_retrans=%s tcp_segs=%s%n", (System.nanoTime() - start) / 1e9, q.bytes(), q.drops(),
-                            q.backlogBytes(), q.backlogPackets(), tcp == null ? "-" : tcp[0], tcp == null ? "-" : (int) tcp[2],
-                            field(SS_MSS, ss), field(SS_RETRANS, ss), field(SS_DATA_SEGS, ss));
+                            + " tcp_retrans=%s tcp_segs=%s tcp_cc=%s%n", (System.nanoTime() - start) / 1e9, q.bytes(),
+                            q.drops(), q.backlogBytes(), q.backlogPackets(), tcp == null ? "-" : tcp[0],
+                            tcp == null ? "-" : (int) tcp[2], field(SS_MSS, ss), field(SS_RETRANS, ss),
+                            field(SS_DATA_SEGS, ss), field(SS_CC, ss));
                     Thread.sleep(200);
                 }
             } catch (InterruptedException e) {

@@ -40,13 +40,31 @@ class LayeredTcpSetupTest {
     }
 
     @Test
-    void theTcpSenderTakesTheAskedCongestionControlBeforeItConnects() {
-        // The simulator's TCP is Reno; the kernel's default (BBR here, cubic on many) does not halve its window on a loss.
+    void bothNamespacesTakeTheAskedCongestionControlBeforeTheFlowConnects() {
+        // The simulator's TCP is Reno; the kernel's default (BBR here, cubic on many) does not halve its
+        // window on a loss. Set in the sender's namespace only, the receiver's end still showed bbr.
         List<List<String>> c = new Setup(TWO_MBIT, 1000, 2, 0, "reno", true).commands();
-        assertThat(c).hasSize(2);
-        assertThat(String.join(" ", c.get(1))).isEqualTo(
-                "ip netns exec hwf-left sysctl -q -w net.ipv4.tcp_congestion_control=reno");
+        assertThat(c).hasSize(3);
+        assertThat(c.subList(1, 3).stream().map(x -> String.join(" ", x))).containsExactly(
+                "ip netns exec hwf-left sysctl -q -w net.ipv4.tcp_congestion_control=reno",
+                "ip netns exec hwf-right sysctl -q -w net.ipv4.tcp_congestion_control=reno");
         assertThat(new Setup(TWO_MBIT, 1000, 2, 0, "", true).commands()).hasSize(1);
+    }
+
+    @Test
+    void theCongestionControlIsReadFromSs() {
+        // As ss -tin printed them on this kernel, sender (reno asked) and receiver (the default).
+        String sender = "State Recv-Q Send-Q Local Address:Port  Peer Address:PortProcess\n"
+                + "ESTAB 0      32768     10.250.0.1:52636   10.250.0.2:5001\n"
+                + "\t reno wscale:10,10 rto:204 rtt:0.048/0.055 mss:1448 pmtu:1500 cwnd:6149 retrans:0/1\n";
+        String receiver = "ESTAB 0      0         10.250.0.2:5001   10.250.0.1:52636\n"
+                + "\t bbr wscale:10,10 rto:204 rtt:0.019/0.009 ato:40 mss:1448 bbr:(bw:0bps,mrtt:0.019) cwnd:10\n";
+        assertThat(LayeredTcpBenchmark.field(LayeredTcpBenchmark.SS_CC, sender)).isEqualTo("reno");
+        assertThat(LayeredTcpBenchmark.field(LayeredTcpBenchmark.SS_CC, receiver)).isEqualTo("bbr");
+        // Option words come before the name, and without window scaling rto: follows it.
+        assertThat(LayeredTcpBenchmark.field(LayeredTcpBenchmark.SS_CC, "\t ts sack cubic rto:204 mss:1000"))
+                .isEqualTo("cubic");
+        assertThat(LayeredTcpBenchmark.field(LayeredTcpBenchmark.SS_CC, "State Recv-Q Send-Q\n")).isEqualTo("-");
     }
 
     @Test
@@ -98,6 +116,15 @@ class LayeredTcpSetupTest {
         assertThat(LayeredTcpPeer.rules("prompt").riseCap()).isEqualTo(EraConfig.prompt().riseCap());
         assertThat(LayeredTcpPeer.rules("prompt").lossHistory()).isFalse();
         assertThat(LayeredTcpPeer.rules("tfrc").lossHistory()).isTrue();
+        assertThat(LayeredTcpPeer.rules("tfrc").queueDrain()).isFalse();
+        EraConfig friendly = LayeredTcpPeer.rules("friendly");
+        assertThat(friendly.lossEpisodeRtts()).isEqualTo(EraConfig.friendly().lossEpisodeRtts()).isPositive();
+        assertThat(friendly.pacedLoss()).isTrue();
+        assertThat(friendly.lossHistory()).isTrue();
+        EraConfig drain = LayeredTcpPeer.rules("drain");
+        assertThat(drain.queueDrain()).isTrue();
+        assertThat(drain.riseCap()).isEqualTo(EraConfig.prompt().riseCap());
+        assertThat(drain.queueRiseNanos()).isEqualTo(EraConfig.prompt().queueRiseNanos()).isPositive();
     }
 
     @Test
@@ -109,13 +136,14 @@ class LayeredTcpSetupTest {
             samples.add(Map.of("t", String.valueOf(t), "layered", String.valueOf(layered), "tcp",
                     String.valueOf(250_000L * t), "level", String.valueOf(t)));
         }
-        Outcome o = LayeredTcpBenchmark.outcome(samples, 40);
+        Outcome o = LayeredTcpBenchmark.outcome(samples, 40, "reno");
         assertThat(o.layered()).isCloseTo(1_000_000, within(1e-6));
         assertThat(o.tcp()).isCloseTo(2_000_000, within(1e-6));
         assertThat(o.f()).isCloseTo(0.5, within(1e-9));
         assertThat(o.jain()).isCloseTo(0.9, within(1e-9));
         assertThat(o.level()).isEqualTo(40);
-        assertThatThrownBy(() -> LayeredTcpBenchmark.outcome(samples.subList(0, 39), 40))
+        assertThat(o.tcpCc()).isEqualTo("reno");
+        assertThatThrownBy(() -> LayeredTcpBenchmark.outcome(samples.subList(0, 39), 40, "reno"))
                 .hasMessageContaining("39 samples of 40");
     }
 
