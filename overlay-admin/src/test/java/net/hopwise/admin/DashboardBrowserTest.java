@@ -180,14 +180,20 @@ class DashboardBrowserTest {
         });
         assertThat(browser.findElement(By.cssSelector(group)).getAttribute("class")).contains("shown");
         // The layered session's receivers, each with its level history drawn and a level or "none" (behind
-        // the lossy chord ERA may hold no layer); berlin, one clean hop away, at a level.
+        // the lossy chord ERA may hold no layer). berlin, one clean hop away, must have held a layer: a
+        // level on the page now, or one in its history as the API reports it (on a loaded 2-core machine
+        // a late bunch can make ERA drop even the base layer for an interval, as it should).
         for (String receiver : DemoOverlay.LAYERED_RECEIVERS) {
             String row = "#layered-table tr[data-receiver='" + receiver + "@" + DemoOverlay.LAYERED_GROUP + "']";
-            String level = receiver.equals("berlin") ? "\\d+" : "\\d+|none";
             wait.withMessage("layered receiver " + receiver + " with its levels").until(b -> {
                 List<WebElement> rows = b.findElements(By.cssSelector(row));
-                return !rows.isEmpty() && rows.get(0).findElement(By.cssSelector("td.level")).getText().matches(level)
-                        && Integer.parseInt(rows.get(0).findElement(By.cssSelector("svg.spark")).getAttribute("data-points")) > 0;
+                if (rows.isEmpty()) {
+                    return false;
+                }
+                String level = rows.get(0).findElement(By.cssSelector("td.level")).getText();
+                return level.matches("\\d+|none")
+                        && Integer.parseInt(rows.get(0).findElement(By.cssSelector("svg.spark")).getAttribute("data-points")) > 0
+                        && (!receiver.equals("berlin") || level.matches("\\d+") || heldALayer(receiver));
             });
             assertThat(browser.findElement(By.cssSelector(row + " td.source")).getText()).isEqualTo("amsterdam");
         }
@@ -404,6 +410,30 @@ class DashboardBrowserTest {
             throw new IllegalStateException(e);
         }
         return links;
+    }
+
+    /** Whether the API's level history of the demo's layered receiver on {@code node} reaches a layer. */
+    private boolean heldALayer(String node) {
+        try {
+            for (JsonNode r : get("/api/multicast").get("layered")) {
+                if (r.get("node").asText().equals(node) && r.get("group").asText().equals(DemoOverlay.LAYERED_GROUP)) {
+                    if (r.get("level").asInt() >= 0) {
+                        return true;
+                    }
+                    for (JsonNode p : r.get("history")) {
+                        if (p.get("level").asInt() >= 0) {
+                            return true;
+                        }
+                    }
+                }
+            }
+            return false;
+        } catch (IOException e) {
+            throw new java.io.UncheckedIOException(e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException(e);
+        }
     }
 
     private JsonNode get(String path) throws IOException, InterruptedException {

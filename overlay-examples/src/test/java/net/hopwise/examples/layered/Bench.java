@@ -49,6 +49,8 @@ final class Bench {
         ERA_TFRC(LayeredScenarios.Protocol.ERA_TFRC),
         /** Ours, experimental: ERA_PROMPT with {@link net.hopwise.multicast.layered.EraConfig.Builder#queueDrain}. */
         ERA_DRAIN(LayeredScenarios.Protocol.ERA_DRAIN),
+        /** Ours: {@link net.hopwise.multicast.layered.EraConfig#friendly()} with the round trip measured through the queue. */
+        ERA_FRIENDLY(LayeredScenarios.Protocol.ERA_FRIENDLY),
         /** The thesis's ERA on {@link #FINE} layers in chapter 6's experiments: only the sender's layering differs. */
         ERA_FINE(LayeredScenarios.Protocol.ERA),
         /** ERA_FAIR on {@link #FINE} layers in chapter 6's experiments. */

@@ -28,7 +28,7 @@ final class Controllers {
         // Synchronised clocks in the simulator, so 2 x the one-way latency from SCT is available.
         RttEstimator rtt = protocol == Protocol.ERA_RTT
                 ? RttEstimator.fromTimestamps(Duration.ofMillis(10), Duration.ofMillis(50))
-                : "queue".equals(System.getProperty("layered.rtt"))
+                : protocol == Protocol.ERA_FRIENDLY || "queue".equals(System.getProperty("layered.rtt"))
                         ? RttEstimator.forwardQueue(Duration.ZERO, Duration.ofMillis(50))
                         : RttEstimator.fixed(Duration.ofMillis(50));
         EraConfig own = switch (protocol) {
@@ -38,8 +38,14 @@ final class Controllers {
             case ERA_PROMPT -> EraConfig.prompt();
             case ERA_TFRC -> EraConfig.tfrc();
             case ERA_DRAIN -> EraConfig.prompt().toBuilder().queueDrain(true).build();
+            case ERA_FRIENDLY -> EraConfig.friendly();
             default -> config;
         };
+        // Experiments' knobs on top of a row's rules (docs/benchmarks.md says which runs used them).
+        if (System.getProperty("layered.episode") != null || System.getProperty("layered.paced") != null) {
+            own = own.toBuilder().lossHistory(true).lossEpisodeRtts(Double.parseDouble(System.getProperty("layered.episode", "0")))
+                    .pacedLoss(Boolean.getBoolean("layered.paced")).build();
+        }
         boolean print = Boolean.getBoolean("layered.trace");
         List<double[]> equationLoss = new ArrayList<>();
         EraReceiver r = new EraReceiver(1, own, rtt, subscriber, d -> {
@@ -85,6 +91,11 @@ final class Controllers {
             @Override
             public int level() {
                 return r.level();
+            }
+
+            @Override
+            public double rttNanos() {
+                return rtt.rttSeconds() * 1e9;
             }
         };
     }

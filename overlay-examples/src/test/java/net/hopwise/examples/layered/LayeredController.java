@@ -26,6 +26,11 @@ interface LayeredController {
         return java.util.List.of();
     }
 
+    /** The round trip the controller's TCP equation takes now, nanoseconds (the thesis's constant 50 ms where it has none). */
+    default double rttNanos() {
+        return 50e6;
+    }
+
     /** Whether {@code packet} is of a layer the receiver holds, so that it counts as received. */
     default boolean counts(LayeredPacket packet) {
         return packet.layer() <= level();

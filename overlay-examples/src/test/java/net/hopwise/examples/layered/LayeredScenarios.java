@@ -57,6 +57,11 @@ final class LayeredScenarios {
         ERA_TFRC,
         /** Ours, experimental: ERA_PROMPT whose halving-sized queue drops also drain the queue ({@link EraConfig.Builder#queueDrain}). */
         ERA_DRAIN,
+        /**
+         * Ours: {@link EraConfig#friendly()} with the round trip measured through the queue
+         * ({@code RttEstimator.forwardQueue}: the least one-way delay plus the smoothed one), as TCP's own round trip is.
+         */
+        ERA_FRIENDLY,
         PLM,
         RLM
     }

@@ -126,7 +126,8 @@ public final class EraReceiver {
                 // RFC 5348, section 6.3.1: the first interval is the one that gives the rate received before it.
                 history = new LossHistory(a.layers().count(), () -> 1 / TcpFriendlyRate.lossRateFor(
                         receivedBps > 0 ? receivedBps : Math.max(1, rateBitsPerSecond()), rtt.rttSeconds(),
-                        a.packetBytes(), config.rtoFactor()));
+                        a.packetBytes(), config.rtoFactor()), config.lossEpisodeRtts() > 0 ? config.lossEpisodeRtts() : 1,
+                        config.lossEpisodeRtts() > 0, !config.pacedLoss());
             }
             if (wanted) {
                 start(nowNanos, EraDecision.Kind.START);

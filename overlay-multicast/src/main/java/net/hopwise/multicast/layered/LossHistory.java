@@ -41,16 +41,36 @@ final class LossHistory {
     private long open;
     private boolean anyEvent;
     private final long[] eventStarts = new long[RECENT_EVENTS];
+    /** The latest loss of each remembered event, by send time (its start unless {@link #chained}). */
+    private final long[] eventEnds = new long[RECENT_EVENTS];
     private int eventAt;
     private int eventCount;
     private long events;
     private final DoubleSupplier firstInterval;
+    /** How many round trips of send time around an event's losses a loss joins it: 1, TFRC's. */
+    private final double spanRtts;
+    /** Whether each loss of an event extends it (an episode), or only its first loss counts (TFRC). */
+    private final boolean chained;
+    /** Whether a loss behind a packet of the same bunch that arrived opens an event (TFRC: every loss does). */
+    private final boolean tailsOpen;
 
     /**
      * @param firstInterval the loss interval, in packets, that seeds the history at the first event
      *     (RFC 5348, section 6.3.1: the interval that gives the rate received before it)
      */
     LossHistory(int layers, DoubleSupplier firstInterval) {
+        this(layers, firstInterval, 1, false, true);
+    }
+
+    /**
+     * @param spanRtts round trips of send time within which a loss joins an event
+     * @param chained whether the span runs from an event's latest loss rather than its first
+     * @param tailsOpen whether a bunch's packet lost behind one of its own that arrived opens an event
+     */
+    LossHistory(int layers, DoubleSupplier firstInterval, double spanRtts, boolean chained, boolean tailsOpen) {
+        this.spanRtts = spanRtts;
+        this.chained = chained;
+        this.tailsOpen = tailsOpen;
         this.expected = new long[layers];
         this.lastSequence = new long[layers];
         this.lastSentNanos = new long[layers];
@@ -96,7 +116,9 @@ final class LossHistory {
             } else {
                 sent = lastSentNanos[layer] + (sentNanos - lastSentNanos[layer]) * (bunch - fromBunch) / (toBunch - fromBunch);
             }
-            lost(sent, rttNanos);
+            // A packet lost right behind one of its own bunch that arrived met a queue its bunch's
+            // burst filled, where the same packet paced (as an ACK-clocked flow sends) would not have.
+            lost(sent, (long) (spanRtts * rttNanos), tailsOpen || bunch != fromBunch);
         }
         open++;
         remember(layer, sequence, sentNanos);
@@ -108,17 +130,26 @@ final class LossHistory {
         expected[layer] = (sequence + 1) & 0xFFFF_FFFFL;
     }
 
-    private void lost(long sentNanos, long rttNanos) {
+    private void lost(long sentNanos, long spanNanos, boolean opens) {
         // Seen late on a slow layer, a loss may belong to an event that a faster layer opened after
         // it was sent: within one round trip either way is the same overflow.
         for (int i = 0; i < eventCount; i++) {
-            if (Math.abs(sentNanos - eventStarts[i]) < rttNanos) {
+            if (sentNanos > eventStarts[i] - spanNanos && sentNanos < eventEnds[i] + spanNanos) {
+                if (chained) {
+                    eventStarts[i] = Math.min(eventStarts[i], sentNanos);
+                    eventEnds[i] = Math.max(eventEnds[i], sentNanos);
+                }
                 open++;
                 return;
             }
         }
+        if (!opens) {
+            open++;
+            return;
+        }
         events++;
         eventStarts[eventAt] = sentNanos;
+        eventEnds[eventAt] = sentNanos;
         eventAt = (eventAt + 1) % RECENT_EVENTS;
         eventCount = Math.min(RECENT_EVENTS, eventCount + 1);
         long interval = anyEvent ? open : Math.max(1, Math.round(firstInterval.getAsDouble()));

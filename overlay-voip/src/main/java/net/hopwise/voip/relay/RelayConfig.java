@@ -38,6 +38,11 @@ public final class RelayConfig {
     /** RFC 3261 T2, the cap on the retransmission interval of non-INVITE requests. */
     public static final Duration DEFAULT_T2 = Duration.ofSeconds(4);
     /**
+     * How long a transaction is kept after its final response, in T1: RFC 3261's Timers H and J (64
+     * T1), the longest a peer may still retransmit its request or the relay's response be asked for.
+     */
+    public static final int DEFAULT_TRANSACTION_WAIT_T1 = 64;
+    /**
      * No cap on calls beyond the media port pool, as rtpengine's --max-sessions defaults to none: the
      * pool (5000 pairs by default) is the relay's natural limit, and a cap is the operator's choice.
      */
@@ -69,6 +74,7 @@ public final class RelayConfig {
     private final Duration inviteTimeout;
     private final Duration t1;
     private final Duration t2;
+    private final Duration transactionWait;
     private final int minExpires;
     private final int maxExpires;
     private final int maxCalls;
@@ -91,6 +97,8 @@ public final class RelayConfig {
         this.inviteTimeout = b.inviteTimeout;
         this.t1 = b.t1;
         this.t2 = b.t2;
+        this.transactionWait = b.transactionWait != null ? b.transactionWait
+                : b.t1.multipliedBy(DEFAULT_TRANSACTION_WAIT_T1);
         this.minExpires = b.minExpires;
         this.maxExpires = b.maxExpires;
         this.maxCalls = b.maxCalls;
@@ -167,6 +175,11 @@ public final class RelayConfig {
         return t2;
     }
 
+    /** How long a transaction is remembered after its final response (or its timeout). */
+    public Duration transactionWait() {
+        return transactionWait;
+    }
+
     public int minExpires() {
         return minExpires;
     }
@@ -202,6 +215,7 @@ public final class RelayConfig {
         private Duration inviteTimeout = DEFAULT_INVITE_TIMEOUT;
         private Duration t1 = DEFAULT_T1;
         private Duration t2 = DEFAULT_T2;
+        private Duration transactionWait;
         private int minExpires = DEFAULT_MIN_EXPIRES;
         private int maxExpires = DEFAULT_MAX_EXPIRES;
         private int maxCalls = DEFAULT_MAX_CALLS;
@@ -285,6 +299,16 @@ public final class RelayConfig {
         public Builder timers(Duration t1, Duration t2) {
             this.t1 = positive(t1, "t1");
             this.t2 = positive(t2, "t2");
+            return this;
+        }
+
+        /**
+         * How long a transaction is remembered after its final response, to answer a retransmitted
+         * request again and to absorb retransmitted responses (64 T1 unless set). Kamailio's
+         * {@code wt_timer} is the same choice, at 5 s; a shorter wait forgets sooner and holds less.
+         */
+        public Builder transactionWait(Duration d) {
+            this.transactionWait = positive(d, "transactionWait");
             return this;
         }
 

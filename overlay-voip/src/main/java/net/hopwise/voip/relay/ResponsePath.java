@@ -38,7 +38,6 @@ final class ResponsePath {
         }
         int status = m.statusCode();
         boolean invite = client.method.equals("INVITE");
-        long t1 = proxy.config.t1().toNanos();
         if (status < 200) {
             client.provisional = true;
             if (invite) {
@@ -65,7 +64,7 @@ final class ResponsePath {
             client.cancelPending = false;
             client.retransmitAtNanos = 0;
             client.timeoutAtNanos = Long.MAX_VALUE;
-            client.expiresAtNanos = now + 64 * t1;
+            client.expiresAtNanos = now + proxy.config.transactionWait().toNanos();
         }
         Transactions.Server server = client.server;
         if (server != null && status < 200 && server.lastStatus >= 200) {
@@ -199,7 +198,7 @@ final class ResponsePath {
             server.lastResponse = ProxyMessages.bytes(response);
         }
         if (status >= 200) {
-            server.expiresAtNanos = now + 64 * proxy.config.t1().toNanos();
+            server.expiresAtNanos = now + proxy.config.transactionWait().toNanos();
         }
     }
 
@@ -295,7 +294,7 @@ final class ResponsePath {
                 c.cancelPending = false;
                 c.retransmitAtNanos = 0;
                 c.timeoutAtNanos = Long.MAX_VALUE;
-                c.expiresAtNanos = now + 64 * proxy.config.t1().toNanos();
+                c.expiresAtNanos = now + proxy.config.transactionWait().toNanos();
                 if (c.server != null) {
                     // A 408 for this branch only: the others of a fork may still answer.
                     proxy.forks.onFailure(c.server, c, 408, null, null, now);

@@ -76,11 +76,15 @@ final class RelaySites implements AutoCloseable {
         }
     }
 
-    /** Both relays' configuration: short transaction timers so that state clears within seconds. */
+    /**
+     * Both relays' configuration: RFC 3261's T1, as SIPp has it (a smaller one retransmits INVITEs to
+     * a SIPp uas that is only slow to answer, and SIPp aborts a call on an INVITE retransmitted after
+     * its 200), and a short transaction wait, so that state clears within seconds.
+     */
     static RelayConfig.Builder relay(int mediaPortBase) {
         return RelayConfig.builder().sipAddress(new InetSocketAddress("127.0.0.1", 0)).mediaAddress("127.0.0.1")
                 .mediaPorts(mediaPortBase, mediaPortBase + 399).route("prefix:bob=b").linger(Duration.ZERO)
-                .timers(Duration.ofMillis(50), Duration.ofMillis(400));
+                .transactionWait(Duration.ofMillis(3200));
     }
 
     OverlayNode node(String name) {

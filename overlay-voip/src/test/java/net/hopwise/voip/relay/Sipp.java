@@ -47,6 +47,12 @@ final class Sipp {
         List<String> command = new ArrayList<>();
         command.add(binary());
         command.addAll(List.of(args));
+        // -Dsipp.trace: SIPp writes each message it sent and received, and its errors, beside its log in
+        // the test's directory (SippThroughTwoRelaysTest keeps that directory when a test fails): what
+        // shows why a call a SIPp aborted under load went wrong.
+        if (System.getProperty("sipp.trace") != null) {
+            command.addAll(List.of("-trace_err", "-trace_msg", "-trace_logs"));
+        }
         return new Sipp(command, dir, name);
     }
 

@@ -74,7 +74,9 @@ class SippOverLossyOverlayTest {
     private static RelayConfig relay(int mediaPorts) {
         return RelayConfig.builder().sipAddress(new InetSocketAddress("127.0.0.1", 0)).mediaAddress("127.0.0.1")
                 .mediaPorts(mediaPorts, mediaPorts + 99).route("prefix:bob=b").linger(Duration.ZERO)
-                .timers(Duration.ofMillis(50), Duration.ofMillis(400)).build();
+                // RFC 3261's T1, as SIPp has it (a 50 ms one retransmits INVITEs to a SIPp uas that is
+                // only slow, and it aborts the call); transactions forgotten 3.2 s after they end.
+                .transactionWait(Duration.ofMillis(3200)).build();
     }
 
     @AfterAll
