@@ -522,6 +522,35 @@ final class MulticastStage implements Stage, Multicast {
         }
     }
 
+    /**
+     * Delivers a message the node holds in buffers (the caller's, valid during the call): a {@link
+     * BufferHandler} gets a read-only view of them, any other handler an array of its own, copied once.
+     */
+    void deliver(NodeId source, GroupId group, int port, long messageId, ByteBuf payload) {
+        String sourceName = null;
+        for (LocalMember m : local.of(group)) {
+            if (m.port() != port || m.left()) {
+                continue;
+            }
+            if (sourceName == null) {
+                sourceName = context.routes().nameOf(source);
+            }
+            try {
+                if (m.handler() instanceof BufferHandler b) {
+                    // Read-only: the same bytes are the repair cache that children's repairs come from.
+                    b.onBuffer(new MulticastBuffer(source, sourceName, group, port, messageId, payload.asReadOnly()));
+                } else {
+                    byte[] bytes = new byte[payload.readableBytes()];
+                    payload.getBytes(payload.readerIndex(), bytes);
+                    m.handler().onMessage(new MulticastMessage(source, sourceName, group, port, messageId, bytes));
+                }
+                counters.of(group).delivered.incrementAndGet();
+            } catch (RuntimeException e) {
+                handlerError.increment();
+            }
+        }
+    }
+
     @Override
     public long nextDeadlineNanos() {
         long next = Math.min(reassembly.nextDeadlineNanos(), reliable.nextDeadlineNanos());

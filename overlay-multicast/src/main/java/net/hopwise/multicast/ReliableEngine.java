@@ -1,6 +1,7 @@
 package net.hopwise.multicast;
 
 import io.netty.buffer.ByteBuf;
+import io.netty.buffer.CompositeByteBuf;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.Iterator;
@@ -38,6 +39,13 @@ final class ReliableEngine {
     static final int MAX_STREAMS = 256;
     /** A relay forgets a stream nothing of which arrived for a minute: it holds only repair copies. */
     static final long RELAY_IDLE_NANOS = 60_000_000_000L;
+    /**
+     * A stream's cache keeps received packets as views of the buffers they were read into while it
+     * pins at most this many times the bytes of a full cache of copies: a run read at once (UDP GRO)
+     * costs about what its datagrams take and is kept without a copy, and packets that each came in a
+     * read buffer of their own are copied once the views would hold more.
+     */
+    static final int PIN_BUDGET_FACTOR = 2;
 
     private final ModuleContext context;
     private final MulticastStage stage;
@@ -46,6 +54,11 @@ final class ReliableEngine {
     private final SplittableRandom random;
     private final int chunk;
     private final int nackCapacity;
+    /**
+     * Bytes of read buffers a stream's cache may hold views of before it copies what it keeps: twice
+     * what copies of a full cache of the largest packets would take (see {@link ReadPins}).
+     */
+    private final long pinBudget;
     private final ReliableLinks links;
     private final Map<StreamKey, ReliableStream> streams = new ConcurrentHashMap<>();
     private final Map<StreamKey, ReliableSender> senders = new ConcurrentHashMap<>();
@@ -62,6 +75,7 @@ final class ReliableEngine {
         this.random = new SplittableRandom(self.value() ^ 0x52656c6961626cL);
         this.chunk = context.maxBody() - ChannelAck.DATA_HEADER - ReliablePacket.HEADER;
         this.nackCapacity = ReliableControl.nackCapacity(context.maxBody());
+        this.pinBudget = PIN_BUDGET_FACTOR * config.cachePackets() * (long) context.maxBody();
         this.malformed = malformed;
         this.offTree = offTree;
         this.tooMany = context.dropReason("multicast_reliable_streams");
@@ -226,10 +240,10 @@ final class ReliableEngine {
         s.lastHeardNanos = nowNanos;
         long seq = p.sequence();
         Set<NodeId> waiting = s.takePending(seq);
-        ByteBuf copy = context.allocator().buffer(body.readableBytes()).writeBytes(body, body.readerIndex(),
-                body.readableBytes());
-        ReliableStream.Insert result = s.insert(seq, copy.retain(), nowNanos, config.nackBackoffNanos(), random);
+        ReliableStream.Insert result = s.receive(seq, body, context.allocator(), pinBudget, nowNanos,
+                config.nackBackoffNanos(), random);
         if (result == ReliableStream.Insert.NEW) {
+            ByteBuf held = s.get(seq);
             s.received++;
             s.lastDataNanos = nowNanos;
             List<LinkView> out;
@@ -242,7 +256,7 @@ final class ReliableEngine {
                 out = links.links(new ArrayList<>(to));
             }
             s.feeds.fed(entry.children(), seq);
-            links.send(out, copy, nowNanos);
+            links.send(out, held.retain(), nowNanos);
             s.markSent(seq, nowNanos);
             if (s.takeOverrun()) {
                 drop(s, "packets it lacked were pushed out of its " + config.cachePackets() + "-packet cache");
@@ -252,7 +266,12 @@ final class ReliableEngine {
             // Children that asked for it through this node get it even when this node had it already.
             List<NodeId> to = new ArrayList<>(waiting);
             to.remove(from.id());
-            links.send(links.links(to), copy);
+            if (!to.isEmpty()) {
+                ByteBuf held = s.get(seq);
+                // One too old for the cache goes as a copy: the channels may hold it a while.
+                links.send(links.links(to), held != null ? held.retain() : context.allocator()
+                        .buffer(body.readableBytes()).writeBytes(body, body.readerIndex(), body.readableBytes()));
+            }
         }
         deliverReady(s);
         if (s.delivering) {
@@ -261,23 +280,28 @@ final class ReliableEngine {
     }
 
     private void deliverReady(ReliableStream s) {
-        for (List<ByteBuf> parts : s.deliverable()) {
-            int total = 0;
-            for (ByteBuf b : parts) {
-                total += b.readableBytes() - ReliablePacket.HEADER;
-            }
-            byte[] bytes = new byte[total];
-            int at = 0;
-            long start = -1;
-            for (ByteBuf b : parts) {
-                int length = b.readableBytes() - ReliablePacket.HEADER;
-                b.getBytes(b.readerIndex() + ReliablePacket.HEADER, bytes, at, length);
-                at += length;
-                if (start < 0) {
-                    start = ReliablePacket.decode(b).sequence();
+        for (int n = s.nextMessage(); n > 0; n = s.nextMessage()) {
+            long start = s.next;
+            ByteBuf message;
+            if (n == 1) {
+                ByteBuf b = s.get(start);
+                message = b.retainedSlice(b.readerIndex() + ReliablePacket.HEADER, b.readableBytes() - ReliablePacket.HEADER);
+            } else {
+                CompositeByteBuf parts = context.allocator().compositeBuffer(n);
+                for (int i = 0; i < n; i++) {
+                    ByteBuf b = s.get(start + i);
+                    parts.addComponent(true, b.retainedSlice(b.readerIndex() + ReliablePacket.HEADER,
+                            b.readableBytes() - ReliablePacket.HEADER));
                 }
+                message = parts;
             }
-            stage.deliver(s.key.source(), s.key.group(), s.key.port(), start, bytes);
+            s.next = start + n;
+            // Its own reference: a handler that leaves the group clears the stream's cache meanwhile.
+            try {
+                stage.deliver(s.key.source(), s.key.group(), s.key.port(), start, message);
+            } finally {
+                message.release();
+            }
             s.deliveredMessages++;
         }
     }

@@ -52,6 +52,16 @@ record ReliablePacket(StreamKey key, int epoch, long sequence, long horizon, int
         return sequence - fragment;
     }
 
+    /** The fragment index of a packet {@link #decode} accepted, read without decoding the rest. */
+    static int fragmentIndex(ByteBuf packet) {
+        return packet.getUnsignedShort(packet.readerIndex() + 40);
+    }
+
+    /** The fragment count of a packet {@link #decode} accepted, read without decoding the rest. */
+    static int fragmentCount(ByteBuf packet) {
+        return packet.getUnsignedShort(packet.readerIndex() + 42);
+    }
+
     /**
      * Reads the header without moving the indices.
      *

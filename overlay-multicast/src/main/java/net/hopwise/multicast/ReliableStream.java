@@ -1,6 +1,7 @@
 package net.hopwise.multicast;
 
 import io.netty.buffer.ByteBuf;
+import io.netty.buffer.ByteBufAllocator;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.HashSet;
@@ -18,7 +19,7 @@ import net.hopwise.overlay.NodeId;
  * node's delivery point. Sans-IO; only on the node's thread. Counters are volatile so that other
  * threads read them whole.
  *
- * <p>About 440 lines, over the house's 400: the cache, the gaps, the waiting children and the subtree
+ * <p>About 480 lines, over the house's 400: the cache, the gaps, the waiting children and the subtree
  * acknowledgements are indexed by the same sequence window and move together at each packet and
  * acknowledgement; apart, each would have to keep the window's bounds in step with the others.
  */
@@ -41,6 +42,8 @@ final class ReliableStream {
     final boolean source;
     private final int capacity;
     private final ByteBuf[] ring;
+    /** What the ring pins of the buffers its packets were read into. */
+    private final ReadPins pins;
     /** When each held packet last went to this node's children (as new or as a repair). */
     private final long[] sentNanos;
     /** When each held packet was last resent to one child, and to which. */
@@ -99,6 +102,7 @@ final class ReliableStream {
         this.source = source;
         this.capacity = capacity;
         this.ring = new ByteBuf[capacity];
+        this.pins = new ReadPins(capacity);
         this.sentNanos = new long[capacity];
         this.repairedNanos = new long[capacity];
         this.repairedTo = new NodeId[capacity];
@@ -158,13 +162,45 @@ final class ReliableStream {
      * forgotten, gaps and all; {@link #overrun} tells whether that passed a member's delivery point.
      */
     Insert insert(long sequence, ByteBuf packet, long nowNanos, long backoffNanos, SplittableRandom random) {
-        if (sequence < low) {
+        Insert result = admit(sequence, nowNanos, backoffNanos, random);
+        if (result != Insert.NEW) {
             packet.release();
+            return result;
+        }
+        place(sequence, packet);
+        return Insert.NEW;
+    }
+
+    /**
+     * Holds a received packet ({@code received} is a view without a reference of its own) when it is
+     * new: as a view of the buffer it was read into while the stream's count of such buffers stays
+     * within {@code pinBudget} bytes, else as a copy (see {@link ReadPins}).
+     */
+    Insert receive(long sequence, ByteBuf received, ByteBufAllocator allocator, long pinBudget, long nowNanos,
+            long backoffNanos, SplittableRandom random) {
+        Insert result = admit(sequence, nowNanos, backoffNanos, random);
+        if (result == Insert.NEW) {
+            place(sequence, pins.keep(sequence, received, pinBudget, this::holds, allocator));
+        }
+        return result;
+    }
+
+    /** Bytes of read buffers the ring holds views of, as {@link ReadPins} counts them. */
+    long pinnedBytes() {
+        return pins.pinned();
+    }
+
+    private boolean holds(long sequence) {
+        return sequence >= low && sequence < high && ring[slot(sequence)] != null;
+    }
+
+    /** Whether a packet is new, old or a duplicate; for a new one, the gaps and the room it makes. */
+    private Insert admit(long sequence, long nowNanos, long backoffNanos, SplittableRandom random) {
+        if (sequence < low) {
             return Insert.OLD;
         }
         if (sequence < high) {
             if (ring[slot(sequence)] != null) {
-                packet.release();
                 return Insert.DUPLICATE;
             }
             Gap filled = gaps.remove(sequence);
@@ -183,10 +219,13 @@ final class ReliableStream {
             }
             high = sequence + 1;
         }
+        return Insert.NEW;
+    }
+
+    private void place(long sequence, ByteBuf packet) {
         ring[slot(sequence)] = packet;
         sentNanos[slot(sequence)] = Long.MIN_VALUE;
         repairedTo[slot(sequence)] = null;
-        return Insert.NEW;
     }
 
     /** The source's own packet: always the next sequence. */
@@ -215,9 +254,12 @@ final class ReliableStream {
             if (b != null) {
                 b.release();
                 ring[slot(s)] = null;
+                pins.released(s);
             }
         }
-        gaps.headMap(newLow).clear();
+        if (!gaps.isEmpty()) {
+            gaps.headMap(newLow).clear();
+        }
         if (delivering && next < newLow) {
             overrun = true;
             next = newLow;
@@ -361,35 +403,29 @@ final class ReliableStream {
 
     // ---------------------------------------------------------------- delivery at a member node
 
-    /** The messages now complete at the delivery point, in order; each as its packets' bodies. */
-    List<List<ByteBuf>> deliverable() {
-        List<List<ByteBuf>> out = null;
-        while (delivering && next < high) {
+    /**
+     * The number of packets of the message at the delivery point when all of them are here, else 0. A
+     * message this node joined in the middle of is passed over. Delivering it moves {@link #next} on.
+     */
+    int nextMessage() {
+        while (delivering && next < high && next >= low) {
             ByteBuf first = ring[slot(next)];
-            if (first == null || next < low) {
-                break;
+            if (first == null) {
+                return 0;
             }
-            ReliablePacket p = ReliablePacket.decode(first);
-            if (p.fragment() != 0) {
+            if (ReliablePacket.fragmentIndex(first) != 0) {
                 next++; // joined in the middle of a message: start at the next one
                 continue;
             }
-            int n = p.fragments();
-            List<ByteBuf> parts = new ArrayList<>(n);
-            for (int i = 0; i < n; i++) {
-                ByteBuf b = get(next + i);
-                if (b == null) {
-                    return out == null ? List.of() : out;
+            int n = ReliablePacket.fragmentCount(first);
+            for (int i = 1; i < n; i++) {
+                if (get(next + i) == null) {
+                    return 0;
                 }
-                parts.add(b);
             }
-            next += n;
-            if (out == null) {
-                out = new ArrayList<>();
-            }
-            out.add(parts);
+            return n;
         }
-        return out == null ? List.of() : out;
+        return 0;
     }
 
     /** The first sequence this node lacks: everything below it arrived (or is before its start). */
@@ -433,6 +469,7 @@ final class ReliableStream {
                 ring[i] = null;
             }
         }
+        pins.clear();
         gaps.clear();
         pending.clear();
         acks.clear();

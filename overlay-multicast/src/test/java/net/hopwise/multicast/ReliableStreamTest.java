@@ -53,12 +53,15 @@ class ReliableStreamTest {
             SplittableRandom random = new SplittableRandom(1);
             s.insert(6, packet(6, 1, 2), 0, 0, random);
             s.insert(8, packet(8, 1, 2), 0, 0, random);
-            assertThat(s.deliverable()).isEmpty();
+            assertThat(s.nextMessage()).isZero();
             s.insert(5, packet(5, 0, 2), 0, 0, random);
             s.insert(7, packet(7, 0, 2), 0, 0, random);
-            List<List<ByteBuf>> ready = s.deliverable();
-            assertThat(ready).hasSize(2);
-            assertThat(ready.get(0)).hasSize(2);
+            assertThat(s.nextMessage()).isEqualTo(2);
+            assertThat(s.next).isEqualTo(5);
+            s.next += 2;
+            assertThat(s.nextMessage()).isEqualTo(2);
+            s.next += 2;
+            assertThat(s.nextMessage()).isZero();
             assertThat(s.next).isEqualTo(9);
         } finally {
             s.clear();
@@ -89,6 +92,91 @@ class ReliableStreamTest {
             }
         } finally {
             s.clear();
+        }
+    }
+
+    /** A read buffer of {@code capacity} bytes holding packets {@code first..first+count-1} back to back, as a GRO read does. */
+    private static List<ByteBuf> read(ByteBuf buffer, long first, int count) {
+        List<ByteBuf> views = new java.util.ArrayList<>();
+        for (int i = 0; i < count; i++) {
+            int at = buffer.writerIndex();
+            ByteBuf p = packet(first + i, 0, 1);
+            buffer.writeBytes(p);
+            p.release();
+            views.add(buffer.slice(at, buffer.writerIndex() - at));
+        }
+        return views;
+    }
+
+    @Test
+    void aPacketReadWithOthersIsKeptAsAViewOfItsReadBufferNotACopy() {
+        ReliableStream s = new ReliableStream(KEY, false, 64, 250 * MS, 7, 0);
+        // 40 packets of 45 bytes fill 1800 bytes of the read buffer: dense enough to keep views of.
+        ByteBuf buffer = UnpooledByteBufAllocator.DEFAULT.directBuffer(4096);
+        try {
+            s.restart(7, 0);
+            SplittableRandom random = new SplittableRandom(3);
+            for (ByteBuf view : read(buffer, 0, 40)) {
+                long seq = ReliablePacket.decode(view).sequence();
+                assertThat(s.receive(seq, view, UnpooledByteBufAllocator.DEFAULT, 1 << 20, 0, 40 * MS, random))
+                        .isEqualTo(ReliableStream.Insert.NEW);
+            }
+            for (long seq = 0; seq < 40; seq++) {
+                assertThat(ReadPins.root(s.get(seq))).as("packet %d", seq).isSameAs(ReadPins.root(buffer));
+            }
+            // One reference per packet held, and the read buffer counted once.
+            assertThat(buffer.refCnt()).isEqualTo(41);
+            assertThat(s.pinnedBytes()).isEqualTo(4096);
+            s.restart(7, 100);
+            assertThat(buffer.refCnt()).isEqualTo(1);
+            assertThat(s.pinnedBytes()).isZero();
+        } finally {
+            s.clear();
+            buffer.release();
+        }
+    }
+
+    @Test
+    void packetsReadOneByOneAreCopiedOnceTheirBuffersWouldPassTheBudget() {
+        ReliableStream s = new ReliableStream(KEY, false, 64, 250 * MS, 7, 0);
+        List<ByteBuf> buffers = new java.util.ArrayList<>();
+        try {
+            s.restart(7, 0);
+            SplittableRandom random = new SplittableRandom(4);
+            long budget = 4 * 128;
+            for (long seq = 0; seq < 200; seq++) {
+                ByteBuf buffer = UnpooledByteBufAllocator.DEFAULT.directBuffer(128);
+                buffers.add(buffer);
+                ByteBuf view = read(buffer, seq, 1).get(0);
+                s.receive(seq, view, UnpooledByteBufAllocator.DEFAULT, budget, 0, 40 * MS, random);
+                assertThat(s.pinnedBytes()).as("after %d", seq).isLessThanOrEqualTo(budget);
+                long pinnedBuffers = buffers.stream().filter(b -> b.refCnt() > 1).count();
+                assertThat(pinnedBuffers * 128).as("buffers held after %d", seq).isLessThanOrEqualTo(budget);
+            }
+            // As the cache forgets the packets it held as views, later ones are views again: four at a time.
+            long views = java.util.stream.LongStream.range(136, 200)
+                    .filter(seq -> ReadPins.root(s.get(seq)) == ReadPins.root(buffers.get((int) seq))).count();
+            assertThat(views).isEqualTo(4);
+        } finally {
+            s.clear();
+            buffers.forEach(ByteBuf::release);
+        }
+    }
+
+    @Test
+    void aPacketFromAReadBufferMostlyEmptyIsCopied() {
+        ReliableStream s = new ReliableStream(KEY, false, 64, 250 * MS, 7, 0);
+        ByteBuf buffer = UnpooledByteBufAllocator.DEFAULT.directBuffer(65_536);
+        try {
+            s.restart(7, 0);
+            ByteBuf view = read(buffer, 0, 1).get(0);
+            s.receive(0, view, UnpooledByteBufAllocator.DEFAULT, 1 << 30, 0, 40 * MS, new SplittableRandom(5));
+            assertThat(ReadPins.root(s.get(0))).isNotSameAs(ReadPins.root(buffer));
+            assertThat(buffer.refCnt()).isEqualTo(1);
+            assertThat(s.pinnedBytes()).isZero();
+        } finally {
+            s.clear();
+            buffer.release();
         }
     }
 }
