@@ -371,9 +371,7 @@ public final class OverlayNode implements AutoCloseable {
             // datagram the loop will send: the loop only writes the headers in front of it. Room for
             // what the datagram stages add (link security's header and tag) lets a stage rewrite the
             // datagram in this buffer instead of a new one.
-            int stagesRoom = net.hopwise.overlay.wire.WireHeader.MAX_DATAGRAM - NodeStack.PREPARED_HEADROOM
-                    - engine.maxFragmentPayload();
-            message = channel.alloc().ioBuffer(NodeStack.PREPARED_HEADROOM + length + stagesRoom);
+            message = channel.alloc().ioBuffer(NodeStack.PREPARED_HEADROOM + length + engine.datagramOverhead());
             message.writerIndex(NodeStack.PREPARED_HEADROOM);
         } else {
             message = Unpooled.buffer(length);

@@ -53,6 +53,7 @@ public final class NodeStack {
     private final RoutingStage routing;
     private final ForwardingStage forwarding;
     private final ModuleHost modules;
+    private final int datagramOverhead;
     private boolean closed;
 
     /**
@@ -71,7 +72,8 @@ public final class NodeStack {
         for (OverlayModule m : config.modules()) {
             modules.install(m);
         }
-        node.datagramStages(modules.datagramStages(), modules.datagramOverhead());
+        datagramOverhead = modules.datagramOverhead();
+        node.datagramStages(modules.datagramStages(), datagramOverhead);
         node.links = new LinkStage(node, node.counters());
         routing = new RoutingStage(node, startMillis, nowNanos, modules.linkStateSigner());
         node.router = routing.router();
@@ -217,6 +219,14 @@ public final class NodeStack {
                     + modules.datagramStageNames().get(index), e, node.now());
             return null;
         }
+    }
+
+    /**
+     * Bytes the datagram stages add to every datagram the node sends (link security's header and
+     * tag): room a sender leaves behind its datagram lets a stage rewrite it in the same buffer.
+     */
+    public int datagramOverhead() {
+        return datagramOverhead;
     }
 
     /** Largest payload of a one-datagram best-effort message on this node: more takes several. */

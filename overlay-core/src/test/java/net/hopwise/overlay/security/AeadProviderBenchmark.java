@@ -11,10 +11,13 @@ import javax.crypto.spec.SecretKeySpec;
 /**
  * Not a test: what one datagram's AES-256-GCM costs, sealed and opened as the link does it (a new
  * nonce each time, a 13-byte header authenticated), through the JDK's provider and through
- * Conscrypt's (BoringSSL) when its jar is on the classpath, so that a native provider is judged on
- * the link's own terms: small datagrams, one initialisation per nonce. Also the cost of {@link Aead}
- * itself, which the link calls. Run after test-compile, under the build lock, from overlay-core:
- * {@code java -cp target/classes:target/test-classes[:conscrypt-openjdk-uber.jar]
+ * the native providers whose jars are on the classpath, Conscrypt (BoringSSL) and Amazon Corretto
+ * Crypto Provider (AWS-LC), so that a native provider is judged on the link's own terms: small
+ * datagrams, one initialisation per nonce under the same key. A native provider's rows are measured
+ * twice, over arrays and over direct buffers (which a native provider reads in place, where the JDK
+ * copies). Also the cost of {@link Aead} itself, which the link calls. Run after test-compile, under
+ * the build lock, from overlay-core: {@code java -cp
+ * target/classes:target/test-classes[:conscrypt-openjdk-uber.jar][:AmazonCorrettoCryptoProvider-linux-x86_64.jar]
  * net.hopwise.overlay.security.AeadProviderBenchmark [sizes, default 64,1000,1400]}.
  */
 public final class AeadProviderBenchmark {
@@ -32,12 +35,21 @@ public final class AeadProviderBenchmark {
         if (conscrypt != null) {
             providers.add(conscrypt);
         }
+        Provider accp = accp();
+        if (accp != null) {
+            providers.add(accp);
+        }
         System.out.printf(Locale.ROOT, "Java %s; %d rounds of %d datagrams, the median round; ns per datagram%n",
                 System.getProperty("java.version"), ROUNDS, PER_ROUND);
         for (int n : sizes) {
             for (Provider p : providers) {
-                long[] so = providerSealOpen(p, n);
-                System.out.printf(Locale.ROOT, "%-10s %5d bytes: seal %4d, open %4d%n", p.getName(), n, so[0], so[1]);
+                long[] so = providerSealOpen(p, n, false);
+                System.out.printf(Locale.ROOT, "%-10s %5d bytes: seal %4d, open %4d (arrays)%n", p.getName(), n, so[0], so[1]);
+                if (p != providers.get(0)) {
+                    long[] d = providerSealOpen(p, n, true);
+                    System.out.printf(Locale.ROOT, "%-10s %5d bytes: seal %4d, open %4d (direct buffers)%n", p.getName(), n,
+                            d[0], d[1]);
+                }
             }
             for (CipherSuite suite : CipherSuite.values()) {
                 long[] a = aeadSealOpen(suite, n, ROUNDS, PER_ROUND);
@@ -64,8 +76,31 @@ public final class AeadProviderBenchmark {
         }
     }
 
-    /** Median nanoseconds per seal and per open of {@code n} bytes. */
-    private static long[] providerSealOpen(Provider provider, int n) throws Exception {
+    /** Amazon Corretto Crypto Provider when its jar is on the classpath and its native library loads. */
+    static Provider accp() {
+        try {
+            Class<?> c = Class.forName("com.amazon.corretto.crypto.provider.AmazonCorrettoCryptoProvider");
+            Provider p = (Provider) c.getField("INSTANCE").get(null);
+            Throwable error = (Throwable) c.getMethod("getLoadingError").invoke(p);
+            if (error != null) {
+                System.out.println("Amazon Corretto Crypto Provider does not load here: " + error);
+                return null;
+            }
+            return p;
+        } catch (ClassNotFoundException e) {
+            System.out.println("Amazon Corretto Crypto Provider is not on the classpath");
+            return null;
+        } catch (ReflectiveOperationException | LinkageError e) {
+            System.out.println("Amazon Corretto Crypto Provider does not load here: " + e);
+            return null;
+        }
+    }
+
+    /** Median nanoseconds per seal and per open of {@code n} bytes, over arrays or direct buffers. */
+    static long[] providerSealOpen(Provider provider, int n, boolean direct) throws Exception {
+        if (direct) {
+            return providerSealOpenDirect(provider, n);
+        }
         SecretKeySpec key = new SecretKeySpec(Crypto.randomBytes(32), "AES");
         Cipher enc = Cipher.getInstance("AES/GCM/NoPadding", provider);
         Cipher dec = Cipher.getInstance("AES/GCM/NoPadding", provider);
@@ -92,6 +127,45 @@ public final class AeadProviderBenchmark {
                 dec.init(Cipher.DECRYPT_MODE, key, new GCMParameterSpec(128, nonce));
                 dec.updateAAD(header);
                 dec.doFinal(sealed, 0, n + Aead.TAG_BYTES, opened, 0);
+            }
+            long t2 = System.nanoTime();
+            seal[r] = (t1 - t0) / PER_ROUND;
+            open[r] = (t2 - t1) / PER_ROUND;
+        }
+        return new long[] {median(seal), median(open)};
+    }
+
+    private static long[] providerSealOpenDirect(Provider provider, int n) throws Exception {
+        SecretKeySpec key = new SecretKeySpec(Crypto.randomBytes(32), "AES");
+        Cipher enc = Cipher.getInstance("AES/GCM/NoPadding", provider);
+        Cipher dec = Cipher.getInstance("AES/GCM/NoPadding", provider);
+        byte[] header = new byte[SecureWire.DATA_HEADER_BYTES];
+        java.nio.ByteBuffer plain = java.nio.ByteBuffer.allocateDirect(n).put(Crypto.randomBytes(n)).flip();
+        java.nio.ByteBuffer sealed = java.nio.ByteBuffer.allocateDirect(n + Aead.TAG_BYTES);
+        java.nio.ByteBuffer opened = java.nio.ByteBuffer.allocateDirect(n);
+        byte[] nonce = new byte[12];
+        long counter = 0;
+        long[] seal = new long[ROUNDS];
+        long[] open = new long[ROUNDS];
+        for (int r = 0; r < ROUNDS; r++) {
+            long t0 = System.nanoTime();
+            for (int i = 0; i < PER_ROUND; i++) {
+                nonce(nonce, counter++);
+                enc.init(Cipher.ENCRYPT_MODE, key, new GCMParameterSpec(128, nonce));
+                enc.updateAAD(header);
+                plain.rewind();
+                sealed.clear();
+                enc.doFinal(plain, sealed);
+            }
+            long t1 = System.nanoTime();
+            nonce(nonce, counter - 1);
+            for (int i = 0; i < PER_ROUND; i++) {
+                dec.init(Cipher.DECRYPT_MODE, key, new GCMParameterSpec(128, nonce));
+                dec.updateAAD(header);
+                sealed.flip();
+                opened.clear();
+                dec.doFinal(sealed, opened);
+                sealed.limit(sealed.capacity()).position(sealed.capacity());
             }
             long t2 = System.nanoTime();
             seal[r] = (t1 - t0) / PER_ROUND;

@@ -74,6 +74,16 @@ class SealInPlaceTest {
     }
 
     @Test
+    void theNodeStatesTheRoomItsDatagramStagesAdd() {
+        try (VirtualOverlay o = linkedPair()) {
+            assertThat(o.engine("a").datagramOverhead()).isEqualTo(ROOM);
+            // what a sender leaves behind a full payload is exactly that room
+            assertThat(NodeStack.PREPARED_HEADROOM + o.engine("a").maxFragmentPayload() + ROOM)
+                    .isEqualTo(net.hopwise.overlay.wire.WireHeader.MAX_DATAGRAM);
+        }
+    }
+
+    @Test
     void anExclusiveDirectDatagramWithRoomIsSealedInItsOwnBuffer() {
         try (VirtualOverlay o = linkedPair()) {
             for (int i = 0; i < 20; i++) {
