@@ -36,8 +36,6 @@ public final class SecurityModule implements OverlayModule {
      * copies flooding brings again cost a hash, not an Ed25519 verification.
      */
     static final int LINK_STATE_CACHE = 8192;
-    /** The node's largest datagram fits: the buffer opened datagrams share needs no second size. */
-    private static final int OPEN_BUFFER_BYTES = WireHeader.MAX_DATAGRAM;
 
     private final SecurityConfig config;
 
@@ -73,8 +71,6 @@ public final class SecurityModule implements OverlayModule {
         private final LinkSecurity engine;
         // Reused for every datagram: the node's thread is the only one that runs a stage.
         private byte[] plainScratch = new byte[2048];
-        /** The buffer datagrams are opened into, kept while only this stage holds it; or null. */
-        private ByteBuf opened;
         private byte[] sealedScratch = new byte[2048];
         private final Map<String, Long> peerIds = new HashMap<>();
 
@@ -193,7 +189,7 @@ public final class SecurityModule implements OverlayModule {
             // datagram is copied once into an array and opened from there into a heap buffer.
             byte[] in = scratch(n);
             datagram.getBytes(datagram.readerIndex(), in, 0, n);
-            ByteBuf out = openBuffer(n);
+            ByteBuf out = ctx.allocator().heapBuffer(Math.max(n, 1));
             String peer;
             try {
                 ByteBuffer o = ByteBuffer.wrap(out.array(), out.arrayOffset(), out.capacity());
@@ -274,25 +270,6 @@ public final class SecurityModule implements OverlayModule {
             }
             out.writeBytes(buf, 0, o.position());
             return out;
-        }
-
-        /**
-         * The buffer to open a datagram of {@code n} bytes into, which the node releases once its chain
-         * is done with it: the same one datagram after datagram while nothing else keeps a reference
-         * to it (best-effort data and control packets are handled and let go at once), which saves a
-         * buffer taken from the allocator and given back per datagram on the receiving loop. A buffer
-         * someone still holds (a reliable datagram in a link's queue) is left to them.
-         */
-        private ByteBuf openBuffer(int n) {
-            ByteBuf b = opened;
-            if (b != null && b.refCnt() == 1 && b.capacity() >= n) {
-                return b.retain().clear();
-            }
-            if (b != null) {
-                b.release(); // theirs from now on
-            }
-            opened = ctx.allocator().heapBuffer(Math.max(n, OPEN_BUFFER_BYTES));
-            return opened.retain();
         }
 
         private byte[] scratch(int n) {
@@ -387,10 +364,6 @@ public final class SecurityModule implements OverlayModule {
 
         @Override
         public void close() {
-            if (opened != null) {
-                opened.release();
-                opened = null;
-            }
             held.values().forEach(q -> q.forEach(h -> h.datagram.release()));
             held.clear();
         }

@@ -16,7 +16,6 @@ final class SessionTable {
     private final Map<Integer, Session> sessions = new HashMap<>();
     private final Map<Integer, Peer> initiations = new HashMap<>();
     private final Set<Integer> taken = new HashSet<>();
-    private Session lastFound;
 
     /** A fresh index, not zero and not in use. */
     int take() {
@@ -34,16 +33,7 @@ final class SessionTable {
 
     /** The session this node named {@code index}, or null. */
     Session session(int index) {
-        // A link's datagrams come in runs under one index: the last one found saves the boxed lookup.
-        Session s = lastFound;
-        if (s != null && s.localIndex == index) {
-            return s;
-        }
-        s = sessions.get(index);
-        if (s != null) {
-            lastFound = s;
-        }
-        return s;
+        return sessions.get(index);
     }
 
     /** The peer whose handshake this node started under {@code index}, or null. */
@@ -77,9 +67,6 @@ final class SessionTable {
 
     /** Forgets a session and gives its index back: what arrives for it is an unknown session from now on. */
     void retire(Session s) {
-        if (lastFound == s) {
-            lastFound = null;
-        }
         sessions.remove(s.localIndex);
         taken.remove(s.localIndex);
     }
