@@ -51,6 +51,8 @@ final class Bench {
         ERA_DRAIN(LayeredScenarios.Protocol.ERA_DRAIN),
         /** Ours: {@link net.hopwise.multicast.layered.EraConfig#friendly()} with the round trip measured through the queue. */
         ERA_FRIENDLY(LayeredScenarios.Protocol.ERA_FRIENDLY),
+        /** Ours, the preset to pick: {@link net.hopwise.multicast.layered.EraConfig#recommended()}, measured round trip. */
+        ERA_RECOMMENDED(LayeredScenarios.Protocol.ERA_RECOMMENDED),
         /** The thesis's ERA on {@link #FINE} layers in chapter 6's experiments: only the sender's layering differs. */
         ERA_FINE(LayeredScenarios.Protocol.ERA),
         /** ERA_FAIR on {@link #FINE} layers in chapter 6's experiments. */

@@ -62,6 +62,8 @@ final class LayeredScenarios {
          * ({@code RttEstimator.forwardQueue}: the least one-way delay plus the smoothed one), as TCP's own round trip is.
          */
         ERA_FRIENDLY,
+        /** Ours, the preset to pick: {@link EraConfig#recommended()}, ERA_FRIENDLY with the drain, the round trip measured as ERA_FRIENDLY's. */
+        ERA_RECOMMENDED,
         PLM,
         RLM
     }

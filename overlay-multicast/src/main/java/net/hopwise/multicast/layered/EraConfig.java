@@ -271,6 +271,17 @@ public final class EraConfig {
         return tfrc().toBuilder().lossEpisodeRtts(2).pacedLoss(true).build();
     }
 
+    /**
+     * The preset to pick: ERA_FRIENDLY ({@link #friendly()}, TCP-friendly with a measured round trip)
+     * whose halving-sized queue drops also empty the queue the step built ({@link Builder#queueDrain}),
+     * so that one preset meets every simulator goal together (docs/layered-multicast.md, "Which
+     * preset"). The drain acts only on a path without loss in the window, so beside TCP it is
+     * ERA_FRIENDLY.
+     */
+    public static EraConfig recommended() {
+        return friendly().toBuilder().queueDrain(true).build();
+    }
+
     public Builder toBuilder() {
         return new Builder().packetBytes(packetBytes).bunchLength(bunchLength).minSamples(minSamples)
                 .adaptationInterval(Duration.ofNanos(adaptationIntervalNanos)).lossWindow(Duration.ofNanos(lossWindowNanos))
