@@ -13,6 +13,8 @@ class EraPromptRulesTest {
     /** The halving's path: a 1 Mbit/s bottleneck, 20 ms one way. */
     private static final long CAPACITY = 1_000_000;
     private static final long BASE_DELAY = 20 * MS;
+    /** The last feed's one-way delay of each packet, by arrival. */
+    private static final java.util.TreeMap<Long, Long> ARRIVALS = new java.util.TreeMap<>();
 
     @Test
     void aQueueGrowingAtTheHalvingsPaceDropsToWhatIsLeftBeforeItCouldOverflow() {
@@ -64,6 +66,27 @@ class EraPromptRulesTest {
         assertThat(first.toLevel()).isEqualTo(23);
         assertThat(prompt.decisions.stream().filter(d -> d != first && d.nowNanos() == first.nowNanos())).isEmpty();
         assertThat(EraConfig.prompt().queueDrain()).isFalse();
+    }
+
+    @Test
+    void theDrainEmptiesTheQueueAsTheLatestPacketMetItNotTheLaggingFloor() {
+        // The halving's step: by the drop the newest packet met more queue than the floor of the last
+        // quarter window says, and the queue goes on growing until the drop reaches the bottleneck.
+        // Drained from the floor alone, the halving's seed 11 landed right at what is left, where the
+        // queue never empties and jitter overflowed it (2.4% lost in its worst second).
+        long halvedAt = 2200 * MS;
+        LongUnaryOperator queue = sent -> sent < halvedAt ? 0 : (sent - halvedAt) * 48 / 100;
+        ReceiverHarness drain = atCapacity(EraConfig.prompt().toBuilder().queueDrain(true).build());
+        feed(drain, queue, 2400 * MS);
+        java.util.List<EraDecision> drops = drain.decisions.stream().filter(d -> d.kind() == EraDecision.Kind.QUEUE_DROP)
+                .toList();
+        double keep = drops.get(0).samples()[0];
+        double drained = drops.get(1).samples()[0];
+        // The join's pairs arrived without delay, so all the newest packet's delay (it arrived at the
+        // drop) is queue to the receiver: at least that much is emptied within half an interval.
+        double latestQueueSeconds = ARRIVALS.floorEntry(drops.get(1).nowNanos()).getValue() / 1e9;
+        assertThat(drained).isLessThanOrEqualTo(keep - CAPACITY * latestQueueSeconds / 0.5);
+        assertThat(drained).isGreaterThanOrEqualTo(keep / 2);
     }
 
     @Test
@@ -140,6 +163,7 @@ class EraPromptRulesTest {
         long packetTime = 8L * 512 * SECOND / CAPACITY;
         long[] psn = h.psn;
         long arrival = 0;
+        ARRIVALS.clear();
         int layer = 0;
         for (long sent = 2 * SECOND; sent < sendUntil; sent += spacing) {
             if (sent >= lossAfter && psn[layer] > 0) {
@@ -149,6 +173,7 @@ class EraPromptRulesTest {
             long first = Math.max(arrival, sent + BASE_DELAY + queue.applyAsLong(sent));
             for (int k = 0; k < 2; k++) {
                 arrival = first + k * packetTime;
+                ARRIVALS.put(arrival, arrival - sent);
                 h.advanceTo(arrival);
                 h.receiver.onPacket(new LayeredPacket(ReceiverHarness.SESSION, 1, layer, psn[layer]++, sent / 1000, k == 0, 2, 1),
                         arrival);
