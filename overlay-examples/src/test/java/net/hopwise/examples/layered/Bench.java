@@ -57,6 +57,8 @@ final class Bench {
         ERA_FINE(LayeredScenarios.Protocol.ERA),
         /** ERA_FAIR on {@link #FINE} layers in chapter 6's experiments. */
         ERA_FAIR_FINE(LayeredScenarios.Protocol.ERA_FAIR),
+        /** ERA_RECOMMENDED on {@link #FINE} layers in chapter 6's experiments. */
+        ERA_RECOMMENDED_FINE(LayeredScenarios.Protocol.ERA_RECOMMENDED),
         /** PLM with fair queuing (20 packets per flow) on every link, as Legout and Biersack require. */
         PLM_FQ(LayeredScenarios.Protocol.PLM),
         /** PLM on DropTail (the thesis's chapter 4 Exp. III). */

@@ -134,6 +134,15 @@ class EraPromptRulesTest {
         assertThat(prompt.startSamples()).isEqualTo(fair.startSamples());
     }
 
+    @Test
+    void theRecommendedRulesAreTheFriendlyOnesPlusTheDrain() {
+        EraConfig recommended = EraConfig.recommended();
+        EraConfig friendly = EraConfig.friendly();
+        assertThat(recommended.queueDrain()).isTrue();
+        assertThat(friendly.queueDrain()).isFalse();
+        assertThat(recommended.toBuilder().queueDrain(false).build()).usingRecursiveComparison().isEqualTo(friendly);
+    }
+
     /** Joined, three 1 Mbit/s pairs, the first boundary: at 49 layers (980 Kbit/s). */
     private static ReceiverHarness atCapacity(EraConfig config) {
         ReceiverHarness h = new ReceiverHarness(LayerRates.equal(100, 20_000), config,
