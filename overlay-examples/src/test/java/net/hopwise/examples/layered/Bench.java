@@ -51,10 +51,14 @@ final class Bench {
         ERA_DRAIN(LayeredScenarios.Protocol.ERA_DRAIN),
         /** Ours: {@link net.hopwise.multicast.layered.EraConfig#friendly()} with the round trip measured through the queue. */
         ERA_FRIENDLY(LayeredScenarios.Protocol.ERA_FRIENDLY),
+        /** Ours, the preset to pick: {@link net.hopwise.multicast.layered.EraConfig#recommended()}, measured round trip. */
+        ERA_RECOMMENDED(LayeredScenarios.Protocol.ERA_RECOMMENDED),
         /** The thesis's ERA on {@link #FINE} layers in chapter 6's experiments: only the sender's layering differs. */
         ERA_FINE(LayeredScenarios.Protocol.ERA),
         /** ERA_FAIR on {@link #FINE} layers in chapter 6's experiments. */
         ERA_FAIR_FINE(LayeredScenarios.Protocol.ERA_FAIR),
+        /** ERA_RECOMMENDED on {@link #FINE} layers in chapter 6's experiments. */
+        ERA_RECOMMENDED_FINE(LayeredScenarios.Protocol.ERA_RECOMMENDED),
         /** PLM with fair queuing (20 packets per flow) on every link, as Legout and Biersack require. */
         PLM_FQ(LayeredScenarios.Protocol.PLM),
         /** PLM on DropTail (the thesis's chapter 4 Exp. III). */

@@ -29,7 +29,7 @@ final class ChapterSixScenarios {
     }
 
     private static LayerRates layers(Proto p) {
-        return p == Proto.FLID_DL ? Bench.MULTIPLICATIVE : p == Proto.ERA_FINE || p == Proto.ERA_FAIR_FINE ? Bench.FINE : Bench.EQUAL;
+        return p == Proto.FLID_DL ? Bench.MULTIPLICATIVE : p == Proto.ERA_FINE || p == Proto.ERA_FAIR_FINE || p == Proto.ERA_RECOMMENDED_FINE ? Bench.FINE : Bench.EQUAL;
     }
 
     /**

@@ -28,7 +28,7 @@ final class Controllers {
         // Synchronised clocks in the simulator, so 2 x the one-way latency from SCT is available.
         RttEstimator rtt = protocol == Protocol.ERA_RTT
                 ? RttEstimator.fromTimestamps(Duration.ofMillis(10), Duration.ofMillis(50))
-                : protocol == Protocol.ERA_FRIENDLY || "queue".equals(System.getProperty("layered.rtt"))
+                : protocol == Protocol.ERA_FRIENDLY || protocol == Protocol.ERA_RECOMMENDED || "queue".equals(System.getProperty("layered.rtt"))
                         ? RttEstimator.forwardQueue(Duration.ZERO, Duration.ofMillis(50))
                         : RttEstimator.fixed(Duration.ofMillis(50));
         EraConfig own = switch (protocol) {
@@ -39,6 +39,7 @@ final class Controllers {
             case ERA_TFRC -> EraConfig.tfrc();
             case ERA_DRAIN -> EraConfig.prompt().toBuilder().queueDrain(true).build();
             case ERA_FRIENDLY -> EraConfig.friendly();
+            case ERA_RECOMMENDED -> EraConfig.recommended();
             default -> config;
         };
         // Experiments' knobs on top of a row's rules (docs/benchmarks.md says which runs used them).

@@ -62,6 +62,8 @@ final class LayeredScenarios {
          * ({@code RttEstimator.forwardQueue}: the least one-way delay plus the smoothed one), as TCP's own round trip is.
          */
         ERA_FRIENDLY,
+        /** Ours, the preset to pick: {@link EraConfig#recommended()}, ERA_FRIENDLY with the drain, the round trip measured as ERA_FRIENDLY's. */
+        ERA_RECOMMENDED,
         PLM,
         RLM
     }
@@ -225,6 +227,14 @@ final class LayeredScenarios {
                 }
             });
             long end = start + seconds * SECOND;
+            if (Boolean.getBoolean("layered.queuetrace")) {
+                // Every 5 ms around the halving: the bottleneck's queue (packets) and its drops, for traces of the worst second.
+                net.hopwise.overlay.sim.SimLink q = net.direction("R0", "R1");
+                for (long t = halvedAt - SECOND / 10; t < halvedAt + SECOND; t += SECOND / 200) {
+                    net.at(t, now -> System.out.printf(java.util.Locale.ROOT, "%.4f QUEUE %d drops %d%n", now / 1e9,
+                            q.queueLength(), q.queueDrops()));
+                }
+            }
             net.runUntil(end);
             long reacted = -1;
             for (long t = halvedAt; t < end; t += SECOND / 100) {

@@ -7,6 +7,7 @@ import net.hopwise.multicast.layered.LayeredPacket;
 /** What one layered receiver got: bytes per second, losses from sequence gaps, and its level over time. */
 final class ReceiverStats {
     private static final long SECOND = 1_000_000_000L;
+    private static final boolean LOSS_TRACE = Boolean.getBoolean("layered.losstrace");
     private final long[] expected;
     private final boolean[] synced;
     private final List<long[]> levels = new ArrayList<>();
@@ -51,6 +52,11 @@ final class ReceiverStats {
             }
             losses += gap;
             lossesPerSecond[s] += gap;
+            // -Dlayered.losstrace=true: each gap as the receiver sees it, for traces of the worst second.
+            if (gap > 0 && LOSS_TRACE) {
+                System.out.printf(java.util.Locale.ROOT, "%.4f GAP layer %d lost %d (sent %.4f)%n", now / 1e9, j, gap,
+                        p.sendTimeMicros() / 1e6);
+            }
         }
         synced[j] = true;
         expected[j] = (p.sequence() + 1) & 0xFFFF_FFFFL;

@@ -130,7 +130,7 @@ final class QueueGrowthDetector {
         }
         double slope = (double) rise / (floorSent - lowestSent);
         lastCapacityBps = c;
-        lastQueueNanos = Math.max(0, floor - baseDelay);
+        lastQueueNanos = standingQueue(floor, nowNanos - sentAtNanos, slope);
         dropped(nowNanos, floor);
         return Math.max(subscribedBps / 2.0, subscribedBps - c * slope);
     }
@@ -151,6 +151,17 @@ final class QueueGrowthDetector {
         holdUntilNanos = nowNanos + Math.max(0, lastDelay - baseDelay) + windowNanos;
         size = 0;
         head = 0;
+    }
+
+    /**
+     * The queue the drop will leave standing. The floor lags the queue by up to a quarter of the
+     * window of growth, and the queue goes on growing at the slope until the drop reaches the
+     * bottleneck, about one more queue's delay on; read from the floor alone, a slope read low put the
+     * drain right at what is left, where the queue never empties.
+     */
+    private long standingQueue(long floor, long latest, double slope) {
+        long now = Math.max(0, Math.max(floor, latest) - baseDelay);
+        return (long) (now * (1 + slope));
     }
 
     /** The rate that empties the queue standing at the last rise found within {@code spanNanos}, bits per second. */
