@@ -127,7 +127,8 @@ public final class LayeredTcpPeer {
      * ERA_PROMPT and TFRC's loss-event history), {@code drain} (ERA_DRAIN: ERA_PROMPT and the
      * queue drain after a drop of more than one layer, the simulator's preset), {@code friendly}
      * (ERA_FRIENDLY: ERA_TFRC with one loss event per congestion episode and no event opened by a
-     * bunch's own tail, meant for a measured round trip as the live receiver's is), or {@code fair-slow},
+     * bunch's own tail, meant for a measured round trip as the live receiver's is), {@code recommended}
+     * (ERA_RECOMMENDED: ERA_FRIENDLY and the queue drain, the simulator's pick), or {@code fair-slow},
      * ERA_FAIR with the bunch estimate over 6 intervals and the loss rate over 10 s, a prototype
      * against the live swing: over a bare FIFO few pairs are split, and when the 5 s window held no
      * more loss the target went to the capacity a pair read.
@@ -140,9 +141,10 @@ public final class LayeredTcpPeer {
             case "tfrc" -> EraConfig.tfrc();
             case "drain" -> EraConfig.prompt().toBuilder().queueDrain(true).build();
             case "friendly" -> EraConfig.friendly();
+            case "recommended" -> EraConfig.recommended();
             case "fair-slow" -> EraConfig.fair().toBuilder().estimateIntervals(6)
                     .lossWindow(java.time.Duration.ofSeconds(10)).build();
-            default -> throw new IllegalArgumentException("unknown rules " + name + "; thesis, fair, prompt, tfrc, drain, friendly or fair-slow");
+            default -> throw new IllegalArgumentException("unknown rules " + name + "; thesis, fair, prompt, tfrc, drain, friendly, recommended or fair-slow");
         };
     }
 
