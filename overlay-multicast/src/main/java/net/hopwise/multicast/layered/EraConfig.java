@@ -74,7 +74,7 @@ public final class EraConfig {
      * leaves one layer of it free, 2% of 1 Mbit/s on 20 Kbit/s layers but 1% on 10 Kbit/s ones. A
      * positive headroom h makes the loss-free target (1 - h) times the estimate, whatever the
      * layering: at 99% of a bottleneck the bunches' jitter alone walks its queue up by the queue
-     * rule's threshold every few seconds (81 false drops in 20 runs of 120 s on 10 Kbit/s layers).
+     * rule's threshold every few seconds (79 false drops in 20 runs of 120 s on 10 Kbit/s layers).
      * 2.5% in {@link #recommended()}: on the thesis's layers it takes 960 of 1000 Kbit/s rather than
      * 980, which leaves the halving's step room enough to be seen before the queue overflows (every
      * one of 20 runs under 1% in its worst second, against 19), and the levels it took on 300, 320,
@@ -92,7 +92,7 @@ public final class EraConfig {
      * that is its own (R its rate, C the capacity, s the queue's slope). B8's I after the third
      * session 0.707 against 0.540 and the halving still under 1% in every run, but beside one TCP
      * flow behind 10 Mbit/s links one run of 20 collapsed (F 0.29: TCP's slow start fired the rule
-     * twice within 0.3 s, the level went from 18 layers to the base, and the equation's rate was
+     * twice within 0.3 s, the level went from 19 layers to the base, and the equation's rate was
      * then under the base layer), so it is in no preset (docs/layered-multicast.md, "Which preset").
      */
     public static final boolean DEFAULT_QUEUE_DRAIN_SHARE = false;
