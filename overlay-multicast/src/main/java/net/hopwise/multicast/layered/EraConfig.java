@@ -59,8 +59,8 @@ public final class EraConfig {
     public static final double DEFAULT_BUNCH_JITTER = 0.02;
 
     /**
-     * Off (zero), each bunch's jitter is {@link #DEFAULT_BUNCH_JITTER} of its own layer's spacing, as
-     * before. A positive cap bounds it in time: the 2% were chosen on 20 Kbit/s layers (8.2 ms, the
+     * Off (zero), each bunch's jitter is {@link #DEFAULT_BUNCH_JITTER} of its own layer's spacing,
+     * whatever that is. A positive cap bounds it in time: the 2% were chosen on 20 Kbit/s layers (8.2 ms, the
      * gap between two pairs of 512 bytes at a 1 Mbit/s bottleneck), and on slower layers they are
      * more (16 ms on 10 Kbit/s layers), so that bunches of several layers arrive together, queue
      * each other by four packet times at 97-99% of a bottleneck and make the queue rule drop
@@ -337,13 +337,13 @@ public final class EraConfig {
                 .headroom(RECOMMENDED_HEADROOM).build();
     }
 
-
     public Builder toBuilder() {
         return new Builder().packetBytes(packetBytes).bunchLength(bunchLength).minSamples(minSamples)
                 .adaptationInterval(Duration.ofNanos(adaptationIntervalNanos)).lossWindow(Duration.ofNanos(lossWindowNanos))
                 .rtoFactor(rtoFactor).strictlyBelow(strictlyBelow).silenceTimeout(Duration.ofNanos(silenceTimeoutNanos))
                 .rejoinAfter(Duration.ofNanos(rejoinAfterNanos)).announceEveryIntervals(announceEveryIntervals).lossEvents(lossEvents)
-                .bunchJitter(bunchJitter).bunchJitterCap(Duration.ofNanos(bunchJitterCapNanos)).headroom(headroom).queueDrainShare(queueDrainShare).estimateIntervals(estimateIntervals).strictWithLoss(strictWithLoss)
+                .bunchJitter(bunchJitter).bunchJitterCap(Duration.ofNanos(bunchJitterCapNanos)).headroom(headroom)
+                .queueDrainShare(queueDrainShare).estimateIntervals(estimateIntervals).strictWithLoss(strictWithLoss)
                 .startSamples(startSamples).queueRise(Duration.ofNanos(queueRiseNanos))
                 .queueWindow(Duration.ofNanos(queueWindowNanos)).lossHistory(lossHistory).riseCap(riseCap)
                 .queueDrain(queueDrain).lossEpisodeRtts(lossEpisodeRtts).pacedLoss(pacedLoss);
