@@ -110,7 +110,7 @@ final class Bench {
                 this.rates = layers;
                 this.session = new LayeredSession(net, source, parents, layers.count(), 0, LayeredSession.FLOW + index,
                         out -> {
-                            EraSender era = new EraSender(1, 1, layers, LayeredScenarios.cfg(), 0, start, out, seed);
+                            EraSender era = new EraSender(1, 1, layers, LayeredScenarios.senderCfg(proto.controller), 0, start, out, seed);
                             return new LayeredSession.Source() {
                                 @Override
                                 public void onTimer(long now) {

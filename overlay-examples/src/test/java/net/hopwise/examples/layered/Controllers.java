@@ -47,6 +47,9 @@ final class Controllers {
             own = own.toBuilder().lossHistory(true).lossEpisodeRtts(Double.parseDouble(System.getProperty("layered.episode", "0")))
                     .pacedLoss(Boolean.getBoolean("layered.paced")).build();
         }
+        if (Boolean.getBoolean("layered.drainshare")) {
+            own = own.toBuilder().queueDrainShare(true).build();
+        }
         boolean print = Boolean.getBoolean("layered.trace");
         List<double[]> equationLoss = new ArrayList<>();
         EraReceiver r = new EraReceiver(1, own, rtt, subscriber, d -> {

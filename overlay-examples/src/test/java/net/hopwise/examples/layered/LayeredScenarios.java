@@ -76,6 +76,21 @@ final class LayeredScenarios {
         return EraConfig.defaults();
     }
 
+    /**
+     * The sender's configuration of a session whose receivers run {@code protocol}: ERA_RECOMMENDED's
+     * preset sends as the thesis's defaults but with its jitter capped in time
+     * ({@link EraConfig.Builder#bunchJitterCap}, which leaves the thesis's 20 Kbit/s layers as they
+     * were); every other row's sender is the thesis's.
+     */
+    static EraConfig senderCfg(Protocol protocol) {
+        return protocol == Protocol.ERA_RECOMMENDED ? EraConfig.recommended() : cfg();
+    }
+
+    /** The fraction of the pair estimate {@code protocol}'s receivers leave free on a loss-free path. */
+    static double headroom(Protocol protocol) {
+        return protocol == Protocol.ERA_RECOMMENDED ? EraConfig.recommended().headroom() : 0;
+    }
+
     /** DropTail of 2 x BDP, in packets of 512 bytes, at least 4 (the thesis's rule; RTT as the scenario's). */
     static QueueDiscipline twiceBdp(long bps, double rttSeconds) {
         return new QueueDiscipline.DropTail((int) Math.max(4, Math.ceil(2 * bps * rttSeconds / (8 * PACKET))));
@@ -117,7 +132,7 @@ final class LayeredScenarios {
             }
             net.start();
             long start = Simulator.START_NANOS;
-            LayeredSession session = new LayeredSession(net, "S", parents, layers, cfg(), start, 0, seed);
+            LayeredSession session = new LayeredSession(net, "S", parents, layers, senderCfg(protocol), start, 0, seed);
             List<LayeredSession.Receiver> receivers = new ArrayList<>();
             for (int i = 0; i < bottlenecks.length; i++) {
                 long join = start + 3 * SECOND + random.nextLong(SECOND);
@@ -131,7 +146,8 @@ final class LayeredScenarios {
                 ReceiverStats s = receivers.get(i).stats;
                 // What the dispersion of a pair measures: the capacity, rounded up to whole nanoseconds per packet.
                 long service = (8L * PACKET * SECOND + bottlenecks[i] - 1) / bottlenecks[i];
-                int expected = layers.levelFor(8.0 * PACKET * SECOND / service, true);
+                // Less the loss-free headroom of the rules that leave one (ERA_RECOMMENDED's).
+                int expected = layers.levelFor(8.0 * PACKET * SECOND / service * (1 - headroom(protocol)), true);
                 long settled = s.settledAt(expected, 0, end);
                 rows.add(new Row(bottlenecks[i], expected, s.levelAt(end),
                         settled < 0 ? Double.NaN : (settled - s.joinedAt) / 1e9,
@@ -167,7 +183,7 @@ final class LayeredScenarios {
             }
             net.start();
             long start = Simulator.START_NANOS;
-            LayeredSession session = new LayeredSession(net, "S", parents, LAYERS, cfg(), start, 0, seed);
+            LayeredSession session = new LayeredSession(net, "S", parents, LAYERS, senderCfg(protocol), start, 0, seed);
             long[] joins = {3, 3, 20, 40};
             List<LayeredSession.Receiver> receivers = new ArrayList<>();
             for (int i = 0; i < 4; i++) {
@@ -214,7 +230,7 @@ final class LayeredScenarios {
             net.start();
             long start = Simulator.START_NANOS;
             LayeredSession session = new LayeredSession(net, "S", Map.of("R0", "S", "R1", "R0", "E", "R1"), LAYERS,
-                    cfg(), start, 0, seed);
+                    senderCfg(protocol), start, 0, seed);
             LayeredSession.Receiver r = session.receiver("E", s -> Controllers.of(protocol, cfg(), s, seed * 1000),
                     start + 3 * SECOND + random.nextLong(SECOND / 2));
             long halvedAt = start + 20 * SECOND;
@@ -324,7 +340,7 @@ final class LayeredScenarios {
             long multicastAt = start + (tcpFirst ? 20 * SECOND : 0) + jitter;
             long tcpAt = start + (tcpFirst ? 0 : 20 * SECOND) + random.nextLong(SECOND / 2);
             LayeredSession session = new LayeredSession(net, "S", Map.of("R0", "S", "R1", "R0", "E", "R1"), LAYERS,
-                    cfg(), multicastAt, 0, seed);
+                    senderCfg(protocol), multicastAt, 0, seed);
             LayeredSession.Receiver receiver = session.receiver("E",
                     s -> Controllers.of(protocol, cfg(), s, seed * 1000), multicastAt + 3 * SECOND);
             TcpConfig tcpConfig = TcpConfig.builder().segmentBytes(PACKET - TcpConfig.DEFAULT_HEADER_BYTES)

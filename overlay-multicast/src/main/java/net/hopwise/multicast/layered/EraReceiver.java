@@ -176,7 +176,10 @@ public final class EraReceiver {
                     // one interval, or the queue stays a few packets from full and jitter overflows it.
                     // Only the level: the estimate keeps the rate that is left, so the next boundary
                     // rejoins (at most twice what arrived).
-                    double drained = Math.max(keep / 2, keep - queue.drainBps(announcement.intervalNanos() / 2));
+                    // With the share option, only this session's part of the queue: every session behind the
+                    // bottleneck sees the same step, and each emptying all of it left far more than the step took.
+                    double share = config.queueDrainShare() ? queue.inputShare(announcement.layers().cumulative(from)) : 1;
+                    double drained = Math.max(keep / 2, keep - share * queue.drainBps(announcement.intervalNanos() / 2));
                     int to = Math.min(level, announcement.layers().levelFor(drained, config.strictlyBelow()));
                     trace.accept(EraDecision.event(nowNanos, EraDecision.Kind.QUEUE_DROP, drained, level, to));
                     moveTo(to, nowNanos);
@@ -292,7 +295,7 @@ public final class EraReceiver {
         if (p > 0) {
             target = bunchEstimate >= 0 ? Math.min(tcp, bunchEstimate) : tcp;
         } else if (bunchEstimate >= 0) {
-            target = bunchEstimate;
+            target = bunchEstimate * (1 - config.headroom());
         } else {
             trace.accept(new EraDecision(nowNanos, EraDecision.Kind.HOLD, traceSamples(), bunchEstimate, packets,
                     losses, p, rttSeconds, tcp, Double.NaN, level, level));

@@ -26,7 +26,9 @@ import java.util.Objects;
  * its spacing for the same reason. The offset is bounded and about the grid, not a random walk
  * (ns-2 added up to half a spacing to each gap): a random walk soon spreads the layers' phases at
  * random, so that at 98% of a bottleneck the bunches of different layers pile up and overflow its
- * queue, where the even spread never queues more than a bunch or two. The draws are a hash of
+ * queue, where the even spread never queues more than a bunch or two; for the same reason
+ * {@link EraConfig#bunchJitterCapNanos()} can bound the offset in time on slow layers, whose 2% are
+ * more than the gap between two layers' bunches. The draws are a hash of
  * (seed, layer, bunch number), so what is sent still depends on time alone.
  */
 public final class EraSender {
@@ -105,6 +107,11 @@ public final class EraSender {
     /** Where bunch {@code k} of layer {@code j} sits about its grid point, in spacings: uniform in +- jitter. */
     private double offset(int j, long k) {
         double jitter = config.bunchJitter();
+        long cap = config.bunchJitterCapNanos();
+        // Half a nanosecond of slack: a cap equal to the proportional jitter leaves the draws as they were.
+        if (cap > 0 && jitter * spacingNanos[j] > cap + 0.5) {
+            jitter = cap / spacingNanos[j];
+        }
         if (jitter == 0) {
             return 0;
         }

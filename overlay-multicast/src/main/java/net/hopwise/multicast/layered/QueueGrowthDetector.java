@@ -50,6 +50,7 @@ final class QueueGrowthDetector {
     /** The capacity estimate and the standing queue (delay floor above the base) at the last rise found. */
     private double lastCapacityBps;
     private long lastQueueNanos;
+    private double lastSlope;
 
     /**
      * @param riseNanos how far the delay floor must rise within the window, at least
@@ -130,6 +131,7 @@ final class QueueGrowthDetector {
         }
         double slope = (double) rise / (floorSent - lowestSent);
         lastCapacityBps = c;
+        lastSlope = slope;
         lastQueueNanos = standingQueue(floor, nowNanos - sentAtNanos, slope);
         dropped(nowNanos, floor);
         return Math.max(subscribedBps / 2.0, subscribedBps - c * slope);
@@ -167,6 +169,11 @@ final class QueueGrowthDetector {
     /** The rate that empties the queue standing at the last rise found within {@code spanNanos}, bits per second. */
     double drainBps(long spanNanos) {
         return spanNanos <= 0 ? 0 : lastCapacityBps * lastQueueNanos / spanNanos;
+    }
+
+    /** The session's share of the bottleneck's input at the last rise found: R / (C (1 + s)). */
+    double inputShare(long subscribedBps) {
+        return lastCapacityBps <= 0 ? 1 : Math.min(1, subscribedBps / (lastCapacityBps * (1 + lastSlope)));
     }
 
     private double capacityBps(long subscribedBps) {

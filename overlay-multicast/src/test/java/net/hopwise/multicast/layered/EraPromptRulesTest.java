@@ -135,12 +135,27 @@ class EraPromptRulesTest {
     }
 
     @Test
-    void theRecommendedRulesAreTheFriendlyOnesPlusTheDrain() {
-        EraConfig recommended = EraConfig.recommended();
-        EraConfig friendly = EraConfig.friendly();
-        assertThat(recommended.queueDrain()).isTrue();
-        assertThat(friendly.queueDrain()).isFalse();
-        assertThat(recommended.toBuilder().queueDrain(false).build()).usingRecursiveComparison().isEqualTo(friendly);
+    void withTheShareOptionEachSessionDrainsOnlyItsOwnPartOfTheQueue() {
+        // The halving's step: the session is 980 of the 1480 Kbit/s the bottleneck takes in, about
+        // two thirds, so it empties about two thirds of what the whole drain empties.
+        long halvedAt = 2200 * MS;
+        LongUnaryOperator queue = sent -> sent < halvedAt ? 0 : (sent - halvedAt) * 48 / 100;
+        EraConfig drain = EraConfig.prompt().toBuilder().queueDrain(true).build();
+        double[] whole = drained(drain, queue);
+        double[] share = drained(drain.toBuilder().queueDrainShare(true).build(), queue);
+        assertThat(share[0]).as("the same drop to what is left").isEqualTo(whole[0]);
+        double ratio = (share[0] - share[1]) / (whole[0] - whole[1]);
+        assertThat(ratio).isBetween(0.55, 0.8);
+        assertThat(EraConfig.prompt().queueDrainShare()).isFalse();
+    }
+
+    /** Fed the step at capacity: the queue drop's rate and the drain's, bits per second. */
+    private static double[] drained(EraConfig config, LongUnaryOperator queue) {
+        ReceiverHarness h = atCapacity(config);
+        feed(h, queue, 2400 * MS);
+        java.util.List<EraDecision> drops = h.decisions.stream().filter(d -> d.kind() == EraDecision.Kind.QUEUE_DROP).toList();
+        assertThat(drops.get(1).nowNanos()).isEqualTo(drops.get(0).nowNanos());
+        return new double[] {drops.get(0).samples()[0], drops.get(1).samples()[0]};
     }
 
     /** Joined, three 1 Mbit/s pairs, the first boundary: at 49 layers (980 Kbit/s). */
