@@ -111,7 +111,8 @@ final class ForwardingStage implements Stage {
         int offset = payload.readerIndex();
         for (int i = 0; i < fragments; i++) {
             int chunk = Math.min(fragmentPayload, length - i * fragmentPayload);
-            ByteBuf packet = node.allocator().ioBuffer(PREPARED_HEADROOM + chunk);
+            // Room behind the datagram for what the datagram stages add, so it is sealed in place.
+            ByteBuf packet = node.allocator().ioBuffer(PREPARED_HEADROOM + chunk + node.datagramOverhead());
             WireHeader.write(packet, PacketType.DATA, 0, selfId, via.id().value(), via.takeLinkSequence());
             DataHeader.write(packet, selfId, destination.value(), sourcePort, destinationPort, config.hopLimit(),
                     metric.ordinal(), i, fragments, messageId);

@@ -24,7 +24,7 @@ import net.hopwise.overlay.wire.WireHeader;
  * the few cross-layer questions (where does a packet go next, who is this node). Stages reach each
  * other only through here, never through each other's fields, and only on the node's thread.
  *
- * <p>About 410 lines, just over the house's 400: it is the one seam between the stages, and each of
+ * <p>About 420 lines, just over the house's 400: it is the one seam between the stages, and each of
  * its questions is a short method over the same neighbour table, routes and output.
  */
 final class NodeContext {
@@ -107,6 +107,14 @@ final class NodeContext {
     void datagramStages(List<net.hopwise.overlay.spi.DatagramStage> stages, int overhead) {
         this.datagramStages = stages.toArray(new net.hopwise.overlay.spi.DatagramStage[0]);
         this.datagramOverhead = overhead;
+    }
+
+    /**
+     * Bytes the datagram stages add to every datagram: a sender that leaves this much room behind its
+     * datagram lets them rewrite it in its own buffer (link security seals in place).
+     */
+    int datagramOverhead() {
+        return datagramOverhead;
     }
 
     /** The largest datagram the stages above the datagram stages may build: the wire's less their overhead. */

@@ -72,6 +72,7 @@ public final class SecurityModule implements OverlayModule {
         // Reused for every datagram: the node's thread is the only one that runs a stage.
         private byte[] plainScratch = new byte[2048];
         private byte[] sealedScratch = new byte[2048];
+        private byte[] openedScratch = new byte[2048];
         private final Map<String, Long> peerIds = new HashMap<>();
 
         Installed(ModuleContext ctx) {
@@ -186,33 +187,47 @@ public final class SecurityModule implements OverlayModule {
         public ByteBuf inbound(InetSocketAddress from, ByteBuf datagram, long nowNanos) {
             int n = datagram.readableBytes();
             // The socket's buffers are direct; the ciphers run fastest over arrays (see Aead), so the
-            // datagram is copied once into an array and opened from there into a heap buffer.
+            // datagram is copied once into an array and opened from there into a second one (the JDK
+            // would open overlapping arrays through a copy of its own).
             byte[] in = scratch(n);
             datagram.getBytes(datagram.readerIndex(), in, 0, n);
-            ByteBuf out = ctx.allocator().heapBuffer(Math.max(n, 1));
-            String peer;
-            try {
-                ByteBuffer o = ByteBuffer.wrap(out.array(), out.arrayOffset(), out.capacity());
-                peer = engine.receive(from, ByteBuffer.wrap(in, 0, n), o, nowNanos);
-                out.writerIndex(o.position() - out.arrayOffset());
-            } catch (RuntimeException e) {
-                out.release();
-                throw e;
-            }
+            byte[] plain = openedScratch(n);
+            ByteBuffer o = ByteBuffer.wrap(plain);
+            String peer = engine.receive(from, ByteBuffer.wrap(in, 0, n), o, nowNanos);
             afterEngine();
             if (peer == null) {
-                out.release();
                 return null;
             }
+            ByteBuf out = openedInto(datagram, plain, o.position());
             if (!sentBy(peer, out)) {
                 // An admitted node's own keys must not carry another node's datagrams: a hello that
                 // names a neighbour as its sender would otherwise move that neighbour to this address.
-                out.release();
+                if (out != datagram) {
+                    out.release();
+                }
                 engine.forgedSender(peer);
                 drops.get(DropReason.FORGED_SENDER).increment();
                 return null;
             }
             return out;
+        }
+
+        /**
+         * The opened datagram: written back over the sealed one it came in, which the plaintext, shorter
+         * by the header and tag, always fits. That buffer is the node's to rewrite (the forwarding stage
+         * restamps received datagrams in place too; an impairment's duplicate has bytes of its own), and
+         * the chain then runs on it exactly as on a plaintext node's datagram, without a buffer taken
+         * from the allocator and given back per datagram on the receiving loop. Only a read-only
+         * datagram gets a heap buffer of its own.
+         */
+        private ByteBuf openedInto(ByteBuf datagram, byte[] plain, int length) {
+            if (datagram.isReadOnly()) {
+                return ctx.allocator().heapBuffer(Math.max(length, 1)).writeBytes(plain, 0, length);
+            }
+            int at = datagram.readerIndex();
+            datagram.setBytes(at, plain, 0, length);
+            datagram.writerIndex(at + length);
+            return datagram;
         }
 
         /** Whether the opened datagram names {@code peer}, whose keys opened it, as its sender. */
@@ -277,6 +292,13 @@ public final class SecurityModule implements OverlayModule {
                 plainScratch = new byte[n];
             }
             return plainScratch;
+        }
+
+        private byte[] openedScratch(int n) {
+            if (openedScratch.length < n) {
+                openedScratch = new byte[n];
+            }
+            return openedScratch;
         }
 
         private byte[] sealedScratch(int n) {

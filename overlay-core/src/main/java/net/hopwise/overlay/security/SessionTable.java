@@ -1,5 +1,6 @@
 package net.hopwise.overlay.security;
 
+import io.netty.util.collection.IntObjectHashMap;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.Map;
@@ -13,7 +14,8 @@ import java.util.Set;
  * to two things at once. Used on the node's thread only.
  */
 final class SessionTable {
-    private final Map<Integer, Session> sessions = new HashMap<>();
+    /** Looked up for every arriving datagram: keyed by the int itself, without a boxed key per lookup. */
+    private final IntObjectHashMap<Session> sessions = new IntObjectHashMap<>();
     private final Map<Integer, Peer> initiations = new HashMap<>();
     private final Set<Integer> taken = new HashSet<>();
 

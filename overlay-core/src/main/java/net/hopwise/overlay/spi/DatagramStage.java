@@ -20,7 +20,9 @@ public interface DatagramStage {
      * A datagram that arrived, before the frame check. Returns what goes on: the same buffer, or a new
      * one that the node releases once the chain is done with it; null when the stage drops it
      * (counted by the stage, with a drop reason of its module). The caller keeps ownership of {@code
-     * datagram}.
+     * datagram}, but its bytes are the node's own (no other reader sees them), so a stage may rewrite
+     * them and its indexes in place and pass the same buffer on, as link security does when it opens
+     * a datagram.
      */
     ByteBuf inbound(InetSocketAddress from, ByteBuf datagram, long nowNanos);
 

@@ -48,8 +48,10 @@ class SecureUdpTest {
                     .module(new SecurityModule(SecurityConfig.of("b", kb, null, trusted))).build(), runtime);
             try {
                 InetSocketAddress aAt = new InetSocketAddress("127.0.0.1", a.localAddress().getPort());
-                a.addNeighbour(new NeighbourConfig("b", new InetSocketAddress("127.0.0.1", b.localAddress().getPort())));
+                // b first: a FINAL that reaches b before b knows a is refused, and the initiator then
+                // waits on a session b never made (a race of the test's two calls, not what it checks)
                 b.addNeighbour(new NeighbourConfig("a", (InetSocketAddress) old.getLocalAddress()));
+                a.addNeighbour(new NeighbourConfig("b", new InetSocketAddress("127.0.0.1", b.localAddress().getPort())));
                 Eventually.await("routes both ways once a's handshake completed from its real address",
                         () -> !a.path("b", RoutingMetric.HOPS).isEmpty() && !b.path("a", RoutingMetric.HOPS).isEmpty());
                 LinkSecurity.PeerStatus st = b.module(SecureLinks.class).status().join().get(0);
