@@ -18,7 +18,8 @@ import net.hopwise.overlay.spi.ModuleContext;
 /**
  * Cost-Benefit global flow control on one node (Danilov 2004, section 4.4): the output buffer and
  * channel of each outgoing link, their costs advertised every T_min while a link had a queue and every
- * T_max for all, the costs every node advertised, and the local clients, whose packets it buys when
+ * T_max for all (unless all cost 0 and did since the last: {@link CostBenefitConfig#quietWhenIdle()}),
+ * the costs every node advertised, and the local clients, whose packets it buys when
  * their budget affords the packet's tree and the 1/C_p draw lets it go. Only on the node's thread.
  * Just over 400 lines: the buffers, the advertisements and the clients share the link table and one
  * pump, and splitting them would hand that table across classes on every packet.
@@ -42,6 +43,8 @@ final class FlowControl {
     private int sequence;
     private long nextFastNanos;
     private long nextSlowNanos;
+    /** Whether an update since the last T_max update advertised a cost above 0: the next T_max update then goes. */
+    private boolean costSinceSlow;
     private boolean pumping;
     private boolean pumpAgain;
     private int rotation;
@@ -347,6 +350,20 @@ final class FlowControl {
         }
         buffers = List.copyOf(snapshot);
         table.expire(nowNanos);
+        boolean costly = false;
+        for (CostUpdate.Link l : links) {
+            costly |= l.cost() > 0;
+        }
+        if (slow) {
+            // Every receiver holds 0 for each of these links already (see CostBenefitConfig.DEFAULT_QUIET_WHEN_IDLE).
+            boolean quiet = config.quietWhenIdle() && !costly && !costSinceSlow;
+            costSinceSlow = costly;
+            if (quiet) {
+                return;
+            }
+        } else {
+            costSinceSlow |= costly;
+        }
         for (int from = 0; from < links.size(); from += Math.max(1, updateCapacity)) {
             List<CostUpdate.Link> part = links.subList(from, Math.min(links.size(), from + updateCapacity));
             CostUpdate update = new CostUpdate(self, ++sequence, List.copyOf(part));

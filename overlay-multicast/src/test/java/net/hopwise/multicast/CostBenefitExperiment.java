@@ -8,7 +8,8 @@ import java.util.Locale;
  * Prints the thesis's Cost-Benefit scenarios beside its figures. Run from the repository root:
  * {@code ./mvnw -q -pl overlay-multicast -am test-compile exec:exec -Dexec.executable=java
  * -Dexec.classpathScope=test -Dexec.args="-cp %classpath net.hopwise.multicast.CostBenefitExperiment s1
- * --seconds 120 --seeds 3"}; S4 is {@link CostBenefitS4}.
+ * --seconds 120 --seeds 3"} ({@code --every-slow-update}: every node floods its costs every T_max, idle or
+ * not, the thesis's literal rule); S4 is {@link CostBenefitS4}.
  */
 public final class CostBenefitExperiment {
     private CostBenefitExperiment() {}
@@ -17,10 +18,14 @@ public final class CostBenefitExperiment {
         String scenario = args.length > 0 ? args[0] : "s1";
         int seconds = 120;
         int seeds = 1;
-        for (int i = 1; i + 1 < args.length; i += 2) {
+        for (int i = 1; i < args.length; i++) {
             switch (args[i]) {
-                case "--seconds" -> seconds = Integer.parseInt(args[i + 1]);
-                case "--seeds" -> seeds = Integer.parseInt(args[i + 1]);
+                case "--seconds" -> seconds = Integer.parseInt(args[++i]);
+                case "--seeds" -> seeds = Integer.parseInt(args[++i]);
+                case "--every-slow-update" -> {
+                    CostBenefitScenarios.useConfig(CostBenefitConfig.builder().quietWhenIdle(false).build());
+                    System.out.println("every node floods its costs every T_max (the thesis's literal rule)");
+                }
                 default -> throw new IllegalArgumentException("unknown option " + args[i]);
             }
         }

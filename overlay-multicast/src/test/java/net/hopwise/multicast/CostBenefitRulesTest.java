@@ -30,6 +30,8 @@ class CostBenefitRulesTest {
         // Not in the thesis, each with its reason in CostBenefitConfig.
         assertThat(THESIS.maxSalaryPeriodNanos()).isEqualTo(250 * MS);
         assertThat(THESIS.halvingSettleNanos()).isEqualTo(200 * MS);
+        assertThat(THESIS.quietWhenIdle()).isTrue();
+        assertThat(CostBenefitConfig.builder().quietWhenIdle(false).build().quietWhenIdle()).isFalse();
     }
 
     @Test

@@ -32,7 +32,10 @@ import net.hopwise.overlay.wire.DropReason;
  *
  * <p>Run (a simulator experiment: idle priority, one at a time): {@code chrt --idle 0 java -Xmx12g -Xmn4g
  * -XX:+UseParallelGC -cp <test class path> net.hopwise.multicast.CostBenefitS4 --pairs 800 --senders 800
- * --seconds 10 --seeds 1} ({@code --warmup s}: the senders' time before the measurement, 10 s by default). At full size the live heap is 3 to 4.5 GB; the Parallel collector with a large
+ * --seconds 10 --seeds 1} ({@code --warmup s}: the senders' time before the measurement, 10 s by default;
+ * {@code --first-seed n}: seeds n to n + seeds - 1; {@code --every-slow-update}: every node floods its
+ * costs every T_max, idle or not, the thesis's literal rule). At full size the live heap is 3 to 4.5 GB;
+ * the Parallel collector with a large
  * young generation spends a seventh of what G1 spent on the large, pointer-rich old generation of
  * link-state databases. Each full-size run is about 15 minutes of one core.
  */
@@ -44,53 +47,63 @@ public final class CostBenefitS4 {
 
     /** S4's outcome: the senders' aggregate wire rate and the peak buffer of the A-B link. */
     record Result(int pairs, int senders, double aggregateMbps, int peakBuffer, double setupSeconds,
-            double cpuSeconds, String readiness, double carriedMbps, double bufferAtStart, double bufferAtEnd) {}
+            double cpuSeconds, String readiness, double carriedMbps, double bufferAtStart, double bufferAtEnd,
+            double updatesMbps, long updatesAlone) {}
 
     public static void main(String[] args) {
         int pairs = 800;
         String senders = "5,100,200,400,800";
         int seconds = 30;
         int seeds = 3;
+        int firstSeed = 1;
         int settle = 0;
         int warmup = 10;
+        CostBenefitConfig config = CostBenefitConfig.thesis();
         for (int i = 0; i < args.length; i++) {
             switch (args[i]) {
                 case "--pairs" -> pairs = Integer.parseInt(args[++i]);
                 case "--senders" -> senders = args[++i];
                 case "--seconds" -> seconds = Integer.parseInt(args[++i]);
                 case "--seeds" -> seeds = Integer.parseInt(args[++i]);
+                case "--first-seed" -> firstSeed = Integer.parseInt(args[++i]);
                 case "--settle" -> settle = Integer.parseInt(args[++i]);
                 case "--warmup" -> warmup = Integer.parseInt(args[++i]);
+                case "--every-slow-update" -> config = CostBenefitConfig.builder().quietWhenIdle(false).build();
                 default -> throw new IllegalArgumentException("unknown argument " + args[i]
-                        + " (--pairs n, --senders a,b,c, --seconds n, --seeds n, --settle s, --warmup s)");
+                        + " (--pairs n, --senders a,b,c, --seconds n, --seeds n, --first-seed n, --settle s,"
+                        + " --warmup s, --every-slow-update)");
             }
         }
         int hubs = (pairs + PER_HUB - 1) / PER_HUB;
         System.out.printf(Locale.ROOT, "S4, %d pairs (%d nodes, %d hubs among them), %d s measured after %d s; thesis (800"
                 + " pairs): aggregate 1.979 Mbit/s, peak A-B buffer under 170 packets at 800 senders%n", pairs,
                 2 * pairs + 2 + 2 * hubs, 2 * hubs, seconds, warmup);
+        System.out.println(config.quietWhenIdle() ? "idle nodes skip their T_max cost updates (quietWhenIdle)"
+                : "every node floods its costs every T_max (--every-slow-update, the thesis's literal rule)");
         // Over a short span the senders' rate and the link's differ by the buffer's drift: both are shown.
-        System.out.printf(Locale.ROOT, "%-5s %8s %16s %22s %14s %16s %9s %8s %s%n", "seed", "senders",
-                "aggregate Mbit/s", "peak A-B buffer (pkts)", "A-B wire Mbit/s", "A-B avg start/end", "setup s",
-                "CPU s", "ready");
+        System.out.printf(Locale.ROOT, "%-5s %8s %16s %22s %14s %16s %17s %9s %8s %s%n", "seed", "senders",
+                "aggregate Mbit/s", "peak A-B buffer (pkts)", "A-B wire Mbit/s", "A-B avg start/end",
+                "A-B updates Mbit/s", "setup s", "CPU s", "ready");
         for (String n : senders.split(",")) {
             int k = Math.min(pairs, Integer.parseInt(n.trim()));
-            for (long seed = 1; seed <= seeds; seed++) {
+            for (long seed = firstSeed; seed < firstSeed + seeds; seed++) {
                 Result r = run(seed, pairs, k, Duration.ofSeconds(settle), Duration.ofSeconds(warmup),
-                        Duration.ofSeconds(seconds));
-                System.out.printf(Locale.ROOT, "%-5d %8d %16.3f %22d %14.3f %16s %9.1f %8.1f %s%n", seed, k,
+                        Duration.ofSeconds(seconds), config);
+                System.out.printf(Locale.ROOT, "%-5d %8d %16.3f %22d %14.3f %16s %17s %9.1f %8.1f %s%n", seed, k,
                         r.aggregateMbps(), r.peakBuffer(), r.carriedMbps(),
-                        String.format(Locale.ROOT, "%.0f/%.0f", r.bufferAtStart(), r.bufferAtEnd()), r.setupSeconds(),
-                        r.cpuSeconds(), r.readiness());
+                        String.format(Locale.ROOT, "%.0f/%.0f", r.bufferAtStart(), r.bufferAtEnd()),
+                        String.format(Locale.ROOT, "%.4f+%d alone", r.updatesMbps(), r.updatesAlone()),
+                        r.setupSeconds(), r.cpuSeconds(), r.readiness());
             }
         }
     }
 
-    static Result run(long seed, int pairs, int senders, Duration settle, Duration warmup, Duration measured) {
+    static Result run(long seed, int pairs, int senders, Duration settle, Duration warmup, Duration measured,
+            CostBenefitConfig config) {
         long t0 = System.nanoTime();
         LinkSpec access = LinkSpec.builder().bandwidthBitsPerSecond(100 * CostBenefitScenarios.MBIT)
                 .delay(Duration.ofNanos(100_000)).build();
-        try (SimNetwork net = new SimNetwork(seed, b -> b.module(CostBenefitScenarios.module()))) {
+        try (SimNetwork net = new SimNetwork(seed, b -> b.module(CostBenefitScenarios.module(config)))) {
             net.node("a");
             net.node("b");
             net.link("a", "b", CostBenefitScenarios.link(2 * CostBenefitScenarios.MBIT, 10));
@@ -130,6 +143,7 @@ public final class CostBenefitS4 {
             int peak = 0;
             NodeId b = NodeId.ofName("b");
             double bufferAtStart = averageBuffer(net, b);
+            LinkBuffer updatesAtStart = buffer(net, b);
             long end = net.now() + measured.toNanos();
             while (net.now() < end) {
                 net.runFor(Duration.ofMillis(50));
@@ -145,19 +159,31 @@ public final class CostBenefitS4 {
             double rate = CostBenefitScenarios.rate("S4", clients, start, measured.toNanos() / 1e9).wireMbps();
             double carried = (CostBenefitScenarios.carried(net, "a", "b") - carriedAtStart) * 8.0
                     / (measured.toNanos() / 1e9) / 1e6;
+            // The cost updates of every origin that rode across A-B on its packets: the A-B wire's share not the clients'.
+            LinkBuffer updatesAtEnd = buffer(net, b);
+            double updates = updatesAtStart == null || updatesAtEnd == null ? 0
+                    : (updatesAtEnd.updateBytes() - updatesAtStart.updateBytes()) * 8.0 / (measured.toNanos() / 1e9) / 1e6;
+            long alone = updatesAtStart == null || updatesAtEnd == null ? 0
+                    : updatesAtEnd.updatesAlone() - updatesAtStart.updatesAlone();
             return new Result(pairs, senders, rate, peak, setup, (System.nanoTime() - t0) / 1e9, readiness, carried,
-                    bufferAtStart, averageBuffer(net, b));
+                    bufferAtStart, averageBuffer(net, b), updates, alone);
         }
     }
 
     /** The A-B buffer's average over the last cost update period. */
     private static double averageBuffer(SimNetwork net, NodeId b) {
+        LinkBuffer lb = buffer(net, b);
+        return lb == null ? 0 : lb.average();
+    }
+
+    /** A's flow-controlled link to B as its last cost update saw it; null before it carried anything. */
+    private static LinkBuffer buffer(SimNetwork net, NodeId b) {
         for (LinkBuffer lb : net.engine("a").module(Multicast.class).linkBuffers()) {
             if (lb.neighbour().equals(b)) {
-                return lb.average();
+                return lb;
             }
         }
-        return 0;
+        return null;
     }
 
     /** Runs {@code span} of virtual time, saying every 5 s how far it got: a full-size run takes long. */

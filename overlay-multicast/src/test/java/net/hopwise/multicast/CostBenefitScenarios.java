@@ -89,8 +89,16 @@ final class CostBenefitScenarios {
         }
     }
 
+    /** The parameters the scenarios run with: the defaults, unless an experiment asks for others. */
+    private static CostBenefitConfig scenarioConfig = CostBenefitConfig.thesis();
+
+    /** Runs every scenario after this with {@code config} (an experiment's comparison, such as the literal T_max rule). */
+    static void useConfig(CostBenefitConfig config) {
+        scenarioConfig = config;
+    }
+
     static MulticastModule module() {
-        return module(CostBenefitConfig.thesis());
+        return module(scenarioConfig);
     }
 
     static MulticastModule module(CostBenefitConfig config) {
@@ -106,7 +114,7 @@ final class CostBenefitScenarios {
      * over which each class's sending throughput is taken.
      */
     static S1Result s1(long seed, Duration warmup, Duration measured) {
-        return s1(seed, warmup, measured, CostBenefitConfig.thesis());
+        return s1(seed, warmup, measured, scenarioConfig);
     }
 
     static S1Result s1(long seed, Duration warmup, Duration measured, CostBenefitConfig config) {
@@ -119,7 +127,7 @@ final class CostBenefitScenarios {
      * Thesis: 997.3 and 997.6 Kbit/s, the clients within 4.6% of each other.
      */
     static S1Result s2(long seed, Duration warmup, Duration measured) {
-        return run(seed, warmup, measured, CostBenefitConfig.thesis(), 10 * MBIT, 10 * MBIT, 2 * MBIT);
+        return run(seed, warmup, measured, scenarioConfig, 10 * MBIT, 10 * MBIT, 2 * MBIT);
     }
 
     private static S1Result run(long seed, Duration warmup, Duration measured, CostBenefitConfig config, long bdRate,

@@ -120,4 +120,70 @@ class FlowControlSimulationTest {
             assertThat(net.engine("s").module(Multicast.class).linkCosts()).doesNotContainKey(NodeId.ofName("r"));
         }
     }
+
+    /**
+     * S4 in miniature: 30 idle leaves and a sender s behind a, the 2 Mbit/s bottleneck a - b, a member
+     * r behind b. With every node flooding its zero costs every T_max, each leaf's update rides across
+     * a - b four times in 10 s (28 bytes each, 3.4 kB for the 30); an idle node now skips them, and
+     * nothing any node computes a price from changes: the leaves' links cost 0 at b, known or not, and
+     * a's congested link is priced at s all the same.
+     */
+    @Test
+    void anIdleNodesCostUpdatesNoLongerCrossACongestedLinkAndNoPriceChanges() {
+        Bottleneck quiet = behindABottleneck(CostBenefitConfig.thesis());
+        Bottleneck every = behindABottleneck(CostBenefitConfig.builder().quietWhenIdle(false).build());
+        System.out.printf("update bytes across a-b in 10 s: %d quiet, %d every T_max%n", quiet.updateBytes,
+                every.updateBytes);
+        assertThat(every.updateBytes - quiet.updateBytes).as("the leaves' T_max updates (30 x 4 x 28 bytes) are gone")
+                .isGreaterThan(3 * 30 * 28);
+        for (Bottleneck run : List.of(quiet, every)) {
+            assertThat(run.highestAtS).as("a -> b's cost as s heard it").isGreaterThan(0);
+            assertThat(run.leafCostsAtB).as("what b prices the leaves' links at").isZero();
+        }
+    }
+
+    private record Bottleneck(long updateBytes, double highestAtS, double leafCostsAtB) {}
+
+    private static Bottleneck behindABottleneck(CostBenefitConfig config) {
+        try (SimNetwork net = new SimNetwork(5, b -> b.module(CostBenefitScenarios.module(config)))) {
+            for (String n : List.of("s", "a", "b", "r")) {
+                net.node(n);
+            }
+            net.link("s", "a", CostBenefitScenarios.link(100 * MBIT, 1));
+            net.link("a", "b", CostBenefitScenarios.link(2 * MBIT, 10));
+            net.link("b", "r", CostBenefitScenarios.link(100 * MBIT, 1));
+            List<NodeId> leaves = new ArrayList<>();
+            for (int i = 0; i < 30; i++) {
+                net.node("l" + i);
+                net.link("l" + i, "a", CostBenefitScenarios.link(100 * MBIT, 1));
+                leaves.add(NodeId.ofName("l" + i));
+            }
+            net.start();
+            net.runFor(Duration.ofSeconds(20));
+            net.nodeNamed("r").interact(st -> st.module(Multicast.class).join("g", 1, m -> { }));
+            net.runFor(Duration.ofSeconds(2));
+            CostBenefitScenarios.clients(net, "s", "g", 10);
+            net.runFor(Duration.ofSeconds(5));
+            NodeId a = NodeId.ofName("a");
+            NodeId b = NodeId.ofName("b");
+            long start = toB(net, b).updateBytes();
+            double highest = 0;
+            double leafCosts = 0;
+            for (int i = 0; i < 200; i++) {
+                net.runFor(Duration.ofMillis(50));
+                highest = Math.max(highest, net.engine("s").module(Multicast.class).linkCosts()
+                        .getOrDefault(a, java.util.Map.of()).getOrDefault(b, 0.0));
+                var atB = net.engine("b").module(Multicast.class).linkCosts();
+                for (NodeId leaf : leaves) {
+                    leafCosts += atB.getOrDefault(leaf, java.util.Map.of()).getOrDefault(a, 0.0);
+                }
+            }
+            return new Bottleneck(toB(net, b).updateBytes() - start, highest, leafCosts);
+        }
+    }
+
+    private static LinkBuffer toB(SimNetwork net, NodeId b) {
+        return net.engine("a").module(Multicast.class).linkBuffers().stream().filter(lb -> lb.neighbour().equals(b))
+                .findFirst().orElseThrow();
+    }
 }
