@@ -178,11 +178,13 @@ final class ReliableLinks {
         }
     }
 
-    /** Each channel's window, packets in flight and waiting, for diagnostics. */
+    /** Each channel's window, packets in flight and waiting, round trips, refusals and resends, for diagnostics. */
     String describe() {
         StringBuilder out = new StringBuilder();
-        channels.forEach((id, c) -> out.append(String.format(java.util.Locale.ROOT, " [w %.1f f %d b %d]", c.window(),
-                c.inFlight(), c.buffered())));
+        channels.forEach((id, c) -> out.append(String.format(java.util.Locale.ROOT,
+                " [w %.1f f %d b %d rtt %.2f/%.2f ms refused %d resent %d]", c.window(), c.inFlight(), c.buffered(),
+                c.smoothedRttNanos() / 1e6, c.baseRttNanos() == Long.MAX_VALUE ? -1 : c.baseRttNanos() / 1e6,
+                c.refused(), c.resent())));
         return out.toString();
     }
 
