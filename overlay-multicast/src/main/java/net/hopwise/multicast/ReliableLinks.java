@@ -151,7 +151,8 @@ final class ReliableLinks {
         if (!pending.isEmpty()) {
             return context.nowNanos(); // a batch that ended without a flush: pumped by the timer
         }
-        long next = Long.MAX_VALUE;
+        // An acknowledgement the socket refused goes again once it had time to drain.
+        long next = receivers.owing() ? context.nowNanos() + LinkChannel.REFUSED_RETRY_NANOS : Long.MAX_VALUE;
         for (LinkChannel c : channels.values()) {
             next = Math.min(next, c.nextDeadlineNanos());
         }
@@ -159,6 +160,9 @@ final class ReliableLinks {
     }
 
     void onTimer(long nowNanos) {
+        if (receivers.owing()) {
+            receivers.flush();
+        }
         pump(nowNanos);
         for (Iterator<Map.Entry<NodeId, LinkChannel>> it = channels.entrySet().iterator(); it.hasNext(); ) {
             Map.Entry<NodeId, LinkChannel> e = it.next();
@@ -188,9 +192,14 @@ final class ReliableLinks {
         return out.toString();
     }
 
+    /**
+     * The batch's acknowledgements first, then the data it queued: a relay's data for many children
+     * can fill the node's write buffer past its high-water mark, after which an acknowledgement to
+     * its parent was refused, and the parent's window waited for its retransmission timer.
+     */
     void flush() {
-        pump(context.nowNanos());
         receivers.flush();
+        pump(context.nowNanos());
     }
 
     void close() {
