@@ -60,7 +60,12 @@ class ChannelReceiversTest {
         ChannelReceivers receivers = new ChannelReceivers(context, counter("malformed"), ReliablePacket.HEADER,
                 ReliablePacket.ACK, counter("duplicate"), counter("window"));
         for (int seq = 0; seq < 3; seq++) {
-            assertThat(receivers.accept(link, packet(7, seq))).isNotNull();
+            ByteBuf packet = packet(7, seq);
+            try {
+                assertThat(receivers.accept(link, packet)).isNotNull();
+            } finally {
+                packet.release();
+            }
         }
         accepting = false;
         receivers.flush();
