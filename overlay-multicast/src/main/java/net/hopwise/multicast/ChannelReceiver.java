@@ -72,6 +72,14 @@ final class ChannelReceiver {
         }
     }
 
+    /**
+     * The acknowledgement just taken did not leave (the node's socket was back-pressured): one is owed
+     * again, carrying the cumulative point, which covers what the lost one would have said of it.
+     */
+    void owe() {
+        ackDue = true;
+    }
+
     /** The acknowledgement owed since the last, or null when nothing arrived. */
     ChannelAck takeAck() {
         if (!ackDue) {

@@ -110,8 +110,13 @@ final class ChannelReceivers {
         return body.slice(at + header, body.readableBytes() - header);
     }
 
-    /** Sends the acknowledgements the batch owes. */
+    /**
+     * Sends the acknowledgements the batch owes. One the node refuses (its socket back-pressured) is
+     * owed again at the next flush: lost, it left the sender's whole window to its retransmission
+     * timer, 200 ms at least, since nothing else would have acknowledged it.
+     */
     void flush() {
+        List<NodeId> refused = null;
         for (NodeId n : owing) {
             ChannelReceiver r = byNeighbour.get(n);
             LinkView link = context.link(n);
@@ -124,8 +129,22 @@ final class ChannelReceivers {
                 continue;
             }
             ByteBuf carried = riders == null ? null : riders.take(n, ack.size());
-            context.send(link, ackType, ack.encode(context.allocator(), carried));
+            if (!context.send(link, ackType, ack.encode(context.allocator(), carried))) {
+                r.owe();
+                if (refused == null) {
+                    refused = new ArrayList<>();
+                }
+                refused.add(n);
+            }
         }
         owing.clear();
+        if (refused != null) {
+            owing.addAll(refused);
+        }
+    }
+
+    /** Whether an acknowledgement the node refused is still owed. */
+    boolean owing() {
+        return !owing.isEmpty();
     }
 }

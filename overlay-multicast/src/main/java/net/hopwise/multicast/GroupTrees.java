@@ -7,6 +7,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.function.Function;
 import net.hopwise.overlay.NodeId;
 import net.hopwise.overlay.routing.RoutingMetric;
 import net.hopwise.overlay.spi.RouteView;
@@ -39,7 +40,14 @@ final class GroupTrees {
     private final Map<Key, Entry> entries = new LinkedHashMap<>(64, 0.75f, true) {
         @Override
         protected boolean removeEldestEntry(Map.Entry<Key, Entry> eldest) {
-            return size() > MAX_ENTRIES;
+            if (size() <= MAX_ENTRIES) {
+                return false;
+            }
+            if (eldest.getKey().equals(lastKey)) {
+                lastKey = null;
+                lastEntry = null;
+            }
+            return true;
         }
     };
     /** The links of the pruned trees, as (parent, child) pairs, per (source, group, metric). */
@@ -52,6 +60,9 @@ final class GroupTrees {
      * entries were evicted since; rebuilt when it grows past what the two caches hold.
      */
     private final Set<GroupId> cachedGroups = new HashSet<>();
+    /** The entry the last lookup found and its key; null once anything is forgotten. */
+    private Key lastKey;
+    private Entry lastEntry;
 
     GroupTrees(NodeId self, RouteView routes) {
         this.self = self;
@@ -59,15 +70,30 @@ final class GroupTrees {
     }
 
     Entry entry(NodeId source, GroupId group, RoutingMetric metric, Set<NodeId> members) {
+        return entry(source, group, metric, g -> members);
+    }
+
+    /**
+     * This node's place on the tree, {@code members} asked only when the entry is not cached: the
+     * data path looks a tree up on every packet, and the membership view takes a lock to answer.
+     */
+    Entry entry(NodeId source, GroupId group, RoutingMetric metric, Function<GroupId, Set<NodeId>> members) {
+        Key last = lastKey;
+        // A stream's packets come in runs: the entry of the previous lookup answers most of them.
+        if (last != null && last.metric() == metric && last.group().equals(group) && last.source().equals(source)) {
+            return lastEntry;
+        }
         Key key = new Key(source, group, metric);
         Entry e = entries.get(key);
         if (e == null) {
             Map<NodeId, NodeId> tree = fullTrees.computeIfAbsent(new Key(source, null, metric),
                     k -> routes.tree(source, metric));
-            e = place(tree, source, self, members);
+            e = place(tree, source, self, members.apply(group));
             entries.put(key, e);
             noteCached(group);
         }
+        lastKey = key;
+        lastEntry = e;
         return e;
     }
 
@@ -92,11 +118,15 @@ final class GroupTrees {
         if (!cachedGroups.remove(group)) {
             return;
         }
+        lastKey = null;
+        lastEntry = null;
         entries.keySet().removeIf(k -> k.group().equals(group));
         links.keySet().removeIf(k -> k.group().equals(group));
     }
 
     void forgetAll() {
+        lastKey = null;
+        lastEntry = null;
         entries.clear();
         links.clear();
         fullTrees.clear();

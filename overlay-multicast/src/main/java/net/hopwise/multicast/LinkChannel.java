@@ -134,6 +134,8 @@ final class LinkChannel {
     private boolean windowLimited;
     private long dropped;
     private long resent;
+    /** Datagrams the node's socket refused (each retried later), for diagnostics. */
+    private long refused;
     /** A loss-driven channel's socket refused a datagram: no sends before this instant, unless an acknowledgement comes. */
     private long refusedUntil = Long.MIN_VALUE;
     private boolean failed;
@@ -392,7 +394,8 @@ final class LinkChannel {
         ByteBuf header = allocator.buffer(ChannelAck.DATA_HEADER);
         header.writeInt(carried == null ? epoch : epoch | ChannelAck.DATA_CARRIED);
         header.writeInt((int) e.sequence);
-        CompositeByteBuf out = allocator.compositeBuffer(3);
+        // Room for one more component: the node puts its header in front without a composite of its own.
+        CompositeByteBuf out = allocator.compositeBuffer(4);
         if (carried == null) {
             out.addComponents(true, header, e.body.retainedDuplicate());
         } else {
@@ -414,6 +417,7 @@ final class LinkChannel {
             rtoDeadline = Long.MAX_VALUE;
         }
         refusedUntil = nowNanos + REFUSED_RETRY_NANOS;
+        refused++;
         return false;
     }
 
@@ -503,6 +507,19 @@ final class LinkChannel {
 
     long resent() {
         return resent;
+    }
+
+    long refused() {
+        return refused;
+    }
+
+    /** The smoothed and the least round trip measured, in nanoseconds; -1 and {@code Long.MAX_VALUE} before any. */
+    long smoothedRttNanos() {
+        return srtt;
+    }
+
+    long baseRttNanos() {
+        return baseRtt;
     }
 
     /** Releases everything held: the link is gone or the node stops. */

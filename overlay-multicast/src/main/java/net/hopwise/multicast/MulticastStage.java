@@ -34,6 +34,8 @@ final class MulticastStage implements Stage, Multicast {
     private final int hopLimit;
     private final MembershipPlane membership;
     private final MembershipView view;
+    /** The view's member sets, which the tree cache asks for only when it computes an entry. */
+    private final java.util.function.Function<GroupId, Set<NodeId>> membersOf;
     private final LocalMembers local;
     private final GroupTrees trees;
     private final Reassembly reassembly;
@@ -79,6 +81,7 @@ final class MulticastStage implements Stage, Multicast {
         this.trees = new GroupTrees(self, context.routes());
         this.membership = new MembershipPlane(context, trees, () -> closed);
         this.view = membership.view();
+        this.membersOf = view::members;
         this.local = membership.local();
         malformed = context.dropReason("multicast_malformed");
         offTree = context.dropReason("multicast_off_tree");
@@ -347,7 +350,7 @@ final class MulticastStage implements Stage, Multicast {
         }
         long id = nextMessageId;
         nextMessageId = (nextMessageId + 1) & 0xFFFF_FFFFL;
-        GroupTrees.Entry entry = trees.entry(self, group, metric, view.members(group));
+        GroupTrees.Entry entry = trees.entry(self, group, metric, membersOf);
         List<LinkView> links = links(entry.children());
         for (int f = 0; f < fragments && !links.isEmpty(); f++) {
             emit(links, group, port, metric, id, payload, f, fragments);
@@ -384,7 +387,7 @@ final class MulticastStage implements Stage, Multicast {
             s.messageId = nextMessageId;
             nextMessageId = (nextMessageId + 1) & 0xFFFF_FFFFL;
         }
-        GroupTrees.Entry entry = trees.entry(self, s.group(), s.metric(), view.members(s.group()));
+        GroupTrees.Entry entry = trees.entry(self, s.group(), s.metric(), membersOf);
         List<LinkView> links = links(entry.children());
         int bytes = links.isEmpty() ? 0 : emit(links, s.group(), s.port(), s.metric(), s.messageId, s.payload,
                 s.nextFragment, s.fragments);
@@ -456,7 +459,7 @@ final class MulticastStage implements Stage, Multicast {
             return;
         }
         GroupTrees.Entry entry = p.source().equals(self) ? null
-                : trees.entry(p.source(), p.group(), p.metric(), view.members(p.group()));
+                : trees.entry(p.source(), p.group(), p.metric(), membersOf);
         // Only from the parent on this node's tree: a datagram from elsewhere is a transient
         // disagreement of views, and taking it could loop or duplicate.
         if (entry == null || !entry.onTree() || !from.id().equals(entry.parent())) {
@@ -597,6 +600,6 @@ final class MulticastStage implements Stage, Multicast {
 
     /** This node's place on a source's tree for a group, as forwarding uses it (cached as it would be). */
     GroupTrees.Entry treeAt(NodeId source, GroupId group, RoutingMetric metric) {
-        return trees.entry(source, group, metric, view.members(group));
+        return trees.entry(source, group, metric, membersOf);
     }
 }

@@ -358,10 +358,9 @@ final class ReliableEngine {
         links.send(List.of(child), packet.retainedDuplicate());
     }
 
-    void sendControl(LinkView link, ReliableControl c) {
-        if (link != null) {
-            context.send(link, ReliableControl.TYPE, c.encode(context.allocator()));
-        }
+    /** @return whether the node took it (false without a link, or with the node's socket back-pressured) */
+    boolean sendControl(LinkView link, ReliableControl c) {
+        return link != null && context.send(link, ReliableControl.TYPE, c.encode(context.allocator()));
     }
 
     /** Sends a control packet's body on to this node's children on the stream's tree. */

@@ -151,7 +151,8 @@ final class ReliableLinks {
         if (!pending.isEmpty()) {
             return context.nowNanos(); // a batch that ended without a flush: pumped by the timer
         }
-        long next = Long.MAX_VALUE;
+        // An acknowledgement the socket refused goes again once it had time to drain.
+        long next = receivers.owing() ? context.nowNanos() + LinkChannel.REFUSED_RETRY_NANOS : Long.MAX_VALUE;
         for (LinkChannel c : channels.values()) {
             next = Math.min(next, c.nextDeadlineNanos());
         }
@@ -159,6 +160,9 @@ final class ReliableLinks {
     }
 
     void onTimer(long nowNanos) {
+        if (receivers.owing()) {
+            receivers.flush();
+        }
         pump(nowNanos);
         for (Iterator<Map.Entry<NodeId, LinkChannel>> it = channels.entrySet().iterator(); it.hasNext(); ) {
             Map.Entry<NodeId, LinkChannel> e = it.next();
@@ -178,17 +182,24 @@ final class ReliableLinks {
         }
     }
 
-    /** Each channel's window, packets in flight and waiting, for diagnostics. */
+    /** Each channel's window, packets in flight and waiting, round trips, refusals and resends, for diagnostics. */
     String describe() {
         StringBuilder out = new StringBuilder();
-        channels.forEach((id, c) -> out.append(String.format(java.util.Locale.ROOT, " [w %.1f f %d b %d]", c.window(),
-                c.inFlight(), c.buffered())));
+        channels.forEach((id, c) -> out.append(String.format(java.util.Locale.ROOT,
+                " [w %.1f f %d b %d rtt %.2f/%.2f ms refused %d resent %d]", c.window(), c.inFlight(), c.buffered(),
+                c.smoothedRttNanos() / 1e6, c.baseRttNanos() == Long.MAX_VALUE ? -1 : c.baseRttNanos() / 1e6,
+                c.refused(), c.resent())));
         return out.toString();
     }
 
+    /**
+     * The batch's acknowledgements first, then the data it queued: a relay's data for many children
+     * can fill the node's write buffer past its high-water mark, after which an acknowledgement to
+     * its parent was refused, and the parent's window waited for its retransmission timer.
+     */
     void flush() {
-        pump(context.nowNanos());
         receivers.flush();
+        pump(context.nowNanos());
     }
 
     void close() {

@@ -59,9 +59,12 @@ final class ReliableTimers {
     }
 
     private static void sendAck(ReliableEngine engine, ReliableStream s, LinkView parent, long watermark) {
-        engine.sendControl(parent, ReliableControl.of(ReliableControl.ACK, s.key, s.epoch, watermark, 0, 0));
-        s.lastAckSent = watermark;
-        s.acksSkipped = 0;
+        // One the node refused was not sent: the next chance sends it, rather than a quarter window
+        // later, while the source's window waits for it.
+        if (engine.sendControl(parent, ReliableControl.of(ReliableControl.ACK, s.key, s.epoch, watermark, 0, 0))) {
+            s.lastAckSent = watermark;
+            s.acksSkipped = 0;
+        }
     }
 
     /**

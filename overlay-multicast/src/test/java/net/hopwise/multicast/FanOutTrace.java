@@ -79,6 +79,23 @@ final class FanOutTrace {
         all.add(0, relay);
         all.add(0, source);
         for (OverlayNode n : all) {
+            // The node's own drops too (socket buffer, no route, ...), and its route changes.
+            Map<String, Long> own = n.inspect(stack -> {
+                Map<String, Long> m = new TreeMap<>();
+                for (net.hopwise.overlay.wire.DropReason r : net.hopwise.overlay.wire.DropReason.values()) {
+                    m.put(r.name(), stack.counters().drops(r));
+                }
+                m.put("route_changes", stack.counters().routeChanges());
+                return m;
+            });
+            own.forEach((reason, now) -> {
+                String k = n.name() + ":" + reason;
+                long before = lastDrops.getOrDefault(k, 0L);
+                if (now != before) {
+                    changed.add(k + "+" + (now - before));
+                }
+                lastDrops.put(k, now);
+            });
             for (DropCounter c : n.inspect(stack -> stack.counters().moduleDrops())) {
                 String k = n.name() + ":" + c.reason();
                 long now = c.count();

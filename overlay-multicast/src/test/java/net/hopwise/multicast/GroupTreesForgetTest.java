@@ -49,6 +49,31 @@ class GroupTreesForgetTest {
         assertThat(trees.entry(S, a, RoutingMetric.HOPS, Set.of()).onTree()).isFalse();
     }
 
+    @Test
+    void aCachedEntryIsFoundWithoutAskingForTheMembers() {
+        GroupTrees trees = new GroupTrees(X, routes(new AtomicInteger()));
+        GroupId a = new GroupId(1);
+        GroupId b = new GroupId(2);
+        AtomicInteger asked = new AtomicInteger();
+        java.util.function.Function<GroupId, Set<NodeId>> members = g -> {
+            asked.incrementAndGet();
+            return g.equals(a) ? Set.of(M) : Set.of();
+        };
+        for (int i = 0; i < 3; i++) {
+            assertThat(trees.entry(S, a, RoutingMetric.HOPS, members).children()).containsExactly(M);
+            assertThat(trees.entry(S, b, RoutingMetric.HOPS, members).onTree()).isFalse();
+        }
+        assertThat(asked).as("once per group, while the entries are cached").hasValue(2);
+
+        // Forgetting is seen by the very next lookup, also of the group looked up last.
+        trees.forgetGroup(b);
+        assertThat(trees.entry(S, b, RoutingMetric.HOPS, g -> Set.of(M)).children()).containsExactly(M);
+        trees.forgetAll();
+        assertThat(trees.entry(S, b, RoutingMetric.HOPS, g -> Set.of()).onTree()).isFalse();
+        assertThat(trees.entry(S, a, RoutingMetric.HOPS, members).children()).containsExactly(M);
+        assertThat(asked).hasValue(3);
+    }
+
     /** s - x - m: x relays s's datagrams to m. */
     private static RouteView routes(AtomicInteger computed) {
         return new RouteView() {

@@ -338,8 +338,21 @@ final class NodeContext {
     /** A datagram of any type code around a body the caller owns: header, then the body's bytes. */
     void sendBody(Neighbour to, int type, ByteBuf body, boolean immediately) {
         ByteBuf header = header(to, type, body.readableBytes());
-        transmit(to, to.address, allocator.compositeDirectBuffer(2).addComponents(true, header, body.retainedSlice()),
-                immediately);
+        transmit(to, to.address, withHeader(header, body), immediately);
+    }
+
+    /**
+     * The datagram of {@code header} before {@code body}, with a reference of its own to the body. A
+     * composite body that nothing else holds (a module's header before its payload, built for this
+     * send) takes the header as its first component, instead of a second composite around it: a
+     * relay sends one per packet and child.
+     */
+    private ByteBuf withHeader(ByteBuf header, ByteBuf body) {
+        if (body instanceof CompositeByteBuf c && c.refCnt() == 1 && c.readerIndex() == 0
+                && c.writerIndex() == c.capacity() && c.numComponents() < c.maxNumComponents()) {
+            return c.addComponent(true, 0, header).retain();
+        }
+        return allocator.compositeDirectBuffer(2).addComponents(true, header, body.retainedSlice());
     }
 
     /**

@@ -313,6 +313,66 @@ class ModuleSpiTest {
         }
     }
 
+    @Test
+    void aCompositeBodyArrivesWholeAndOneStillHeldElsewhereIsLeftAsItWas() {
+        try (TwoNodeWire w = wire()) {
+            w.runFor(3_000 * TwoNodeWire.MS);
+            ModuleContext ctx = w.a.module(Echo.class).context();
+            // Room for the node's header: it goes in front as a component.
+            ByteBuf alone = Unpooled.compositeBuffer(4).addComponents(true, text("ping:"), text("alone"));
+            // No room: wrapped.
+            ByteBuf full = Unpooled.compositeBuffer(2).addComponents(true, text("ping:"), text("full"));
+            // Held by the caller too (a cached packet sent again): wrapped, and unchanged for its holder.
+            ByteBuf kept = Unpooled.compositeBuffer(4).addComponents(true, text("ping:"), text("kept"));
+            kept.retain();
+            ctx.execute(() -> {
+                LinkView link = ctx.link(NodeId.ofName("b"));
+                ctx.send(link, PING, alone);
+                ctx.send(link, PING, full);
+                ctx.send(link, PING, kept);
+            });
+            w.runFor(10 * TwoNodeWire.MS);
+            assertThat(w.b.module(Echo.class).heard()).containsExactly("ping:alone", "ping:full", "ping:kept");
+            assertThat(kept.refCnt()).isEqualTo(1);
+            assertThat(kept.toString(StandardCharsets.UTF_8)).isEqualTo("ping:kept");
+            assertThat(((io.netty.buffer.CompositeByteBuf) kept).numComponents()).isEqualTo(2);
+            kept.release();
+        }
+    }
+
+    private static ByteBuf text(String s) {
+        return Unpooled.copiedBuffer(s, StandardCharsets.UTF_8);
+    }
+
+    @Test
+    void sendingATypeAnotherModuleRegisteredIsRefused() {
+        ModuleContext[] other = new ModuleContext[1];
+        OverlayModule quiet = new OverlayModule() {
+            @Override
+            public String name() {
+                return "quiet";
+            }
+
+            @Override
+            public void install(ModuleContext context) {
+                context.registerPacketType(91, "quiet");
+                if (context.self().equals(NodeId.ofName("a"))) {
+                    other[0] = context;
+                }
+            }
+        };
+        try (TwoNodeWire w = new TwoNodeWire(b -> b.module(new EchoModule()).module(quiet))) {
+            w.runFor(3_000 * TwoNodeWire.MS);
+            ModuleContext ctx = other[0];
+            LinkView link = ctx.link(NodeId.ofName("b"));
+            ByteBuf echos = Unpooled.copiedBuffer("x", StandardCharsets.UTF_8);
+            assertThatThrownBy(() -> ctx.send(link, PING, echos))
+                    .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("did not register");
+            assertThat(echos.refCnt()).isZero();
+            assertThat(ctx.send(link, 91, Unpooled.copiedBuffer("y", StandardCharsets.UTF_8))).isTrue();
+        }
+    }
+
     private static String installError(Consumer<ModuleContext> install) {
         OverlayModule bad = new OverlayModule() {
             @Override
