@@ -32,7 +32,8 @@ import net.hopwise.examples.reliable.BenchmarkSection;
  * namespace's default, BBR on this machine's kernel; {@code reno} is the simulator's TCP), {@code --gso on|off} (off: TCP's
  * segments one per packet through the exterior link, see {@link Setup}), {@code --wire on|off} (on: the bottleneck's
  * link delivers each packet its transmission time after the bucket released it, as the simulator's link does, see
- * {@link Setup}), {@code --propagation-ms} (0.1, the wire's delay after the transmission),
+ * {@link Setup}), {@code --propagation-ms} (0.1, the wire's delay after the transmission), {@code --edge-burst}
+ * (1514: the exterior link's bucket in bytes; 0 spaces every packet by its transmission time, see {@link Setup}),
  * {@code --seconds} (60), {@code --runs} (3), {@code --rules}
  * (comma-separated, each {@code thesis}, {@code fair}, {@code prompt}, {@code tfrc}, {@code drain}, {@code friendly} or {@code fair-slow}:
  * {@link LayeredTcpPeer#rules}; fair), {@code --first multicast|tcp|both}
@@ -78,8 +79,10 @@ public final class LayeredTcpBenchmark {
         boolean gso = BenchmarkSection.argument(args, "--gso", "off").equals("on");
         boolean wire = BenchmarkSection.argument(args, "--wire", "on").equals("on");
         double propagationMs = Double.parseDouble(BenchmarkSection.argument(args, "--propagation-ms", "0.1"));
+        int edgeBurst = Integer.parseInt(BenchmarkSection.argument(args, "--edge-burst",
+                String.valueOf(Bottleneck.FRAME_BYTES)));
         Setup setup = new Setup(Bottleneck.of(rate, bufferMs, burstFrames * Bottleneck.FRAME_BYTES), tcpMss, bunch,
-                edgeMbit, tcpCc, gso, wire, propagationMs);
+                edgeMbit, tcpCc, gso, wire, propagationMs, edgeBurst);
         System.out.println(setup.describe() + String.format(Locale.ROOT, "; %s x %s bit/s layers of %d bytes;"
                 + " ERA rules %s; %d s runs, last half", layers, layerBps, LayeredTcpPeer.PACKET, rules, seconds));
         rules.forEach(LayeredTcpPeer::rules);
@@ -158,9 +161,13 @@ public final class LayeredTcpBenchmark {
      *     receivers' namespace; the underlying veth gets room for the tunnel's 50 bytes
      * @param propagationMs the wire's delay after the transmission (the simulator of the live
      *     topology uses 0.1 ms)
+     * @param edgeBurstBytes the exterior link's bucket: htb sends while its tokens are not negative,
+     *     so a bucket of one frame (1514) lets a pair's two packets through back to back (10-40
+     *     microseconds apart at the bottleneck) where the simulator's 10 Mbit/s link spaces them by a
+     *     transmission time, 0.8 ms; a bucket of 0 spaces every packet so
      */
     record Setup(Bottleneck bottleneck, int tcpMss, int bunch, double edgeMbit, String tcpCongestionControl,
-            boolean gso, boolean wire, double propagationMs) {
+            boolean gso, boolean wire, double propagationMs, int edgeBurstBytes) {
         /** The tunnel's device in the middle namespace, which carries the bucket when there is a wire. */
         static final String WIRE_DEVICE = "hwf-x0";
         /** Where the relay listens (the receivers' namespace) and where it hands frames on (the tunnel's end there). */
@@ -173,7 +180,17 @@ public final class LayeredTcpBenchmark {
             this(bottleneck, tcpMss, bunch, edgeMbit, tcpCongestionControl, gso, false, 0);
         }
 
+        /** With the exterior link's bucket of one frame, as the runs before it. */
+        Setup(Bottleneck bottleneck, int tcpMss, int bunch, double edgeMbit, String tcpCongestionControl, boolean gso,
+                boolean wire, double propagationMs) {
+            this(bottleneck, tcpMss, bunch, edgeMbit, tcpCongestionControl, gso, wire, propagationMs,
+                    Bottleneck.FRAME_BYTES);
+        }
+
         Setup {
+            if (edgeBurstBytes < 0 || edgeBurstBytes > 1_000_000) {
+                throw new IllegalArgumentException("--edge-burst must be in 0..1000000 bytes, got " + edgeBurstBytes);
+            }
             if (propagationMs < 0 || propagationMs > 1000) {
                 throw new IllegalArgumentException("--propagation-ms must be in 0..1000, got " + propagationMs);
             }
@@ -195,10 +212,11 @@ public final class LayeredTcpBenchmark {
 
         /** What the run's report says of the setup. */
         String describe() {
-            return String.format(Locale.ROOT, "%s; %s; exterior link %s; TCP %s, MSS at most %d bytes, %s; bunches of %d",
+            return String.format(Locale.ROOT, "%s; %s; exterior link %s%s; TCP %s, MSS at most %d bytes, %s; bunches of %d",
                     bottleneck, wire ? "a wire behind it (transmission time at its rate, then "
                             + Bottleneck.plain(propagationMs) + " ms)" : "no wire (the veth delivers at release)",
                     edgeMbit > 0 ? Bottleneck.plain(edgeMbit) + " Mbit/s" : "none (veth)",
+                    edgeMbit > 0 && edgeBurstBytes != Bottleneck.FRAME_BYTES ? " (bucket " + edgeBurstBytes + " B)" : "",
                     tcpCongestionControl.isEmpty() ? "with the namespace's default congestion control"
                             : tcpCongestionControl, tcpMss,
                     gso ? "segments in GSO bursts" : "one segment per packet (gso_max_segs 1)", bunch);
@@ -272,7 +290,7 @@ public final class LayeredTcpBenchmark {
                 // every packet; the leaves' FIFOs (the veth's 1000 packets) never drop, so TCP hears of
                 // no congestion the simulator's exterior links do not cause.
                 String rate = Math.round(edgeMbit * 1e6) + "bit";
-                String burst = Integer.toString(Bottleneck.FRAME_BYTES);
+                String burst = Integer.toString(edgeBurstBytes);
                 List<String> tc = List.of("tc", "-n", Dumbbell.LEFT);
                 c.add(concat(tc, "qdisc", "replace", "dev", "hwf-l0", "root", "handle", "1:", "htb", "default", "20"));
                 for (String leaf : List.of("1:10", "1:20")) {

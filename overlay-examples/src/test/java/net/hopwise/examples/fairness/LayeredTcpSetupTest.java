@@ -120,7 +120,19 @@ class LayeredTcpSetupTest {
     }
 
     @Test
+    void anExteriorBucketOfNothingSpacesEveryPacket() {
+        List<List<String>> c = new Setup(TWO_MBIT, 1000, 2, 10, "", true, true, 0.1, 0).commands();
+        assertThat(String.join(" ", c.get(2))).isEqualTo("tc -n hwf-left class add dev hwf-l0 parent 1: classid 1:10"
+                + " htb rate 10000000bit ceil 10000000bit burst 0 cburst 0");
+        assertThat(new Setup(TWO_MBIT, 1000, 2, 10, "", true, true, 0.1, 0).describe())
+                .contains("exterior link 10 Mbit/s (bucket 0 B);");
+        assertThat(new Setup(TWO_MBIT, 1000, 2, 10, "", true, true, 0.1).edgeBurstBytes()).isEqualTo(1514);
+    }
+
+    @Test
     void refusesWhatCannotBeSetUp() {
+        assertThatThrownBy(() -> new Setup(TWO_MBIT, 1000, 2, 10, "", true, true, 0.1, -1))
+                .hasMessageContaining("--edge-burst");
         assertThatThrownBy(() -> new Setup(TWO_MBIT, 1000, 2, 0, "", true, true, -1))
                 .hasMessageContaining("--propagation-ms");
         assertThatThrownBy(() -> new Setup(TWO_MBIT, 1448 + 100, 2, 0, "", true)).hasMessageContaining("--tcp-mss");
