@@ -43,6 +43,8 @@ final class Dumbbell implements AutoCloseable {
     }
 
     private final QueueAt queueAt;
+    /** The device in the bottleneck's namespace that carries the bucket, when not its veth. */
+    private String device;
     private boolean closed;
 
     private Dumbbell(QueueAt queueAt) {
@@ -84,7 +86,19 @@ final class Dumbbell implements AutoCloseable {
     }
 
     private String bottleneckDevice() {
+        if (device != null) {
+            return device;
+        }
         return queueAt == QueueAt.ROUTER ? "hwf-m1" : "hwf-l0";
+    }
+
+    /**
+     * Puts the bottleneck on another device of its namespace (one a benchmark added, such as a
+     * tunnel that leads the bottleneck's traffic through a wire of its own), from the next {@link
+     * #limit} on; its counters are then that device's.
+     */
+    void bottleneckOn(String device) {
+        this.device = java.util.Objects.requireNonNull(device, "device");
     }
 
     QueueAt queueAt() {

@@ -30,13 +30,19 @@ import net.hopwise.examples.reliable.BenchmarkSection;
  * (the layered packet size, 1000: the MSS the TCP receiver advertises), {@code --bunch} (2), {@code
  * --edge-mbit} (10; 0 for none: the senders' own links, see {@link Setup}), {@code --tcp-cc} (the
  * namespace's default, BBR on this machine's kernel; {@code reno} is the simulator's TCP), {@code --gso on|off} (off: TCP's
- * segments one per packet through the exterior link, see {@link Setup}),
+ * segments one per packet through the exterior link, see {@link Setup}), {@code --wire on|off} (on: the bottleneck's
+ * link delivers each packet its transmission time after the bucket released it, as the simulator's link does, see
+ * {@link Setup}), {@code --propagation-ms} (0.1, the wire's delay after the transmission), {@code --edge-burst}
+ * (1514: the exterior link's bucket in bytes; 0 spaces every packet by its transmission time, see {@link Setup}),
  * {@code --seconds} (60), {@code --runs} (3), {@code --rules}
  * (comma-separated, each {@code thesis}, {@code fair}, {@code prompt}, {@code tfrc}, {@code drain}, {@code friendly} or {@code fair-slow}:
  * {@link LayeredTcpPeer#rules}; fair), {@code --first multicast|tcp|both}
  * (both), {@code --layers} (40), {@code --layer-bps} (100000), {@code --trace DIR} (per run: the
  * receiver's decisions, and the bottleneck's queue and TCP's window every 200 ms; each traced run's
  * {@link TraceSummary} is printed at the end).
+ *
+ * <p>Over 400 lines because the run, its setup (bucket, exterior links, TCP, the wire) and the trace
+ * monitor are one experiment's parts, each small, and are read together when a figure is checked.
  */
 public final class LayeredTcpBenchmark {
     private LayeredTcpBenchmark() {}
@@ -71,8 +77,12 @@ public final class LayeredTcpBenchmark {
         double edgeMbit = Double.parseDouble(BenchmarkSection.argument(args, "--edge-mbit", "10"));
         String tcpCc = BenchmarkSection.argument(args, "--tcp-cc", "");
         boolean gso = BenchmarkSection.argument(args, "--gso", "off").equals("on");
+        boolean wire = BenchmarkSection.argument(args, "--wire", "on").equals("on");
+        double propagationMs = Double.parseDouble(BenchmarkSection.argument(args, "--propagation-ms", "0.1"));
+        int edgeBurst = Integer.parseInt(BenchmarkSection.argument(args, "--edge-burst",
+                String.valueOf(Bottleneck.FRAME_BYTES)));
         Setup setup = new Setup(Bottleneck.of(rate, bufferMs, burstFrames * Bottleneck.FRAME_BYTES), tcpMss, bunch,
-                edgeMbit, tcpCc, gso);
+                edgeMbit, tcpCc, gso, wire, propagationMs, edgeBurst);
         System.out.println(setup.describe() + String.format(Locale.ROOT, "; %s x %s bit/s layers of %d bytes;"
                 + " ERA rules %s; %d s runs, last half", layers, layerBps, LayeredTcpPeer.PACKET, rules, seconds));
         rules.forEach(LayeredTcpPeer::rules);
@@ -136,10 +146,54 @@ public final class LayeredTcpBenchmark {
      *     by default; false sets it to one segment per packet. The exterior link's htb class spaces
      *     packets, but a GSO burst is one packet to it: its segments leave back to back and reach
      *     the bottleneck at once, as no 10 Mbit/s link would deliver them
+     * @param wire whether the bottleneck's packets reach the receivers' namespace through a {@link
+     *     WireRelay}, which delivers each its transmission time at the bucket's rate (and {@code
+     *     propagationMs}) after the bucket released it, as the simulator's link delivers a packet when
+     *     its transmission ends; without it the veth delivers at the instant of release. That instant
+     *     matters beside TCP: a segment's ACK comes back and the next segment reaches the bucket about
+     *     60 microseconds after a packet leaves (a header capture at the bottleneck: 93% of TCP's
+     *     arrivals within 0.5 ms of a departure), so TCP takes each place the queue frees before the
+     *     layered packets, spread over the 4 ms between departures, can, and they meet the full queue
+     *     TCP leaves (4.4% of them lost against TCP's 1.4%). Behind the simulator's link the ACK
+     *     leaves after the transmission, 4 ms later, and a freed place is anyone's. The wire is a
+     *     VXLAN tunnel from the middle namespace, whose device then carries the bucket (its frames
+     *     are the inner Ethernet frames, the bytes the veth's bucket counted), to the relay in the
+     *     receivers' namespace; the underlying veth gets room for the tunnel's 50 bytes
+     * @param propagationMs the wire's delay after the transmission (the simulator of the live
+     *     topology uses 0.1 ms)
+     * @param edgeBurstBytes the exterior link's bucket: htb sends while its tokens are not negative,
+     *     so a bucket of one frame (1514) lets a pair's two packets through back to back (10-40
+     *     microseconds apart at the bottleneck) where the simulator's 10 Mbit/s link spaces them by a
+     *     transmission time, 0.8 ms; a bucket of 0 spaces every packet so
      */
     record Setup(Bottleneck bottleneck, int tcpMss, int bunch, double edgeMbit, String tcpCongestionControl,
-            boolean gso) {
+            boolean gso, boolean wire, double propagationMs, int edgeBurstBytes) {
+        /** The tunnel's device in the middle namespace, which carries the bucket when there is a wire. */
+        static final String WIRE_DEVICE = "hwf-x0";
+        /** Where the relay listens (the receivers' namespace) and where it hands frames on (the tunnel's end there). */
+        static final String WIRE_RELAY = "10.201.4.2:4790";
+        static final String WIRE_END = "10.201.4.2:4789";
+        private static final String WIRE_END_MAC = "02:00:0a:c9:03:02";
+
+        /** Without the wire, as the runs before it. */
+        Setup(Bottleneck bottleneck, int tcpMss, int bunch, double edgeMbit, String tcpCongestionControl, boolean gso) {
+            this(bottleneck, tcpMss, bunch, edgeMbit, tcpCongestionControl, gso, false, 0);
+        }
+
+        /** With the exterior link's bucket of one frame, as the runs before it. */
+        Setup(Bottleneck bottleneck, int tcpMss, int bunch, double edgeMbit, String tcpCongestionControl, boolean gso,
+                boolean wire, double propagationMs) {
+            this(bottleneck, tcpMss, bunch, edgeMbit, tcpCongestionControl, gso, wire, propagationMs,
+                    Bottleneck.FRAME_BYTES);
+        }
+
         Setup {
+            if (edgeBurstBytes < 0 || edgeBurstBytes > 1_000_000) {
+                throw new IllegalArgumentException("--edge-burst must be in 0..1000000 bytes, got " + edgeBurstBytes);
+            }
+            if (propagationMs < 0 || propagationMs > 1000) {
+                throw new IllegalArgumentException("--propagation-ms must be in 0..1000, got " + propagationMs);
+            }
             if (tcpMss < 536 || tcpMss > 1460) {
                 throw new IllegalArgumentException("--tcp-mss must be in 536..1460 (an Ethernet MTU), got " + tcpMss);
             }
@@ -158,11 +212,59 @@ public final class LayeredTcpBenchmark {
 
         /** What the run's report says of the setup. */
         String describe() {
-            return String.format(Locale.ROOT, "%s; exterior link %s; TCP %s, MSS at most %d bytes, %s; bunches of %d",
-                    bottleneck, edgeMbit > 0 ? Bottleneck.plain(edgeMbit) + " Mbit/s" : "none (veth)",
+            return String.format(Locale.ROOT, "%s; %s; exterior link %s%s; TCP %s, MSS at most %d bytes, %s; bunches of %d",
+                    bottleneck, wire ? "a wire behind it (transmission time at its rate, then "
+                            + Bottleneck.plain(propagationMs) + " ms)" : "no wire (the veth delivers at release)",
+                    edgeMbit > 0 ? Bottleneck.plain(edgeMbit) + " Mbit/s" : "none (veth)",
+                    edgeMbit > 0 && edgeBurstBytes != Bottleneck.FRAME_BYTES ? " (bucket " + edgeBurstBytes + " B)" : "",
                     tcpCongestionControl.isEmpty() ? "with the namespace's default congestion control"
                             : tcpCongestionControl, tcpMss,
                     gso ? "segments in GSO bursts" : "one segment per packet (gso_max_segs 1)", bunch);
+        }
+
+        /**
+         * The tunnel that leads the bottleneck's traffic to the relay: addresses of their own on the
+         * middle veth for the tunnel's datagrams, room on it for the tunnel's 50 bytes, one VXLAN
+         * device each side (the receivers' end at a fixed address, so that no neighbour discovery has
+         * to cross a one-way tunnel), the receivers' host route through it, and no reverse-path
+         * filter, since the replies come back over the veth.
+         */
+        List<List<String>> wireCommands() {
+            String mid = Dumbbell.MIDDLE;
+            String right = Dumbbell.RIGHT;
+            String relayAddress = WIRE_RELAY.substring(0, WIRE_RELAY.indexOf(':'));
+            List<List<String>> c = new ArrayList<>();
+            c.add(List.of("ip", "-n", mid, "link", "set", "hwf-m1", "mtu", "1600"));
+            c.add(List.of("ip", "-n", right, "link", "set", "hwf-r0", "mtu", "1600"));
+            c.add(List.of("ip", "-n", mid, "addr", "add", "10.201.4.1/24", "dev", "hwf-m1"));
+            c.add(List.of("ip", "-n", right, "addr", "add", relayAddress + "/24", "dev", "hwf-r0"));
+            for (String ns : List.of(mid, right)) {
+                for (String conf : List.of("all", "default")) {
+                    c.add(List.of("ip", "netns", "exec", ns, "sysctl", "-q", "-w",
+                            "net.ipv4.conf." + conf + ".rp_filter=0"));
+                }
+            }
+            c.add(List.of("ip", "-n", right, "link", "add", "hwf-x1", "address", WIRE_END_MAC, "mtu", "1500", "type",
+                    "vxlan", "id", "201", "local", relayAddress, "dstport", WIRE_END.substring(WIRE_END.indexOf(':') + 1),
+                    "nolearning"));
+            c.add(List.of("ip", "-n", right, "addr", "add", "10.201.3.2/24", "dev", "hwf-x1"));
+            c.add(List.of("ip", "-n", right, "link", "set", "hwf-x1", "up"));
+            c.add(List.of("ip", "-n", mid, "link", "add", WIRE_DEVICE, "mtu", "1500", "type", "vxlan", "id", "201",
+                    "local", "10.201.4.1", "remote", relayAddress, "dstport",
+                    WIRE_RELAY.substring(WIRE_RELAY.indexOf(':') + 1), "nolearning"));
+            c.add(List.of("ip", "-n", mid, "addr", "add", "10.201.3.1/24", "dev", WIRE_DEVICE));
+            c.add(List.of("ip", "-n", mid, "link", "set", WIRE_DEVICE, "up"));
+            c.add(List.of("ip", "-n", mid, "neigh", "replace", "10.201.3.2", "lladdr", WIRE_END_MAC, "dev", WIRE_DEVICE,
+                    "nud", "permanent"));
+            c.add(List.of("ip", "-n", mid, "route", "replace", Dumbbell.RIGHT_ADDRESS + "/32", "via", "10.201.3.2", "dev",
+                    WIRE_DEVICE));
+            return c;
+        }
+
+        /** The relay's arguments after its class name. */
+        List<String> relayArguments() {
+            return List.of("--listen", WIRE_RELAY, "--to", WIRE_END, "--rate-bps",
+                    Long.toString(bottleneck.rateBitsPerSecond()), "--propagation-ms", Bottleneck.plain(propagationMs));
         }
 
         /** The commands after the bottleneck's: the advertised MSS, and the exterior link when there is one. */
@@ -188,7 +290,7 @@ public final class LayeredTcpBenchmark {
                 // every packet; the leaves' FIFOs (the veth's 1000 packets) never drop, so TCP hears of
                 // no congestion the simulator's exterior links do not cause.
                 String rate = Math.round(edgeMbit * 1e6) + "bit";
-                String burst = Integer.toString(Bottleneck.FRAME_BYTES);
+                String burst = Integer.toString(edgeBurstBytes);
                 List<String> tc = List.of("tc", "-n", Dumbbell.LEFT);
                 c.add(concat(tc, "qdisc", "replace", "dev", "hwf-l0", "root", "handle", "1:", "htb", "default", "20"));
                 for (String leaf : List.of("1:10", "1:20")) {
@@ -233,22 +335,28 @@ public final class LayeredTcpBenchmark {
 
     private static Outcome run(Setup setup, int seconds, String rules, double layeredAt,
             double tcpAt, String layers, String layerBps, Path trace) throws Exception {
+        Process relay = null;
         try (Dumbbell d = Dumbbell.create(Dumbbell.QueueAt.ROUTER)) {
-            d.limit(setup.bottleneck());
             for (List<String> command : setup.commands()) {
                 Dumbbell.run(command.toArray(String[]::new));
             }
+            if (setup.wire()) {
+                for (List<String> command : setup.wireCommands()) {
+                    Dumbbell.run(command.toArray(String[]::new));
+                }
+                d.bottleneckOn(Setup.WIRE_DEVICE);
+                relay = process(Dumbbell.RIGHT, WireRelay.class, "wire", setup.relayArguments());
+                awaitReady(relay);
+            }
+            d.limit(setup.bottleneck());
             List<String> receiverArgs = new ArrayList<>(List.of("--bind", Dumbbell.RIGHT_ADDRESS, "--peer",
                     Dumbbell.LEFT_ADDRESS, "--seconds", String.valueOf(seconds + 2), "--rules", rules));
             if (trace != null) {
                 receiverArgs.addAll(List.of("--trace", trace + ".decisions"));
             }
             Process receiver = peer(Dumbbell.RIGHT, "receiver", receiverArgs);
-            BufferedReader out = new BufferedReader(new InputStreamReader(receiver.getInputStream(), StandardCharsets.UTF_8));
+            BufferedReader out = awaitReady(receiver);
             String line;
-            while ((line = out.readLine()) != null && !line.startsWith("@ready")) {
-                // Anything before the receiver is ready is not for us.
-            }
             Process sender = peer(Dumbbell.LEFT, "sender", List.of("--bind", Dumbbell.LEFT_ADDRESS, "--peer",
                     Dumbbell.RIGHT_ADDRESS, "--seconds", String.valueOf(seconds), "--layered-at", String.valueOf(layeredAt),
                     "--tcp-at", String.valueOf(tcpAt), "--layers", layers, "--layer-bps", layerBps, "--bunch",
@@ -276,7 +384,25 @@ public final class LayeredTcpBenchmark {
                 throw new IllegalStateException("asked TCP for " + asked + " but ss showed " + tcpCc);
             }
             return outcome(samples, seconds, tcpCc);
+        } finally {
+            if (relay != null) {
+                relay.destroy();
+                relay.waitFor();
+            }
         }
+    }
+
+    /** Reads the process's answers up to its {@code @ready}; an end before it is an error. */
+    private static BufferedReader awaitReady(Process p) throws java.io.IOException {
+        BufferedReader out = new BufferedReader(new InputStreamReader(p.getInputStream(), StandardCharsets.UTF_8));
+        String line;
+        while ((line = out.readLine()) != null && !line.startsWith("@ready")) {
+            // Anything before the process is ready is not for us.
+        }
+        if (line == null) {
+            throw new IllegalStateException("a process of the run ended before it was ready");
+        }
+        return out;
     }
 
     static final java.util.regex.Pattern SS_MSS = java.util.regex.Pattern.compile("\\bmss:(\\d+)");
@@ -327,9 +453,15 @@ public final class LayeredTcpBenchmark {
     }
 
     private static Process peer(String namespace, String role, List<String> args) throws Exception {
+        List<String> all = new ArrayList<>(List.of(role));
+        all.addAll(args);
+        return process(namespace, LayeredTcpPeer.class, role, all);
+    }
+
+    private static Process process(String namespace, Class<?> main, String role, List<String> args) throws Exception {
         String java = ProcessHandle.current().info().command().orElse("java");
         List<String> command = new ArrayList<>(List.of("ip", "netns", "exec", namespace, java, "-Xmx256m",
-                "-XX:+UseSerialGC", "-cp", System.getProperty("java.class.path"), LayeredTcpPeer.class.getName(), role));
+                "-XX:+UseSerialGC", "-cp", System.getProperty("java.class.path"), main.getName()));
         command.addAll(args);
         Path log = Files.createTempFile("hopwise-layered-tcp-" + role + "-", ".log");
         ProcessBuilder b = new ProcessBuilder(command).redirectError(log.toFile());

@@ -97,7 +97,44 @@ class LayeredTcpSetupTest {
     }
 
     @Test
+    void theWireLeadsTheBottlenecksTrafficThroughTheRelayAtTheBucketsRate() {
+        Setup setup = new Setup(TWO_MBIT, 1000, 2, 10, "reno", false, true, 0.1);
+        List<String> c = setup.wireCommands().stream().map(x -> String.join(" ", x)).toList();
+        // The middle namespace's tunnel sends each frame to the relay, which hands it to the receivers' end.
+        assertThat(c).contains("ip -n hwf-mid link add hwf-x0 mtu 1500 type vxlan id 201 local 10.201.4.1"
+                + " remote 10.201.4.2 dstport 4790 nolearning",
+                "ip -n hwf-right link add hwf-x1 address 02:00:0a:c9:03:02 mtu 1500 type vxlan id 201"
+                + " local 10.201.4.2 dstport 4789 nolearning",
+                "ip -n hwf-mid route replace 10.201.2.2/32 via 10.201.3.2 dev hwf-x0",
+                "ip -n hwf-mid neigh replace 10.201.3.2 lladdr 02:00:0a:c9:03:02 dev hwf-x0 nud permanent",
+                "ip netns exec hwf-mid sysctl -q -w net.ipv4.conf.all.rp_filter=0");
+        // The tunnel's datagrams are 50 bytes longer than the frames they carry.
+        assertThat(c).contains("ip -n hwf-mid link set hwf-m1 mtu 1600", "ip -n hwf-right link set hwf-r0 mtu 1600");
+        assertThat(Setup.WIRE_DEVICE).isEqualTo("hwf-x0");
+        assertThat(setup.relayArguments()).containsExactly("--listen", "10.201.4.2:4790", "--to", "10.201.4.2:4789",
+                "--rate-bps", "2000000", "--propagation-ms", "0.1");
+        assertThat(setup.describe()).contains("a wire behind it (transmission time at its rate, then 0.1 ms)");
+        assertThat(new Setup(TWO_MBIT, 1000, 2, 10, "reno", false).wire()).isFalse();
+        assertThat(new Setup(TWO_MBIT, 1000, 2, 10, "reno", false).describe())
+                .contains("no wire (the veth delivers at release)");
+    }
+
+    @Test
+    void anExteriorBucketOfNothingSpacesEveryPacket() {
+        List<List<String>> c = new Setup(TWO_MBIT, 1000, 2, 10, "", true, true, 0.1, 0).commands();
+        assertThat(String.join(" ", c.get(2))).isEqualTo("tc -n hwf-left class add dev hwf-l0 parent 1: classid 1:10"
+                + " htb rate 10000000bit ceil 10000000bit burst 0 cburst 0");
+        assertThat(new Setup(TWO_MBIT, 1000, 2, 10, "", true, true, 0.1, 0).describe())
+                .contains("exterior link 10 Mbit/s (bucket 0 B);");
+        assertThat(new Setup(TWO_MBIT, 1000, 2, 10, "", true, true, 0.1).edgeBurstBytes()).isEqualTo(1514);
+    }
+
+    @Test
     void refusesWhatCannotBeSetUp() {
+        assertThatThrownBy(() -> new Setup(TWO_MBIT, 1000, 2, 10, "", true, true, 0.1, -1))
+                .hasMessageContaining("--edge-burst");
+        assertThatThrownBy(() -> new Setup(TWO_MBIT, 1000, 2, 0, "", true, true, -1))
+                .hasMessageContaining("--propagation-ms");
         assertThatThrownBy(() -> new Setup(TWO_MBIT, 1448 + 100, 2, 0, "", true)).hasMessageContaining("--tcp-mss");
         assertThatThrownBy(() -> new Setup(TWO_MBIT, 1000, 1, 0, "", true)).hasMessageContaining("--bunch");
         assertThatThrownBy(() -> new Setup(TWO_MBIT, 1000, 2, 1.5, "", true)).hasMessageContaining("faster than the bottleneck");
