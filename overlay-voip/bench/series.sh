@@ -10,7 +10,7 @@
 #   overlay-voip/bench/series.sh keys [N]        Hopwise with link security (KEYS=1), then without, N calls (default 100)
 #   overlay-voip/bench/series.sh alternate [N]   N calls (default 1000) direct, Hopwise with the phones' sockets on
 #                                                the node's loop, Hopwise with them on a thread of their own,
-#                                                in turn, three rounds; each run takes the lock for itself
+#                                                in turn, three rounds; each round takes the lock for itself
 set -uo pipefail
 bench=$(cd "$(dirname "$0")" && pwd)
 results=${RESULTS:-$bench/results-$(date -u +%Y%m%dT%H%M).txt}
@@ -48,11 +48,14 @@ if [[ $what == alternate ]]; then
   n=${2:-1000}
   # The loss SIPp loses by itself (its echoing socket, on this machine's two cores) is in the direct
   # runs; alternating spreads the machine's slow minutes over all three columns alike.
+  # One round (three runs, about five minutes) per hold of the lock, so that others' builds interleave.
   for round in 1 2 3; do
-    export round
-    once "direct $n" -- direct "$n"
-    once "hopwise $n media-thread off" MEDIA_THREAD=off -- hopwise "$n"
-    once "hopwise $n media-thread on" MEDIA_THREAD=on -- hopwise "$n"
+    export round n
+    if [[ -n ${HOPWISE_BENCH_LOCKED:-} ]]; then lock=(); else lock=(flock /tmp/hopwise-mvn.lock); fi
+    HOPWISE_BENCH_LOCKED=1 ${lock[@]+"${lock[@]}"} bash -c "$(declare -f once)"'
+      once "direct $n" -- direct "$n"
+      once "hopwise $n media-thread off" MEDIA_THREAD=off -- hopwise "$n"
+      once "hopwise $n media-thread on" MEDIA_THREAD=on -- hopwise "$n"'
   done
 fi
 if [[ $what == all || $what == loss ]]; then
