@@ -54,7 +54,8 @@ for path in sys.argv[1:]:
 
 for rs in runs.values():
     for r in rs:
-        r.setdefault("uas_socket_drops", 0.0)
+        if "ok" in r:
+            r.setdefault("uas_socket_drops", 0.0)
         for name, f in DERIVED:
             if "fwd_sent" in r and "echo_sent" in r and "echo_received" in r and r["fwd_sent"]:
                 r[name] = f(r)
