@@ -16,7 +16,9 @@
 # Hopwise only: HOPS=1 also captures the overlay link and splits the added delay per node (hops.py),
 # SIPHOPS=1 captures every SIP leg and the overlay link and splits the post-dial delay per relay
 # (sip_hops.py; Kamailio too), KEYS=1 seals the links (a key per node from the key tool, both trusted), SPIN_US sets the node
-# runtime's spin before sleep (default 0), RELAY_JAVA_OPTS goes to the relays' JVMs (a profiler agent).
+# runtime's spin before sleep (default 0), RELAY_JAVA_OPTS goes to the relays' JVMs (a profiler agent),
+# MEDIA_THREAD=on|off puts the phones' sockets on a thread of their own or on the node's loop (default:
+# the relay's, on).
 # It takes the machine's build lock for the whole run, so that nothing else disturbs the figures.
 set -euo pipefail
 if [[ -z ${HOPWISE_BENCH_LOCKED:-} ]]; then
@@ -81,13 +83,14 @@ case $system in
     for site in a b; do
       if [[ $site == a ]]; then me=18100 peer=b@127.0.0.1:18101 sip=15060 ports=30000-34999 seed=11
       else me=18101 peer=a@127.0.0.1:18100 sip=15062 ports=35000-39999 seed=12; fi
-      key_args=()
-      if [[ ${KEYS:-0} == 1 ]]; then key_args=(--key "$out/$site.key" --trusted-keys "$out/trusted"); fi
+      relay_args=()
+      if [[ -n ${MEDIA_THREAD:-} ]]; then relay_args+=(--media-thread "$MEDIA_THREAD"); fi
+      if [[ ${KEYS:-0} == 1 ]]; then relay_args+=(--key "$out/$site.key" --trusted-keys "$out/trusted"); fi
       mkfifo "$out/relay-$site.in"
       java ${RELAY_JAVA_OPTS:-} -cp "$cp_bench" net.hopwise.voip.bench.BenchRelay --name "$site" --bind "127.0.0.1:$me" \
         --neighbour "$peer" --sip "127.0.0.1:$sip" --media-ports "$ports" --route prefix:bob=b --linger 1 \
         --seed "$seed" --spin-us "${SPIN_US:-0}" ${seed_args[@]+"${seed_args[@]}"} \
-        ${key_args[@]+"${key_args[@]}"} < "$out/relay-$site.in" > "$out/relay-$site.out" 2>&1 &
+        ${relay_args[@]+"${relay_args[@]}"} < "$out/relay-$site.in" > "$out/relay-$site.out" 2>&1 &
       relay_pids+=($!)
       pids+=($!)
     done

@@ -8,6 +8,9 @@
 #   overlay-voip/bench/series.sh load [N...]     only the load runs (default 100 1000 500 250 calls; direct 100 too when 100 is one)
 #   HOPWISE_BENCH_LOCKED=1 flock /tmp/hopwise-mvn.lock overlay-voip/bench/series.sh ...   all of it in one hold of the lock
 #   overlay-voip/bench/series.sh keys [N]        Hopwise with link security (KEYS=1), then without, N calls (default 100)
+#   overlay-voip/bench/series.sh alternate [N]   N calls (default 1000) direct, Hopwise with the phones' sockets on
+#                                                the node's loop, Hopwise with them on a thread of their own,
+#                                                in turn, three rounds; each round takes the lock for itself
 set -uo pipefail
 bench=$(cd "$(dirname "$0")" && pwd)
 results=${RESULTS:-$bench/results-$(date -u +%Y%m%dT%H%M).txt}
@@ -27,7 +30,34 @@ run() { # LABEL ENV... -- SYSTEM CALLS
       env "$@" 2>&1 | grep -v "^relay: COUNTERS" | tee -a "$results"
     done' run "$label" ${envs[@]+"${envs[@]}"} "$bench/calls.sh" "$@"
 }
+once() { # LABEL ENV... -- SYSTEM CALLS: one run, the lock taken for it alone
+  local label=$1; shift
+  local envs=()
+  while [[ $1 != -- ]]; do envs+=("$1"); shift; done
+  shift
+  local lock=(flock /tmp/hopwise-mvn.lock)
+  [[ -n ${HOPWISE_BENCH_LOCKED:-} ]] && lock=()
+  HOPWISE_BENCH_LOCKED=1 ${lock[@]+"${lock[@]}"} bash -c '
+    label=$1 round=$2; shift 2
+    echo "=== $label run $round $(date -u +%H:%M:%S) $*" | tee -a "$results"
+    env "$@" 2>&1 | grep -v "^relay: COUNTERS" | tee -a "$results"' once "$label" "$round" \
+    ${envs[@]+"${envs[@]}"} "$bench/calls.sh" "$@"
+}
 what=${1:-all}
+if [[ $what == alternate ]]; then
+  n=${2:-1000}
+  # The loss SIPp loses by itself (its echoing socket, on this machine's two cores) is in the direct
+  # runs; alternating spreads the machine's slow minutes over all three columns alike.
+  # One round (three runs, about five minutes) per hold of the lock, so that others' builds interleave.
+  for round in 1 2 3; do
+    export round n
+    if [[ -n ${HOPWISE_BENCH_LOCKED:-} ]]; then lock=(); else lock=(flock /tmp/hopwise-mvn.lock); fi
+    HOPWISE_BENCH_LOCKED=1 ${lock[@]+"${lock[@]}"} bash -c "$(declare -f once)"'
+      once "direct $n" -- direct "$n"
+      once "hopwise $n media-thread off" MEDIA_THREAD=off -- hopwise "$n"
+      once "hopwise $n media-thread on" MEDIA_THREAD=on -- hopwise "$n"'
+  done
+fi
 if [[ $what == all || $what == loss ]]; then
   run "hopwise 5% loss" LOSS=0.05 DELAY_MS=10 PROBE_EVERY=1 -- hopwise 20
   run "kamailio 5% loss" LOSS=0.05 DELAY_MS=10 PROBE_EVERY=1 -- kamailio 20

@@ -1,6 +1,10 @@
 #!/usr/bin/env python3
 """Medians of the runs of record: reads the output series.sh appended to a results file and prints,
 per configuration, each run's figures and their median (a figure of record is the median of three).
+Besides what calls.sh prints, per run: the packets of the captured calls lost on the way to the
+callee's application (callee_app_loss: not echoed, so lost on the way or dropped by SIPp's echoing
+socket), and over the round trip (round_trip_loss: sent by the caller, not back at its socket). A
+direct call has no relay, so its figures are SIPp's own: what relays add is theirs minus direct's.
 Usage: overlay-voip/bench/summarise.py overlay-voip/bench/results-*.txt"""
 import re
 import statistics
@@ -23,6 +27,13 @@ FIELDS = [
     ("echo_mos_playout", r"^RTP echo .*? mos_at_playout=([\d.]+)"),
     ("relay_lost", r"^relay: MEDIA .*? lost=(\d+)"), ("relay_late", r"^relay: MEDIA .*? late=(\d+)"),
     ("sched_run_cores", r"^SCHED .*? running=([\d.]+)"), ("sched_wait", r"^SCHED .*? waiting for a core=([\d.]+)"),
+    ("fwd_sent", r"^RTP forward .*? sent=(\d+)"), ("echo_sent", r"^RTP echo .*? sent=(\d+)"),
+    ("echo_received", r"^RTP echo .*? received=(\d+)"),
+    ("uas_socket_drops", r"^DROPS .*?\b40000: (\d+)"),
+]
+DERIVED = [
+    ("callee_app_loss", lambda r: 100 * (1 - r["echo_sent"] / r["fwd_sent"])),
+    ("round_trip_loss", lambda r: 100 * (1 - r["echo_received"] / r["fwd_sent"])),
 ]
 
 runs = {}
@@ -41,9 +52,17 @@ for path in sys.argv[1:]:
             if m and name not in runs[label][-1]:
                 runs[label][-1][name] = float(m.group(1))
 
+for rs in runs.values():
+    for r in rs:
+        if "ok" in r:
+            r.setdefault("uas_socket_drops", 0.0)
+        for name, f in DERIVED:
+            if "fwd_sent" in r and "echo_sent" in r and "echo_received" in r and r["fwd_sent"]:
+                r[name] = f(r)
+
 for label, rs in runs.items():
     print(f"## {label}: {len(rs)} runs")
-    for name, _ in FIELDS:
+    for name in [n for n, _ in FIELDS] + [n for n, _ in DERIVED]:
         values = [r[name] for r in rs if name in r]
         if values:
             print(f"  {name:18} median {statistics.median(values):10.3f}   runs " + ", ".join(f"{v:g}" for v in values))

@@ -1,18 +1,27 @@
 package net.hopwise.voip.relay;
 
 import io.netty.channel.Channel;
+import io.netty.channel.ChannelOption;
 import io.netty.channel.EventLoop;
+import io.netty.channel.EventLoopGroup;
+import io.netty.channel.MultiThreadIoEventLoopGroup;
 import io.netty.channel.FixedRecvByteBufAllocator;
 import io.netty.channel.ServerChannel;
 import io.netty.channel.epoll.EpollDatagramChannel;
+import io.netty.channel.epoll.EpollIoHandler;
 import io.netty.channel.epoll.EpollMode;
 import io.netty.channel.epoll.EpollServerSocketChannel;
 import io.netty.channel.socket.DatagramChannel;
 import io.netty.channel.socket.SocketProtocolFamily;
+import io.netty.channel.nio.NioIoHandler;
 import io.netty.channel.socket.nio.NioDatagramChannel;
 import io.netty.channel.socket.nio.NioServerSocketChannel;
+import io.netty.util.concurrent.DefaultThreadFactory;
+import java.io.IOException;
 import java.net.Inet6Address;
 import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.net.StandardProtocolFamily;
 import net.hopwise.overlay.OverlayNode;
 import net.hopwise.overlay.TransportKind;
 
@@ -82,6 +91,59 @@ final class NodeLoop {
         } else {
             ch.config().setRecvByteBufAllocator(new FixedRecvByteBufAllocator(MEDIA_READ_BYTES).maxMessagesPerRead(1));
         }
+        return ch;
+    }
+
+    /**
+     * A loop of its own for the phones' media sockets, of the node's transport: one thread, which
+     * reads and writes the phones' packets while the node's loop runs the relay and the overlay, so
+     * that a burst of packets is worked on two cores instead of one (rtpengine spreads its sockets over
+     * threads for the same reason).
+     */
+    EventLoopGroup newPhoneLoopGroup() {
+        return new MultiThreadIoEventLoopGroup(1, new DefaultThreadFactory("hopwise-relay-media", true),
+                epoll ? EpollIoHandler.newFactory() : NioIoHandler.newFactory());
+    }
+
+    /**
+     * A phone's media socket (as {@link #newMediaDatagram}) bound now, on the calling thread, and
+     * registered with {@code on}, which may be another loop: the bind is what can fail (a port taken),
+     * and a port pool must know at once to try the next port, while registering with another loop
+     * completes later on that loop. Null when the address is taken.
+     */
+    DatagramChannel openMediaDatagram(InetSocketAddress address, EventLoop on) {
+        DatagramChannel ch;
+        if (epoll) {
+            ch = newMediaDatagram(address.getAddress());
+            try {
+                ((io.netty.channel.unix.Socket) ((EpollDatagramChannel) ch).fd()).bind(address);
+            } catch (IOException e) {
+                ch.unsafe().closeForcibly();
+                return null;
+            }
+            // Bound outside Netty, so Netty does not know the socket is ready: active (read and
+            // written) from registration on.
+            ch.config().setOption(ChannelOption.DATAGRAM_CHANNEL_ACTIVE_ON_REGISTRATION, true);
+        } else {
+            java.nio.channels.DatagramChannel socket = null;
+            try {
+                socket = java.nio.channels.DatagramChannel.open(address.getAddress() instanceof Inet6Address
+                        ? StandardProtocolFamily.INET6 : StandardProtocolFamily.INET);
+                socket.bind(address);
+            } catch (IOException e) {
+                if (socket != null) {
+                    try {
+                        socket.close();
+                    } catch (IOException ignored) {
+                        // Closing a socket that never bound: nothing to release but the descriptor.
+                    }
+                }
+                return null;
+            }
+            ch = new NioDatagramChannel(socket);
+            ch.config().setRecvByteBufAllocator(new FixedRecvByteBufAllocator(MEDIA_READ_BYTES).maxMessagesPerRead(1));
+        }
+        on.register(ch);
         return ch;
     }
 

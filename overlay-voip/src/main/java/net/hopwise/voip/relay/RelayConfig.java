@@ -53,6 +53,13 @@ public final class RelayConfig {
      * by hand is not sent away for long.
      */
     public static final Duration DEFAULT_RETRY_AFTER = Duration.ofSeconds(5);
+    /**
+     * The phones' media sockets on a thread of their own: at load the reads and writes on them are
+     * most of a relay's time, and beside the node's loop they run on a second core where there is one
+     * (rtpengine runs its sockets on several threads for the same reason). Off, everything runs on the
+     * node's loop: one thread per relay, for a machine with a single core.
+     */
+    public static final boolean DEFAULT_MEDIA_THREAD = true;
     /** Kamailio registrar's min_expires: re-registration more often than each minute only loads the relay. */
     public static final int DEFAULT_MIN_EXPIRES = 60;
     /** Kamailio registrar's max_expires: a phone gone for good is forgotten within the hour. */
@@ -79,6 +86,7 @@ public final class RelayConfig {
     private final int maxExpires;
     private final int maxCalls;
     private final Duration retryAfter;
+    private final boolean mediaThread;
 
     private RelayConfig(Builder b) {
         this.sipAddress = b.sipAddress;
@@ -103,6 +111,7 @@ public final class RelayConfig {
         this.maxExpires = b.maxExpires;
         this.maxCalls = b.maxCalls;
         this.retryAfter = b.retryAfter;
+        this.mediaThread = b.mediaThread;
     }
 
     public static Builder builder() {
@@ -198,6 +207,11 @@ public final class RelayConfig {
         return retryAfter;
     }
 
+    /** Whether the phones' media sockets run on a thread of their own ({@link #DEFAULT_MEDIA_THREAD}). */
+    public boolean mediaThread() {
+        return mediaThread;
+    }
+
     public static final class Builder {
         private InetSocketAddress sipAddress = DEFAULT_SIP_ADDRESS;
         private String advertisedHost;
@@ -220,6 +234,7 @@ public final class RelayConfig {
         private int maxExpires = DEFAULT_MAX_EXPIRES;
         private int maxCalls = DEFAULT_MAX_CALLS;
         private Duration retryAfter = DEFAULT_RETRY_AFTER;
+        private boolean mediaThread = DEFAULT_MEDIA_THREAD;
 
         /** Where phones send SIP (UDP, and TCP on the same port unless {@link #tcp(boolean)} is false). */
         public Builder sipAddress(InetSocketAddress address) {
@@ -334,6 +349,12 @@ public final class RelayConfig {
                 throw new IllegalArgumentException("retryAfter is whole seconds, at least 1, got " + d);
             }
             this.retryAfter = d;
+            return this;
+        }
+
+        /** The phones' media sockets on a thread of their own, or on the node's loop. */
+        public Builder mediaThread(boolean on) {
+            this.mediaThread = on;
             return this;
         }
 

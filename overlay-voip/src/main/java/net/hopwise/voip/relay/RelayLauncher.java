@@ -47,7 +47,8 @@ public final class RelayLauncher {
         if (o == null) {
             out.println("options: --name NAME [--bind HOST:PORT] [--neighbour NAME@HOST:PORT]... [--sip HOST:PORT]"
                     + " [--advertise HOST] [--media-address IP] [--media-ports MIN-MAX] [--route RULE]..."
-                    + " [--linger DURATION] [--max-calls N] [--retry-after SECONDS] [--ready-timeout SECONDS]"
+                    + " [--linger DURATION] [--max-calls N] [--retry-after SECONDS] [--media-thread on|off]"
+                    + " [--ready-timeout SECONDS]"
                     + " [--until-stdin-closes]"
                     + " (--key FILE (--trusted-keys FILE | --authority ed25519:KEY --certificate FILE) [--cipher C]"
                     + " | --insecure): the node's links, as the node daemon's options");
@@ -90,6 +91,9 @@ public final class RelayLauncher {
             }
             if (o.retryAfter != null) {
                 relay.retryAfter(o.retryAfter);
+            }
+            if (o.mediaThread != null) {
+                relay.mediaThread(o.mediaThread);
             }
             o.routes.forEach(relay::route);
             config = relay.build();
@@ -149,6 +153,7 @@ public final class RelayLauncher {
         Duration linger;
         Integer maxCalls;
         Duration retryAfter;
+        Boolean mediaThread;
         /** Without the option: as long as it takes (a peer down at start comes up later). */
         Duration readyTimeout = Duration.ofDays(36500);
         final List<String> routes = new ArrayList<>();
@@ -198,6 +203,7 @@ public final class RelayLauncher {
                     case "--linger" -> o.linger = Duration.ofSeconds(number(v));
                     case "--max-calls" -> o.maxCalls = number(v);
                     case "--retry-after" -> o.retryAfter = Duration.ofSeconds(number(v));
+                    case "--media-thread" -> o.mediaThread = onOff(a, v);
                     case "--ready-timeout" -> o.readyTimeout = Duration.ofSeconds(number(v));
                     case "--key" -> o.key = java.nio.file.Path.of(v);
                     case "--trusted-keys" -> o.trustedKeys = java.nio.file.Path.of(v);
@@ -226,6 +232,14 @@ public final class RelayLauncher {
                 throw new IllegalArgumentException("an address takes an IP literal, got " + host);
             }
             return new InetSocketAddress(Calls.literal(host), number(v.substring(colon + 1)));
+        }
+
+        private static boolean onOff(String option, String v) {
+            return switch (v) {
+                case "on" -> true;
+                case "off" -> false;
+                default -> throw new IllegalArgumentException(option + " reads on or off, got " + v);
+            };
         }
 
         private static int number(String v) {

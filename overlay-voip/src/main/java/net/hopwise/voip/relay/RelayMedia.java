@@ -3,10 +3,12 @@ package net.hopwise.voip.relay;
 import io.netty.buffer.ByteBuf;
 import io.netty.channel.Channel;
 import io.netty.channel.ChannelHandlerContext;
+import io.netty.channel.EventLoop;
 import io.netty.channel.SimpleChannelInboundHandler;
 import io.netty.channel.socket.DatagramPacket;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
+import java.util.List;
 import io.netty.util.collection.IntObjectHashMap;
 import net.hopwise.overlay.OverlayNode;
 import net.hopwise.overlay.OverlayPort;
@@ -15,18 +17,31 @@ import net.hopwise.overlay.SendResult;
 
 /**
  * The media side of a running relay: RTP/RTCP sockets facing the phones, and overlay ports with their
- * real-time flows facing the other relays, all on the node's event loop (see {@link NodeLoop}), so
- * that a packet crosses the relay on the thread that read it. Every method runs on that loop.
+ * real-time flows facing the other relays. The relay's state and the overlay live on the node's event
+ * loop (see {@link NodeLoop}); every method here runs on it. The phones' sockets live on a loop of
+ * their own when the configuration says so ({@link RelayConfig#mediaThread}): that loop reads the
+ * phones' packets and hands each turn's to the node's loop in one task, and the node's loop hands each
+ * turn's packets for the phones back to it in one task ({@link TurnBatch}), so that the system calls
+ * on a thousand phone sockets (a read and a write per packet, most of a loaded relay's time) run beside
+ * the relay's own work instead of before and after it. Otherwise the phones' sockets share the node's
+ * loop and a packet crosses the relay on the thread that read it, with no hand-over at all.
  */
 final class RelayMedia implements MediaIo {
     private final OverlayNode node;
     private final NodeLoop nodeLoop;
     private final InetAddress bindAddress;
+    /** The loop of the phones' sockets: the node's own, or the relay's media loop. */
+    private final EventLoop phoneLoop;
+    private final boolean handOver;
+    /** Read on the phones' loop, handled on the node's; null when there is no hand-over. */
+    private final TurnBatch<FromPhone> fromPhones;
+    /** Sent on the node's loop, written on the phones'; null when there is no hand-over. */
+    private final TurnBatch<ToPhone> toPhones;
     // Keyed by port without boxing: every packet looks up its socket or flow here.
     private final IntObjectHashMap<Channel[]> phoneSockets = new IntObjectHashMap<>();
     private final IntObjectHashMap<OverlayPort> overlayPorts = new IntObjectHashMap<>();
     private final IntObjectHashMap<Flow> flows = new IntObjectHashMap<>();
-    private SipProxy proxy;
+    private MediaSink proxy;
     private volatile boolean open = true;
     /** The next call's pair, opened beforehand ({@link #preparePhonePorts}); null when none. */
     private Channel[] spare;
@@ -34,14 +49,72 @@ final class RelayMedia implements MediaIo {
     /** Long after the INVITE that took a pair has left (tens of microseconds), long before the next call. */
     static final long PREPARE_DELAY_MICROS = 500;
 
+    /** Phone sockets on the node's loop. */
     RelayMedia(OverlayNode node, NodeLoop nodeLoop, InetAddress bindAddress) {
+        this(node, nodeLoop, bindAddress, nodeLoop.loop());
+    }
+
+    /** Phone sockets on {@code phoneLoop}: the node's loop, or another that the caller shuts down after {@link #close}. */
+    RelayMedia(OverlayNode node, NodeLoop nodeLoop, InetAddress bindAddress, EventLoop phoneLoop) {
         this.node = node;
         this.nodeLoop = nodeLoop;
         this.bindAddress = bindAddress;
+        this.phoneLoop = phoneLoop;
+        this.handOver = phoneLoop != nodeLoop.loop();
+        if (handOver) {
+            fromPhones = new TurnBatch<>(phoneLoop, nodeLoop.loop(), this::handle, p -> p.packet.release());
+            toPhones = new TurnBatch<>(nodeLoop.loop(), phoneLoop, RelayMedia::write, p -> p.packet.release());
+        } else {
+            fromPhones = null;
+            toPhones = null;
+        }
     }
 
-    void proxy(SipProxy proxy) {
+    void proxy(MediaSink proxy) {
         this.proxy = proxy;
+    }
+
+    /** A phone's packet on its way from the phones' loop to the node's, with the time it was read. */
+    private record FromPhone(int rtpPort, boolean rtcpSocket, ByteBuf packet, InetSocketAddress source, long at) { }
+
+    /** A packet on its way from the node's loop to a phone's socket. */
+    private record ToPhone(Channel socket, DatagramPacket packet) { }
+
+    /** On the phones' loop: hands the packet on, or handles it here when that is the node's loop. */
+    private void read(int rtpPort, boolean rtcpSocket, DatagramPacket datagram) {
+        long now = System.nanoTime();
+        if (!handOver) {
+            proxy.onPhoneMedia(rtpPort, rtcpSocket, datagram.content(), datagram.sender(), now);
+            return;
+        }
+        if (open) {
+            fromPhones.add(new FromPhone(rtpPort, rtcpSocket, datagram.content().retain(), datagram.sender(), now));
+        }
+    }
+
+    /** On the node's loop: one turn's packets from the phones. */
+    private void handle(List<FromPhone> batch) {
+        for (FromPhone p : batch) {
+            try {
+                if (open) {
+                    proxy.onPhoneMedia(p.rtpPort, p.rtcpSocket, p.packet, p.source, p.at);
+                }
+            } finally {
+                p.packet.release();
+            }
+        }
+    }
+
+    /** On the phones' loop: one turn's packets for the phones (a socket closed meanwhile releases its own). */
+    private static void write(List<ToPhone> batch) {
+        for (ToPhone p : batch) {
+            p.socket.writeAndFlush(p.packet);
+        }
+    }
+
+    /** Batches of phones' packets handed to the node's loop so far (0 without a media loop). */
+    long handOversFromPhones() {
+        return handOver ? fromPhones.handOvers() : 0;
     }
 
     @Override
@@ -106,16 +179,20 @@ final class RelayMedia implements MediaIo {
     }
 
     /**
-     * Binds a socket at once (on the loop, where binding completes before it returns) and registers
-     * it on the node's loop; null when the port is taken.
+     * Binds a socket at once (a port taken is known before this returns) and registers it on the
+     * phones' loop; null when the port is taken.
      */
     private Channel bind(int port, boolean rtcpSocket) {
-        io.netty.channel.socket.DatagramChannel ch = nodeLoop.newMediaDatagram(bindAddress);
+        io.netty.channel.socket.DatagramChannel ch =
+                nodeLoop.openMediaDatagram(new InetSocketAddress(bindAddress, port), phoneLoop);
+        if (ch == null) {
+            return null;
+        }
         int rtpPort = rtcpSocket ? port - 1 : port;
         ch.pipeline().addLast(new SimpleChannelInboundHandler<DatagramPacket>() {
             @Override
             protected void channelRead0(ChannelHandlerContext ctx, DatagramPacket packet) {
-                proxy.onPhoneMedia(rtpPort, rtcpSocket, packet.content(), packet.sender(), System.nanoTime());
+                read(rtpPort, rtcpSocket, packet);
             }
 
             @Override
@@ -123,7 +200,7 @@ final class RelayMedia implements MediaIo {
                 // An ICMP unreachable from a phone that went away surfaces here; the media timeout handles it.
             }
         });
-        return nodeLoop.registerAndBind(ch, new InetSocketAddress(bindAddress, port)) ? ch : null;
+        return ch;
     }
 
     @Override
@@ -164,8 +241,15 @@ final class RelayMedia implements MediaIo {
     @Override
     public void sendToPhone(int rtpPort, boolean rtcp, InetSocketAddress to, ByteBuf packet) {
         Channel[] pair = phoneSockets.get(rtpPort);
-        if (pair != null) {
-            pair[rtcp ? 1 : 0].writeAndFlush(new DatagramPacket(packet.retainedDuplicate(), to));
+        if (pair == null) {
+            return;
+        }
+        Channel socket = pair[rtcp ? 1 : 0];
+        DatagramPacket datagram = new DatagramPacket(packet.retainedDuplicate(), to);
+        if (handOver) {
+            toPhones.add(new ToPhone(socket, datagram));
+        } else {
+            socket.writeAndFlush(datagram);
         }
     }
 

@@ -27,7 +27,7 @@ import net.hopwise.voip.sip.SipRequests;
  * of their own; what stays is the request flow of RFC 3261 section 16, which reads best as the section
  * does, in one place.
  */
-public final class SipProxy {
+public final class SipProxy implements MediaSink {
     final String nodeName;
     final RelayConfig config;
     final SignalIo signal;
@@ -407,6 +407,7 @@ public final class SipProxy {
     }
 
     /** An RTP or RTCP packet from a phone on one of the relay's media sockets; the caller keeps the buffer. */
+    @Override
     public void onPhoneMedia(int rtpPort, boolean rtcpSocket, ByteBuf packet, InetSocketAddress source, long now) {
         try {
             calls.onPhonePacket(rtpPort, rtcpSocket, packet, source, now);
@@ -416,6 +417,7 @@ public final class SipProxy {
     }
 
     /** A packet from another relay's flow on a stream's overlay port; the caller keeps the buffer. */
+    @Override
     public void onNodeMedia(int overlayPort, ByteBuf packet, long flowSequence, long sendTimeNanos, long now) {
         try {
             calls.onNodePacket(overlayPort, packet, flowSequence, sendTimeNanos, now);

@@ -8,6 +8,7 @@ import io.netty.channel.Channel;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelInboundHandlerAdapter;
 import io.netty.channel.EventLoop;
+import io.netty.channel.EventLoopGroup;
 import io.netty.channel.SimpleChannelInboundHandler;
 import io.netty.channel.socket.DatagramPacket;
 import io.netty.util.concurrent.ScheduledFuture;
@@ -30,9 +31,10 @@ import net.hopwise.voip.sip.SipParseError;
 /**
  * A running SIP relay beside an overlay node: the thin IO shell around {@link SipProxy}. Phones
  * reach it on UDP and TCP; other relays over reliable overlay sessions on the signalling port;
- * media goes through {@link RelayMedia}. All of the relay's state and sockets live on the node's
- * own event loop ({@link NodeLoop}), so the overlay's callbacks reach the relay without a hand-over
- * and the relay's sends enter the node on the thread that sends them. Start it from outside that
+ * media goes through {@link RelayMedia}. All of the relay's state and its SIP sockets live on the
+ * node's own event loop ({@link NodeLoop}), so the overlay's callbacks reach the relay without a
+ * hand-over and the relay's sends enter the node on the thread that sends them; the phones' media
+ * sockets, by default, on a loop of their own that hands packets over a turn at a time. Start it from outside that
  * loop (it waits for its sockets to bind).
  *
  * <pre>{@code
@@ -55,6 +57,8 @@ public final class SipRelay implements AutoCloseable {
     private Channel udp;
     private Channel tcp;
     private RelayMedia media;
+    /** The phones' media sockets' loop, when they have one of their own. */
+    private EventLoopGroup mediaGroup;
     private SipProxy proxy;
     private RelayMeters meters;
     private ScheduledFuture<?> timer;
@@ -106,7 +110,12 @@ public final class SipRelay implements AutoCloseable {
                     .bind(bound).syncUninterruptibly().channel();
         }
         call(() -> {
-            media = new RelayMedia(node, nodeLoop, Calls.literal(config.mediaAddress()));
+            EventLoop phoneLoop = loop;
+            if (config.mediaThread()) {
+                mediaGroup = nodeLoop.newPhoneLoopGroup();
+                phoneLoop = mediaGroup.next();
+            }
+            media = new RelayMedia(node, nodeLoop, Calls.literal(config.mediaAddress()), phoneLoop);
             proxy = new SipProxy(node.name(), config, bound.getPort(), new Signal(), media, udp.alloc());
             node.findModule(RegistrationDirectory.class).ifPresent(proxy::directory);
             media.proxy(proxy);
@@ -276,6 +285,14 @@ public final class SipRelay implements AutoCloseable {
                 }
                 return null;
             });
+        }
+        // After the sockets' close was asked for (above, on the node's loop): the loop runs those
+        // closes before it ends, and closes whatever a node stopped first left open.
+        if (mediaGroup != null) {
+            mediaGroup.shutdownGracefully(0, 5, TimeUnit.SECONDS);
+            if (!loop.inEventLoop()) {
+                mediaGroup.terminationFuture().awaitUninterruptibly(10, TimeUnit.SECONDS);
+            }
         }
         sessions.values().forEach(ReliableSession::close);
         // A node stopped first took its loop, and the loop closed every socket on it as it ended.

@@ -1,0 +1,185 @@
+package net.hopwise.voip.relay;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
+
+import io.netty.buffer.ByteBuf;
+import io.netty.buffer.Unpooled;
+import io.netty.channel.EventLoop;
+import io.netty.channel.EventLoopGroup;
+import java.net.DatagramPacket;
+import java.net.DatagramSocket;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.net.SocketException;
+import java.util.List;
+import java.util.concurrent.Callable;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.TimeUnit;
+import net.hopwise.overlay.NodeConfig;
+import net.hopwise.overlay.NodeRuntime;
+import net.hopwise.overlay.OverlayNode;
+import net.hopwise.overlay.TransportKind;
+import net.hopwise.overlay.testing.Eventually;
+import net.hopwise.overlay.testing.HeldLoop;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
+
+/**
+ * The phones' sockets on a loop of their own: packets read there in one turn reach the relay on the
+ * node's loop in one task, intact and in order, stamped with the time they were read; packets the relay sends
+ * to a phone leave from the stream's socket; a port taken is refused at once, and closing frees every
+ * port.
+ */
+class MediaThreadTest {
+    /** What the relay was handed: per packet its socket, first byte, read time, and whether on the node's loop. */
+    private record Seen(int rtpPort, boolean rtcpSocket, int firstByte, int length, long at, long handled,
+            boolean onNodeLoop) { }
+
+    @ParameterizedTest
+    @EnumSource(value = TransportKind.class, names = {"NIO", "AUTO"})
+    void aTurnsPacketsReachTheNodesLoopInOneTaskAndRepliesLeaveFromTheStreamsSocket(TransportKind transport)
+            throws Exception {
+        assumeTrue(java.nio.file.Files.isReadable(java.nio.file.Path.of("/proc/net/udp")), "Linux");
+        try (NodeRuntime runtime = NodeRuntime.create(1, transport);
+                OverlayNode node = OverlayNode.start(NodeConfig.builder("a").loopback(0).build(), runtime);
+                DatagramSocket phone = new DatagramSocket(new InetSocketAddress("127.0.0.1", 0))) {
+            InetAddress local = InetAddress.getByName("127.0.0.1");
+            NodeLoop loop = NodeLoop.of(node);
+            EventLoopGroup group = loop.newPhoneLoopGroup();
+            EventLoop phoneLoop = group.next();
+            List<Seen> seen = new CopyOnWriteArrayList<>();
+            RelayMedia media = new RelayMedia(node, loop, local, phoneLoop);
+            media.proxy(new MediaSink() {
+                @Override
+                public void onPhoneMedia(int rtpPort, boolean rtcpSocket, ByteBuf packet, InetSocketAddress source,
+                        long now) {
+                    assertThat(source.getPort()).isEqualTo(phone.getLocalPort());
+                    seen.add(new Seen(rtpPort, rtcpSocket, packet.getByte(packet.readerIndex()),
+                            packet.readableBytes(), now, System.nanoTime(), loop.loop().inEventLoop()));
+                }
+
+                @Override
+                public void onNodeMedia(int overlayPort, ByteBuf packet, long flowSequence, long sendTimeNanos,
+                        long now) {
+                }
+            });
+            int first = freePorts(local, 4);
+            int second = first + 2;
+            try {
+                assertThat(onLoop(loop, () -> media.bindPhonePorts(first) && media.bindPhonePorts(second))).isTrue();
+                // Bound at once although registered with another loop: the same port again is refused.
+                assertThat(onLoop(loop, () -> media.bindPhonePorts(first))).as("a port already bound").isFalse();
+
+                // One packet to each of the four sockets while the phones' loop serves a long turn, each
+                // in its socket's queue before the loop goes on: the next turn reads all four (on either
+                // transport) and hands them to the node's loop in one task.
+                long before = System.nanoTime();
+                try (HeldLoop held = HeldLoop.hold(phoneLoop)) {
+                    for (int i = 0; i < 4; i++) {
+                        send(phone, local, first + i, 10 + i);
+                    }
+                    Eventually.await("the four packets queued in their sockets",
+                            () -> queued(first) && queued(first + 1) && queued(second) && queued(second + 1));
+                }
+                Eventually.await("all four handed to the relay", () -> seen.size() == 4);
+                assertThat(onLoop(loop, media::handOversFromPhones)).as("one task for the turn").isEqualTo(1L);
+                assertThat(seen).allMatch(Seen::onNodeLoop, "handled on the node's loop");
+                assertThat(seen).allMatch(s -> s.length() == 172 && s.at() - before > 0 && s.handled() - s.at() >= 0,
+                        "whole, stamped when read, before the node's loop took it");
+                assertThat(seen).extracting(s -> s.rtpPort() + (s.rtcpSocket() ? 1 : 0), Seen::firstByte)
+                        .containsExactlyInAnyOrder(org.assertj.core.groups.Tuple.tuple(first, 10),
+                                org.assertj.core.groups.Tuple.tuple(first + 1, 11),
+                                org.assertj.core.groups.Tuple.tuple(second, 12),
+                                org.assertj.core.groups.Tuple.tuple(second + 1, 13));
+
+                // A backlog on one socket arrives whole and in order, however many turns read it.
+                seen.clear();
+                try (HeldLoop held = HeldLoop.hold(phoneLoop)) {
+                    for (int i = 0; i < 6; i++) {
+                        send(phone, local, second, 30 + i);
+                    }
+                }
+                Eventually.await("all six handed to the relay", () -> seen.size() == 6);
+                assertThat(seen).allMatch(Seen::onNodeLoop, "handled on the node's loop");
+                assertThat(seen).extracting(Seen::firstByte).containsExactly(30, 31, 32, 33, 34, 35);
+
+                // The relay's packets for the phone, sent on the node's loop, leave from the stream's sockets.
+                InetSocketAddress to = (InetSocketAddress) phone.getLocalSocketAddress();
+                onLoop(loop, () -> {
+                    for (int i = 0; i < 3; i++) {
+                        ByteBuf packet = Unpooled.buffer(172).writeByte(40 + i).writeZero(171);
+                        try {
+                            media.sendToPhone(first, i == 2, to, packet);
+                        } finally {
+                            packet.release();
+                        }
+                    }
+                    return null;
+                });
+                phone.setSoTimeout((int) TimeUnit.SECONDS.toMillis(30));
+                for (int i = 0; i < 3; i++) {
+                    DatagramPacket in = new DatagramPacket(new byte[2048], 2048);
+                    phone.receive(in);
+                    assertThat(in.getLength()).isEqualTo(172);
+                    assertThat((int) in.getData()[0]).isEqualTo(40 + i);
+                    assertThat(in.getPort()).isEqualTo(i == 2 ? first + 1 : first);
+                }
+            } finally {
+                onLoop(loop, () -> {
+                    media.close();
+                    return null;
+                });
+                group.shutdownGracefully(0, 5, TimeUnit.SECONDS).syncUninterruptibly();
+            }
+            assertThat(freePorts(local, 4)).as("every port free again").isEqualTo(first);
+        }
+    }
+
+    private static void send(DatagramSocket phone, InetAddress local, int port, int firstByte) throws Exception {
+        byte[] rtp = new byte[172];
+        rtp[0] = (byte) firstByte;
+        phone.send(new DatagramPacket(rtp, rtp.length, new InetSocketAddress(local, port)));
+    }
+
+    /**
+     * Whether the loopback socket on {@code port} holds a datagram (Linux's /proc/net/udp, rx_queue):
+     * what was sent on loopback may still wait in the kernel's backlog when the send returns.
+     */
+    private static boolean queued(int port) {
+        try {
+            String local = String.format("0100007F:%04X", port);
+            for (String line : java.nio.file.Files.readAllLines(java.nio.file.Path.of("/proc/net/udp"))) {
+                String[] f = line.trim().split("\\s+");
+                if (f.length > 4 && f[1].equals(local)) {
+                    return Long.parseLong(f[4].substring(f[4].indexOf(':') + 1), 16) > 0;
+                }
+            }
+            return false;
+        } catch (java.io.IOException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
+    private static <T> T onLoop(NodeLoop loop, Callable<T> query) throws Exception {
+        return loop.loop().submit(query).get();
+    }
+
+    /** An even port with the {@code n - 1} above it free. */
+    private static int freePorts(InetAddress local, int n) {
+        for (int port = 44000; port < 60000; port += n) {
+            boolean free = true;
+            for (int p = port; p < port + n && free; p++) {
+                try (DatagramSocket s = new DatagramSocket(new InetSocketAddress(local, p))) {
+                    free = true;
+                } catch (SocketException e) {
+                    free = false;
+                }
+            }
+            if (free) {
+                return port;
+            }
+        }
+        throw new IllegalStateException("no " + n + " free ports from 44000");
+    }
+}
