@@ -118,10 +118,14 @@ final class Handshakes {
         int index = SecureWire.getInt(b, 1);
         Responder.Pending pending = ls.responder().take(index, from);
         if (pending == null) {
-            // Also a FINAL resent for a session already made (the initiator will hear our data and
-            // stop): it is dropped like any other, since a session's index is in clear in every DATA
-            // datagram and a FINAL naming it proves nothing.
+            // Also a FINAL resent for a session already made: the initiator has not heard our data.
+            // It is dropped like any other, since a session's index is in clear in every DATA datagram
+            // and a FINAL naming it proves nothing; but the session's peer, at its known address and at
+            // most once a retry interval, gets an empty sealed datagram, so that an initiator on a link
+            // quiet in our direction learns its session was made (and one whose FINAL was refused,
+            // hearing nothing, starts again after the handshake timeout).
             ls.drop(DropReason.HANDSHAKE);
+            ls.confirmIfMade(index, now);
             return;
         }
         byte[] payload;

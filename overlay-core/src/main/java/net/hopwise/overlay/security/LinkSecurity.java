@@ -137,7 +137,7 @@ public final class LinkSecurity {
                 next = Math.min(next, Math.min(p.initiation.lastSentNanos + retryNanos, p.initiation.startedNanos + timeoutNanos));
             }
             if (p.current != null && p.current.finalMessage != null) {
-                next = Math.min(next, p.lastFinalSentNanos + retryNanos);
+                next = Math.min(next, Math.min(p.lastFinalSentNanos + retryNanos, p.current.createdNanos + timeoutNanos));
             }
             for (Session s : new Session[] {p.current, p.previous}) {
                 if (s != null) {
@@ -159,7 +159,13 @@ public final class LinkSecurity {
                 i.lastSentNanos = now;
                 outbox.send(p.address, i.message.clone());
             }
-            if (p.current != null && p.current.finalMessage != null && now - p.lastFinalSentNanos >= retryNanos) {
+            if (p.current != null && p.current.finalMessage != null && p.current.age(now) >= timeoutNanos) {
+                // Never confirmed: the responder refused our FINAL (it did not know us yet, or lost its
+                // half), so resending it cannot help. Fall back to the session it replaced, if any, and
+                // start afresh rather than wait for the reject age.
+                abandonUnconfirmed(p);
+                startHandshake(p, now);
+            } else if (p.current != null && p.current.finalMessage != null && now - p.lastFinalSentNanos >= retryNanos) {
                 p.lastFinalSentNanos = now;
                 outbox.send(p.address, p.current.finalMessage.clone());
             }
@@ -311,6 +317,26 @@ public final class LinkSecurity {
         listener.established(p.name, from, rekey);
     }
 
+    /** Answers a resent FINAL for a responder's session this node made (see {@code Handshakes.onFinal}). */
+    void confirmIfMade(int localIndex, long now) {
+        Session s = table.session(localIndex);
+        Peer p = s == null ? null : peers.get(s.peer);
+        if (p == null || s.initiator || p.current != s || s.age(now) >= rejectNanos
+                || now < p.confirmAllowedFromNanos) {
+            return;
+        }
+        p.confirmAllowedFromNanos = now + retryNanos;
+        ByteBuffer out = ByteBuffer.allocate(SecureWire.DATA_OVERHEAD);
+        s.seal(ByteBuffer.allocate(0), out);
+        outbox.send(p.address, out.array());
+    }
+
+    private void abandonUnconfirmed(Peer p) {
+        table.retire(p.current);
+        p.current = p.previous;
+        p.previous = null;
+    }
+
     void cutOff(Peer p) {
         for (Session old : new Session[] {p.current, p.previous}) {
             if (old != null) {
@@ -370,6 +396,7 @@ public final class LinkSecurity {
             drop(DropReason.EXPIRED);
             return null;
         }
+        int start = out.position();
         DropReason refused = s.open(datagram, out);
         if (refused != null) {
             drop(refused);
@@ -385,7 +412,8 @@ public final class LinkSecurity {
             s.finalMessage = null;
         }
         moved(p, from);
-        return p.name;
+        // An empty datagram only confirms the session (the answer to a resent FINAL): nothing to deliver.
+        return out.position() == start ? null : p.name;
     }
 
     private String malformed() {

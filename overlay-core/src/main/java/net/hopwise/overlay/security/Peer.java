@@ -16,6 +16,8 @@ final class Peer {
     long forgeries;
     long rejections;
     long lastFinalSentNanos;
+    /** Before this instant a resent FINAL gets no answer: at most one a retry interval. */
+    long confirmAllowedFromNanos = Long.MIN_VALUE;
 
     Peer(String name, InetSocketAddress address) {
         this.name = name;

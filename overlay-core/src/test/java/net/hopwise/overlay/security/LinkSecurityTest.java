@@ -54,6 +54,41 @@ class LinkSecurityTest {
     }
 
     @Test
+    void anInitiatorWhoseFinalWasRefusedStartsAgainAfterTheHandshakeTimeout() {
+        a.start(net.config(a));
+        b.start(net.config(b));
+        a.engine.addPeer(b.name, b.address); // b does not know a yet: it refuses a's FINAL
+        assertThat(a.send(b, SECRET)).isFalse();
+        net.run();
+        assertThat(a.events).containsExactly("established node-b");
+        assertThat(b.events).isEmpty();
+        b.engine.addPeer(a.name, a.address);
+        net.advance(Duration.ofSeconds(30), a, b);
+        assertThat(b.events).containsExactly("established node-a");
+        assertThat(a.send(b, SECRET)).isTrue();
+        net.run();
+        assertThat(b.delivered).containsExactly(SECRET);
+        assertThat(a.events).containsExactly("established node-b", "established node-b");
+    }
+
+    @Test
+    void aLinkQuietInTheRespondersDirectionIsConfirmedByItsAnswerToAResentFinalAndKeepsItsSession() {
+        start();
+        establish();
+        net.advance(Duration.ofSeconds(30), a, b); // b never sends: only the answer can confirm
+        assertThat(a.events).containsExactly("established node-b");
+        assertThat(b.events).containsExactly("established node-a");
+        long finals = net.seen.stream().filter(d -> d.bytes()[0] == SecureWire.FINAL).count();
+        long answers = net.seen.stream().filter(d -> d.bytes()[0] == SecureWire.DATA && d.from().equals(b.address)).count();
+        assertThat(finals).as("the first FINAL and one resent").isEqualTo(2);
+        assertThat(answers).isEqualTo(1);
+        assertThat(a.delivered).as("the answer is not data").isEmpty();
+        assertThat(a.send(b, SECRET)).isTrue();
+        net.run();
+        assertThat(b.delivered).containsExactly(SECRET);
+    }
+
+    @Test
     void aCapturedDatagramIsRefusedWhenReplayedAndAFlippedBitIsAForgery() {
         start();
         establish();

@@ -49,7 +49,8 @@ class SecureUdpTest {
             try {
                 InetSocketAddress aAt = new InetSocketAddress("127.0.0.1", a.localAddress().getPort());
                 // b first: a FINAL that reaches b before b knows a is refused, and the initiator then
-                // waits on a session b never made (a race of the test's two calls, not what it checks)
+                // starts again only after handshakeTimeout (a race of the test's two calls, not what it
+                // checks; LinkSecurityTest checks that recovery)
                 b.addNeighbour(new NeighbourConfig("a", (InetSocketAddress) old.getLocalAddress()));
                 a.addNeighbour(new NeighbourConfig("b", new InetSocketAddress("127.0.0.1", b.localAddress().getPort())));
                 Eventually.await("routes both ways once a's handshake completed from its real address",
