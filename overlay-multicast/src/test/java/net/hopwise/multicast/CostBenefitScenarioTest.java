@@ -76,7 +76,7 @@ class CostBenefitScenarioTest {
      */
     @Test
     void twoHundredClientsOnOneLinkKeepItsBufferBelowHalfItsBound() {
-        RandomisationExperiment.Result r = RandomisationExperiment.run(1, 200, true, Duration.ofSeconds(5),
+        RandomisationExperiment.Result r = RandomisationExperiment.run(1, 200, true, false, Duration.ofSeconds(5),
                 Duration.ofSeconds(5));
         System.out.println("200 clients: peak " + r.max() + ", aggregate " + r.aggregateMbps());
         assertThat(r.max()).as("the A-B buffer's peak").isLessThan(CostBenefitConfig.DEFAULT_HARD_BUFFER_PACKETS / 2);
@@ -91,7 +91,7 @@ class CostBenefitScenarioTest {
      */
     @Test
     void aClientAloneOnALinkKeepsItBusy() {
-        RandomisationExperiment.Result r = RandomisationExperiment.run(1, 1, true, Duration.ofSeconds(5),
+        RandomisationExperiment.Result r = RandomisationExperiment.run(1, 1, true, false, Duration.ofSeconds(5),
                 Duration.ofSeconds(5));
         System.out.println("1 client: peak " + r.max() + ", aggregate " + r.aggregateMbps());
         assertThat(r.aggregateMbps()).as("one client on a 2 Mbit/s link").isBetween(2 * 0.93, 2.0);
