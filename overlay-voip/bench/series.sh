@@ -11,6 +11,11 @@
 #   overlay-voip/bench/series.sh alternate [N]   N calls (default 1000) direct, Hopwise with the phones' sockets on
 #                                                the node's loop, Hopwise with them on a thread of their own,
 #                                                in turn, three rounds; each round takes the lock for itself
+#   overlay-voip/bench/series.sh wide [N]        N calls (default 1000) direct, then Hopwise (media thread on), three
+#                                                rounds, with every socket's default receive buffer at 4 MiB for the
+#                                                round (net.core.rmem_default; root; restored after): SIPp cannot size
+#                                                its echoing socket, which at the system default drops what arrives
+#                                                in bursts, so these runs tell the relays' loss from SIPp's
 set -uo pipefail
 bench=$(cd "$(dirname "$0")" && pwd)
 results=${RESULTS:-$bench/results-$(date -u +%Y%m%dT%H%M).txt}
@@ -56,6 +61,19 @@ if [[ $what == alternate ]]; then
       once "direct $n" -- direct "$n"
       once "hopwise $n media-thread off" MEDIA_THREAD=off -- hopwise "$n"
       once "hopwise $n media-thread on" MEDIA_THREAD=on -- hopwise "$n"'
+  done
+fi
+if [[ $what == wide ]]; then
+  n=${2:-1000}
+  old_rmem=$(sysctl -n net.core.rmem_default)
+  for round in 1 2 3; do
+    export round n old_rmem
+    if [[ -n ${HOPWISE_BENCH_LOCKED:-} ]]; then lock=(); else lock=(flock /tmp/hopwise-mvn.lock); fi
+    HOPWISE_BENCH_LOCKED=1 ${lock[@]+"${lock[@]}"} bash -c "$(declare -f once)"'
+      trap "sysctl -q -w net.core.rmem_default=$old_rmem" EXIT
+      sysctl -q -w net.core.rmem_default=4194304
+      once "direct $n rmem_default 4194304" -- direct "$n"
+      once "hopwise $n media-thread on rmem_default 4194304" MEDIA_THREAD=on -- hopwise "$n"'
   done
 fi
 if [[ $what == all || $what == loss ]]; then
