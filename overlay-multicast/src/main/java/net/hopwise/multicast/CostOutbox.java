@@ -14,9 +14,12 @@ import net.hopwise.overlay.NodeId;
  * The cost updates a node owes each neighbour, waiting for a packet to ride on: the thesis's updates
  * were "piggy-backed with the data packets whenever possible", and a datagram of their own costs each
  * its wire header on the very links that are congested. They ride on the flow-control channel's data
- * and acknowledgements crossing the link; an update goes as a datagram of its own only when nothing
+ * and acknowledgements crossing the link; an update goes as a datagram of its own when nothing
  * crossed the link for {@code idleNanos} (T_update): on a link that carries traffic the next carrier
  * comes within a packet's time, and on one that carries none waiting would only delay the feedback.
+ * An update that waited T_update while carriers crossed has found none with room for it (a full data
+ * packet leaves about 132 bytes, an update of more than 9 links is larger): it goes on its own then,
+ * else a busy link would hold it, and every later update of its origin merged into it, for good.
  *
  * <p>An origin's updates are soft state merged in order (a fast update lists only its links with a
  * queue), so a newer update of an origin still waiting is merged into the older one: what the
@@ -31,6 +34,11 @@ final class CostOutbox {
 
     private static final class Waiting {
         final Map<NodeId, CostUpdate> byOrigin = new LinkedHashMap<>();
+        /**
+         * When each origin's update began to wait; a merge keeps the first, so the wait stays bounded.
+         * Insertion order is that of time, so the first entry is the oldest.
+         */
+        final Map<NodeId, Long> since = new LinkedHashMap<>();
         long lastCarrierNanos;
         long carriedBytes;
         long standalone;
@@ -56,6 +64,7 @@ final class CostOutbox {
         Waiting w = waiting.computeIfAbsent(neighbour, n -> new Waiting(nowNanos - idleNanos));
         CostUpdate before = w.byOrigin.get(update.origin());
         w.byOrigin.put(update.origin(), before == null ? update : merge(before, update));
+        w.since.putIfAbsent(update.origin(), nowNanos);
         if (nowNanos - w.lastCarrierNanos >= idleNanos) {
             flush(neighbour, w);
         }
@@ -107,6 +116,7 @@ final class CostOutbox {
             u.encode(out);
             left -= u.size();
             it.remove();
+            w.since.remove(u.origin());
         }
         if (out != null) {
             out.setShort(0, out.readableBytes() - ChannelAck.CARRIED_HEADER);
@@ -120,18 +130,35 @@ final class CostOutbox {
         long next = Long.MAX_VALUE;
         for (Waiting w : waiting.values()) {
             if (!w.byOrigin.isEmpty()) {
-                next = Math.min(next, w.lastCarrierNanos + idleNanos);
+                long oldest = w.since.values().iterator().next();
+                next = Math.min(next, Math.min(w.lastCarrierNanos, oldest) + idleNanos);
             }
         }
         return next;
     }
 
-    /** Sends on their own the updates of links that carried nothing for T_update. */
+    /**
+     * Sends on their own the updates of links that carried nothing for T_update, and those that
+     * waited T_update without a carrier with room for them.
+     */
     void onTimer(long nowNanos) {
         for (Map.Entry<NodeId, Waiting> e : new ArrayList<>(waiting.entrySet())) {
             Waiting w = e.getValue();
-            if (!w.byOrigin.isEmpty() && nowNanos - w.lastCarrierNanos >= idleNanos) {
+            if (w.byOrigin.isEmpty()) {
+                continue;
+            }
+            if (nowNanos - w.lastCarrierNanos >= idleNanos) {
                 flush(e.getKey(), w);
+                continue;
+            }
+            for (Iterator<Map.Entry<NodeId, Long>> it = w.since.entrySet().iterator(); it.hasNext(); ) {
+                Map.Entry<NodeId, Long> s = it.next();
+                if (nowNanos - s.getValue() < idleNanos) {
+                    break;
+                }
+                it.remove();
+                w.standalone++;
+                sink.send(e.getKey(), w.byOrigin.remove(s.getKey()));
             }
         }
     }
@@ -139,6 +166,7 @@ final class CostOutbox {
     private void flush(NodeId neighbour, Waiting w) {
         List<CostUpdate> all = new ArrayList<>(w.byOrigin.values());
         w.byOrigin.clear();
+        w.since.clear();
         for (CostUpdate u : all) {
             w.standalone++;
             sink.send(neighbour, u);

@@ -99,6 +99,46 @@ class CostOutboxTest {
     }
 
     @Test
+    void anUpdateTooLargeForTheCarriersOfABusyLinkGoesOnItsOwnAfterTUpdateWithTheLaterOnesMergedIn() {
+        List<CostUpdate.Link> links = new ArrayList<>();
+        for (int i = 0; i < 20; i++) {
+            links.add(new CostUpdate.Link(NodeId.ofName("n" + i), 0f));
+        }
+        CostUpdate large = new CostUpdate(ORIGIN, 1, List.copyOf(links));
+        int fullPacketRoom = 132;
+        assertThat(large.size()).isGreaterThan(fullPacketRoom - ChannelAck.CARRIED_HEADER);
+        NodeId small = NodeId.ofName("small");
+        CostUpdate other = new CostUpdate(small, 7, List.of(new CostUpdate.Link(X, 2f)));
+
+        outbox.take(PEER, 500, 0);
+        outbox.queue(PEER, large, MS);
+        // Full packets cross every 5 ms: each has room, none enough for the large update.
+        for (long t = 5 * MS; t < MS + T_UPDATE; t += 5 * MS) {
+            if (t == 20 * MS) {
+                outbox.queue(PEER, update(2, X, 3f), t);
+                outbox.queue(PEER, other, t);
+            }
+            ByteBuf carried = outbox.take(PEER, fullPacketRoom, t);
+            if (t == 20 * MS) {
+                assertThat(read(carried)).as("an update that fits still rides").containsExactly(other);
+            } else {
+                assertThat(carried).isNull();
+            }
+            outbox.onTimer(t);
+        }
+        assertThat(alone).isEmpty();
+        assertThat(outbox.nextDeadlineNanos()).as("T_update after it began to wait, carriers or not")
+                .isEqualTo(MS + T_UPDATE);
+        outbox.onTimer(MS + T_UPDATE);
+        List<CostUpdate.Link> merged = new ArrayList<>(links);
+        merged.add(new CostUpdate.Link(X, 3f));
+        assertThat(alone).containsExactly(new CostUpdate(ORIGIN, 2, merged));
+        assertThat(outbox.standalone(PEER)).isEqualTo(1);
+        assertThat(outbox.nextDeadlineNanos()).isEqualTo(Long.MAX_VALUE);
+        assertThat(outbox.take(PEER, 500, MS + T_UPDATE + MS)).as("sent already").isNull();
+    }
+
+    @Test
     void eachNeighbourHasItsOwnQueueAndAGoneLinkDropsIt() {
         NodeId other = NodeId.ofName("other");
         outbox.take(PEER, 500, 0);
