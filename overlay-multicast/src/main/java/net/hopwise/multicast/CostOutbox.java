@@ -17,9 +17,11 @@ import net.hopwise.overlay.NodeId;
  * and acknowledgements crossing the link; an update goes as a datagram of its own when nothing
  * crossed the link for {@code idleNanos} (T_update): on a link that carries traffic the next carrier
  * comes within a packet's time, and on one that carries none waiting would only delay the feedback.
- * An update that waited T_update while carriers crossed has found none with room for it (a full data
- * packet leaves about 132 bytes, an update of more than 9 links is larger): it goes on its own then,
- * else a busy link would hold it, and every later update of its origin merged into it, for good.
+ * An update that waited T_update while no carrier that crossed had room for it, even alone, goes on its
+ * own then (a full data packet leaves about 132 bytes, an update of more than 9 links is larger): else a
+ * busy link would hold it, and every later update of its origin merged into it, for good. One that
+ * would have fitted but found the room taken by older updates keeps waiting: those ahead of it ride
+ * first, so it rides within the packets they take, as the thesis's piggy-backing has it.
  *
  * <p>An origin's updates are soft state merged in order (a fast update lists only its links with a
  * queue), so a newer update of an origin still waiting is merged into the older one: what the
@@ -35,16 +37,26 @@ final class CostOutbox {
     private static final class Waiting {
         final Map<NodeId, CostUpdate> byOrigin = new LinkedHashMap<>();
         /**
-         * When each origin's update began to wait; a merge keeps the first, so the wait stays bounded.
-         * Insertion order is that of time, so the first entry is the oldest.
+         * How long each origin's update has waited (a merge keeps the first instant, so the wait stays
+         * bounded) and for what room. Insertion order is that of time, so the first entry is the oldest.
          */
-        final Map<NodeId, Long> since = new LinkedHashMap<>();
+        final Map<NodeId, Age> ages = new LinkedHashMap<>();
         long lastCarrierNanos;
         long carriedBytes;
         long standalone;
 
         Waiting(long lastCarrierNanos) {
             this.lastCarrierNanos = lastCarrierNanos;
+        }
+    }
+
+    private static final class Age {
+        final long sinceNanos;
+        /** The most room a carrier offered while the update waited, before other updates took any of it. */
+        int room;
+
+        Age(long sinceNanos) {
+            this.sinceNanos = sinceNanos;
         }
     }
 
@@ -64,7 +76,7 @@ final class CostOutbox {
         Waiting w = waiting.computeIfAbsent(neighbour, n -> new Waiting(nowNanos - idleNanos));
         CostUpdate before = w.byOrigin.get(update.origin());
         w.byOrigin.put(update.origin(), before == null ? update : merge(before, update));
-        w.since.putIfAbsent(update.origin(), nowNanos);
+        w.ages.computeIfAbsent(update.origin(), o -> new Age(nowNanos));
         if (nowNanos - w.lastCarrierNanos >= idleNanos) {
             flush(neighbour, w);
         }
@@ -103,10 +115,13 @@ final class CostOutbox {
             return null;
         }
         ByteBuf out = null;
-        int left = Math.min(0xFFFF, room - ChannelAck.CARRIED_HEADER);
+        int offered = Math.min(0xFFFF, room - ChannelAck.CARRIED_HEADER);
+        int left = offered;
         for (Iterator<CostUpdate> it = w.byOrigin.values().iterator(); it.hasNext(); ) {
             CostUpdate u = it.next();
             if (u.size() > left) {
+                Age age = w.ages.get(u.origin());
+                age.room = Math.max(age.room, offered);
                 continue;
             }
             if (out == null) {
@@ -116,7 +131,7 @@ final class CostOutbox {
             u.encode(out);
             left -= u.size();
             it.remove();
-            w.since.remove(u.origin());
+            w.ages.remove(u.origin());
         }
         if (out != null) {
             out.setShort(0, out.readableBytes() - ChannelAck.CARRIED_HEADER);
@@ -130,8 +145,14 @@ final class CostOutbox {
         long next = Long.MAX_VALUE;
         for (Waiting w : waiting.values()) {
             if (!w.byOrigin.isEmpty()) {
-                long oldest = w.since.values().iterator().next();
-                next = Math.min(next, Math.min(w.lastCarrierNanos, oldest) + idleNanos);
+                next = Math.min(next, w.lastCarrierNanos + idleNanos);
+                // The oldest that no carrier had room for; room offered only grows, so the rest ride.
+                for (Map.Entry<NodeId, Age> a : w.ages.entrySet()) {
+                    if (w.byOrigin.get(a.getKey()).size() > a.getValue().room) {
+                        next = Math.min(next, a.getValue().sinceNanos + idleNanos);
+                        break;
+                    }
+                }
             }
         }
         return next;
@@ -151,14 +172,20 @@ final class CostOutbox {
                 flush(e.getKey(), w);
                 continue;
             }
-            for (Iterator<Map.Entry<NodeId, Long>> it = w.since.entrySet().iterator(); it.hasNext(); ) {
-                Map.Entry<NodeId, Long> s = it.next();
-                if (nowNanos - s.getValue() < idleNanos) {
+            List<CostUpdate> unfitted = new ArrayList<>();
+            for (Iterator<Map.Entry<NodeId, Age>> it = w.ages.entrySet().iterator(); it.hasNext(); ) {
+                Map.Entry<NodeId, Age> a = it.next();
+                if (nowNanos - a.getValue().sinceNanos < idleNanos) {
                     break;
                 }
-                it.remove();
+                if (w.byOrigin.get(a.getKey()).size() > a.getValue().room) {
+                    it.remove();
+                    unfitted.add(w.byOrigin.remove(a.getKey()));
+                }
+            }
+            for (CostUpdate u : unfitted) {
                 w.standalone++;
-                sink.send(e.getKey(), w.byOrigin.remove(s.getKey()));
+                sink.send(e.getKey(), u);
             }
         }
     }
@@ -166,7 +193,7 @@ final class CostOutbox {
     private void flush(NodeId neighbour, Waiting w) {
         List<CostUpdate> all = new ArrayList<>(w.byOrigin.values());
         w.byOrigin.clear();
-        w.since.clear();
+        w.ages.clear();
         for (CostUpdate u : all) {
             w.standalone++;
             sink.send(neighbour, u);

@@ -139,6 +139,28 @@ class CostOutboxTest {
     }
 
     @Test
+    void updatesThatFitAPacketButFoundItsRoomTakenRideOnLaterOnesEvenAfterTUpdate() {
+        int fullPacketRoom = 132;
+        int perPacket = (fullPacketRoom - ChannelAck.CARRIED_HEADER) / (CostUpdate.HEADER + CostUpdate.ENTRY);
+        int origins = 10 * perPacket;
+        outbox.take(PEER, 500, 0);
+        for (int i = 0; i < origins; i++) {
+            outbox.queue(PEER, new CostUpdate(NodeId.ofName("o" + i), 1, List.of(new CostUpdate.Link(X, 1f))), MS);
+        }
+        // One full packet every 10 ms: the last of them rides 100 ms on, twice T_update.
+        int rode = 0;
+        for (long t = 10 * MS; rode < origins; t += 10 * MS) {
+            outbox.onTimer(t);
+            rode += read(outbox.take(PEER, fullPacketRoom, t)).size();
+            if (rode < origins) {
+                assertThat(outbox.nextDeadlineNanos()).as("none waits for want of room").isEqualTo(t + T_UPDATE);
+            }
+        }
+        assertThat(alone).isEmpty();
+        assertThat(outbox.standalone(PEER)).isZero();
+    }
+
+    @Test
     void eachNeighbourHasItsOwnQueueAndAGoneLinkDropsIt() {
         NodeId other = NodeId.ofName("other");
         outbox.take(PEER, 500, 0);
