@@ -14,9 +14,14 @@ import net.hopwise.overlay.NodeId;
  * The cost updates a node owes each neighbour, waiting for a packet to ride on: the thesis's updates
  * were "piggy-backed with the data packets whenever possible", and a datagram of their own costs each
  * its wire header on the very links that are congested. They ride on the flow-control channel's data
- * and acknowledgements crossing the link; an update goes as a datagram of its own only when nothing
+ * and acknowledgements crossing the link; an update goes as a datagram of its own when nothing
  * crossed the link for {@code idleNanos} (T_update): on a link that carries traffic the next carrier
  * comes within a packet's time, and on one that carries none waiting would only delay the feedback.
+ * An update that waited T_update while no carrier that crossed had room for it, even alone, goes on its
+ * own then (a full data packet leaves about 132 bytes, an update of more than 9 links is larger): else a
+ * busy link would hold it, and every later update of its origin merged into it, for good. One that
+ * would have fitted but found the room taken by older updates keeps waiting: those ahead of it ride
+ * first, so it rides within the packets they take, as the thesis's piggy-backing has it.
  *
  * <p>An origin's updates are soft state merged in order (a fast update lists only its links with a
  * queue), so a newer update of an origin still waiting is merged into the older one: what the
@@ -31,12 +36,27 @@ final class CostOutbox {
 
     private static final class Waiting {
         final Map<NodeId, CostUpdate> byOrigin = new LinkedHashMap<>();
+        /**
+         * How long each origin's update has waited (a merge keeps the first instant, so the wait stays
+         * bounded) and for what room. Insertion order is that of time, so the first entry is the oldest.
+         */
+        final Map<NodeId, Age> ages = new LinkedHashMap<>();
         long lastCarrierNanos;
         long carriedBytes;
         long standalone;
 
         Waiting(long lastCarrierNanos) {
             this.lastCarrierNanos = lastCarrierNanos;
+        }
+    }
+
+    private static final class Age {
+        final long sinceNanos;
+        /** The most room a carrier offered while the update waited, before other updates took any of it. */
+        int room;
+
+        Age(long sinceNanos) {
+            this.sinceNanos = sinceNanos;
         }
     }
 
@@ -56,6 +76,7 @@ final class CostOutbox {
         Waiting w = waiting.computeIfAbsent(neighbour, n -> new Waiting(nowNanos - idleNanos));
         CostUpdate before = w.byOrigin.get(update.origin());
         w.byOrigin.put(update.origin(), before == null ? update : merge(before, update));
+        w.ages.computeIfAbsent(update.origin(), o -> new Age(nowNanos));
         if (nowNanos - w.lastCarrierNanos >= idleNanos) {
             flush(neighbour, w);
         }
@@ -94,10 +115,13 @@ final class CostOutbox {
             return null;
         }
         ByteBuf out = null;
-        int left = Math.min(0xFFFF, room - ChannelAck.CARRIED_HEADER);
+        int offered = Math.min(0xFFFF, room - ChannelAck.CARRIED_HEADER);
+        int left = offered;
         for (Iterator<CostUpdate> it = w.byOrigin.values().iterator(); it.hasNext(); ) {
             CostUpdate u = it.next();
             if (u.size() > left) {
+                Age age = w.ages.get(u.origin());
+                age.room = Math.max(age.room, offered);
                 continue;
             }
             if (out == null) {
@@ -107,6 +131,7 @@ final class CostOutbox {
             u.encode(out);
             left -= u.size();
             it.remove();
+            w.ages.remove(u.origin());
         }
         if (out != null) {
             out.setShort(0, out.readableBytes() - ChannelAck.CARRIED_HEADER);
@@ -121,17 +146,46 @@ final class CostOutbox {
         for (Waiting w : waiting.values()) {
             if (!w.byOrigin.isEmpty()) {
                 next = Math.min(next, w.lastCarrierNanos + idleNanos);
+                // The oldest that no carrier had room for; room offered only grows, so the rest ride.
+                for (Map.Entry<NodeId, Age> a : w.ages.entrySet()) {
+                    if (w.byOrigin.get(a.getKey()).size() > a.getValue().room) {
+                        next = Math.min(next, a.getValue().sinceNanos + idleNanos);
+                        break;
+                    }
+                }
             }
         }
         return next;
     }
 
-    /** Sends on their own the updates of links that carried nothing for T_update. */
+    /**
+     * Sends on their own the updates of links that carried nothing for T_update, and those that
+     * waited T_update without a carrier with room for them.
+     */
     void onTimer(long nowNanos) {
         for (Map.Entry<NodeId, Waiting> e : new ArrayList<>(waiting.entrySet())) {
             Waiting w = e.getValue();
-            if (!w.byOrigin.isEmpty() && nowNanos - w.lastCarrierNanos >= idleNanos) {
+            if (w.byOrigin.isEmpty()) {
+                continue;
+            }
+            if (nowNanos - w.lastCarrierNanos >= idleNanos) {
                 flush(e.getKey(), w);
+                continue;
+            }
+            List<CostUpdate> unfitted = new ArrayList<>();
+            for (Iterator<Map.Entry<NodeId, Age>> it = w.ages.entrySet().iterator(); it.hasNext(); ) {
+                Map.Entry<NodeId, Age> a = it.next();
+                if (nowNanos - a.getValue().sinceNanos < idleNanos) {
+                    break;
+                }
+                if (w.byOrigin.get(a.getKey()).size() > a.getValue().room) {
+                    it.remove();
+                    unfitted.add(w.byOrigin.remove(a.getKey()));
+                }
+            }
+            for (CostUpdate u : unfitted) {
+                w.standalone++;
+                sink.send(e.getKey(), u);
             }
         }
     }
@@ -139,6 +193,7 @@ final class CostOutbox {
     private void flush(NodeId neighbour, Waiting w) {
         List<CostUpdate> all = new ArrayList<>(w.byOrigin.values());
         w.byOrigin.clear();
+        w.ages.clear();
         for (CostUpdate u : all) {
             w.standalone++;
             sink.send(neighbour, u);

@@ -99,6 +99,68 @@ class CostOutboxTest {
     }
 
     @Test
+    void anUpdateTooLargeForTheCarriersOfABusyLinkGoesOnItsOwnAfterTUpdateWithTheLaterOnesMergedIn() {
+        List<CostUpdate.Link> links = new ArrayList<>();
+        for (int i = 0; i < 20; i++) {
+            links.add(new CostUpdate.Link(NodeId.ofName("n" + i), 0f));
+        }
+        CostUpdate large = new CostUpdate(ORIGIN, 1, List.copyOf(links));
+        int fullPacketRoom = 132;
+        assertThat(large.size()).isGreaterThan(fullPacketRoom - ChannelAck.CARRIED_HEADER);
+        NodeId small = NodeId.ofName("small");
+        CostUpdate other = new CostUpdate(small, 7, List.of(new CostUpdate.Link(X, 2f)));
+
+        outbox.take(PEER, 500, 0);
+        outbox.queue(PEER, large, MS);
+        // Full packets cross every 5 ms: each has room, none enough for the large update.
+        for (long t = 5 * MS; t < MS + T_UPDATE; t += 5 * MS) {
+            if (t == 20 * MS) {
+                outbox.queue(PEER, update(2, X, 3f), t);
+                outbox.queue(PEER, other, t);
+            }
+            ByteBuf carried = outbox.take(PEER, fullPacketRoom, t);
+            if (t == 20 * MS) {
+                assertThat(read(carried)).as("an update that fits still rides").containsExactly(other);
+            } else {
+                assertThat(carried).isNull();
+            }
+            outbox.onTimer(t);
+        }
+        assertThat(alone).isEmpty();
+        assertThat(outbox.nextDeadlineNanos()).as("T_update after it began to wait, carriers or not")
+                .isEqualTo(MS + T_UPDATE);
+        outbox.onTimer(MS + T_UPDATE);
+        List<CostUpdate.Link> merged = new ArrayList<>(links);
+        merged.add(new CostUpdate.Link(X, 3f));
+        assertThat(alone).containsExactly(new CostUpdate(ORIGIN, 2, merged));
+        assertThat(outbox.standalone(PEER)).isEqualTo(1);
+        assertThat(outbox.nextDeadlineNanos()).isEqualTo(Long.MAX_VALUE);
+        assertThat(outbox.take(PEER, 500, MS + T_UPDATE + MS)).as("sent already").isNull();
+    }
+
+    @Test
+    void updatesThatFitAPacketButFoundItsRoomTakenRideOnLaterOnesEvenAfterTUpdate() {
+        int fullPacketRoom = 132;
+        int perPacket = (fullPacketRoom - ChannelAck.CARRIED_HEADER) / (CostUpdate.HEADER + CostUpdate.ENTRY);
+        int origins = 10 * perPacket;
+        outbox.take(PEER, 500, 0);
+        for (int i = 0; i < origins; i++) {
+            outbox.queue(PEER, new CostUpdate(NodeId.ofName("o" + i), 1, List.of(new CostUpdate.Link(X, 1f))), MS);
+        }
+        // One full packet every 10 ms: the last of them rides 100 ms on, twice T_update.
+        int rode = 0;
+        for (long t = 10 * MS; rode < origins; t += 10 * MS) {
+            outbox.onTimer(t);
+            rode += read(outbox.take(PEER, fullPacketRoom, t)).size();
+            if (rode < origins) {
+                assertThat(outbox.nextDeadlineNanos()).as("none waits for want of room").isEqualTo(t + T_UPDATE);
+            }
+        }
+        assertThat(alone).isEmpty();
+        assertThat(outbox.standalone(PEER)).isZero();
+    }
+
+    @Test
     void eachNeighbourHasItsOwnQueueAndAGoneLinkDropsIt() {
         NodeId other = NodeId.ofName("other");
         outbox.take(PEER, 500, 0);

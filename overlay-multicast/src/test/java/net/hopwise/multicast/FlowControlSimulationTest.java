@@ -130,8 +130,8 @@ class FlowControlSimulationTest {
      */
     @Test
     void anIdleNodesCostUpdatesNoLongerCrossACongestedLinkAndNoPriceChanges() {
-        Bottleneck quiet = behindABottleneck(CostBenefitConfig.thesis());
-        Bottleneck every = behindABottleneck(CostBenefitConfig.builder().quietWhenIdle(false).build());
+        Bottleneck quiet = bottleneckTraffic(CostBenefitConfig.thesis());
+        Bottleneck every = bottleneckTraffic(CostBenefitConfig.builder().quietWhenIdle(false).build());
         System.out.printf("update bytes across a-b in 10 s: %d quiet, %d every T_max%n", quiet.updateBytes,
                 every.updateBytes);
         assertThat(every.updateBytes - quiet.updateBytes).as("the leaves' T_max updates (30 x 4 x 28 bytes) are gone")
@@ -144,26 +144,80 @@ class FlowControlSimulationTest {
 
     private record Bottleneck(long updateBytes, double highestAtS, double leafCostsAtB) {}
 
-    private static Bottleneck behindABottleneck(CostBenefitConfig config) {
-        try (SimNetwork net = new SimNetwork(5, b -> b.module(CostBenefitScenarios.module(config)))) {
-            for (String n : List.of("s", "a", "b", "r")) {
-                net.node(n);
+    /**
+     * a's update lists its 32 links (400 bytes) every T_max, more than the 132 bytes a full data packet
+     * leaves, and a - b carries only full packets; a's fast updates (a - b's cost alone) merge into it
+     * while it waits. It goes on its own after T_update, so b holds what a advertised a moment ago; it
+     * used to wait for a carrier with room that never came, and b lost a's costs three T_max later.
+     */
+    @Test
+    void aBusyLinksCostFromANodeOfManyLinksReachesTheFarSideWithinABound() {
+        try (SimNetwork net = behindABottleneck(CostBenefitConfig.thesis(), new ArrayList<>())) {
+            NodeId a = NodeId.ofName("a");
+            NodeId b = NodeId.ofName("b");
+            long step = 10;
+            // a's own cost for a - b, sampled every 10 ms: when b holds a value, how long since a held it.
+            List<Double> atA = new ArrayList<>();
+            long worstLagMs = 0;
+            int positiveAtB = 0;
+            int samples = 1000;
+            // A second of a's values first, so that what b holds at the first sample has its time.
+            for (int i = 0; i < 100; i++) {
+                net.runFor(Duration.ofMillis(step));
+                atA.add(cost(net, "a", a, b));
             }
-            net.link("s", "a", CostBenefitScenarios.link(100 * MBIT, 1));
-            net.link("a", "b", CostBenefitScenarios.link(2 * MBIT, 10));
-            net.link("b", "r", CostBenefitScenarios.link(100 * MBIT, 1));
-            List<NodeId> leaves = new ArrayList<>();
-            for (int i = 0; i < 30; i++) {
-                net.node("l" + i);
-                net.link("l" + i, "a", CostBenefitScenarios.link(100 * MBIT, 1));
-                leaves.add(NodeId.ofName("l" + i));
+            for (int i = 0; i < samples; i++) {
+                net.runFor(Duration.ofMillis(step));
+                atA.add(cost(net, "a", a, b));
+                double heard = cost(net, "b", a, b);
+                positiveAtB += heard > 0 ? 1 : 0;
+                int j = atA.size() - 1;
+                while (j >= 0 && atA.get(j) != heard) {
+                    j--;
+                }
+                long lagMs = j < 0 ? Long.MAX_VALUE : (atA.size() - 1 - j) * step;
+                worstLagMs = Math.max(worstLagMs, lagMs);
             }
-            net.start();
-            net.runFor(Duration.ofSeconds(20));
-            net.nodeNamed("r").interact(st -> st.module(Multicast.class).join("g", 1, m -> { }));
-            net.runFor(Duration.ofSeconds(2));
-            CostBenefitScenarios.clients(net, "s", "g", 10);
-            net.runFor(Duration.ofSeconds(5));
+            System.out.printf("a - b's cost at b: longest behind a %d ms, above 0 in %d of %d samples%n",
+                    worstLagMs, positiveAtB, samples);
+            assertThat(atA).as("a - b is congested").allSatisfy(c -> assertThat(c).isGreaterThan(0));
+            // T_update waiting, one fast period for a's next update and the crossing, with room to spare.
+            assertThat(worstLagMs).as("how long b's value of a - b's cost was behind a's").isLessThanOrEqualTo(250);
+            assertThat(positiveAtB).as("b prices a - b").isEqualTo(samples);
+        }
+    }
+
+    private static double cost(SimNetwork net, String at, NodeId origin, NodeId link) {
+        return net.engine(at).module(Multicast.class).linkCosts().getOrDefault(origin, java.util.Map.of())
+                .getOrDefault(link, 0.0);
+    }
+
+    /** s's ten greedy clients send to r across a - b, 2 Mbit/s, 5 s after they began; 30 idle leaves hang on a. */
+    private static SimNetwork behindABottleneck(CostBenefitConfig config, List<NodeId> leaves) {
+        SimNetwork net = new SimNetwork(5, b -> b.module(CostBenefitScenarios.module(config)));
+        for (String n : List.of("s", "a", "b", "r")) {
+            net.node(n);
+        }
+        net.link("s", "a", CostBenefitScenarios.link(100 * MBIT, 1));
+        net.link("a", "b", CostBenefitScenarios.link(2 * MBIT, 10));
+        net.link("b", "r", CostBenefitScenarios.link(100 * MBIT, 1));
+        for (int i = 0; i < 30; i++) {
+            net.node("l" + i);
+            net.link("l" + i, "a", CostBenefitScenarios.link(100 * MBIT, 1));
+            leaves.add(NodeId.ofName("l" + i));
+        }
+        net.start();
+        net.runFor(Duration.ofSeconds(20));
+        net.nodeNamed("r").interact(st -> st.module(Multicast.class).join("g", 1, m -> { }));
+        net.runFor(Duration.ofSeconds(2));
+        CostBenefitScenarios.clients(net, "s", "g", 10);
+        net.runFor(Duration.ofSeconds(5));
+        return net;
+    }
+
+    private static Bottleneck bottleneckTraffic(CostBenefitConfig config) {
+        List<NodeId> leaves = new ArrayList<>();
+        try (SimNetwork net = behindABottleneck(config, leaves)) {
             NodeId a = NodeId.ofName("a");
             NodeId b = NodeId.ofName("b");
             long start = toB(net, b).updateBytes();
