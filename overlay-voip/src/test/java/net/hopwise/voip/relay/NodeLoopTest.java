@@ -147,7 +147,9 @@ class NodeLoopTest {
                         phone.send(new java.net.DatagramPacket(rtp, rtp.length, to));
                     }
                 }
-                Eventually.await("all six read", () -> firstBytes.size() == 6);
+                // A wake-up is counted at its read-complete, which follows its last packet's read.
+                Eventually.await("all six read and both wake-ups complete",
+                        () -> perWakeUp.stream().mapToInt(Integer::intValue).sum() == 6);
                 assertThat(firstBytes).containsExactly(0, 1, 2, 3, 4, 5);
                 assertThat(perWakeUp).containsExactly(NodeLoop.MEDIA_DATAGRAMS_PER_READ, 6 - NodeLoop.MEDIA_DATAGRAMS_PER_READ);
             } finally {
