@@ -11,6 +11,10 @@ import java.util.Objects;
  * / (e - 1)}; packet cost {@code C_p = fee + sum of C_l over the packet's tree}; a client's budget is a
  * token bucket of {@code savings} dollars refilled by {@code salary} every salary period, and a packet
  * goes when {@code C_p} is within the budget, then with probability {@code 1 / C_p}.
+ *
+ * <p>About 400 lines, at the house's limit: one immutable configuration with its builder, each of
+ * the thesis's parameters declared once with its reason and validated; split, a user would need two
+ * builders for one mechanism.
  */
 public final class CostBenefitConfig {
     /** $20: the prohibitive link cost, above any benefit a client can bid (thesis, S1-S4). */
