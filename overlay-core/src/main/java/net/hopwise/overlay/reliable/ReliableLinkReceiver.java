@@ -36,6 +36,8 @@ public final class ReliableLinkReceiver {
     /** One past the highest sequence number received. */
     private long highest;
     private long pendingSequence = -1;
+    /** The last sequence number that arrived (new or again), if above the cumulative point: -1 otherwise. */
+    private long latest = -1;
     /** When the acknowledgement owed must leave: {@link Long#MIN_VALUE} at once, MAX_VALUE when none is owed. */
     private long ackDeadline = Long.MAX_VALUE;
     private long duplicates;
@@ -62,6 +64,7 @@ public final class ReliableLinkReceiver {
             this.epoch = epoch;
             cumulative = senderBase & 0xFFFF_FFFFL;
             highest = cumulative;
+            latest = -1;
             java.util.Arrays.fill(received, 0);
         }
         long base = cumulative + (senderBase - (int) cumulative);
@@ -79,6 +82,7 @@ public final class ReliableLinkReceiver {
         }
         long seq = cumulative + (sequence - (int) cumulative);
         if (seq < cumulative || (seq < highest && isSet(seq))) {
+            latest = seq;
             duplicates++;
             ackDeadline = Long.MIN_VALUE;
             return Arrival.DUPLICATE;
@@ -106,6 +110,7 @@ public final class ReliableLinkReceiver {
             throw new IllegalStateException("accept without a new packet classified");
         }
         pendingSequence = -1;
+        latest = seq;
         ackDeadline = Math.min(ackDeadline, ackByNanos);
         set(seq);
         highest = Math.max(highest, seq + 1);
@@ -153,11 +158,17 @@ public final class ReliableLinkReceiver {
         ackDeadline = Long.MAX_VALUE;
     }
 
-    /** Fills {@link #blocks} with the runs received beyond the cumulative point; returns how many. */
+    /**
+     * Fills {@link #blocks} with the runs received beyond the cumulative point, lowest first; returns
+     * how many. When there are more runs than blocks, the run of the latest arrival goes first in
+     * place of the highest one kept, as RFC 2018 has it: the sender then learns of every packet that
+     * arrives, even one beyond the runs the blocks can name (otherwise its timers would resend it
+     * again and again), while the lowest runs still reveal the holes to fill first.
+     */
     private int collectBlocks(int limit) {
+        int most = Math.max(0, Math.min(limit, maxBlocks));
         int n = 0;
         long s = cumulative + 1;
-        int most = Math.max(0, Math.min(limit, maxBlocks));
         while (s < highest && n < most) {
             while (s < highest && !isSet(s)) {
                 s++;
@@ -172,6 +183,19 @@ public final class ReliableLinkReceiver {
             blocks[2 * n] = (int) start;
             blocks[2 * n + 1] = (int) s;
             n++;
+        }
+        if (n == most && n > 0 && latest >= s && latest < highest && isSet(latest)) {
+            long start = latest;
+            while (start > s && isSet(start - 1)) {
+                start--;
+            }
+            long end = latest + 1;
+            while (end < highest && isSet(end)) {
+                end++;
+            }
+            System.arraycopy(blocks, 0, blocks, 2, 2 * (n - 1));
+            blocks[0] = (int) start;
+            blocks[1] = (int) end;
         }
         return n;
     }

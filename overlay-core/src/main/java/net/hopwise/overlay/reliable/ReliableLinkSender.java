@@ -460,9 +460,15 @@ public final class ReliableLinkSender {
             if (i < 0 || lossClock[i] + timeout > nowNanos) {
                 continue;
             }
-            // RFC 6298 restarts its timer with a retransmission: the resent packet gets a whole
-            // timeout, and if that passes in silence too, the link is in a real timeout.
-            lastProgress = nowNanos;
+            // A packet's first tail loss restarts the timeout, as RFC 6298 restarts its timer with a
+            // retransmission: the resent packet gets a whole timeout, and if that passes in silence
+            // too, the link is in a real timeout. Only its first: tail packets that the receiver
+            // holds but its acknowledgements cannot name (more holes before them than it has SACK
+            // blocks) are lost again and again, and restarting each time kept the timeout, the one
+            // thing that resends the holes, from ever coming.
+            if ((state[i] & RESENT) == 0) {
+                lastProgress = nowNanos;
+            }
             tailLosses++;
             markLost(i, nowNanos);
         }

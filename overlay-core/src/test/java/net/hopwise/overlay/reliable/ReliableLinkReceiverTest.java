@@ -8,7 +8,7 @@ import io.netty.buffer.Unpooled;
 import java.time.Duration;
 import org.junit.jupiter.api.Test;
 
-/** When the receiving side of a reliable link owes an acknowledgement, and by when. */
+/** When the receiving side of a reliable link owes an acknowledgement, by when, and what it names. */
 class ReliableLinkReceiverTest {
     private final ReliableLinkReceiver rx = new ReliableLinkReceiver(ReliableLinkConfig.defaults());
 
@@ -81,5 +81,36 @@ class ReliableLinkReceiverTest {
                 .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("minTimeout");
         assertThatThrownBy(() -> ReliableLinkConfig.builder().ackDelay(Duration.ofMillis(-1)))
                 .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("ackDelay");
+    }
+
+    private int[] ackBlocks() {
+        ByteBuf out = Unpooled.buffer();
+        try {
+            rx.writeAck(out);
+            return ReliableLinkCodec.decodeAck(out).blocks();
+        } finally {
+            out.release();
+        }
+    }
+
+    /**
+     * More runs than SACK blocks: the lowest runs are named, and the run of the latest arrival, new or
+     * again, takes the place of the highest one kept when it is not among them (RFC 2018's first block).
+     */
+    @Test
+    void theLatestArrivalsRunIsNamedEvenBeyondTheBlocksLowestRuns() {
+        assertThat(ReliableLinkConfig.defaults().sackBlocks()).isEqualTo(4);
+        for (int seq = 0; seq <= 12; seq += 2) {
+            receive(seq, 0); // runs 2, 4, 6, 8, 10, 12 above the cumulative point 1
+        }
+        assertThat(ackBlocks()).containsExactly(12, 13, 2, 3, 4, 5, 6, 7);
+        assertThat(rx.classify(5, 10, 0)).isEqualTo(ReliableLinkReceiver.Arrival.DUPLICATE);
+        assertThat(ackBlocks()).containsExactly(10, 11, 2, 3, 4, 5, 6, 7);
+        assertThat(rx.classify(5, 4, 0)).isEqualTo(ReliableLinkReceiver.Arrival.DUPLICATE);
+        assertThat(ackBlocks()).containsExactly(2, 3, 4, 5, 6, 7, 8, 9);
+        receive(11, 0); // joins 10 and 12 into one run
+        assertThat(ackBlocks()).containsExactly(10, 13, 2, 3, 4, 5, 6, 7);
+        receive(1, 0); // the cumulative point moves to 3; four runs remain and all are named
+        assertThat(ackBlocks()).containsExactly(4, 5, 6, 7, 8, 9, 10, 13);
     }
 }

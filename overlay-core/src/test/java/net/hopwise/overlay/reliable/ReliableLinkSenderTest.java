@@ -26,6 +26,28 @@ class ReliableLinkSenderTest {
 
     private record Transmission(long at, int sequence, boolean again) {}
 
+    /** A congestion window that never limits: the tests that use it see the send window and timers alone. */
+    private static final CongestionController WIDE_OPEN = new CongestionController() {
+        @Override
+        public long window() {
+            return Long.MAX_VALUE / 4;
+        }
+
+        @Override
+        public void onAcknowledged(long bytes, long rttNanos, boolean windowLimited, long nowNanos) {}
+
+        @Override
+        public void onLoss(long nowNanos) {}
+
+        @Override
+        public void onTimeout(long nowNanos) {}
+
+        @Override
+        public long slowStartThreshold() {
+            return Long.MAX_VALUE;
+        }
+    };
+
     private final List<Transmission> sent = new ArrayList<>();
     private long now;
     private ReliableLinkSender sender;
@@ -138,6 +160,38 @@ class ReliableLinkSenderTest {
         ack(lost + 1);
         assertThat(sender.unacknowledged()).isZero();
         assertThat(sender.nextDeadlineNanos()).isEqualTo(Long.MAX_VALUE);
+    }
+
+    /**
+     * A hole the acknowledgements never reveal, behind tail packets the receiver holds but cannot
+     * name (more holes before them than it has SACK blocks, so every acknowledgement repeats the same
+     * blocks): the tail packets are lost again and again by their own timers, whose clocks are a few
+     * milliseconds apart, and only a timeout resends the hole. When each of those losses restarted the
+     * timeout, it never came and the link stalled for good (found by ReliableLinkProperties at 30% loss).
+     */
+    @Test
+    void tailPacketsLostAgainAndAgainDoNotHoldOffTheTimeoutThatResendsTheHole() {
+        sender.close();
+        sender = new ReliableLinkSender(ReliableLinkConfig.builder().tailProbe(false)
+                .congestionControl((m, s) -> WIDE_OPEN).build(), 7,
+                (epoch, sequence, base, packet, again) -> sent.add(new Transmission(now, sequence, again)));
+        sender.seedRtt(RTT);
+        offer(); // 0, the hole: lost, and too far from the tail for a tail-loss timer
+        offer(); // 1: reaches the receiver, named by a SACK block
+        offer(); // 2: reaches the receiver, never named
+        advanceTo(5 * MS);
+        offer(); // 3: reaches the receiver, never named
+        advanceTo(RTT);
+        ack(0, 1, 2);
+        long timeout = sender.timeoutNanos();
+        sent.clear();
+        for (long t = RTT + 5 * MS; t < 20 * timeout; t += 5 * MS) {
+            advanceTo(t);
+            ack(0, 1, 2); // each resent tail packet acknowledged the same way: nothing new
+        }
+        assertThat(sent).as("the tail packets were lost by their own timers").anyMatch(tx -> tx.sequence() == 3);
+        assertThat(sender.timeouts()).isGreaterThanOrEqualTo(1);
+        assertThat(sent).anyMatch(tx -> tx.sequence() == 0 && tx.again());
     }
 
     @Test
@@ -383,27 +437,7 @@ class ReliableLinkSenderTest {
     @Test
     void slotsGrowWithTheFlightAndKeepEveryPacketAtItsSequenceNumber() {
         sender.close();
-        CongestionController wide = new CongestionController() {
-            @Override
-            public long window() {
-                return Long.MAX_VALUE / 4;
-            }
-
-            @Override
-            public void onAcknowledged(long bytes, long rttNanos, boolean windowLimited, long nowNanos) {}
-
-            @Override
-            public void onLoss(long nowNanos) {}
-
-            @Override
-            public void onTimeout(long nowNanos) {}
-
-            @Override
-            public long slowStartThreshold() {
-                return Long.MAX_VALUE;
-            }
-        };
-        sender = new ReliableLinkSender(ReliableLinkConfig.builder().tailProbe(false).congestionControl((m, s) -> wide)
+        sender = new ReliableLinkSender(ReliableLinkConfig.builder().tailProbe(false).congestionControl((m, s) -> WIDE_OPEN)
                 .queueLimit(1024).markThreshold(32).build(), 7,
                 (epoch, sequence, base, packet, again) -> sent.add(new Transmission(now, sequence, again)));
         sender.seedRtt(RTT);
