@@ -3,6 +3,7 @@ package net.hopwise.overlay.security.attack;
 import java.io.IOException;
 import java.net.InetSocketAddress;
 import java.net.SocketAddress;
+import java.net.StandardSocketOptions;
 import java.nio.ByteBuffer;
 import java.nio.channels.DatagramChannel;
 import java.util.List;
@@ -35,8 +36,11 @@ final class Wiretap implements AutoCloseable {
     private volatile Consumer<Captured> listener = c -> { };
 
     Wiretap() throws IOException {
-        sideA = DatagramChannel.open().bind(new InetSocketAddress("127.0.0.1", 0));
-        sideB = DatagramChannel.open().bind(new InetSocketAddress("127.0.0.1", 0));
+        // Floods pass through the relay: a node's socket has megabytes of buffer, so the relay's must too.
+        sideA = DatagramChannel.open().setOption(StandardSocketOptions.SO_RCVBUF, 4 << 20)
+                .bind(new InetSocketAddress("127.0.0.1", 0));
+        sideB = DatagramChannel.open().setOption(StandardSocketOptions.SO_RCVBUF, 4 << 20)
+                .bind(new InetSocketAddress("127.0.0.1", 0));
         fromA = new Thread(() -> pump(sideA, true), "wiretap-from-a");
         fromB = new Thread(() -> pump(sideB, false), "wiretap-from-b");
         fromA.setDaemon(true);
