@@ -86,7 +86,9 @@ public final class Aead {
             int outOff) {
         try {
             encrypt.init(Cipher.ENCRYPT_MODE, key, iv(counter));
-            encrypt.updateAAD(ad, adOff, adLen);
+            if (adLen > 0) {
+                encrypt.updateAAD(ad, adOff, adLen);
+            }
             return encrypt.doFinal(in, inOff, len, out, outOff);
         } catch (ShortBufferException e) {
             throw new IllegalArgumentException("no room for the sealed datagram", e);
@@ -149,7 +151,9 @@ public final class Aead {
         }
         try {
             initDecrypt(counter);
-            decrypt.updateAAD(ad, adOff, adLen);
+            if (adLen > 0) {
+                decrypt.updateAAD(ad, adOff, adLen);
+            }
             return decrypt.doFinal(in, inOff, len, out, outOff);
         } catch (AEADBadTagException e) {
             return -1;
@@ -203,6 +207,9 @@ public final class Aead {
     // 8439's); the array form is right, so the AAD always goes in as an array.
     private void updateAad(Cipher cipher, ByteBuffer ad) {
         int n = ad.remaining();
+        if (n == 0) {
+            return;
+        }
         if (ad.hasArray()) {
             cipher.updateAAD(ad.array(), ad.arrayOffset() + ad.position(), n);
         } else {

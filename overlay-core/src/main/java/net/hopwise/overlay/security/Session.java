@@ -4,8 +4,13 @@ import java.nio.ByteBuffer;
 
 /**
  * One direction pair of keys from one handshake: how a link's datagrams are sealed and opened until
- * the next rekey. Nonces are the packet counters, sent in clear and authenticated, so that loss and
- * reordering cost nothing; the replay window refuses a counter twice.
+ * the next rekey. Nonces are the packet counters, sent in clear, so that loss and reordering cost
+ * nothing; the replay window refuses a counter twice.
+ *
+ * <p>The 13-byte header is not associated data, as in WireGuard: each of its fields is bound without
+ * it. The type byte chose this path, the receiver index chose the key, and the counter is the nonce,
+ * so a datagram whose header was changed is opened under another key or nonce and its tag fails. The
+ * associated data cost a tenth of a seal of 1000 bytes and a quarter of one of 64 (Java 17, AES-GCM).
  */
 final class Session {
     final String peer;
@@ -18,6 +23,7 @@ final class Session {
     private final Aead receiver;
     private final ReplayWindow window;
     private final byte[] header = new byte[SecureWire.DATA_HEADER_BYTES];
+    private static final ByteBuffer NO_AD = ByteBuffer.allocate(0);
     private long sendCounter;
     /** The certificate the peer presented, kept to check it again under a new admission; or null. */
     NodeCertificate peerCertificate;
@@ -68,7 +74,7 @@ final class Session {
                 throw new IllegalArgumentException("no room for the sealed datagram");
             }
             writeHeader(o, at, counter);
-            int w = sender.seal(counter, o, at, SecureWire.DATA_HEADER_BYTES, plaintext.array(),
+            int w = sender.seal(counter, o, at, 0, plaintext.array(),
                     plaintext.arrayOffset() + plaintext.position(), n, o, at + SecureWire.DATA_HEADER_BYTES);
             plaintext.position(plaintext.limit());
             out.position(out.position() + SecureWire.DATA_HEADER_BYTES + w);
@@ -76,7 +82,7 @@ final class Session {
         }
         writeHeader(header, 0, counter);
         out.put(header);
-        sender.seal(counter, ByteBuffer.wrap(header), plaintext, out);
+        sender.seal(counter, NO_AD, plaintext, out);
     }
 
     private void writeHeader(byte[] b, int at, long counter) {
@@ -100,17 +106,16 @@ final class Session {
         if (datagram.hasArray() && out.hasArray()) {
             byte[] d = datagram.array();
             int from = datagram.arrayOffset() + at;
-            int w = receiver.open(counter, d, from, SecureWire.DATA_HEADER_BYTES, d, from + SecureWire.DATA_HEADER_BYTES,
+            int w = receiver.open(counter, d, from, 0, d, from + SecureWire.DATA_HEADER_BYTES,
                     datagram.limit() - at - SecureWire.DATA_HEADER_BYTES, out.array(), out.arrayOffset() + out.position());
             if (w < 0) {
                 return DropReason.FORGED;
             }
             out.position(out.position() + w);
         } else {
-            ByteBuffer ad = datagram.duplicate().position(at).limit(at + SecureWire.DATA_HEADER_BYTES);
             ByteBuffer sealed = datagram.duplicate().position(at + SecureWire.DATA_HEADER_BYTES);
             int start = out.position();
-            if (!receiver.open(counter, ad, sealed, out)) {
+            if (!receiver.open(counter, NO_AD, sealed, out)) {
                 out.position(start);
                 return DropReason.FORGED;
             }
