@@ -9,6 +9,7 @@ import java.util.PriorityQueue;
 import java.util.Set;
 import java.util.SplittableRandom;
 import net.hopwise.overlay.testing.LeakDetection;
+import net.jqwik.api.Example;
 import net.jqwik.api.ForAll;
 import net.jqwik.api.Property;
 import net.jqwik.api.constraints.DoubleRange;
@@ -109,6 +110,18 @@ class ReliableLinkProperties {
         assertThat(taken).hasSize(packets);
         assertThat(sender.unacknowledged()).isZero();
         sender.close();
+    }
+
+    /**
+     * Cases that stalled a link for good at 30% loss: tail packets the receiver held but its SACK
+     * blocks could not name were lost again and again by their own timers, each loss restarting the
+     * timeout, the one thing that would have resent the hole before them.
+     */
+    @Example
+    void theCasesThatOnceStalledALinkComplete() {
+        everyPacketIsTakenOnceAndAcknowledged(1791160385968519047L, 61, 0.3, 0.022958461496414895, 0.07532543986500648, true);
+        everyPacketIsTakenOnceAndAcknowledged(4796028671103953600L, 465, 0.3, 0.2, 0.0, true);
+        everyPacketIsTakenOnceAndAcknowledged(1405058143781657244L, 298, 0.3, 0.0, 0.05548771906411385, true);
     }
 
     @Property(tries = 100)
