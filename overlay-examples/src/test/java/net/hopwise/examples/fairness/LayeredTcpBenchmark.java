@@ -33,7 +33,8 @@ import net.hopwise.examples.reliable.BenchmarkSection;
  * segments one per packet through the exterior link, see {@link Setup}), {@code --wire on|off} (on: the bottleneck's
  * link delivers each packet its transmission time after the bucket released it, as the simulator's link does, see
  * {@link Setup}), {@code --propagation-ms} (0.1, the wire's delay after the transmission), {@code --edge-burst}
- * (1514: the exterior link's bucket in bytes; 0 spaces every packet by its transmission time, see {@link Setup}),
+ * (1: the exterior link's bucket in bytes, which spaces every packet by its transmission time as the simulator's
+ * link does; 1514 lets a pair through back to back, see {@link Setup}),
  * {@code --seconds} (60), {@code --runs} (3), {@code --rules}
  * (comma-separated, each {@code thesis}, {@code fair}, {@code prompt}, {@code tfrc}, {@code drain}, {@code friendly} or {@code fair-slow}:
  * {@link LayeredTcpPeer#rules}; fair), {@code --first multicast|tcp|both}
@@ -80,7 +81,7 @@ public final class LayeredTcpBenchmark {
         boolean wire = BenchmarkSection.argument(args, "--wire", "on").equals("on");
         double propagationMs = Double.parseDouble(BenchmarkSection.argument(args, "--propagation-ms", "0.1"));
         int edgeBurst = Integer.parseInt(BenchmarkSection.argument(args, "--edge-burst",
-                String.valueOf(Bottleneck.FRAME_BYTES)));
+                String.valueOf(Setup.SPACING_BUCKET_BYTES)));
         Setup setup = new Setup(Bottleneck.of(rate, bufferMs, burstFrames * Bottleneck.FRAME_BYTES), tcpMss, bunch,
                 edgeMbit, tcpCc, gso, wire, propagationMs, edgeBurst);
         System.out.println(setup.describe() + String.format(Locale.ROOT, "; %s x %s bit/s layers of %d bytes;"
@@ -162,14 +163,19 @@ public final class LayeredTcpBenchmark {
      * @param propagationMs the wire's delay after the transmission (the simulator of the live
      *     topology uses 0.1 ms)
      * @param edgeBurstBytes the exterior link's bucket: htb sends while its tokens are not negative,
-     *     so a bucket of one frame (1514) lets a pair's two packets through back to back (10-40
-     *     microseconds apart at the bottleneck) where the simulator's 10 Mbit/s link spaces them by a
-     *     transmission time, 0.8 ms; a bucket of 0 spaces every packet so
+     *     so a bucket of one frame (1514) lets a pair's two packets through back to back (a median
+     *     19 microseconds apart at the bottleneck, and TCP fell between 1 pair in 1239) where the
+     *     simulator's 10 Mbit/s link spaces them by a transmission time, 0.8 ms; a bucket of one byte
+     *     ({@link #SPACING_BUCKET_BYTES}) spaces every packet so (0.86 ms, TCP between 141 pairs in
+     *     1216). Not 0: tc replaces a bucket of 0 with its own default, the rate over HZ plus 1600
+     *     bytes, which passes a pair as 1514 does
      */
     record Setup(Bottleneck bottleneck, int tcpMss, int bunch, double edgeMbit, String tcpCongestionControl,
             boolean gso, boolean wire, double propagationMs, int edgeBurstBytes) {
         /** The tunnel's device in the middle namespace, which carries the bucket when there is a wire. */
         static final String WIRE_DEVICE = "hwf-x0";
+        /** The exterior link's bucket that spaces every packet by its transmission time (the default). */
+        static final int SPACING_BUCKET_BYTES = 1;
         /** Where the relay listens (the receivers' namespace) and where it hands frames on (the tunnel's end there). */
         static final String WIRE_RELAY = "10.201.4.2:4790";
         static final String WIRE_END = "10.201.4.2:4789";
@@ -188,8 +194,9 @@ public final class LayeredTcpBenchmark {
         }
 
         Setup {
-            if (edgeBurstBytes < 0 || edgeBurstBytes > 1_000_000) {
-                throw new IllegalArgumentException("--edge-burst must be in 0..1000000 bytes, got " + edgeBurstBytes);
+            if (edgeBurstBytes < 1 || edgeBurstBytes > 1_000_000) {
+                throw new IllegalArgumentException("--edge-burst must be in 1..1000000 bytes (tc takes 0 for its"
+                        + " default bucket, which passes a pair back to back), got " + edgeBurstBytes);
             }
             if (propagationMs < 0 || propagationMs > 1000) {
                 throw new IllegalArgumentException("--propagation-ms must be in 0..1000, got " + propagationMs);

@@ -155,9 +155,18 @@ public final class LayeredTcpPeer {
             lowest = Double.isNaN(lowest) ? x : Math.min(lowest, x);
         }
         return String.format(java.util.Locale.ROOT, "t=%.3f kind=%s samples=%d lowest=%.0f rpp=%.0f pkts=%d losses=%d"
-                + " l=%.5f rtt=%.4f rtcp=%.0f target=%.0f from=%d to=%d", (d.nowNanos() - startNanos) / 1e9, d.kind(),
+                + " l=%.5f rtt=%.4f rtcp=%.0f target=%.0f from=%d to=%d all=%s", (d.nowNanos() - startNanos) / 1e9, d.kind(),
                 d.samples().length, lowest, d.bunchEstimate(), d.packets(), d.losses(), d.lossRate(), d.rttSeconds(),
-                d.tcpRate(), d.target(), d.fromLevel(), d.toLevel());
+                d.tcpRate(), d.target(), d.fromLevel(), d.toLevel(), allSamples(d.samples()));
+    }
+
+    /** The samples in arrival order, in kbit/s, so that a trace shows each pair's reading and not only the lowest. */
+    static String allSamples(double[] samples) {
+        StringBuilder b = new StringBuilder();
+        for (double x : samples) {
+            b.append(b.isEmpty() ? "" : ",").append(Double.isInfinite(x) ? "inf" : Long.toString(Math.round(x / 1e3)));
+        }
+        return b.isEmpty() ? "-" : b.toString();
     }
 
     private static void sleepUntil(long nanos) throws InterruptedException {

@@ -120,18 +120,22 @@ class LayeredTcpSetupTest {
     }
 
     @Test
-    void anExteriorBucketOfNothingSpacesEveryPacket() {
-        List<List<String>> c = new Setup(TWO_MBIT, 1000, 2, 10, "", true, true, 0.1, 0).commands();
+    void anExteriorBucketOfOneByteSpacesEveryPacket() {
+        List<List<String>> c = new Setup(TWO_MBIT, 1000, 2, 10, "", true, true, 0.1, Setup.SPACING_BUCKET_BYTES)
+                .commands();
         assertThat(String.join(" ", c.get(2))).isEqualTo("tc -n hwf-left class add dev hwf-l0 parent 1: classid 1:10"
-                + " htb rate 10000000bit ceil 10000000bit burst 0 cburst 0");
-        assertThat(new Setup(TWO_MBIT, 1000, 2, 10, "", true, true, 0.1, 0).describe())
-                .contains("exterior link 10 Mbit/s (bucket 0 B);");
+                + " htb rate 10000000bit ceil 10000000bit burst 1 cburst 1");
+        assertThat(new Setup(TWO_MBIT, 1000, 2, 10, "", true, true, 0.1, 1).describe())
+                .contains("exterior link 10 Mbit/s (bucket 1 B);");
         assertThat(new Setup(TWO_MBIT, 1000, 2, 10, "", true, true, 0.1).edgeBurstBytes()).isEqualTo(1514);
     }
 
     @Test
     void refusesWhatCannotBeSetUp() {
         assertThatThrownBy(() -> new Setup(TWO_MBIT, 1000, 2, 10, "", true, true, 0.1, -1))
+                .hasMessageContaining("--edge-burst");
+        // tc would put its default bucket in place of 0, which passes a pair back to back.
+        assertThatThrownBy(() -> new Setup(TWO_MBIT, 1000, 2, 10, "", true, true, 0.1, 0))
                 .hasMessageContaining("--edge-burst");
         assertThatThrownBy(() -> new Setup(TWO_MBIT, 1000, 2, 0, "", true, true, -1))
                 .hasMessageContaining("--propagation-ms");
@@ -189,7 +193,11 @@ class LayeredTcpSetupTest {
         EraDecision d = new EraDecision(3_500_000_000L, EraDecision.Kind.INTERVAL, new double[] {950_000, 1_900_000},
                 950_000, 400, 8, 0.02, 0.09, 640_000, 640_000, 8, 5);
         assertThat(LayeredTcpPeer.decisionLine(d, 1_000_000_000L)).isEqualTo("t=2.500 kind=INTERVAL samples=2"
-                + " lowest=950000 rpp=950000 pkts=400 losses=8 l=0.02000 rtt=0.0900 rtcp=640000 target=640000 from=8 to=5");
+                + " lowest=950000 rpp=950000 pkts=400 losses=8 l=0.02000 rtt=0.0900 rtcp=640000 target=640000 from=8 to=5"
+                + " all=950,1900");
+        EraDecision none = new EraDecision(3_500_000_000L, EraDecision.Kind.START, new double[0], Double.NaN, 0, 0,
+                Double.NaN, Double.NaN, Double.NaN, Double.NaN, -1, 0);
+        assertThat(LayeredTcpPeer.decisionLine(none, 1_000_000_000L)).endsWith(" all=-");
     }
 
     @Test

@@ -46,7 +46,8 @@ import net.hopwise.overlay.sim.tcp.TcpVariant;
  * {@code --bottleneck-bps}, {@code --bottleneck-ms}, {@code --queue-packets}, {@code --edge-bps},
  * {@code --edge-ms}, {@code --layers}, {@code --layer-bps}, {@code --packet}, {@code --seconds}
  * (200), {@code --seeds} (3), {@code --first multicast|tcp|both} (both), {@code --rules} (as
- * {@link LayeredTcpPeer#rules}; fair,thesis), {@code --rtt} (comma-separated; fixed50,forward).
+ * {@link LayeredTcpPeer#rules}; fair,thesis), {@code --rtt} (comma-separated; fixed50,forward),
+ * {@code --trace DIR} (each run's receiver decisions, as the live benchmark's {@code --trace} writes them).
  * The second flow starts a quarter of the run after the first; averages over the last half.
  */
 public final class LayeredTcpSimulation {
@@ -70,7 +71,7 @@ public final class LayeredTcpSimulation {
         }
     }
 
-    public static void main(String[] args) {
+    public static void main(String[] args) throws java.io.IOException {
         Setup setup = new Setup(Long.parseLong(BenchmarkSection.argument(args, "--bottleneck-bps", "400000")),
                 Double.parseDouble(BenchmarkSection.argument(args, "--bottleneck-ms", "20")),
                 Integer.parseInt(BenchmarkSection.argument(args, "--queue-packets", "12")),
@@ -84,6 +85,7 @@ public final class LayeredTcpSimulation {
         String first = BenchmarkSection.argument(args, "--first", "both");
         List<String> rules = List.of(BenchmarkSection.argument(args, "--rules", "fair,thesis").split(","));
         List<String> rtts = List.of(BenchmarkSection.argument(args, "--rtt", "fixed50,forward").split(","));
+        String traceDir = BenchmarkSection.argument(args, "--trace", "");
         rules.forEach(LayeredTcpPeer::rules);
         System.out.println(setup + "; TCP Reno; last half");
         for (String order : first.equals("both") ? List.of("multicast", "tcp") : List.of(first)) {
@@ -97,6 +99,10 @@ public final class LayeredTcpSimulation {
                         TraceSummary s = TraceSummary.of(decisions, queue, setup.seconds() / 2.0, setup.seconds(),
                                 setup.bottleneckBps(), LayeredTcpPeer.rules(rule).lossWindowNanos() / 1e9);
                         f.add(rates[0] / rates[1]);
+                        if (!traceDir.isEmpty()) {
+                            java.nio.file.Files.write(java.nio.file.Files.createDirectories(java.nio.file.Path.of(traceDir))
+                                    .resolve(order + "-" + rule + "-" + rtt + "-" + seed + ".decisions"), decisions);
+                        }
                         System.out.printf(Locale.ROOT, "%s first, %s, rtt %s, seed %d: layered %.0f, TCP %.0f bit/s,"
                                 + " F %.2f, Jain %.3f; %s%n", order, rule, rtt, seed, rates[0], rates[1],
                                 rates[0] / rates[1], JainIndex.of(rates), s.line());
