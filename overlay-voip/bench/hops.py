@@ -97,7 +97,7 @@ def main():
                 total.append((t2 - t0) / 1000)
         line = f'HOPS {d} matched={len(total)}'
         for name, v in (('ingress_node', ingress), ('egress_node', egress), ('both', total)):
-            line += f' {name}_us p50={pct(v, 50):.1f} p90={pct(v, 90):.1f} p99={pct(v, 99):.1f} p999={pct(v, 99.9):.1f}'
+            line += f' {name}_us p50={pct(v, 50):.1f} p90={pct(v, 90):.1f} p99={pct(v, 99):.1f} p999={pct(v, 99.9):.1f} mean={sum(v) / len(v) if v else float("nan"):.1f}'
         print(line)
 
 

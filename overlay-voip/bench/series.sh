@@ -16,6 +16,11 @@
 #                                                round (net.core.rmem_default; root; restored after): SIPp cannot size
 #                                                its echoing socket, which at the system default drops what arrives
 #                                                in bursts, so these runs tell the relays' loss from SIPp's
+#   overlay-voip/bench/series.sh hops [N...]     Hopwise (media thread on; MEDIA_THREAD=off in the environment: off)
+#                                                with the overlay link captured too (HOPS=1: hops.py splits the
+#                                                added delay into ingress node and egress node), N calls (default
+#                                                1000; several sizes run in turn), three rounds, with every
+#                                                socket's default receive buffer at 4 MiB as in wide
 set -uo pipefail
 bench=$(cd "$(dirname "$0")" && pwd)
 results=${RESULTS:-$bench/results-$(date -u +%Y%m%dT%H%M).txt}
@@ -74,6 +79,20 @@ if [[ $what == wide ]]; then
       sysctl -q -w net.core.rmem_default=4194304
       once "direct $n rmem_default 4194304" -- direct "$n"
       once "hopwise $n media-thread on rmem_default 4194304" MEDIA_THREAD=on -- hopwise "$n"'
+  done
+fi
+if [[ $what == hops ]]; then
+  [[ $# -gt 1 ]] && shift && sizes=("$@") || sizes=(1000)
+  old_rmem=$(sysctl -n net.core.rmem_default)
+  for round in 1 2 3; do
+    export round old_rmem media_thread=${MEDIA_THREAD:-on}
+    if [[ -n ${HOPWISE_BENCH_LOCKED:-} ]]; then lock=(); else lock=(flock /tmp/hopwise-mvn.lock); fi
+    HOPWISE_BENCH_LOCKED=1 ${lock[@]+"${lock[@]}"} bash -c "$(declare -f once)"'
+      trap "sysctl -q -w net.core.rmem_default=$old_rmem" EXIT
+      sysctl -q -w net.core.rmem_default=4194304
+      for n in "$@"; do
+        once "hopwise $n media-thread $media_thread HOPS=1 rmem_default 4194304" MEDIA_THREAD=$media_thread HOPS=1 -- hopwise "$n"
+      done' hops "${sizes[@]}"
   done
 fi
 if [[ $what == all || $what == loss ]]; then

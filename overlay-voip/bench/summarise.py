@@ -31,6 +31,11 @@ FIELDS = [
     ("echo_received", r"^RTP echo .*? received=(\d+)"),
     ("uas_socket_drops", r"^DROPS .*?\b40000: (\d+)"),
 ]
+# HOPS=1 runs: hops.py's split of each direction's added delay into ingress node and egress node (µs).
+for d, tag in (("forward", "fwd"), ("echo", "echo")):
+    for node in ("ingress", "egress"):
+        for p in ("p50", "p99"):
+            FIELDS.append((f"{tag}_{node}_{p}_us", rf"^HOPS {d} .*? {node}_node_us .*?{p}=([\d.]+)"))
 DERIVED = [
     ("callee_app_loss", lambda r: 100 * (1 - r["echo_sent"] / r["fwd_sent"])),
     ("round_trip_loss", lambda r: 100 * (1 - r["echo_received"] / r["fwd_sent"])),

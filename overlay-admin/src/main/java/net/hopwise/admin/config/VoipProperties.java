@@ -29,6 +29,8 @@ public class VoipProperties {
     private Duration retryAfter;
     /** Delay of the access networks on both sides, added to the relay's own one-way delay in each call's E-model MOS. */
     private Duration accessDelay = Duration.ZERO;
+    /** The phones' media sockets on a thread of their own (true) or on the node's loop; unset, RelayConfig's. */
+    private Boolean mediaThread;
 
     public boolean isEnabled() {
         return enabled;
@@ -132,5 +134,13 @@ public class VoipProperties {
 
     public void setAccessDelay(Duration accessDelay) {
         this.accessDelay = accessDelay;
+    }
+
+    public Boolean getMediaThread() {
+        return mediaThread;
+    }
+
+    public void setMediaThread(Boolean mediaThread) {
+        this.mediaThread = mediaThread;
     }
 }

@@ -72,6 +72,9 @@ public final class VoipRelay implements AutoCloseable {
             if (s.getRetryAfter() != null) {
                 b.retryAfter(s.getRetryAfter());
             }
+            if (s.getMediaThread() != null) {
+                b.mediaThread(s.getMediaThread());
+            }
         } catch (IllegalArgumentException e) {
             problems.add("hopwise.voip: " + e.getMessage());
         }

@@ -4,10 +4,14 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.time.Duration;
+import java.util.Map;
+import net.hopwise.admin.config.HopwiseProperties;
 import net.hopwise.admin.config.InvalidSettingsException;
 import net.hopwise.admin.config.VoipProperties;
 import net.hopwise.voip.relay.RelayConfig;
 import org.junit.jupiter.api.Test;
+import org.springframework.boot.context.properties.bind.Binder;
+import org.springframework.boot.context.properties.source.MapConfigurationPropertySource;
 
 class VoipSettingsTest {
 
@@ -22,6 +26,26 @@ class VoipSettingsTest {
         RelayConfig set = VoipRelay.toConfig(p);
         assertThat(set.maxCalls()).isEqualTo(250);
         assertThat(set.retryAfter()).isEqualTo(Duration.ofSeconds(30));
+    }
+
+    @Test
+    void mediaThreadSettingReachesTheRelayBothWaysAndUnsetKeepsItsDefault() {
+        VoipProperties p = settings();
+        assertThat(VoipRelay.toConfig(p).mediaThread()).isEqualTo(RelayConfig.DEFAULT_MEDIA_THREAD);
+        p.setMediaThread(false);
+        assertThat(VoipRelay.toConfig(p).mediaThread()).isFalse();
+        p.setMediaThread(true);
+        assertThat(VoipRelay.toConfig(p).mediaThread()).isTrue();
+    }
+
+    @Test
+    void mediaThreadPropertyIsBoundFromItsName() {
+        for (String value : new String[] {"off", "on"}) {
+            HopwiseProperties bound = new Binder(new MapConfigurationPropertySource(Map.of(
+                    "hopwise.voip.sip-address", "127.0.0.1:5060", "hopwise.voip.media-thread", value)))
+                    .bind("hopwise", HopwiseProperties.class).get();
+            assertThat(VoipRelay.toConfig(bound.getVoip()).mediaThread()).as(value).isEqualTo(value.equals("on"));
+        }
     }
 
     @Test

@@ -45,6 +45,11 @@ public final class BenchRelay {
     private final LongAdder late = new LongAdder();
     private final LongAdder duplicates = new LongAdder();
     private final LongAdder delivered = new LongAdder();
+    /**
+     * Transit of the packets for the phones, from the other node's send stamp to this relay's handler,
+     * summed (ms times packets): the part of the egress time spent before the relay sees a packet.
+     */
+    private double transitMsTimesPackets;
     private final List<String> endReasons = new ArrayList<>();
 
     private BenchRelay() {}
@@ -137,8 +142,9 @@ public final class BenchRelay {
             out.println("COUNTERS " + sip.counters());
             synchronized (this) {
                 out.printf(Locale.ROOT, "MEDIA calls=%d fromPhone=%d toPhoneExpected=%d toPhoneReceived=%d lost=%d"
-                        + " late=%d duplicates=%d delivered=%d endReasons=%s%n", calls.sum(), fromPhone.sum(),
-                        expected.sum(), received.sum(), lost.sum(), late.sum(), duplicates.sum(), delivered.sum(),
+                        + " late=%d duplicates=%d delivered=%d transitMeanMs=%.3f endReasons=%s%n", calls.sum(),
+                        fromPhone.sum(), expected.sum(), received.sum(), lost.sum(), late.sum(), duplicates.sum(),
+                        delivered.sum(), received.sum() == 0 ? Double.NaN : transitMsTimesPackets / received.sum(),
                         summarise(endReasons));
             }
             out.flush();
@@ -165,6 +171,7 @@ public final class BenchRelay {
             late.add(s.toPhone().late());
             duplicates.add(s.toPhone().duplicates());
             delivered.add(s.deliveredToPhone());
+            transitMsTimesPackets += s.toPhone().meanTransitMs() * s.toPhone().received();
         }
     }
 
