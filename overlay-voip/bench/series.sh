@@ -25,34 +25,31 @@ set -uo pipefail
 bench=$(cd "$(dirname "$0")" && pwd)
 results=${RESULTS:-$bench/results-$(date -u +%Y%m%dT%H%M).txt}
 export results bench
-run() { # LABEL ENV... -- SYSTEM CALLS
-  local label=$1; shift
-  local envs=()
-  while [[ $1 != -- ]]; do envs+=("$1"); shift; done
-  shift
-  # Already under the lock (HOPWISE_BENCH_LOCKED=1 flock ... series.sh): the whole series in one hold.
+locked() { # SCRIPT ARGS...: SCRIPT in bash, with once() and $round, under the build lock unless held already
+  # (HOPWISE_BENCH_LOCKED=1 flock ... series.sh: the whole series in one hold)
   local lock=(flock /tmp/hopwise-mvn.lock)
   [[ -n ${HOPWISE_BENCH_LOCKED:-} ]] && lock=()
-  HOPWISE_BENCH_LOCKED=1 ${lock[@]+"${lock[@]}"} bash -c '
-    label=$1; shift
-    for i in 1 2 3; do
-      echo "=== $label run $i $(date -u +%H:%M:%S) $*" | tee -a "$results"
-      env "$@" 2>&1 | grep -v "^relay: COUNTERS" | tee -a "$results"
-    done' run "$label" ${envs[@]+"${envs[@]}"} "$bench/calls.sh" "$@"
+  HOPWISE_BENCH_LOCKED=1 ${lock[@]+"${lock[@]}"} bash -c "$(declare -f once)
+$1" locked "${@:2}"
 }
-once() { # LABEL ENV... -- SYSTEM CALLS: one run, the lock taken for it alone
+once() { # LABEL ENV... -- SYSTEM CALLS: one run, numbered $round, appended to $results
   local label=$1; shift
-  local envs=()
-  while [[ $1 != -- ]]; do envs+=("$1"); shift; done
+  local command=()
+  while [[ $1 != -- ]]; do command+=("$1"); shift; done
   shift
-  local lock=(flock /tmp/hopwise-mvn.lock)
-  [[ -n ${HOPWISE_BENCH_LOCKED:-} ]] && lock=()
-  HOPWISE_BENCH_LOCKED=1 ${lock[@]+"${lock[@]}"} bash -c '
-    label=$1 round=$2; shift 2
-    echo "=== $label run $round $(date -u +%H:%M:%S) $*" | tee -a "$results"
-    env "$@" 2>&1 | grep -v "^relay: COUNTERS" | tee -a "$results"' once "$label" "$round" \
-    ${envs[@]+"${envs[@]}"} "$bench/calls.sh" "$@"
+  command+=("$bench/calls.sh" "$@")
+  echo "=== $label run $round $(date -u +%H:%M:%S) ${command[*]}" | tee -a "$results"
+  env "${command[@]}" 2>&1 | grep -v "^relay: COUNTERS" | tee -a "$results"
 }
+run() { # LABEL ENV... -- SYSTEM CALLS: three runs in one hold of the lock
+  locked 'for round in 1 2 3; do once "$@"; done' "$@"
+}
+# Every socket's default receive buffer at 4 MiB for a round (root), restored when the round ends.
+wide_buffers='trap "sysctl -q -w net.core.rmem_default=$old_rmem" EXIT
+sysctl -q -w net.core.rmem_default=4194304
+'
+old_rmem=$(sysctl -n net.core.rmem_default)
+export old_rmem
 what=${1:-all}
 if [[ $what == alternate ]]; then
   n=${2:-1000}
@@ -61,8 +58,7 @@ if [[ $what == alternate ]]; then
   # One round (three runs, about five minutes) per hold of the lock, so that others' builds interleave.
   for round in 1 2 3; do
     export round n
-    if [[ -n ${HOPWISE_BENCH_LOCKED:-} ]]; then lock=(); else lock=(flock /tmp/hopwise-mvn.lock); fi
-    HOPWISE_BENCH_LOCKED=1 ${lock[@]+"${lock[@]}"} bash -c "$(declare -f once)"'
+    locked '
       once "direct $n" -- direct "$n"
       once "hopwise $n media-thread off" MEDIA_THREAD=off -- hopwise "$n"
       once "hopwise $n media-thread on" MEDIA_THREAD=on -- hopwise "$n"'
@@ -70,29 +66,21 @@ if [[ $what == alternate ]]; then
 fi
 if [[ $what == wide ]]; then
   n=${2:-1000}
-  old_rmem=$(sysctl -n net.core.rmem_default)
   for round in 1 2 3; do
-    export round n old_rmem
-    if [[ -n ${HOPWISE_BENCH_LOCKED:-} ]]; then lock=(); else lock=(flock /tmp/hopwise-mvn.lock); fi
-    HOPWISE_BENCH_LOCKED=1 ${lock[@]+"${lock[@]}"} bash -c "$(declare -f once)"'
-      trap "sysctl -q -w net.core.rmem_default=$old_rmem" EXIT
-      sysctl -q -w net.core.rmem_default=4194304
+    export round n
+    locked "$wide_buffers"'
       once "direct $n rmem_default 4194304" -- direct "$n"
       once "hopwise $n media-thread on rmem_default 4194304" MEDIA_THREAD=on -- hopwise "$n"'
   done
 fi
 if [[ $what == hops ]]; then
   [[ $# -gt 1 ]] && shift && sizes=("$@") || sizes=(1000)
-  old_rmem=$(sysctl -n net.core.rmem_default)
   for round in 1 2 3; do
-    export round old_rmem media_thread=${MEDIA_THREAD:-on}
-    if [[ -n ${HOPWISE_BENCH_LOCKED:-} ]]; then lock=(); else lock=(flock /tmp/hopwise-mvn.lock); fi
-    HOPWISE_BENCH_LOCKED=1 ${lock[@]+"${lock[@]}"} bash -c "$(declare -f once)"'
-      trap "sysctl -q -w net.core.rmem_default=$old_rmem" EXIT
-      sysctl -q -w net.core.rmem_default=4194304
+    export round media_thread=${MEDIA_THREAD:-on}
+    locked "$wide_buffers"'
       for n in "$@"; do
         once "hopwise $n media-thread $media_thread HOPS=1 rmem_default 4194304" MEDIA_THREAD=$media_thread HOPS=1 -- hopwise "$n"
-      done' hops "${sizes[@]}"
+      done' "${sizes[@]}"
   done
 fi
 if [[ $what == all || $what == loss ]]; then
