@@ -37,6 +37,10 @@ import net.hopwise.voip.sip.SipParseError;
  * sockets, by default, on a loop of their own that hands packets over a turn at a time. Start it from outside that
  * loop (it waits for its sockets to bind).
  *
+ * <p>It is a little over 400 lines because its two inner classes, the proxy's send path and a phone's
+ * TCP connection, read the relay's sockets, connection table and proxy, all of which live on the
+ * node's loop; made separate classes, each would take all of them.
+ *
  * <pre>{@code
  * SipRelay relay = SipRelay.start(node, RelayConfig.builder()
  *         .sipAddress(new InetSocketAddress("192.0.2.10", 5060)).route("example.net=paris").build());
