@@ -59,11 +59,7 @@ class OpenInPlaceTest {
         o.node("b");
         o.link("a", "b", MS);
         o.startAll();
-        long end = o.now() + 10_000 * MS;
-        while (!o.engine("a").hasRoute(NodeId.ofName("b"), RoutingMetric.HOPS) && o.now() < end) {
-            o.runFor(10 * MS);
-        }
-        assertThat(o.engine("a").hasRoute(NodeId.ofName("b"), RoutingMetric.HOPS)).isTrue();
+        assertThat(o.runUntilRoute("a", "b", 10_000 * MS)).isTrue();
         o.engine("b").openPort(7, m -> delivered.add(new String(m.payloadBytes(), StandardCharsets.US_ASCII)));
         return o;
     }

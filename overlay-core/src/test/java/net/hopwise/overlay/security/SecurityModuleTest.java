@@ -45,9 +45,7 @@ class SecurityModuleTest {
             o.link("mallory", "b", MS);
             o.startAll();
             long start = o.now();
-            while (!o.engine("a").hasRoute(NodeId.ofName("b"), RoutingMetric.HOPS) && o.now() - start < 10_000 * MS) {
-                o.runFor(10 * MS);
-            }
+            assertThat(o.runUntilRoute("a", "b", 10_000 * MS)).isTrue();
             long linkUp = o.now() - start;
             System.out.println("sealed link up after " + linkUp / MS + " ms of virtual time");
             o.runFor(5_000 * MS);

@@ -11,8 +11,10 @@ import java.util.function.Consumer;
 import net.hopwise.overlay.NeighbourConfig;
 import net.hopwise.overlay.NodeConfig;
 import net.hopwise.overlay.NodeEvent;
+import net.hopwise.overlay.NodeId;
 import net.hopwise.overlay.node.NodeOutput;
 import net.hopwise.overlay.node.NodeStack;
+import net.hopwise.overlay.routing.RoutingMetric;
 import net.hopwise.overlay.sim.SimNetwork;
 import net.hopwise.overlay.sim.SimNode;
 import net.hopwise.overlay.sim.Simulator;
@@ -220,6 +222,18 @@ public final class VirtualOverlay implements AutoCloseable {
     /** Runs for {@code nanos} of virtual time. */
     public void runFor(long nanos) {
         runUntil(simulator.now() + nanos);
+    }
+
+    /**
+     * Runs in steps of 10 ms until {@code from} has a hop-count route to {@code to}, for at most
+     * {@code withinNanos} of virtual time; whether it has one.
+     */
+    public boolean runUntilRoute(String from, String to, long withinNanos) {
+        long end = simulator.now() + withinNanos;
+        while (!engine(from).hasRoute(NodeId.ofName(to), RoutingMetric.HOPS) && simulator.now() < end) {
+            runFor(10_000_000L);
+        }
+        return engine(from).hasRoute(NodeId.ofName(to), RoutingMetric.HOPS);
     }
 
     /** An engine asked for its timer again at once, over and over, without time passing. */
