@@ -154,7 +154,12 @@ public final class LossRecoveryExperiment {
             Sipp uacPlain = uac(dir, "uac-plain", plainUas, 0, calls, pause, limit);
             boolean overlayOk = uacOverlay.await() == 0 & uasOverlay.await() == 0;
             boolean plainOk = uacPlain.await() == 0 & uasPlain.await() == 0;
-            sites.awaitIdle(calls);
+            try {
+                sites.awaitIdle(calls);
+            } catch (AssertionError e) {
+                throw new AssertionError(e.getMessage() + "; SIPp's overlay column " + (overlayOk
+                        ? "completed its calls" : "reported a failed call") + " (logs in " + dir + ")", e);
+            }
             plain.close();
             List<long[]> counts = new ArrayList<>();
             List<Double> delays = new ArrayList<>();

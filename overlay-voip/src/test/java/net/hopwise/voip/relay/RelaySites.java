@@ -100,14 +100,19 @@ final class RelaySites implements AutoCloseable {
     /** Waits until both relays forgot every call and hold nothing. */
     void awaitIdle(int callsPerSide) {
         Eventually.await("both relays forget the calls", () -> endedA.size() >= callsPerSide
-                && endedB.size() >= callsPerSide && relayA.state().idle() && relayB.state().idle());
+                && endedB.size() >= callsPerSide && relayA.state().idle() && relayB.state().idle(), this::describe);
     }
 
     /** Waits until both relays ended every call and hold no media; transactions may still linger. */
     void awaitCallsGone(int callsPerSide) {
         Eventually.await("both relays end the calls", () -> endedA.size() >= callsPerSide
                 && endedB.size() >= callsPerSide && relayA.state().calls() == 0 && relayB.state().calls() == 0
-                && relayA.state().mediaPortPairs() == 0 && relayB.state().mediaPortPairs() == 0);
+                && relayA.state().mediaPortPairs() == 0 && relayB.state().mediaPortPairs() == 0, this::describe);
+    }
+
+    private String describe() {
+        return "relay a ended " + endedA.size() + " calls and holds " + relayA.state() + ", relay b ended "
+                + endedB.size() + " and holds " + relayB.state();
     }
 
     /** Statistics of what each relay delivered to its phone, callee's side first. */
