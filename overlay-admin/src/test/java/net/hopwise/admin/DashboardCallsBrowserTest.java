@@ -118,7 +118,7 @@ class DashboardCallsBrowserTest {
         }
         int uasPort = freeUdpPort();
         Process uas = sipp(sipp, "uas", "-sn", "uas", "-i", "127.0.0.1", "-p", Integer.toString(uasPort), "-mi", "127.0.0.1",
-                "-mp", Integer.toString(freeUdpPort()), "-rtp_echo", "-m", "1", "-nostdin", "-timeout", "60s",
+                "-mp", Integer.toString(freeMediaPort()), "-rtp_echo", "-m", "1", "-nostdin", "-timeout", "60s",
                 "-timeout_error");
         browser.get("http://localhost:" + port + "/");
         WebDriverWait wait = new WebDriverWait(browser, Duration.ofSeconds(40), Duration.ofMillis(200));
@@ -130,7 +130,7 @@ class DashboardCallsBrowserTest {
         int relayPort = voip.relay().orElseThrow().sipAddress().getPort();
         Process uac = sipp(sipp, "uac", "127.0.0.1:" + uasPort, "-rsa", "127.0.0.1:" + relayPort, "-sf", "uac_rtp.xml",
                 "-s", "bob", "-i", "127.0.0.1", "-p", Integer.toString(freeUdpPort()), "-mi", "127.0.0.1",
-                "-mp", Integer.toString(freeUdpPort()), "-d", "8000", "-m", "1", "-nostdin", "-timeout", "60s",
+                "-mp", Integer.toString(freeMediaPort()), "-d", "8000", "-m", "1", "-nostdin", "-timeout", "60s",
                 "-timeout_error");
 
         String row = "#calls-table tbody tr";
@@ -287,6 +287,23 @@ class DashboardCallsBrowserTest {
             }
         }
         throw new AssertionError("the calls panel test needs sipp: apt-get install sip-tester (./test does)");
+    }
+
+    /** A port for SIPp's -mp: it binds audio there and video two above, and gives up if either is taken. */
+    private static int freeMediaPort() throws IOException {
+        for (int attempt = 0; attempt < 100; attempt++) {
+            try (DatagramSocket audio = new DatagramSocket(new InetSocketAddress("127.0.0.1", 0))) {
+                int port = audio.getLocalPort();
+                if (port + 2 <= 65535) {
+                    try (DatagramSocket video = new DatagramSocket(new InetSocketAddress("127.0.0.1", port + 2))) {
+                        return port;
+                    } catch (java.net.SocketException taken) {
+                        // the next attempt draws another port
+                    }
+                }
+            }
+        }
+        throw new IllegalStateException("no UDP port with the one two above it free in 100 attempts");
     }
 
     private static int freeUdpPort() throws IOException {

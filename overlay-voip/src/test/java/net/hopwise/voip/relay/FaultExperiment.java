@@ -75,7 +75,7 @@ public final class FaultExperiment {
         try (RelaySites sites = new RelaySites(List.of(new RelaySites.Link("a", "b", ImpairmentConfig.none())), 7,
                 39000, b -> b)) {
             int uasPort = Sipp.freeUdpPort();
-            String uasMedia = Integer.toString(Sipp.freeUdpPort());
+            String uasMedia = Integer.toString(Sipp.freeMediaPort());
             String limit = (calls / rate + 120) + "s";
             Sipp uas = Sipp.start(dir, "uas-load", "-sf", "uas_echo.xml", "-key", "sdp_port", uasMedia, "-i",
                     "127.0.0.1", "-p", Integer.toString(uasPort), "-mi", "127.0.0.1", "-mp", uasMedia, "-rtp_echo",
@@ -83,7 +83,7 @@ public final class FaultExperiment {
             Sipp uac = Sipp.start(dir, "uac-load", "127.0.0.1:" + uasPort, "-rsa",
                     "127.0.0.1:" + sites.relayA.sipAddress().getPort(), "-sf", "uac_rtp.xml", "-s", "bob", "-i",
                     "127.0.0.1", "-p", Integer.toString(Sipp.freeUdpPort()), "-mi", "127.0.0.1",
-                    "-mp", Integer.toString(Sipp.freeUdpPort()), "-d", Integer.toString(seconds * 1000 + 500),
+                    "-mp", Integer.toString(Sipp.freeMediaPort()), "-d", Integer.toString(seconds * 1000 + 500),
                     "-m", Integer.toString(calls), "-r", Integer.toString(rate), "-l", "200", "-nostdin",
                     "-timeout", limit, "-timeout_error", "-trace_err");
             int uacExit = uac.awaitFor(calls / rate + 180);

@@ -60,7 +60,7 @@ final class LinkFailureRun {
                     .path("b", RoutingMetric.EXPECTED_LATENCY).contains(sites.node("m").id()));
             int uasPort = Sipp.freeUdpPort();
             String limit = (seconds + 60) + "s";
-            String uasMedia = Integer.toString(Sipp.freeUdpPort());
+            String uasMedia = Integer.toString(Sipp.freeMediaPort());
             Sipp uas = Sipp.start(dir, "uas-kill", "-sf", "uas_echo.xml", "-key", "sdp_port", uasMedia, "-i", "127.0.0.1",
                     "-p", Integer.toString(uasPort), "-mi", "127.0.0.1", "-mp", uasMedia, "-rtp_echo", "-m", "1",
                     "-nostdin", "-timeout", limit, "-timeout_error");
@@ -68,7 +68,7 @@ final class LinkFailureRun {
                 Sipp uac = Sipp.start(dir, "uac-kill", "127.0.0.1:" + uasPort, "-rsa",
                         "127.0.0.1:" + sites.relayA.sipAddress().getPort(), "-sf", "uac_rtp.xml", "-s", "bob",
                         "-i", "127.0.0.1", "-p", Integer.toString(Sipp.freeUdpPort()), "-mi", "127.0.0.1",
-                        "-mp", Integer.toString(Sipp.freeUdpPort()), "-d", Integer.toString(seconds * 1000 + 500),
+                        "-mp", Integer.toString(Sipp.freeMediaPort()), "-d", Integer.toString(seconds * 1000 + 500),
                         "-m", "1", "-nostdin", "-timeout", limit, "-timeout_error");
                 Eventually.await("half a second of media at the callee", () -> received(sites.relayB) >= 25);
                 Map<String, Long> beforeA = sites.relayA.counters();

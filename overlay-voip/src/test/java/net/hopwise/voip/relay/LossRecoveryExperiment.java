@@ -133,7 +133,7 @@ public final class LossRecoveryExperiment {
         List<RelaySites.Link> links = c.links() == 1
                 ? List.of(new RelaySites.Link("a", "b", impairment))
                 : List.of(new RelaySites.Link("a", "m", impairment), new RelaySites.Link("m", "b", impairment));
-        int plainUasMedia = Sipp.freeUdpPort();
+        int plainUasMedia = Sipp.freeMediaPort();
         try (RelaySites sites = new RelaySites(links, seed * 100, 34000);
                 PlainUdpForwarder plain = new PlainUdpForwarder(
                         c.links() == 1 ? List.of(impairment) : List.of(impairment, impairment), seed,
@@ -143,7 +143,7 @@ public final class LossRecoveryExperiment {
             int overlayUas = Sipp.freeUdpPort();
             int plainUas = Sipp.freeUdpPort();
             Sipp uasOverlay = Sipp.start(dir, "uas-overlay", "-sn", "uas", "-i", "127.0.0.1",
-                    "-p", Integer.toString(overlayUas), "-mi", "127.0.0.1", "-mp", Integer.toString(Sipp.freeUdpPort()),
+                    "-p", Integer.toString(overlayUas), "-mi", "127.0.0.1", "-mp", Integer.toString(Sipp.freeMediaPort()),
                     "-rtp_echo", "-m", Integer.toString(calls), "-nostdin", "-timeout", limit, "-timeout_error");
             Sipp uasPlain = Sipp.start(dir, "uas-plain", "-sf", "uas_echo.xml", "-key", "sdp_port",
                     Integer.toString(plain.port()), "-i", "127.0.0.1", "-p", Integer.toString(plainUas),
@@ -186,7 +186,7 @@ public final class LossRecoveryExperiment {
             args.addAll(List.of("-rsa", "127.0.0.1:" + proxyPort));
         }
         args.addAll(List.of("-sf", "uac_rtp.xml", "-s", "bob", "-i", "127.0.0.1",
-                "-p", Integer.toString(Sipp.freeUdpPort()), "-mi", "127.0.0.1", "-mp", Integer.toString(Sipp.freeUdpPort()),
+                "-p", Integer.toString(Sipp.freeUdpPort()), "-mi", "127.0.0.1", "-mp", Integer.toString(Sipp.freeMediaPort()),
                 "-d", pause, "-m", Integer.toString(calls), "-r", Integer.toString(calls), "-l", Integer.toString(calls),
                 "-nostdin", "-timeout", limit, "-timeout_error"));
         return Sipp.start(dir, name, args.toArray(String[]::new));

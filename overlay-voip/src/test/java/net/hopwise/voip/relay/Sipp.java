@@ -5,6 +5,8 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.DatagramSocket;
 import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.net.SocketException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -87,6 +89,36 @@ final class Sipp {
         } catch (IOException e) {
             return "(no output: " + e.getMessage() + ")";
         }
+    }
+
+    /**
+     * A port for SIPp's {@code -mp} on the IPv4 loopback: SIPp binds its audio socket there and its
+     * video socket two above, and gives up before its first call when either is taken (one such
+     * start left a run waiting for a call that never came), so both must be free now.
+     */
+    static int freeMediaPort() {
+        return freeMediaPort(InetAddress.getLoopbackAddress());
+    }
+
+    /** As {@link #freeMediaPort()}, on the given address (SIPp's {@code -mi}). */
+    static int freeMediaPort(InetAddress address) {
+        for (int attempt = 0; attempt < 100; attempt++) {
+            try (DatagramSocket audio = new DatagramSocket(new InetSocketAddress(address, 0))) {
+                int port = audio.getLocalPort();
+                if (port + 2 > 65535) {
+                    continue;
+                }
+                try (DatagramSocket video = new DatagramSocket(new InetSocketAddress(address, port + 2))) {
+                    return port;
+                } catch (SocketException taken) {
+                    // the next attempt draws another port
+                }
+            } catch (SocketException e) {
+                throw new UncheckedIOException(e);
+            }
+        }
+        throw new IllegalStateException("no UDP port with the one two above it free on " + address
+                + " in 100 attempts");
     }
 
     /** A UDP port free now on loopback (the OS may hand it out again later; tests use it at once). */

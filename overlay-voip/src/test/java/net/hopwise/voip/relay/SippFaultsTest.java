@@ -76,12 +76,12 @@ class SippFaultsTest {
                         .transactionWait(Duration.ofMillis(1280)))) {
             int uasPort = Sipp.freeUdpPort();
             Sipp uas = Sipp.start(dir, "uas", "-sn", "uas", "-i", "127.0.0.1", "-p", Integer.toString(uasPort),
-                    "-mi", "127.0.0.1", "-mp", Integer.toString(Sipp.freeUdpPort()), "-rtp_echo", "-m", "1",
+                    "-mi", "127.0.0.1", "-mp", Integer.toString(Sipp.freeMediaPort()), "-rtp_echo", "-m", "1",
                     "-nostdin", "-timeout", "30s");
             Sipp uac = Sipp.start(dir, "uac", "127.0.0.1:" + uasPort, "-rsa",
                     "127.0.0.1:" + sites.relayA.sipAddress().getPort(), "-sf", "uac_rtp.xml", "-s", "bob",
                     "-i", "127.0.0.1", "-p", Integer.toString(Sipp.freeUdpPort()), "-mi", "127.0.0.1",
-                    "-mp", Integer.toString(Sipp.freeUdpPort()), "-d", "1200", "-m", "1", "-nostdin",
+                    "-mp", Integer.toString(Sipp.freeMediaPort()), "-d", "1200", "-m", "1", "-nostdin",
                     "-timeout", "30s");
             SipRelay restarted = null;
             try {

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import java.io.IOException;
 import java.io.InputStream;
+import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -22,6 +23,8 @@ import org.junit.jupiter.api.io.TempDir;
  * crosses both relays each way.
  */
 class SippIpv6Test {
+    private static final InetAddress IPV6_LOOPBACK = new InetSocketAddress("::1", 0).getAddress();
+
     @TempDir
     Path dir;
 
@@ -44,7 +47,7 @@ class SippIpv6Test {
         try (RelaySites sites = new RelaySites(List.of(new RelaySites.Link("a", "b", ImpairmentConfig.none())), 61,
                 38800, b -> b.sipAddress(new InetSocketAddress("::1", 0)).mediaAddress("::1"))) {
             int uasPort = Sipp.freeUdpPort();
-            String uasMedia = Integer.toString(Sipp.freeUdpPort());
+            String uasMedia = Integer.toString(Sipp.freeMediaPort(IPV6_LOOPBACK));
             Sipp uas = Sipp.start(dir, "uas6", "-sf", "uas_echo.xml", "-key", "sdp_port", uasMedia, "-i", "::1",
                     "-p", Integer.toString(uasPort), "-mi", "::1", "-mp", uasMedia, "-rtp_echo", "-m", "1", "-nostdin",
                     "-timeout", "30s", "-timeout_error");
@@ -52,7 +55,7 @@ class SippIpv6Test {
                 Sipp uac = Sipp.start(dir, "uac6", "[::1]:" + uasPort, "-rsa",
                         "[::1]:" + sites.relayA.sipAddress().getPort(), "-sf", "uac_rtp.xml", "-s", "bob", "-i", "::1",
                         "-p", Integer.toString(Sipp.freeUdpPort()), "-mi", "::1",
-                        "-mp", Integer.toString(Sipp.freeUdpPort()), "-d", "1500", "-m", "1", "-nostdin",
+                        "-mp", Integer.toString(Sipp.freeMediaPort(IPV6_LOOPBACK)), "-d", "1500", "-m", "1", "-nostdin",
                         "-timeout", "30s", "-timeout_error");
                 assertThat(uac.await()).as("sipp uac exit code; output:\n%s\nuas:\n%s", uac.output(), uas.output())
                         .isZero();

@@ -104,7 +104,7 @@ class SippOverLossyOverlayTest {
             }
         }
         int uasPort = Sipp.freeUdpPort();
-        String uasMedia = Integer.toString(Sipp.freeUdpPort());
+        String uasMedia = Integer.toString(Sipp.freeMediaPort());
         // SIPp's uas as built in, but for a 1 s time-wait instead of 4 s after the last BYE.
         Sipp uas = Sipp.start(dir, "uas", "-sf", "uas_echo.xml", "-key", "sdp_port", uasMedia, "-i", "127.0.0.1",
                 "-p", Integer.toString(uasPort), "-mi", "127.0.0.1", "-mp", uasMedia, "-rtp_echo",
@@ -113,7 +113,7 @@ class SippOverLossyOverlayTest {
             Sipp uac = Sipp.start(dir, "uac", "127.0.0.1:" + uasPort, "-rsa",
                     "127.0.0.1:" + relayA.sipAddress().getPort(), "-sf", "uac_rtp.xml", "-s", "bob",
                     "-i", "127.0.0.1", "-p", Integer.toString(Sipp.freeUdpPort()), "-mi", "127.0.0.1",
-                    "-mp", Integer.toString(Sipp.freeUdpPort()), "-d", "6500", "-m", Integer.toString(CALLS),
+                    "-mp", Integer.toString(Sipp.freeMediaPort()), "-d", "6500", "-m", Integer.toString(CALLS),
                     "-r", "2", "-nostdin", "-timeout", "90s", "-timeout_error");
             assertThat(uac.await()).as("sipp uac exit code; output:\n%s", uac.output()).isZero();
             assertThat(uas.await()).as("sipp uas exit code; output:\n%s", uas.output()).isZero();

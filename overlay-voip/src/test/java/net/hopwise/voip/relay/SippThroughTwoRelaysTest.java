@@ -152,13 +152,13 @@ class SippThroughTwoRelaysTest {
         int calls = 2;
         int uasPort = Sipp.freeUdpPort();
         Sipp uas = Sipp.start(dir, "uas_" + scenario, "-sf", "uas_" + scenario + ".xml", "-i", "127.0.0.1",
-                "-p", Integer.toString(uasPort), "-mi", "127.0.0.1", "-mp", Integer.toString(Sipp.freeUdpPort()),
+                "-p", Integer.toString(uasPort), "-mi", "127.0.0.1", "-mp", Integer.toString(Sipp.freeMediaPort()),
                 "-m", Integer.toString(calls), "-nostdin", "-timeout", "60s", "-timeout_error");
         try {
             Sipp uac = Sipp.start(dir, "uac_" + scenario, "127.0.0.1:" + uasPort, "-rsa",
                     "127.0.0.1:" + relayA.sipAddress().getPort(), "-sf", "uac_" + scenario + ".xml", "-s", "bob",
                     "-i", "127.0.0.1", "-p", Integer.toString(Sipp.freeUdpPort()), "-mi", "127.0.0.1",
-                    "-mp", Integer.toString(Sipp.freeUdpPort()), "-m", Integer.toString(calls), "-r", "4",
+                    "-mp", Integer.toString(Sipp.freeMediaPort()), "-m", Integer.toString(calls), "-r", "4",
                     "-t", callerTransport, "-nostdin", "-timeout", "60s", "-timeout_error");
             assertThat(uac.await()).as("sipp uac exit code; output:\n%s\nuas:\n%s", uac.output(), uas.output())
                     .isZero();
@@ -209,18 +209,18 @@ class SippThroughTwoRelaysTest {
         register(refusing, 300);
         assertThat(relayB.registrations().get("carol@example.org")).hasSize(2);
         // uas_echo: SIPp's uas with a short time-wait, the built-in one waits 4 s after the BYE.
-        String echoPort = Integer.toString(Sipp.freeUdpPort());
+        String echoPort = Integer.toString(Sipp.freeMediaPort());
         Sipp uas = Sipp.start(dir, "uas_answering", "-sf", "uas_echo.xml", "-i", "127.0.0.1",
                 "-p", Integer.toString(answering), "-mi", "127.0.0.1", "-mp", echoPort, "-key", "sdp_port", echoPort,
                 "-m", "1", "-nostdin",
                 "-timeout", "30s", "-timeout_error");
         Sipp uas2 = Sipp.start(dir, "uas_" + other, "-sf", "uas_" + other + ".xml", "-i", "127.0.0.1",
-                "-p", Integer.toString(refusing), "-mi", "127.0.0.1", "-mp", Integer.toString(Sipp.freeUdpPort()),
+                "-p", Integer.toString(refusing), "-mi", "127.0.0.1", "-mp", Integer.toString(Sipp.freeMediaPort()),
                 "-m", "1", "-nostdin", "-timeout", "30s", "-timeout_error");
         try {
             Sipp uac = Sipp.start(dir, "uac_fork_" + other, "127.0.0.1:" + relayA.sipAddress().getPort(), "-sn", "uac",
                     "-s", "carol", "-i", "127.0.0.1", "-p", Integer.toString(Sipp.freeUdpPort()), "-mi", "127.0.0.1",
-                    "-mp", Integer.toString(Sipp.freeUdpPort()), "-m", "1", "-nostdin", "-timeout", "30s",
+                    "-mp", Integer.toString(Sipp.freeMediaPort()), "-m", "1", "-nostdin", "-timeout", "30s",
                     "-timeout_error");
             assertThat(uac.await()).as("sipp uac exit code; output:\n%s\nuas:\n%s\n%s", uac.output(), uas.output(),
                     uas2.output()).isZero();
@@ -290,14 +290,14 @@ class SippThroughTwoRelaysTest {
         }
         int uasPort = Sipp.freeUdpPort();
         Sipp uas = Sipp.start(dir, "uas", "-sn", "uas", "-i", "127.0.0.1", "-p", Integer.toString(uasPort),
-                "-mi", "127.0.0.1", "-mp", Integer.toString(Sipp.freeUdpPort()), "-rtp_echo",
+                "-mi", "127.0.0.1", "-mp", Integer.toString(Sipp.freeMediaPort()), "-rtp_echo",
                 "-m", Integer.toString(CALLS), "-nostdin", "-timeout", "60s", "-timeout_error");
         Sipp uac;
         try {
             uac = Sipp.start(dir, "uac", "127.0.0.1:" + uasPort, "-rsa", "127.0.0.1:" + relayA.sipAddress().getPort(),
                     "-sf", "uac_rtp.xml", "-s", "bob", "-i", "127.0.0.1",
                     "-p", Integer.toString(Sipp.freeUdpPort()), "-mi", "127.0.0.1",
-                    "-mp", Integer.toString(Sipp.freeUdpPort()), "-d", "1500", "-m", Integer.toString(CALLS),
+                    "-mp", Integer.toString(Sipp.freeMediaPort()), "-d", "1500", "-m", Integer.toString(CALLS),
                     "-r", "4", "-nostdin", "-timeout", "60s", "-timeout_error");
             int uacExit = uac.await();
             assertThat(uacExit).as("sipp uac exit code; output:\n%s\nuas:\n%s", uac.output(), uas.output())
