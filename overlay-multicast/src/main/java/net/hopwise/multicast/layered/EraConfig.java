@@ -126,7 +126,7 @@ public final class EraConfig {
      * (655 Kbit/s of 512-byte packets) as it was. On ERA_RECOMMENDED in B8: Jain's index 0.985
      * against 0.908 and 191 Kbit/s each against 166, but the sessions' loss 11.5% against 3.8% (the
      * false drops had also kept the three under the capacity), so it is in no preset; the halving,
-     * the TCP rows, B5-B10 and the late joiners (on the thesis's layers) keep their verdicts with it (docs/benchmarks.md,
+     * the TCP rows, B5-B10, the late joiners and the rows on 10 Kbit/s layers keep their verdicts with it (docs/benchmarks.md,
      * "Layered multicast: B8's fairness").
      */
     public static final int DEFAULT_QUEUE_FLOOR_PACKETS = 0;
