@@ -47,6 +47,12 @@ final class Controllers {
             own = own.toBuilder().lossHistory(true).lossEpisodeRtts(Double.parseDouble(System.getProperty("layered.episode", "0")))
                     .pacedLoss(Boolean.getBoolean("layered.paced")).build();
         }
+        if (Integer.getInteger("layered.additive", 0) > 0) {
+            own = own.toBuilder().additiveRise(Integer.getInteger("layered.additive")).build();
+        }
+        if (Integer.getInteger("layered.floorpackets", 0) > 0) {
+            own = own.toBuilder().queueFloorPackets(Integer.getInteger("layered.floorpackets")).build();
+        }
         if (Boolean.getBoolean("layered.drainshare")) {
             own = own.toBuilder().queueDrainShare(true).build();
         }

@@ -26,8 +26,8 @@ import java.util.function.Consumer;
  * Interval boundaries are the announcement's epoch start plus whole intervals, mapped onto this
  * receiver's clock by the announcement's arrival, so every receiver behind one bottleneck decides
  * at the same instants. The receiver refuses to join before a valid announcement of its session.
- * It reads no clock: every input carries {@code nowNanos}. Just over 400 lines: the rules' options
- * (rise cap, loss history, queue growth and drain) act inside one decision, which reads best whole.
+ * It reads no clock: every input carries {@code nowNanos}. About 440 lines: the rules' options
+ * (rise cap, loss history, queue growth and drain, additive rise) act inside one decision, which reads best whole.
  */
 public final class EraReceiver {
     private static final int TRACE_SAMPLES = 64;
@@ -68,6 +68,8 @@ public final class EraReceiver {
     private int recentAt;
     /** No interval decision yet since the join: {@link EraConfig#startSamples()} applies. */
     private boolean firstDecision;
+    /** The level the last congestion drop left, climbed back to additively ({@link EraConfig#additiveRise()}); -1: none. */
+    private int recoverTo = -1;
 
     private long refusedAnnouncements;
     private long unsubscribedPackets;
@@ -84,7 +86,7 @@ public final class EraReceiver {
         this.recentLowest = new double[config.estimateIntervals() - 1];
         Arrays.fill(recentLowest, Double.POSITIVE_INFINITY);
         this.queue = config.queueRiseNanos() > 0
-                ? new QueueGrowthDetector(config.queueRiseNanos(), config.queueWindowNanos()) : null;
+                ? new QueueGrowthDetector(config.queueRiseNanos(), config.queueWindowNanos(), config.queueFloorPackets()) : null;
     }
 
     /**
@@ -181,9 +183,13 @@ public final class EraReceiver {
                     double share = config.queueDrainShare() ? queue.inputShare(announcement.layers().cumulative(from)) : 1;
                     double drained = Math.max(keep / 2, keep - share * queue.drainBps(announcement.intervalNanos() / 2));
                     int to = Math.min(level, announcement.layers().levelFor(drained, config.strictlyBelow()));
+                    if (config.additiveRise() > 0) {
+                        to = Math.max(0, to);
+                    }
                     trace.accept(EraDecision.event(nowNanos, EraDecision.Kind.QUEUE_DROP, drained, level, to));
                     moveTo(to, nowNanos);
                 }
+                congestionDrop(from, level);
                 return;
             }
         }
@@ -200,6 +206,10 @@ public final class EraReceiver {
     private void drop(double sample, EraDecision.Kind kind, long nowNanos) {
         addSample(sample);
         int to = announcement.layers().levelFor(sample, config.strictlyBelow());
+        if (kind == EraDecision.Kind.QUEUE_DROP && config.additiveRise() > 0) {
+            // The queue says the path is full, not that the base layer does not fit.
+            to = Math.max(0, to);
+        }
         trace.accept(EraDecision.event(nowNanos, kind, sample, level, to));
         clearSamples();
         moveTo(to, nowNanos);
@@ -253,6 +263,7 @@ public final class EraReceiver {
         clearSamples();
         firstDecision = true;
         lossSeen = false;
+        recoverTo = -1;
         intervalPackets = 0;
         intervalStartNanos = nowNanos;
         if (queue != null) {
@@ -305,18 +316,40 @@ public final class EraReceiver {
         lossSeen |= p > 0 || l > 0;
         // Also once the window has emptied again: a window that forgets would otherwise send the
         // target straight to a pair estimate that may read the capacity.
+        boolean capped = false;
         if (config.riseCap() > 0 && lossSeen && target > current) {
             // TFRC's X = min(X_calc, 2 X_recv): a rise goes at most to that many times what arrived.
             target = Math.min(target, Math.max(current, config.riseCap() * receivedBps));
+            capped = true;
         }
         // Whether the path is losing now: the window's, also with the history (which never empties).
         boolean strict = config.strictlyBelow() && (l == 0 || config.strictWithLoss());
         int to = layers.levelFor(target, strict);
+        if (config.additiveRise() > 0) {
+            if (capped) {
+                // The cap limits a rise; held at R_i, the strict choice would be the layer below it.
+                to = Math.max(to, level);
+            }
+            if (to > level && recoverTo > level) {
+                // Additive: every session behind the bottleneck regains the same rate an interval.
+                to = Math.min(to, level + config.additiveRise());
+            }
+            if (to >= recoverTo) {
+                recoverTo = -1;
+            }
+        }
         firstDecision = false;
         trace.accept(new EraDecision(nowNanos, EraDecision.Kind.INTERVAL, traceSamples(), bunchEstimate, packets,
                 losses, p, rttSeconds, tcp, target, level, to));
         clearSamples();
         moveTo(to, nowNanos);
+    }
+
+    /** A drop for congestion from {@code from}: with {@link EraConfig#additiveRise()}, the rise back is additive. */
+    private void congestionDrop(int from, int to) {
+        if (config.additiveRise() > 0 && to < from) {
+            recoverTo = from;
+        }
     }
 
     private void moveTo(int to, long nowNanos) {

@@ -37,6 +37,7 @@ final class QueueGrowthDetector {
 
     private final long riseNanos;
     private final long windowNanos;
+    private final int floorPackets;
     private final long[] sentAt = new long[HISTORY];
     private final long[] delay = new long[HISTORY];
     private int head;
@@ -55,10 +56,12 @@ final class QueueGrowthDetector {
     /**
      * @param riseNanos how far the delay floor must rise within the window, at least
      * @param windowNanos the window of send time the rise is measured over
+     * @param floorPackets the fewest packets the floor is the least delay of (0: the window's last quarter alone)
      */
-    QueueGrowthDetector(long riseNanos, long windowNanos) {
+    QueueGrowthDetector(long riseNanos, long windowNanos, int floorPackets) {
         this.riseNanos = riseNanos;
         this.windowNanos = windowNanos;
+        this.floorPackets = floorPackets;
     }
 
     /** A bunch sample (bits per second) for the capacity estimate. */
@@ -95,6 +98,11 @@ final class QueueGrowthDetector {
             size--;
         }
         long floorFrom = sentAtNanos - windowNanos / FLOOR_FRACTION;
+        if (floorPackets > 0 && size > floorPackets) {
+            // A slow session has one bunch in the quarter, and one bunch behind a burst of other
+            // sessions' bunches reads as growth: the floor takes the last few packets at least.
+            floorFrom = Math.min(floorFrom, sentAt[(head + size - floorPackets) % HISTORY]);
+        }
         long floor = Long.MAX_VALUE;
         long floorSent = sentAtNanos;
         long lowest = Long.MAX_VALUE;
