@@ -142,8 +142,6 @@ public final class OverlayNode implements AutoCloseable {
     private long timerDeadline = Long.MAX_VALUE;
     private boolean flushNeeded;
     private boolean endOfTurnFlushQueued;
-    /** A session's send on the loop was flushed at once this turn: the turn's later ones wait for its end. */
-    private boolean sessionFlushedThisTurn;
     private final Runnable endOfTurnFlush = this::endOfTurnFlush;
     private DatagramRuns runs;
     private volatile boolean groReads;
@@ -598,43 +596,6 @@ public final class OverlayNode implements AutoCloseable {
         });
     }
 
-    /**
-     * A session's send made on the loop (a relay forwarding a request from its handler): handed to
-     * the engine now, and the first such send of a loop turn is flushed now too, with whatever else
-     * the turn has written so far, so that a lone message (a call's INVITE) does not wait for the
-     * rest of the turn. Later ones in the same turn wait for the end-of-turn flush, so that a burst
-     * of messages still leaves in one GSO write rather than a system call each.
-     */
-    void sessionSendOnLoop(Runnable handOver) {
-        if (!running.get() || engine == null) {
-            return;
-        }
-        handOver.run();
-        flushNeeded = true;
-        if (sessionFlushedThisTurn) {
-            flushAtEndOfTurn();
-            return;
-        }
-        afterWork();
-        sessionFlushedThisTurn = true;
-        if (!endOfTurnFlushQueued) {
-            endOfTurnFlushQueued = true;
-            try {
-                loop.execute(endOfTurnFlush);
-            } catch (java.util.concurrent.RejectedExecutionException e) {
-                // The runtime is shutting down: nothing more will be sent this turn.
-                endOfTurnFlushQueued = false;
-                sessionFlushedThisTurn = false;
-            }
-        }
-    }
-
-    /** Whether the calling thread is the node's event loop. */
-    boolean inEventLoop() {
-        EventLoop l = loop;
-        return l != null && l.inEventLoop();
-    }
-
     /** The engine, for code already running on the loop. */
     NodeStack engineOnLoop() {
         return loop.inEventLoop() ? engine : null;
@@ -933,7 +894,6 @@ public final class OverlayNode implements AutoCloseable {
 
     private void endOfTurnFlush() {
         endOfTurnFlushQueued = false;
-        sessionFlushedThisTurn = false;
         afterWork();
     }
 

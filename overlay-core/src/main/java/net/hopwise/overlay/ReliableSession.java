@@ -153,10 +153,7 @@ public final class ReliableSession implements AutoCloseable {
             discardQueued();
             return SendResult.CLOSED;
         }
-        if (node.inEventLoop()) {
-            // On the loop: handed over now, behind anything other threads queued before it.
-            node.sessionSendOnLoop(this::drain);
-        } else if (drainScheduled.compareAndSet(false, true)) {
+        if (drainScheduled.compareAndSet(false, true)) {
             node.executeOnLoop(this::drain);
         }
         return SendResult.ACCEPTED;
