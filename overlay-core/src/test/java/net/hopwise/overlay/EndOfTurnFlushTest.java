@@ -21,7 +21,9 @@ import org.junit.jupiter.api.Test;
 /**
  * Sends made on the node's event loop are flushed once at the end of the loop's turn, not once
  * each: a burst to one neighbour from one task leaves in one flush (one GSO write where the kernel
- * has it), and a lone send is flushed in the same turn, before the next queued task runs.
+ * has it), and a lone send is flushed in the same turn, before the next queued task runs. A
+ * session's message sent on the loop is handed over and flushed before its send returns: a relay's
+ * INVITE never waits for the rest of the turn.
  */
 class EndOfTurnFlushTest {
     private static final int BURST = 20;
@@ -55,7 +57,7 @@ class EndOfTurnFlushTest {
     }
 
     /** What the counter saw: during the sending task, and by the next task the loop ran. */
-    private record Seen(int flushesDuringTask, int flushes, int writes) { }
+    private record Seen(int flushesDuringTask, int writesDuringTask, int flushes, int writes) { }
 
     private static Seen sendInOneTurn(OverlayNode node, FlushCounter counter, Consumer<Integer> sendOne, int count)
             throws Exception {
@@ -68,10 +70,11 @@ class EndOfTurnFlushTest {
                 sendOne.accept(i);
             }
             int during = counter.flushes;
+            int writesDuring = counter.writes;
             // Queued after the sends: it runs in the same turn, after whatever they queued.
             node.eventLoop().execute(() -> {
                 counter.counting = false;
-                seen.complete(new Seen(during, counter.flushes, counter.writes));
+                seen.complete(new Seen(during, writesDuring, counter.flushes, counter.writes));
             });
         });
         return seen.get(10, TimeUnit.SECONDS);
@@ -122,6 +125,38 @@ class EndOfTurnFlushTest {
                 assertThat(lone.flushes()).isEqualTo(1);
                 assertThat(lone.writes()).isEqualTo(1);
                 Eventually.await("b receives the lone send", () -> received.get() == 2 * BURST + 1);
+            } finally {
+                b.stop();
+                a.stop();
+            }
+        }
+    }
+
+    @Test
+    void aSessionMessageSentOnTheLoopLeavesBeforeSendReturns() throws Exception {
+        try (NodeRuntime runtime = NodeRuntime.builder().threads(1).build()) {
+            OverlayNode a = OverlayNode.start(NodeConfig.builder("eot-sa").loopback(0).build(), runtime);
+            OverlayNode b = OverlayNode.start(NodeConfig.builder("eot-sb").loopback(0).build(), runtime);
+            try {
+                a.addNeighbour(new NeighbourConfig("eot-sb", b.localAddress()));
+                b.addNeighbour(new NeighbourConfig("eot-sa", a.localAddress()));
+                AtomicInteger received = new AtomicInteger();
+                b.acceptSessions(9, s -> m -> received.incrementAndGet());
+                Eventually.await("a and b reach each other",
+                        () -> a.reachableNodes(a.config().defaultMetric()).contains("eot-sb")
+                                && b.reachableNodes(b.config().defaultMetric()).contains("eot-sa"));
+                ReliableSession session = a.openSession(9, "eot-sb", 9, m -> { });
+                FlushCounter counter = new FlushCounter();
+                a.addChannelHandler("flush-counter", counter);
+                byte[] payload = new byte[300];
+
+                Seen lone = sendInOneTurn(a, counter,
+                        i -> assertThat(session.send(payload)).isEqualTo(SendResult.ACCEPTED), 1);
+                // Written and flushed inside send, not at the end of the turn.
+                assertThat(lone.writesDuringTask()).isEqualTo(1);
+                assertThat(lone.flushesDuringTask()).isEqualTo(1);
+                assertThat(lone.flushes()).isEqualTo(1);
+                Eventually.await("b receives the lone message", () -> received.get() == 1);
             } finally {
                 b.stop();
                 a.stop();
