@@ -325,11 +325,12 @@ public final class EraReceiver {
         // Whether the path is losing now: the window's, also with the history (which never empties).
         boolean strict = config.strictlyBelow() && (l == 0 || config.strictWithLoss());
         int to = layers.levelFor(target, strict);
+        if (capped) {
+            // The cap limits a rise; held at R_i, the strict choice would be the layer below it (and
+            // on the base layer, out of the session).
+            to = Math.max(to, level);
+        }
         if (config.additiveRise() > 0) {
-            if (capped) {
-                // The cap limits a rise; held at R_i, the strict choice would be the layer below it.
-                to = Math.max(to, level);
-            }
             if (to > level && recoverTo > level) {
                 // Additive: every session behind the bottleneck regains the same rate an interval.
                 to = Math.min(to, level + config.additiveRise());

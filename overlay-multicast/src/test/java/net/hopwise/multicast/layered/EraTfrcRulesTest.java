@@ -35,6 +35,36 @@ class EraTfrcRulesTest {
     }
 
     @Test
+    void aRiseTheCapHoldsAtTheCurrentRateKeepsTheLevel() {
+        // After the loss and the climb, only three pairs of the base layer arrive in each interval
+        // (the other layers' bunches late), all reading 2 Mbit/s and none lost: the pairs ask for a
+        // rise, the cap holds it at twice the 25 Kbit/s received, under the level's rate. A cap on
+        // a rise must not drop a layer, as the strict choice at exactly the level's rate would (and
+        // on the base layer, leave the session).
+        ReceiverHarness h = lossThenCapacity(EraConfig.prompt());
+        long start = h.receiver.nextBoundaryNanos();
+        h.advanceTo(start + MS);
+        int level = h.receiver.level();
+        assertThat(h.layers.cumulative(level)).isGreaterThan(60_000);
+        for (int interval = 0; interval < 3; interval++) {
+            long boundary = h.receiver.nextBoundaryNanos();
+            for (int k = 0; k < 3; k++) {
+                h.advanceTo(h.now + 200 * MS);
+                h.pair(0, 2_000_000);
+            }
+            h.advanceTo(boundary + MS);
+        }
+        List<EraDecision> capped = h.decisions.stream()
+                .filter(d -> d.kind() == EraDecision.Kind.INTERVAL && d.nowNanos() > start + MS)
+                .toList();
+        assertThat(capped).hasSize(3).allSatisfy(d -> {
+            assertThat(d.bunchEstimate()).isGreaterThan(h.layers.cumulative(level));
+            assertThat(d.target()).isEqualTo((double) h.layers.cumulative(level));
+            assertThat(d.toLevel()).isEqualTo(level);
+        });
+    }
+
+    @Test
     void theEquationDoesNotForgetALossWhenTheWindowPassesIt() {
         ReceiverHarness window = lossThenCapacity(EraConfig.fair());
         EraDecision late = window.last(EraDecision.Kind.INTERVAL);
