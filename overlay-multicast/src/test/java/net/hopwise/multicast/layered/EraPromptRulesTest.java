@@ -23,7 +23,7 @@ class EraPromptRulesTest {
         long halvedAt = 2200 * MS;
         LongUnaryOperator queue = sent -> sent < halvedAt ? 0 : (sent - halvedAt) * 48 / 100;
 
-        ReceiverHarness prompt = atCapacity(EraConfig.prompt());
+        ReceiverHarness prompt = ReceiverHarness.atCapacity(EraConfig.prompt());
         // The feed does not answer the drop (the flow keeps all 49 layers coming): only the first counts.
         long until = feed(prompt, queue, 2400 * MS);
         EraDecision drop = prompt.decisions.stream().filter(d -> d.kind() == EraDecision.Kind.QUEUE_DROP).findFirst()
@@ -35,7 +35,7 @@ class EraPromptRulesTest {
         assertThat(drop.nowNanos() - halvedAt).isLessThan(120 * MS);
 
         // The fair rules see nothing: no pair is split and nothing is lost yet.
-        ReceiverHarness fair = atCapacity(EraConfig.fair());
+        ReceiverHarness fair = ReceiverHarness.atCapacity(EraConfig.fair());
         feed(fair, queue, until);
         assertThat(fair.receiver.level()).isEqualTo(48);
     }
@@ -46,7 +46,7 @@ class EraPromptRulesTest {
         // only 2% of the capacity at what is left, so the drain option leaves more for a while.
         long halvedAt = 2200 * MS;
         LongUnaryOperator queue = sent -> sent < halvedAt ? 0 : (sent - halvedAt) * 48 / 100;
-        ReceiverHarness drain = atCapacity(EraConfig.prompt().toBuilder().queueDrain(true).build());
+        ReceiverHarness drain = ReceiverHarness.atCapacity(EraConfig.prompt().toBuilder().queueDrain(true).build());
         long until = feed(drain, queue, 2400 * MS);
         java.util.List<EraDecision> drops = drain.decisions.stream().filter(d -> d.kind() == EraDecision.Kind.QUEUE_DROP)
                 .toList();
@@ -59,7 +59,7 @@ class EraPromptRulesTest {
         assertThat(drops.get(1).toLevel()).isBetween(11, 22);
 
         // Without the option the drop stops at what is left.
-        ReceiverHarness prompt = atCapacity(EraConfig.prompt());
+        ReceiverHarness prompt = ReceiverHarness.atCapacity(EraConfig.prompt());
         feed(prompt, queue, until);
         EraDecision first = prompt.decisions.stream().filter(d -> d.kind() == EraDecision.Kind.QUEUE_DROP).findFirst()
                 .orElseThrow();
@@ -76,7 +76,7 @@ class EraPromptRulesTest {
         // queue never empties and jitter overflowed it (2.4% lost in its worst second).
         long halvedAt = 2200 * MS;
         LongUnaryOperator queue = sent -> sent < halvedAt ? 0 : (sent - halvedAt) * 48 / 100;
-        ReceiverHarness drain = atCapacity(EraConfig.prompt().toBuilder().queueDrain(true).build());
+        ReceiverHarness drain = ReceiverHarness.atCapacity(EraConfig.prompt().toBuilder().queueDrain(true).build());
         feed(drain, queue, 2400 * MS);
         java.util.List<EraDecision> drops = drain.decisions.stream().filter(d -> d.kind() == EraDecision.Kind.QUEUE_DROP)
                 .toList();
@@ -98,7 +98,7 @@ class EraPromptRulesTest {
             long slow = sent < from ? 0 : Math.min(SECOND, sent - from) / 20;
             return slow + ((sent / (8 * MS)) % 7 == 0 ? 8 * MS : 0);
         };
-        ReceiverHarness prompt = atCapacity(EraConfig.prompt());
+        ReceiverHarness prompt = ReceiverHarness.atCapacity(EraConfig.prompt());
         feed(prompt, queue, 3900 * MS);
         assertThat(prompt.last(EraDecision.Kind.QUEUE_DROP)).isNull();
         assertThat(prompt.receiver.level()).isEqualTo(48);
@@ -109,13 +109,13 @@ class EraPromptRulesTest {
         // Beside TCP the queue fills every sawtooth, and drops on its growth left TCP two thirds of the path.
         long halvedAt = 2500 * MS;
         LongUnaryOperator queue = sent -> sent < halvedAt ? 0 : (sent - halvedAt) * 48 / 100;
-        ReceiverHarness prompt = atCapacity(EraConfig.prompt());
+        ReceiverHarness prompt = ReceiverHarness.atCapacity(EraConfig.prompt());
         feed(prompt, queue, 2700 * MS, 2000 * MS);
         assertThat(prompt.last(EraDecision.Kind.QUEUE_DROP)).isNull();
         assertThat(prompt.receiver.level()).isEqualTo(48);
 
         // The same without the loss: dropped.
-        ReceiverHarness lossless = atCapacity(EraConfig.prompt());
+        ReceiverHarness lossless = ReceiverHarness.atCapacity(EraConfig.prompt());
         feed(lossless, queue, 2700 * MS, Long.MAX_VALUE);
         assertThat(lossless.last(EraDecision.Kind.QUEUE_DROP)).isNotNull();
     }
@@ -151,24 +151,13 @@ class EraPromptRulesTest {
 
     /** Fed the step at capacity: the queue drop's rate and the drain's, bits per second. */
     private static double[] drained(EraConfig config, LongUnaryOperator queue) {
-        ReceiverHarness h = atCapacity(config);
+        ReceiverHarness h = ReceiverHarness.atCapacity(config);
         feed(h, queue, 2400 * MS);
         java.util.List<EraDecision> drops = h.decisions.stream().filter(d -> d.kind() == EraDecision.Kind.QUEUE_DROP).toList();
         assertThat(drops.get(1).nowNanos()).isEqualTo(drops.get(0).nowNanos());
         return new double[] {drops.get(0).samples()[0], drops.get(1).samples()[0]};
     }
 
-    /** Joined, three 1 Mbit/s pairs, the first boundary: at 49 layers (980 Kbit/s). */
-    private static ReceiverHarness atCapacity(EraConfig config) {
-        ReceiverHarness h = new ReceiverHarness(LayerRates.equal(100, 20_000), config,
-                RttEstimator.fixed(Duration.ofMillis(50))).joined();
-        for (int i = 0; i < 3; i++) {
-            h.pair(0, CAPACITY);
-        }
-        h.advanceTo(2 * SECOND);
-        assertThat(h.receiver.level()).isEqualTo(48);
-        return h;
-    }
 
     /**
      * The sender's pairs of the 49 layers in turn at 980 Kbit/s from 2 s (sender's clock), each

@@ -69,8 +69,8 @@ class EraSharingRulesTest {
 
     @Test
     void theFloorOverFourPacketsLeavesAFastSessionsDropAtTheHalvingAsItWas() {
-        EraDecision without = firstQueueDrop(atCapacity(EraConfig.prompt()));
-        EraDecision with = firstQueueDrop(atCapacity(EraConfig.prompt().toBuilder().queueFloorPackets(4).build()));
+        EraDecision without = firstQueueDrop(ReceiverHarness.atCapacity(EraConfig.prompt()));
+        EraDecision with = firstQueueDrop(ReceiverHarness.atCapacity(EraConfig.prompt().toBuilder().queueFloorPackets(4).build()));
         assertThat(with.nowNanos()).isEqualTo(without.nowNanos());
         assertThat(with.toLevel()).isEqualTo(without.toLevel()).isEqualTo(23);
     }
@@ -89,7 +89,7 @@ class EraSharingRulesTest {
 
     /** At 49 layers, then the halving's step until the queue drop and the drain; the feed stops there. */
     private static ReceiverHarness droppedAtTheHalving(EraConfig config) {
-        ReceiverHarness h = atCapacity(config);
+        ReceiverHarness h = ReceiverHarness.atCapacity(config);
         feed(h, HALVING, 2400 * MS, 49);
         List<EraDecision> drops = h.decisions.stream().filter(d -> d.kind() == EraDecision.Kind.QUEUE_DROP).toList();
         assertThat(drops).hasSizeGreaterThanOrEqualTo(2);
@@ -117,17 +117,6 @@ class EraSharingRulesTest {
         return levels;
     }
 
-    /** Joined, three 1 Mbit/s pairs, the first boundary: at 49 layers (980 Kbit/s). */
-    private static ReceiverHarness atCapacity(EraConfig config) {
-        ReceiverHarness h = new ReceiverHarness(LayerRates.equal(100, 20_000), config,
-                RttEstimator.fixed(Duration.ofMillis(50))).joined();
-        for (int i = 0; i < 3; i++) {
-            h.pair(0, CAPACITY);
-        }
-        h.advanceTo(2 * SECOND);
-        assertThat(h.receiver.level()).isEqualTo(48);
-        return h;
-    }
 
     private static EraDecision firstQueueDrop(ReceiverHarness h) {
         feed(h, HALVING, 2400 * MS, 49);

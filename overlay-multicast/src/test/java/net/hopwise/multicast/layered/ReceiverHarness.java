@@ -84,4 +84,21 @@ final class ReceiverHarness {
         }
         return null;
     }
+
+    /**
+     * Joined on 100 layers of 20 Kbit/s with a fixed 50 ms round trip, three pairs reading 1 Mbit/s,
+     * then the first boundary: at 49 layers (980 Kbit/s).
+     */
+    static ReceiverHarness atCapacity(EraConfig config) {
+        ReceiverHarness h = new ReceiverHarness(LayerRates.equal(100, 20_000), config,
+                RttEstimator.fixed(Duration.ofMillis(50))).joined();
+        for (int i = 0; i < 3; i++) {
+            h.pair(0, 1_000_000);
+        }
+        h.advanceTo(2_000_000_000L);
+        if (h.receiver.level() != 48) {
+            throw new AssertionError("expected 49 layers at the first boundary, got level " + h.receiver.level());
+        }
+        return h;
+    }
 }
