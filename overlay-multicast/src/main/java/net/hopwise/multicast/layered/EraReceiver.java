@@ -182,10 +182,7 @@ public final class EraReceiver {
                     // bottleneck sees the same step, and each emptying all of it left far more than the step took.
                     double share = config.queueDrainShare() ? queue.inputShare(announcement.layers().cumulative(from)) : 1;
                     double drained = Math.max(keep / 2, keep - share * queue.drainBps(announcement.intervalNanos() / 2));
-                    int to = Math.min(level, announcement.layers().levelFor(drained, config.strictlyBelow()));
-                    if (config.additiveRise() > 0) {
-                        to = Math.max(0, to);
-                    }
+                    int to = Math.min(level, queueDropLevel(drained));
                     trace.accept(EraDecision.event(nowNanos, EraDecision.Kind.QUEUE_DROP, drained, level, to));
                     moveTo(to, nowNanos);
                 }
@@ -205,11 +202,8 @@ public final class EraReceiver {
 
     private void drop(double sample, EraDecision.Kind kind, long nowNanos) {
         addSample(sample);
-        int to = announcement.layers().levelFor(sample, config.strictlyBelow());
-        if (kind == EraDecision.Kind.QUEUE_DROP && config.additiveRise() > 0) {
-            // The queue says the path is full, not that the base layer does not fit.
-            to = Math.max(0, to);
-        }
+        int to = kind == EraDecision.Kind.QUEUE_DROP ? queueDropLevel(sample)
+                : announcement.layers().levelFor(sample, config.strictlyBelow());
         trace.accept(EraDecision.event(nowNanos, kind, sample, level, to));
         clearSamples();
         moveTo(to, nowNanos);
@@ -344,6 +338,15 @@ public final class EraReceiver {
                 losses, p, rttSeconds, tcp, target, level, to));
         clearSamples();
         moveTo(to, nowNanos);
+    }
+
+    /**
+     * The level a queue drop to {@code bps} leaves. With {@link EraConfig#additiveRise()} it keeps the
+     * base layer: the queue says the path is full, not that the base layer does not fit.
+     */
+    private int queueDropLevel(double bps) {
+        int to = announcement.layers().levelFor(bps, config.strictlyBelow());
+        return config.additiveRise() > 0 ? Math.max(0, to) : to;
     }
 
     /** A drop for congestion from {@code from}: with {@link EraConfig#additiveRise()}, the rise back is additive. */
