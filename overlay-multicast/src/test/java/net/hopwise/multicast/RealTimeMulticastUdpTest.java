@@ -32,10 +32,11 @@ class RealTimeMulticastUdpTest {
     void aRealTimeStreamReachesEveryMemberWithItsLossesRecovered() throws Exception {
         Map<String, OverlayNode> nodes = new LinkedHashMap<>();
         NodeRuntime runtime = NodeRuntime.create(1);
-        // The links keep as much history as the stream's deadline below: with the default 100 ms, a test
-        // machine busy with other suites stalled the nodes past it, and the losses at the tail of a batch
-        // (seen only once the next batch comes) were no longer recoverable (CI, 2026-11-25: "c gets nearly
-        // every packet" gave up). The protocol's own timing is tested on virtual time in RealTimeMulticastTest.
+        // The links keep as much history as the stream's deadline below. With the default 100 ms, a stall
+        // of the nodes longer than that on a test machine busy with other suites leaves the losses at the
+        // tail of a batch (seen only once the next batch comes) unrecoverable; the likeliest cause of the
+        // one CI failure of this test ("c gets nearly every packet" gave up, 2026-11-25). The protocol's
+        // own timing is tested on virtual time in RealTimeMulticastTest.
         RealTimeConfig realTime = RealTimeConfig.builder().history(Duration.ofSeconds(2)).build();
         try {
             for (String name : List.of("a", "b", "c", "d")) {
@@ -74,7 +75,7 @@ class RealTimeMulticastUdpTest {
                             .allMatch(m -> heardOf(nodes.get(m)) >= most));
                 }
             }
-            // 2p^2 - 3p^3 per hop: about 3 of 300 lost at a member two hops away; 5% (15) without recovery.
+            // 2p^2 - 3p^3 per hop: about 3 of 300 lost at a member two hops away; without recovery 15 at b, 29 at c.
             for (String m : inboxes.keySet()) {
                 Eventually.await(m + " gets nearly every packet", () -> inboxes.get(m).size() >= PACKETS - 10,
                         () -> describe(nodes, inboxes));
