@@ -33,7 +33,7 @@ import org.junit.jupiter.api.io.TempDir;
  * tests. {@code --reload-interval 0} leaves the signal as the only way a change is read, so each line
  * awaited below is the signal's doing. The test waits for the daemon's log lines, never for time.
  */
-@EnabledOnOs({OS.LINUX, OS.MAC})
+@EnabledOnOs(OS.LINUX) // GNU env sets the daemon's SIGHUP disposition
 class DaemonHangupProcessTest {
     /** Generous for a loaded 2-core machine: a line normally comes within a second of its cause. */
     private static final long LINE_WAIT_SECONDS = 30;
@@ -95,16 +95,9 @@ class DaemonHangupProcessTest {
         long now = System.currentTimeMillis() / 1000;
         Files.write(cert, NodeCertificate.sign(authority, "a", keys.identityPublic(), now - 60, now + 3600, 1).encode());
 
-        List<String> command = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-                "-Xmx64m", "-XX:TieredStopAtLevel=1", "-XX:+UseSerialGC", "-cp", System.getProperty("java.class.path"),
-                NodeDaemon.class.getName(), "--name", "a", "--bind", "127.0.0.1:0", "--stats-interval", "0",
-                "--key", key.toString(), "--authority", TrustedKeys.format(Crypto.ed25519Public(authority)),
-                "--certificate", cert.toString(), "--reload-interval", "0", "--until-stdin-closes"));
-        daemon = new ProcessBuilder(command).start();
-        drain(daemon.getErrorStream());
-        String ready = new BufferedReader(new InputStreamReader(daemon.getInputStream(), StandardCharsets.UTF_8))
-                .readLine();
-        assertThat(ready).as("the daemon's first line on stdout").startsWith("READY a ");
+        // The daemon starts with SIGHUP at its default whatever the suite inherited: under `nohup ./test`
+        // it would otherwise start ignoring it, which the other test covers.
+        startDaemon("--default-signal=HUP", key, authority, cert);
         // Logged before READY: the handler is in place once the daemon says it is ready.
         awaitLine("INFO security files are re-read on SIGHUP");
 
@@ -121,6 +114,48 @@ class DaemonHangupProcessTest {
         assertThat(awaitLine("certificate " + cert)).as("a refused file is read again on the next SIGHUP")
                 .contains("WARNING certificate " + cert + " refused");
         assertThat(daemon.isAlive()).as("SIGHUP no longer ends the process").isTrue();
+    }
+
+    @Test
+    void aDaemonStartedWithSighupIgnoredSaysTheSignalCannotReloadAndKeepsRunning() throws Exception {
+        byte[] authority = Crypto.newEd25519Private();
+        NodeKeys keys = NodeKeys.generate();
+        Path key = dir.resolve("a.key");
+        KeyFiles.writeNodeKeys(key, keys);
+        Path cert = dir.resolve("a.cert");
+        long now = System.currentTimeMillis() / 1000;
+        Files.write(cert, NodeCertificate.sign(authority, "a", keys.identityPublic(), now - 60, now + 3600, 1).encode());
+
+        // As under nohup: the JVM keeps SIGHUP ignored and installs no handler, so claiming one would mislead.
+        startDaemon("--ignore-signal=HUP", key, authority, cert);
+        assertThat(awaitLine("SIGHUP cannot re-read the security files")).contains("WARNING",
+                "SIGHUP is ignored in this process", "--reload-interval is 0",
+                "changes to them apply only when the node restarts");
+        hangup();
+        // The kernel discards an ignored signal when it is sent, so by now it has had its effect: none.
+        daemon.getOutputStream().close();
+        assertThat(daemon.waitFor(LINE_WAIT_SECONDS, TimeUnit.SECONDS)).isTrue();
+        assertThat(daemon.exitValue()).as("exit status after SIGHUP and then stdin closed (129 would be the signal's)")
+                .isZero();
+    }
+
+    /**
+     * Starts the daemon through {@code env} with the given signal disposition, reading the certificate
+     * only on SIGHUP ({@code --reload-interval 0}), and waits for its READY line.
+     */
+    private void startDaemon(String signalDisposition, Path key, byte[] authority, Path cert) throws IOException {
+        List<String> command = new ArrayList<>(List.of("env", signalDisposition,
+                Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+                "-Xmx64m", "-XX:TieredStopAtLevel=1", "-XX:+UseSerialGC", "-cp", System.getProperty("java.class.path"),
+                NodeDaemon.class.getName(), "--name", "a", "--bind", "127.0.0.1:0", "--stats-interval", "0",
+                "--key", key.toString(), "--authority", TrustedKeys.format(Crypto.ed25519Public(authority)),
+                "--certificate", cert.toString(), "--reload-interval", "0", "--until-stdin-closes"));
+        daemon = new ProcessBuilder(command).start();
+        drain(daemon.getErrorStream());
+        String ready = new BufferedReader(new InputStreamReader(daemon.getInputStream(), StandardCharsets.UTF_8))
+                .readLine();
+        assertThat(ready).as("the daemon's first line on stdout; it logged:\n%s", String.join("\n", stderr))
+                .startsWith("READY a ");
     }
 
     private void drain(InputStream in) {

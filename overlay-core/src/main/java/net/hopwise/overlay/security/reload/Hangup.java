@@ -8,8 +8,8 @@ import java.util.concurrent.CopyOnWriteArrayList;
 /**
  * SIGHUP as operators use it with daemons: "re-read your files". Handled through {@code
  * sun.misc.Signal}, which the JDK keeps for exactly this; it is looked up reflectively because a JVM
- * may lack it or refuse the signal (Windows has no SIGHUP; {@code -Xrs} leaves signals to the JVM),
- * and then the caller says so and relies on its periodic check of the files' modification times.
+ * may lack it or refuse the signal (Windows has no SIGHUP; {@code -Xrs} leaves signals to the JVM; a
+ * process started under {@code nohup} keeps SIGHUP ignored), and then the caller says so and relies on its periodic check of the files' modification times.
  *
  * <p>A JVM has one handler per signal, and one JVM may run several nodes (the admin service's tests
  * start one per context): so the handler is installed once and runs every registered action, and
@@ -92,6 +92,11 @@ public final class Hangup {
             Class<?> handlerClass = Class.forName("sun.misc.SignalHandler");
             Object signal = signalClass.getConstructor(String.class).newInstance("HUP");
             previous[0] = signalClass.getMethod("handle", signalClass, handlerClass).invoke(null, signal, handler);
+            if (previous[0] == handlerClass.getField("SIG_IGN").get(null)) {
+                // The JVM keeps a signal its process started with ignored (nohup, or a parent ignoring it)
+                // ignored: it answers SIG_IGN and installs nothing, so no SIGHUP will ever reach the handler.
+                return "SIGHUP is ignored in this process (started under nohup, or by a parent that ignores it)";
+            }
             return null;
         } catch (ClassNotFoundException e) {
             return "this JVM has no sun.misc.Signal";

@@ -1,6 +1,7 @@
 package net.hopwise.overlay.security.reload;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
@@ -21,7 +22,9 @@ class HangupTest {
         });
         Hangup.Registration second = Hangup.register(() -> ran.add("second"));
         try {
-            assertThat(first.unavailable()).as("SIGHUP is handled on this JVM").isNull();
+            // Under `nohup ./test` the suite's JVM keeps SIGHUP ignored and nothing can be registered;
+            // DaemonHangupProcessTest starts its daemons with either disposition whatever the suite's is.
+            assumeTrue(first.unavailable() == null, () -> "SIGHUP is not handled in this JVM: " + first.unavailable());
             Hangup.raise();
             assertThat(ran).containsExactly("first", "second");
 
