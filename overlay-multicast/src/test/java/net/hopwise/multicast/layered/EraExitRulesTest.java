@@ -23,14 +23,14 @@ class EraExitRulesTest {
 
     /**
      * The simulator of the live topology, TCP first, seed 5 (`LayeredTcpSimulation ... --first tcp
-     * --rules recommended --rtt forward`), and the live run's trace before it went the same way: the
+     * --rules recommended --rtt forward`), whose start two of six traced live runs repeated: the
      * session joins beside TCP, its first interval has pairs reading half the capacity (a TCP segment
      * between) and the capacity, none of its own packets lost yet, and it takes 9 layers. TCP's
-     * slow start after a cut then refills the queue the cut emptied, 30 ms within 100 ms of send time;
-     * with no loss in the session's window the queue rule reads it as a step: a drop to R / 2 (450
-     * Kbit/s) and the drain to half that, 2 layers; 0.4 s later the next refill, a drop from 2
-     * layers to R / 2 = 100 Kbit/s, strictly below which no layer fits: out of the session for the
-     * 30 s back-off. The same queue, with the base layer kept, leaves the receiver on it.
+     * refill of the queue a cut emptied then grows it 30 ms within 100 ms of send time; with no loss
+     * in the session's window the queue rule reads it as a step: a drop to R / 2 (450 Kbit/s) and the
+     * drain, 2 layers; 0.4 s later the next refill, a drop from 2 layers to R / 2 = 100 Kbit/s,
+     * strictly below which no layer fits: out of the session for the 30 s back-off. The same queue,
+     * with the base layer kept, leaves the receiver on it.
      */
     @Test
     void tcpsRefillsOfTheQueueNoLongerTakeTheBaseLayer() {
@@ -135,7 +135,6 @@ class EraExitRulesTest {
             h.lose(0, 2);
             h.now += 250 * MS;
         }
-        h.advanceTo(boundary);
         h.advanceTo(boundary);
     }
 
