@@ -136,14 +136,15 @@ public final class EraConfig {
      * bunch sample under it, a queue drop or its drain, an interval's target), the receiver leaves the
      * session (EXIT) and rejoins after {@link #DEFAULT_REJOIN_AFTER}. A positive n: the receiver keeps
      * the base layer for congestion, and leaves the session only when n interval decisions in a row
-     * found its target under the base layer's rate (or on silence, {@link #DEFAULT_SILENCE_TIMEOUT}).
+     * found its target under the base layer's rate with loss in the window (or on silence,
+     * {@link #DEFAULT_SILENCE_TIMEOUT}).
      * Why: a bunch sample, a queue rise or one interval's equation reads the congestion of the moment,
      * which beside TCP on a path many times the base layer's rate is shared, and the base layer is a
      * small part of it; leaving for it starves the user for the whole back-off. Beside kernel Reno
-     * (live, and the simulator of that topology, TCP first, seed 5) TCP's refills of the queue its
-     * cuts had emptied, read as steps while the session's own window held no loss yet, took
-     * ERA_RECOMMENDED from 9 layers to 2 by a queue drop and its drain, and 0.4 s later below the base
-     * layer: out of the session for the 30 s back-off. A path that does not carry the base layer
+     * (the simulator of the live topology, TCP first, seed 5; traced live runs went the first part of
+     * the way) TCP's refills of the queue its cuts had emptied, read as steps while the session's own
+     * window held no loss yet, took ERA_RECOMMENDED from 9 layers to 2 by a queue drop and its drain,
+     * and 0.4 s later below the base layer: out of the session for the 30 s back-off. A path that does not carry the base layer
      * loses packets interval after interval, and is left after n such intervals in a row (an interval
      * without loss resets the count: the base layer arrived whole). In {@link #recommended()} 5, the
      * loss window's intervals.

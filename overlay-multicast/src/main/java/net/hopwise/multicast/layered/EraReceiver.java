@@ -73,7 +73,7 @@ public final class EraReceiver {
     private boolean firstDecision;
     /** The level the last congestion drop left, climbed back to additively ({@link EraConfig#additiveRise()}); -1: none. */
     private int recoverTo = -1;
-    /** Interval decisions in a row whose target was under the base layer's rate ({@link EraConfig#exitIntervals()}). */
+    /** Interval decisions in a row, with loss in the window, whose target was under the base layer's rate ({@link EraConfig#exitIntervals()}). */
     private int underBase;
 
     private long refusedAnnouncements;
