@@ -20,14 +20,17 @@ import java.util.function.Consumer;
  *   <li>the receiver joins or leaves as many layers as the target allows, leaving the session
  *       (EXIT) when not even the base layer fits, and rejoining the base layer after a back-off
  *       (with {@link EraConfig#strictWithLoss()} false, a decision made with loss takes the layers
- *       at most the target rather than strictly below it).
+ *       at most the target rather than strictly below it; with {@link EraConfig#exitIntervals()} n,
+ *       only the n-th interval decision in a row under the base layer with loss in the window leaves,
+ *       and no drop between boundaries does).
  * </ol>
  *
  * Interval boundaries are the announcement's epoch start plus whole intervals, mapped onto this
  * receiver's clock by the announcement's arrival, so every receiver behind one bottleneck decides
  * at the same instants. The receiver refuses to join before a valid announcement of its session.
- * It reads no clock: every input carries {@code nowNanos}. About 440 lines: the rules' options
- * (rise cap, loss history, queue growth and drain, additive rise) act inside one decision, which reads best whole.
+ * It reads no clock: every input carries {@code nowNanos}. About 460 lines: the rules' options
+ * (rise cap, loss history, queue growth and drain, additive rise, the exit's intervals) act inside one
+ * decision, which reads best whole.
  */
 public final class EraReceiver {
     private static final int TRACE_SAMPLES = 64;
@@ -70,6 +73,8 @@ public final class EraReceiver {
     private boolean firstDecision;
     /** The level the last congestion drop left, climbed back to additively ({@link EraConfig#additiveRise()}); -1: none. */
     private int recoverTo = -1;
+    /** Interval decisions in a row, with loss in the window, whose target was under the base layer's rate ({@link EraConfig#exitIntervals()}). */
+    private int underBase;
 
     private long refusedAnnouncements;
     private long unsubscribedPackets;
@@ -164,7 +169,7 @@ public final class EraReceiver {
             // spares. Beside TCP the queue fills every sawtooth and the TCP equation shares the path;
             // dropping on its growth too (and remembering the drop over the estimate's intervals)
             // left TCP two thirds of it (F 0.56-0.60).
-            if (keep < rateBitsPerSecond() && loss.rate() == 0) {
+            if (keep < rateBitsPerSecond() && loss.rate() == 0 && !onKeptBase()) {
                 int from = level;
                 // The rate the queue says is left counts as a sample: the estimate over the next
                 // intervals remembers it, as a stability drop's, and does not rejoin on pairs the
@@ -193,7 +198,7 @@ public final class EraReceiver {
         if (Double.isNaN(sample)) {
             return;
         }
-        if (announcement.layers().cumulative(level) > sample) {
+        if (announcement.layers().cumulative(level) > sample && !onKeptBase()) {
             drop(sample, EraDecision.Kind.STABILITY_DROP, nowNanos);
         } else {
             addSample(sample);
@@ -203,7 +208,7 @@ public final class EraReceiver {
     private void drop(double sample, EraDecision.Kind kind, long nowNanos) {
         addSample(sample);
         int to = kind == EraDecision.Kind.QUEUE_DROP ? queueDropLevel(sample)
-                : announcement.layers().levelFor(sample, config.strictlyBelow());
+                : keepBase(announcement.layers().levelFor(sample, config.strictlyBelow()));
         trace.accept(EraDecision.event(nowNanos, kind, sample, level, to));
         clearSamples();
         moveTo(to, nowNanos);
@@ -258,6 +263,7 @@ public final class EraReceiver {
         firstDecision = true;
         lossSeen = false;
         recoverTo = -1;
+        underBase = 0;
         intervalPackets = 0;
         intervalStartNanos = nowNanos;
         if (queue != null) {
@@ -324,6 +330,14 @@ public final class EraReceiver {
             // on the base layer, out of the session).
             to = Math.max(to, level);
         }
+        // Only a path losing now says that the base layer does not fit: a loss-free target under it
+        // is an estimate that remembers a queue drop's rate, and the base layer arrived whole.
+        underBase = to < 0 && l > 0 ? underBase + 1 : 0;
+        if (to < 0 && config.exitIntervals() > 0 && underBase < config.exitIntervals()) {
+            // One interval under the base layer is the congestion of the moment; a path that cannot
+            // carry the base layer shows it interval after interval.
+            to = 0;
+        }
         if (config.additiveRise() > 0) {
             if (to > level && recoverTo > level) {
                 // Additive: every session behind the bottleneck regains the same rate an interval.
@@ -346,7 +360,23 @@ public final class EraReceiver {
      */
     private int queueDropLevel(double bps) {
         int to = announcement.layers().levelFor(bps, config.strictlyBelow());
-        return config.additiveRise() > 0 ? Math.max(0, to) : to;
+        return config.additiveRise() > 0 ? Math.max(0, to) : keepBase(to);
+    }
+
+    /**
+     * {@code to}, or the base layer with {@link EraConfig#exitIntervals()}: a bunch sample or a queue
+     * rise reads the congestion of one moment, and only interval decisions in a row leave the session.
+     */
+    private int keepBase(int to) {
+        return config.exitIntervals() > 0 ? Math.max(0, to) : to;
+    }
+
+    /**
+     * On the base layer with {@link EraConfig#exitIntervals()} no drop is left to make: a sample is
+     * kept for the interval's estimate, whose boundary (not pushed on, as a drop's is) counts it.
+     */
+    private boolean onKeptBase() {
+        return level == 0 && config.exitIntervals() > 0;
     }
 
     /** A drop for congestion from {@code from}: with {@link EraConfig#additiveRise()}, the rise back is additive. */

@@ -70,13 +70,14 @@ class EraRecommendedRulesTest {
     }
 
     @Test
-    void theRecommendedRulesAreTheFriendlyOnesPlusTheDrainTheJitterCapAndTheHeadroom() {
+    void theRecommendedRulesAreTheFriendlyOnesPlusTheDrainTheJitterCapTheHeadroomAndTheExitIntervals() {
         EraConfig recommended = EraConfig.recommended();
         assertThat(recommended.queueDrain()).isTrue();
         assertThat(recommended.queueDrainShare()).isFalse();
         assertThat(recommended.bunchJitterCapNanos()).isEqualTo(CAP);
         assertThat(recommended.headroom()).isEqualTo(0.025);
-        assertThat(recommended.toBuilder().queueDrain(false).bunchJitterCap(Duration.ZERO).headroom(0).build())
+        assertThat(recommended.exitIntervals()).isEqualTo(5);
+        assertThat(recommended.toBuilder().queueDrain(false).bunchJitterCap(Duration.ZERO).headroom(0).exitIntervals(0).build())
                 .usingRecursiveComparison().isEqualTo(EraConfig.friendly());
         assertThat(EraConfig.friendly().headroom()).isZero();
         assertThat(EraConfig.friendly().bunchJitterCapNanos()).isZero();
