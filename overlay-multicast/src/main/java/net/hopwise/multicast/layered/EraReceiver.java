@@ -28,7 +28,7 @@ import java.util.function.Consumer;
  * Interval boundaries are the announcement's epoch start plus whole intervals, mapped onto this
  * receiver's clock by the announcement's arrival, so every receiver behind one bottleneck decides
  * at the same instants. The receiver refuses to join before a valid announcement of its session.
- * It reads no clock: every input carries {@code nowNanos}. About 460 lines: the rules' options
+ * It reads no clock: every input carries {@code nowNanos}. About 480 lines: the rules' options
  * (rise cap, loss history, queue growth and drain, additive rise, the exit's intervals) act inside one
  * decision, which reads best whole.
  */
