@@ -22,6 +22,7 @@ import net.hopwise.overlay.security.NodeCertificate;
 import net.hopwise.overlay.security.NodeKeys;
 import net.hopwise.overlay.security.TrustedKeys;
 import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.condition.EnabledOnOs;
 import org.junit.jupiter.api.condition.OS;
@@ -43,6 +44,11 @@ class DaemonHangupProcessTest {
     Path dir;
 
     private Process daemon;
+    private byte[] authority;
+    private NodeKeys keys;
+    private Path key;
+    private Path cert;
+    private long now;
     private final BlockingQueue<String> stderr = new LinkedBlockingQueue<>();
     private final List<String> seen = new ArrayList<>();
 
@@ -85,19 +91,23 @@ class DaemonHangupProcessTest {
         Files.move(next, file, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
     }
 
+    /** Node a's key and a certificate (serial 1) from a new authority, as files the daemon reads. */
+    @BeforeEach
+    void keyAndCertificate() throws IOException {
+        authority = Crypto.newEd25519Private();
+        keys = NodeKeys.generate();
+        key = dir.resolve("a.key");
+        KeyFiles.writeNodeKeys(key, keys);
+        cert = dir.resolve("a.cert");
+        now = System.currentTimeMillis() / 1000;
+        Files.write(cert, NodeCertificate.sign(authority, "a", keys.identityPublic(), now - 60, now + 3600, 1).encode());
+    }
+
     @Test
     void sighupRenewsTheCertificateAndRefusesABrokenOneWithoutEndingTheProcess() throws Exception {
-        byte[] authority = Crypto.newEd25519Private();
-        NodeKeys keys = NodeKeys.generate();
-        Path key = dir.resolve("a.key");
-        KeyFiles.writeNodeKeys(key, keys);
-        Path cert = dir.resolve("a.cert");
-        long now = System.currentTimeMillis() / 1000;
-        Files.write(cert, NodeCertificate.sign(authority, "a", keys.identityPublic(), now - 60, now + 3600, 1).encode());
-
         // The daemon starts with SIGHUP at its default whatever the suite inherited: under `nohup ./test`
         // it would otherwise start ignoring it, which the other test covers.
-        startDaemon("--default-signal=HUP", key, authority, cert);
+        startDaemon("--default-signal=HUP");
         // Logged before READY: the handler is in place once the daemon says it is ready.
         awaitLine("INFO security files are re-read on SIGHUP");
 
@@ -118,16 +128,8 @@ class DaemonHangupProcessTest {
 
     @Test
     void aDaemonStartedWithSighupIgnoredSaysTheSignalCannotReloadAndKeepsRunning() throws Exception {
-        byte[] authority = Crypto.newEd25519Private();
-        NodeKeys keys = NodeKeys.generate();
-        Path key = dir.resolve("a.key");
-        KeyFiles.writeNodeKeys(key, keys);
-        Path cert = dir.resolve("a.cert");
-        long now = System.currentTimeMillis() / 1000;
-        Files.write(cert, NodeCertificate.sign(authority, "a", keys.identityPublic(), now - 60, now + 3600, 1).encode());
-
         // As under nohup: the JVM keeps SIGHUP ignored and installs no handler, so claiming one would mislead.
-        startDaemon("--ignore-signal=HUP", key, authority, cert);
+        startDaemon("--ignore-signal=HUP");
         assertThat(awaitLine("SIGHUP cannot re-read the security files")).contains("WARNING",
                 "SIGHUP is ignored in this process", "--reload-interval is 0",
                 "changes to them apply only when the node restarts");
@@ -143,7 +145,7 @@ class DaemonHangupProcessTest {
      * Starts the daemon through {@code env} with the given signal disposition, reading the certificate
      * only on SIGHUP ({@code --reload-interval 0}), and waits for its READY line.
      */
-    private void startDaemon(String signalDisposition, Path key, byte[] authority, Path cert) throws IOException {
+    private void startDaemon(String signalDisposition) throws IOException {
         List<String> command = new ArrayList<>(List.of("env", signalDisposition,
                 Path.of(System.getProperty("java.home"), "bin", "java").toString(),
                 "-Xmx64m", "-XX:TieredStopAtLevel=1", "-XX:+UseSerialGC", "-cp", System.getProperty("java.class.path"),
