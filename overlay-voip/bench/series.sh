@@ -11,6 +11,10 @@
 #   overlay-voip/bench/series.sh alternate [N]   N calls (default 1000) direct, Hopwise with the phones' sockets on
 #                                                the node's loop, Hopwise with them on a thread of their own,
 #                                                in turn, three rounds; each round takes the lock for itself
+#   overlay-voip/bench/series.sh compare [N]     N calls (default 100) direct, Hopwise (the relay's default media
+#                                                thread), Kamailio + rtpengine, in turn, three rounds; each round
+#                                                takes the lock for itself, so that a slow or quiet stretch of
+#                                                the machine falls on all three columns alike
 #   overlay-voip/bench/series.sh wide [N]        N calls (default 1000) direct, then Hopwise (media thread on), three
 #                                                rounds, with every socket's default receive buffer at 4 MiB for the
 #                                                round (net.core.rmem_default; root; restored after): SIPp cannot size
@@ -62,6 +66,16 @@ if [[ $what == alternate ]]; then
       once "direct $n" -- direct "$n"
       once "hopwise $n media-thread off" MEDIA_THREAD=off -- hopwise "$n"
       once "hopwise $n media-thread on" MEDIA_THREAD=on -- hopwise "$n"'
+  done
+fi
+if [[ $what == compare ]]; then
+  n=${2:-100}
+  for round in 1 2 3; do
+    export round n
+    locked '
+      once "direct $n" -- direct "$n"
+      once "hopwise $n" -- hopwise "$n"
+      once "kamailio $n" -- kamailio "$n"'
   done
 fi
 if [[ $what == wide ]]; then
