@@ -18,8 +18,9 @@
 # SIPHOPS=1 captures every SIP leg and the overlay link and splits the post-dial delay per relay
 # (sip_hops.py; Kamailio too), KEYS=1 seals the links (a key per node from the key tool, both trusted), SPIN_US sets the node
 # runtime's spin before sleep (default 0), RELAY_JAVA_OPTS goes to the relays' JVMs (a profiler agent),
-# MEDIA_THREAD=on|off puts the phones' sockets on a thread of their own or on the node's loop (default:
-# the relay's, on).
+# MEDIA_THREAD=auto|on|off puts the phones' sockets on the node's loop for the first MEDIA_THREAD_CALLS
+# calls and on a thread of their own beyond, on that thread, or on the node's loop (default: the relay's,
+# auto, and its threshold).
 # It takes the machine's build lock for the whole run, so that nothing else disturbs the figures.
 set -euo pipefail
 if [[ -z ${HOPWISE_BENCH_LOCKED:-} ]]; then
@@ -86,6 +87,7 @@ case $system in
       else me=18101 peer=a@127.0.0.1:18100 sip=15062 ports=35000-39999 seed=12; fi
       relay_args=()
       if [[ -n ${MEDIA_THREAD:-} ]]; then relay_args+=(--media-thread "$MEDIA_THREAD"); fi
+      if [[ -n ${MEDIA_THREAD_CALLS:-} ]]; then relay_args+=(--media-thread-calls "$MEDIA_THREAD_CALLS"); fi
       if [[ ${KEYS:-0} == 1 ]]; then relay_args+=(--key "$out/$site.key" --trusted-keys "$out/trusted"); fi
       mkfifo "$out/relay-$site.in"
       java ${RELAY_JAVA_OPTS:-} -cp "$cp_bench" net.hopwise.voip.bench.BenchRelay --name "$site" --bind "127.0.0.1:$me" \

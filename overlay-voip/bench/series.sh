@@ -11,12 +11,17 @@
 #   overlay-voip/bench/series.sh alternate [N]   N calls (default 1000) direct, Hopwise with the phones' sockets on
 #                                                the node's loop, Hopwise with them on a thread of their own,
 #                                                in turn, three rounds; each round takes the lock for itself
-#   overlay-voip/bench/series.sh wide [N]        N calls (default 1000) direct, then Hopwise (media thread on), three
+#   overlay-voip/bench/series.sh compare [N]     N calls (default 100) direct, Hopwise (the relay's default media
+#                                                thread), Kamailio + rtpengine, in turn, three rounds; each round
+#                                                takes the lock for itself, so that a slow or quiet stretch of
+#                                                the machine falls on all three columns alike
+#   overlay-voip/bench/series.sh wide [N]        N calls (default 1000) direct, then Hopwise (media thread on;
+#                                                MEDIA_THREAD=auto|off in the environment: that), three
 #                                                rounds, with every socket's default receive buffer at 4 MiB for the
 #                                                round (net.core.rmem_default; root; restored after): SIPp cannot size
 #                                                its echoing socket, which at the system default drops what arrives
 #                                                in bursts, so these runs tell the relays' loss from SIPp's
-#   overlay-voip/bench/series.sh hops [N...]     Hopwise (media thread on; MEDIA_THREAD=off in the environment: off)
+#   overlay-voip/bench/series.sh hops [N...]     Hopwise (media thread on; MEDIA_THREAD=auto|off in the environment: that)
 #                                                with the overlay link captured too (HOPS=1: hops.py splits the
 #                                                added delay into ingress node and egress node), N calls (default
 #                                                1000; several sizes run in turn), three rounds, with every
@@ -64,13 +69,23 @@ if [[ $what == alternate ]]; then
       once "hopwise $n media-thread on" MEDIA_THREAD=on -- hopwise "$n"'
   done
 fi
+if [[ $what == compare ]]; then
+  n=${2:-100}
+  for round in 1 2 3; do
+    export round n
+    locked '
+      once "direct $n" -- direct "$n"
+      once "hopwise $n" -- hopwise "$n"
+      once "kamailio $n" -- kamailio "$n"'
+  done
+fi
 if [[ $what == wide ]]; then
   n=${2:-1000}
   for round in 1 2 3; do
-    export round n
+    export round n media_thread=${MEDIA_THREAD:-on}
     locked "$wide_buffers"'
       once "direct $n rmem_default 4194304" -- direct "$n"
-      once "hopwise $n media-thread on rmem_default 4194304" MEDIA_THREAD=on -- hopwise "$n"'
+      once "hopwise $n media-thread $media_thread rmem_default 4194304" MEDIA_THREAD=$media_thread -- hopwise "$n"'
   done
 fi
 if [[ $what == hops ]]; then

@@ -29,8 +29,14 @@ public class VoipProperties {
     private Duration retryAfter;
     /** Delay of the access networks on both sides, added to the relay's own one-way delay in each call's E-model MOS. */
     private Duration accessDelay = Duration.ZERO;
-    /** The phones' media sockets on a thread of their own (true) or on the node's loop; unset, RelayConfig's. */
-    private Boolean mediaThread;
+    /**
+     * The phones' media sockets on the node's loop for the first calls and on a thread of their own
+     * beyond (auto), always on that thread (on, or true) or on the node's loop (off, or false); unset,
+     * RelayConfig's.
+     */
+    private String mediaThread;
+    /** With auto, the calls on the node's loop before the media thread takes the next; unset, RelayConfig's. */
+    private Integer mediaThreadCalls;
 
     public boolean isEnabled() {
         return enabled;
@@ -136,11 +142,19 @@ public class VoipProperties {
         this.accessDelay = accessDelay;
     }
 
-    public Boolean getMediaThread() {
+    public String getMediaThread() {
         return mediaThread;
     }
 
-    public void setMediaThread(Boolean mediaThread) {
+    public void setMediaThread(String mediaThread) {
         this.mediaThread = mediaThread;
+    }
+
+    public Integer getMediaThreadCalls() {
+        return mediaThreadCalls;
+    }
+
+    public void setMediaThreadCalls(Integer mediaThreadCalls) {
+        this.mediaThreadCalls = mediaThreadCalls;
     }
 }

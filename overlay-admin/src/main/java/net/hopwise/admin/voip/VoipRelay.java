@@ -73,7 +73,10 @@ public final class VoipRelay implements AutoCloseable {
                 b.retryAfter(s.getRetryAfter());
             }
             if (s.getMediaThread() != null) {
-                b.mediaThread(s.getMediaThread());
+                b.mediaThread(net.hopwise.voip.relay.MediaThread.parse(s.getMediaThread()));
+            }
+            if (s.getMediaThreadCalls() != null) {
+                b.mediaThreadCalls(s.getMediaThreadCalls());
             }
         } catch (IllegalArgumentException e) {
             problems.add("hopwise.voip: " + e.getMessage());

@@ -8,6 +8,7 @@ import java.util.Map;
 import net.hopwise.admin.config.HopwiseProperties;
 import net.hopwise.admin.config.InvalidSettingsException;
 import net.hopwise.admin.config.VoipProperties;
+import net.hopwise.voip.relay.MediaThread;
 import net.hopwise.voip.relay.RelayConfig;
 import org.junit.jupiter.api.Test;
 import org.springframework.boot.context.properties.bind.Binder;
@@ -29,23 +30,45 @@ class VoipSettingsTest {
     }
 
     @Test
-    void mediaThreadSettingReachesTheRelayBothWaysAndUnsetKeepsItsDefault() {
+    void mediaThreadSettingReachesTheRelayEachWayAndUnsetKeepsItsDefault() {
         VoipProperties p = settings();
-        assertThat(VoipRelay.toConfig(p).mediaThread()).isEqualTo(RelayConfig.DEFAULT_MEDIA_THREAD);
-        p.setMediaThread(false);
-        assertThat(VoipRelay.toConfig(p).mediaThread()).isFalse();
-        p.setMediaThread(true);
-        assertThat(VoipRelay.toConfig(p).mediaThread()).isTrue();
+        RelayConfig defaults = VoipRelay.toConfig(p);
+        assertThat(defaults.mediaThread()).isEqualTo(RelayConfig.DEFAULT_MEDIA_THREAD);
+        assertThat(defaults.mediaThreadCalls()).isEqualTo(RelayConfig.DEFAULT_MEDIA_THREAD_CALLS);
+        for (MediaThread mode : MediaThread.values()) {
+            p.setMediaThread(mode.name().toLowerCase(java.util.Locale.ROOT));
+            assertThat(VoipRelay.toConfig(p).mediaThread()).isEqualTo(mode);
+        }
+        p.setMediaThreadCalls(50);
+        assertThat(VoipRelay.toConfig(p).mediaThreadCalls()).isEqualTo(50);
     }
 
     @Test
-    void mediaThreadPropertyIsBoundFromItsName() {
-        for (String value : new String[] {"off", "on"}) {
+    void mediaThreadPropertiesAreBoundFromTheirNames() {
+        // true and false as the setting was before auto: on and off.
+        Map<String, MediaThread> values = Map.of("auto", MediaThread.AUTO, "on", MediaThread.ON, "off", MediaThread.OFF,
+                "true", MediaThread.ON, "false", MediaThread.OFF);
+        values.forEach((value, mode) -> {
             HopwiseProperties bound = new Binder(new MapConfigurationPropertySource(Map.of(
-                    "hopwise.voip.sip-address", "127.0.0.1:5060", "hopwise.voip.media-thread", value)))
+                    "hopwise.voip.sip-address", "127.0.0.1:5060", "hopwise.voip.media-thread", value,
+                    "hopwise.voip.media-thread-calls", "70")))
                     .bind("hopwise", HopwiseProperties.class).get();
-            assertThat(VoipRelay.toConfig(bound.getVoip()).mediaThread()).as(value).isEqualTo(value.equals("on"));
-        }
+            RelayConfig config = VoipRelay.toConfig(bound.getVoip());
+            assertThat(config.mediaThread()).as(value).isEqualTo(mode);
+            assertThat(config.mediaThreadCalls()).as(value).isEqualTo(70);
+        });
+    }
+
+    @Test
+    void badMediaThreadSettingsAreNamed() {
+        VoipProperties p = settings();
+        p.setMediaThread("sometimes");
+        assertThatThrownBy(() -> VoipRelay.toConfig(p)).isInstanceOf(InvalidSettingsException.class)
+                .hasMessageContaining("auto, on or off");
+        VoipProperties q = settings();
+        q.setMediaThreadCalls(-1);
+        assertThatThrownBy(() -> VoipRelay.toConfig(q)).isInstanceOf(InvalidSettingsException.class)
+                .hasMessageContaining("mediaThreadCalls");
     }
 
     @Test

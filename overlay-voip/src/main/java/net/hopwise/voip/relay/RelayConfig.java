@@ -8,7 +8,8 @@ import java.util.Objects;
 
 /**
  * Configuration of one SIP relay beside an overlay node. Immutable; built with {@link #builder}.
- * Each default is declared once here with its reason and listed in docs/configuration.md.
+ * Each default is declared once here with its reason and listed in docs/configuration.md. Over 400
+ * lines because each setting has its constant, field, accessor and builder method here, in one place.
  */
 public final class RelayConfig {
     /** The SIP port phones expect (RFC 3261 section 19.1.2), on every interface. */
@@ -54,12 +55,23 @@ public final class RelayConfig {
      */
     public static final Duration DEFAULT_RETRY_AFTER = Duration.ofSeconds(5);
     /**
-     * The phones' media sockets on a thread of their own: at load the reads and writes on them are
-     * most of a relay's time, and beside the node's loop they run on a second core where there is one
-     * (rtpengine runs its sockets on several threads for the same reason). Off, everything runs on the
-     * node's loop: one thread per relay, for a machine with a single core.
+     * The phones' media sockets on the node's loop for a relay's first calls and on a thread of their
+     * own beyond ({@link MediaThread#AUTO}): at load the reads and writes on them are most of a relay's
+     * time, and beside the node's loop they run on a second core where there is one (rtpengine runs its
+     * sockets on several threads for the same reason); at light load the same thread costs two
+     * hand-overs per packet per relay and buys nothing (docs/benchmarks.md, "100 calls, media thread off
+     * and on": per-node p99 1.03 / 0.68 ms off against 1.45 / 1.30 ms on, 14% more CPU).
      */
-    public static final boolean DEFAULT_MEDIA_THREAD = true;
+    public static final MediaThread DEFAULT_MEDIA_THREAD = MediaThread.AUTO;
+    /**
+     * Calls a relay carries with its phones' sockets on the node's loop before the media loop takes
+     * the next ones ({@link MediaThread#AUTO}). Measured (docs/benchmarks.md): at 100 calls the node's
+     * loop alone gave the shorter tail and less CPU (both relays 0.17 cores); at 1000 calls the media
+     * loop gave the shorter worst direction, where one relay's single loop ran 0.33 to 0.40 of a core.
+     * 200 keeps twice the measured light load on the node's loop and puts four fifths of a 1000-call
+     * load on the media loop; loads between were not measured.
+     */
+    public static final int DEFAULT_MEDIA_THREAD_CALLS = 200;
     /** Kamailio registrar's min_expires: re-registration more often than each minute only loads the relay. */
     public static final int DEFAULT_MIN_EXPIRES = 60;
     /** Kamailio registrar's max_expires: a phone gone for good is forgotten within the hour. */
@@ -86,7 +98,8 @@ public final class RelayConfig {
     private final int maxExpires;
     private final int maxCalls;
     private final Duration retryAfter;
-    private final boolean mediaThread;
+    private final MediaThread mediaThread;
+    private final int mediaThreadCalls;
 
     private RelayConfig(Builder b) {
         this.sipAddress = b.sipAddress;
@@ -112,6 +125,7 @@ public final class RelayConfig {
         this.maxCalls = b.maxCalls;
         this.retryAfter = b.retryAfter;
         this.mediaThread = b.mediaThread;
+        this.mediaThreadCalls = b.mediaThreadCalls;
     }
 
     public static Builder builder() {
@@ -207,9 +221,14 @@ public final class RelayConfig {
         return retryAfter;
     }
 
-    /** Whether the phones' media sockets run on a thread of their own ({@link #DEFAULT_MEDIA_THREAD}). */
-    public boolean mediaThread() {
+    /** Where the phones' media sockets run ({@link #DEFAULT_MEDIA_THREAD}). */
+    public MediaThread mediaThread() {
         return mediaThread;
+    }
+
+    /** With {@link MediaThread#AUTO}, the calls on the node's loop before the media loop takes the next. */
+    public int mediaThreadCalls() {
+        return mediaThreadCalls;
     }
 
     public static final class Builder {
@@ -234,7 +253,8 @@ public final class RelayConfig {
         private int maxExpires = DEFAULT_MAX_EXPIRES;
         private int maxCalls = DEFAULT_MAX_CALLS;
         private Duration retryAfter = DEFAULT_RETRY_AFTER;
-        private boolean mediaThread = DEFAULT_MEDIA_THREAD;
+        private MediaThread mediaThread = DEFAULT_MEDIA_THREAD;
+        private int mediaThreadCalls = DEFAULT_MEDIA_THREAD_CALLS;
 
         /** Where phones send SIP (UDP, and TCP on the same port unless {@link #tcp(boolean)} is false). */
         public Builder sipAddress(InetSocketAddress address) {
@@ -352,9 +372,18 @@ public final class RelayConfig {
             return this;
         }
 
-        /** The phones' media sockets on a thread of their own, or on the node's loop. */
-        public Builder mediaThread(boolean on) {
-            this.mediaThread = on;
+        /** The phones' media sockets on the node's loop, on a thread of their own, or by the calls carried. */
+        public Builder mediaThread(MediaThread mode) {
+            this.mediaThread = Objects.requireNonNull(mode, "mediaThread");
+            return this;
+        }
+
+        /** With {@link MediaThread#AUTO}, calls on the node's loop before the media loop takes the next (0: none). */
+        public Builder mediaThreadCalls(int n) {
+            if (n < 0) {
+                throw new IllegalArgumentException("mediaThreadCalls must not be negative, got " + n);
+            }
+            this.mediaThreadCalls = n;
             return this;
         }
 

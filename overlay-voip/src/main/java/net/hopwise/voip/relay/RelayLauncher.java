@@ -47,7 +47,8 @@ public final class RelayLauncher {
         if (o == null) {
             out.println("options: --name NAME [--bind HOST:PORT] [--neighbour NAME@HOST:PORT]... [--sip HOST:PORT]"
                     + " [--advertise HOST] [--media-address IP] [--media-ports MIN-MAX] [--route RULE]..."
-                    + " [--linger DURATION] [--max-calls N] [--retry-after SECONDS] [--media-thread on|off]"
+                    + " [--linger DURATION] [--max-calls N] [--retry-after SECONDS] [--media-thread auto|on|off]"
+                    + " [--media-thread-calls N]"
                     + " [--ready-timeout SECONDS]"
                     + " [--until-stdin-closes]"
                     + " (--key FILE (--trusted-keys FILE | --authority ed25519:KEY --certificate FILE) [--cipher C]"
@@ -94,6 +95,9 @@ public final class RelayLauncher {
             }
             if (o.mediaThread != null) {
                 relay.mediaThread(o.mediaThread);
+            }
+            if (o.mediaThreadCalls != null) {
+                relay.mediaThreadCalls(o.mediaThreadCalls);
             }
             o.routes.forEach(relay::route);
             config = relay.build();
@@ -153,7 +157,8 @@ public final class RelayLauncher {
         Duration linger;
         Integer maxCalls;
         Duration retryAfter;
-        Boolean mediaThread;
+        MediaThread mediaThread;
+        Integer mediaThreadCalls;
         /** Without the option: as long as it takes (a peer down at start comes up later). */
         Duration readyTimeout = Duration.ofDays(36500);
         final List<String> routes = new ArrayList<>();
@@ -203,7 +208,8 @@ public final class RelayLauncher {
                     case "--linger" -> o.linger = Duration.ofSeconds(number(v));
                     case "--max-calls" -> o.maxCalls = number(v);
                     case "--retry-after" -> o.retryAfter = Duration.ofSeconds(number(v));
-                    case "--media-thread" -> o.mediaThread = onOff(a, v);
+                    case "--media-thread" -> o.mediaThread = MediaThread.parse(v);
+                    case "--media-thread-calls" -> o.mediaThreadCalls = number(v);
                     case "--ready-timeout" -> o.readyTimeout = Duration.ofSeconds(number(v));
                     case "--key" -> o.key = java.nio.file.Path.of(v);
                     case "--trusted-keys" -> o.trustedKeys = java.nio.file.Path.of(v);
@@ -232,14 +238,6 @@ public final class RelayLauncher {
                 throw new IllegalArgumentException("an address takes an IP literal, got " + host);
             }
             return new InetSocketAddress(Calls.literal(host), number(v.substring(colon + 1)));
-        }
-
-        private static boolean onOff(String option, String v) {
-            return switch (v) {
-                case "on" -> true;
-                case "off" -> false;
-                default -> throw new IllegalArgumentException(option + " reads on or off, got " + v);
-            };
         }
 
         private static int number(String v) {

@@ -18,55 +18,74 @@ import net.hopwise.overlay.SendResult;
 /**
  * The media side of a running relay: RTP/RTCP sockets facing the phones, and overlay ports with their
  * real-time flows facing the other relays. The relay's state and the overlay live on the node's event
- * loop (see {@link NodeLoop}); every method here runs on it. The phones' sockets live on a loop of
- * their own when the configuration says so ({@link RelayConfig#mediaThread}): that loop reads the
- * phones' packets and hands each turn's to the node's loop in one task, and the node's loop hands each
- * turn's packets for the phones back to it in one task ({@link TurnBatch}), so that the system calls
- * on a thousand phone sockets (a read and a write per packet, most of a loaded relay's time) run beside
- * the relay's own work instead of before and after it. Otherwise the phones' sockets share the node's
- * loop and a packet crosses the relay on the thread that read it, with no hand-over at all.
+ * loop (see {@link NodeLoop}); every method here runs on it. A call's phone sockets live on the node's
+ * loop, where a packet crosses the relay on the thread that read it with no hand-over at all, or, when
+ * the relay has a media loop ({@link RelayConfig#mediaThread}), on that loop once the relay holds
+ * {@code nodeLoopCalls} calls' sockets: the media loop reads those phones' packets and hands each
+ * turn's to the node's loop in one task, and the node's loop hands each turn's packets for them back
+ * in one task ({@link TurnBatch}), so that the system calls on a thousand phone sockets (a read and a
+ * write per packet, most of a loaded relay's time) run beside the relay's own work instead of before
+ * and after it. Each call's loop is chosen when its pair is opened and kept for the call.
  */
 final class RelayMedia implements MediaIo {
     private final OverlayNode node;
     private final NodeLoop nodeLoop;
     private final InetAddress bindAddress;
-    /** The loop of the phones' sockets: the node's own, or the relay's media loop. */
-    private final EventLoop phoneLoop;
-    private final boolean handOver;
-    /** Read on the phones' loop, handled on the node's; null when there is no hand-over. */
+    /** The relay's media loop; null when every call's sockets are on the node's loop. */
+    private final EventLoop mediaLoop;
+    /** Calls whose sockets are opened on the node's loop before the media loop takes the next. */
+    private final int nodeLoopCalls;
+    /** Read on the media loop, handled on the node's; null without a media loop. */
     private final TurnBatch<FromPhone> fromPhones;
-    /** Sent on the node's loop, written on the phones'; null when there is no hand-over. */
+    /** Sent on the node's loop, written on the media loop; null without a media loop. */
     private final TurnBatch<ToPhone> toPhones;
     // Keyed by port without boxing: every packet looks up its socket or flow here.
-    private final IntObjectHashMap<Channel[]> phoneSockets = new IntObjectHashMap<>();
+    private final IntObjectHashMap<PhonePair> phoneSockets = new IntObjectHashMap<>();
     private final IntObjectHashMap<OverlayPort> overlayPorts = new IntObjectHashMap<>();
     private final IntObjectHashMap<Flow> flows = new IntObjectHashMap<>();
     private MediaSink proxy;
     private volatile boolean open = true;
     /** The next call's pair, opened beforehand ({@link #preparePhonePorts}); null when none. */
-    private Channel[] spare;
+    private PhonePair spare;
     private int spareRtpPort;
     /** Long after the INVITE that took a pair has left (tens of microseconds), long before the next call. */
     static final long PREPARE_DELAY_MICROS = 500;
 
-    /** Phone sockets on the node's loop. */
+    /** Every call's phone sockets on the node's loop. */
     RelayMedia(OverlayNode node, NodeLoop nodeLoop, InetAddress bindAddress) {
-        this(node, nodeLoop, bindAddress, nodeLoop.loop());
+        this(node, nodeLoop, bindAddress, null, 0);
     }
 
-    /** Phone sockets on {@code phoneLoop}: the node's loop, or another that the caller shuts down after {@link #close}. */
-    RelayMedia(OverlayNode node, NodeLoop nodeLoop, InetAddress bindAddress, EventLoop phoneLoop) {
+    /** Every call's phone sockets on {@code mediaLoop}, which the caller shuts down after {@link #close}. */
+    RelayMedia(OverlayNode node, NodeLoop nodeLoop, InetAddress bindAddress, EventLoop mediaLoop) {
+        this(node, nodeLoop, bindAddress, mediaLoop, 0);
+    }
+
+    /**
+     * The sockets of the first {@code nodeLoopCalls} calls held at once on the node's loop, of the
+     * calls beyond on {@code mediaLoop} (null: all on the node's loop), which the caller shuts down
+     * after {@link #close}.
+     */
+    RelayMedia(OverlayNode node, NodeLoop nodeLoop, InetAddress bindAddress, EventLoop mediaLoop, int nodeLoopCalls) {
         this.node = node;
         this.nodeLoop = nodeLoop;
         this.bindAddress = bindAddress;
-        this.phoneLoop = phoneLoop;
-        this.handOver = phoneLoop != nodeLoop.loop();
-        if (handOver) {
-            fromPhones = new TurnBatch<>(phoneLoop, nodeLoop.loop(), this::handle, p -> p.packet.release());
-            toPhones = new TurnBatch<>(nodeLoop.loop(), phoneLoop, RelayMedia::write, p -> p.packet.release());
+        this.mediaLoop = mediaLoop == nodeLoop.loop() ? null : mediaLoop;
+        this.nodeLoopCalls = nodeLoopCalls;
+        if (this.mediaLoop != null) {
+            fromPhones = new TurnBatch<>(mediaLoop, nodeLoop.loop(), this::handle, p -> p.packet.release());
+            toPhones = new TurnBatch<>(nodeLoop.loop(), mediaLoop, RelayMedia::write, p -> p.packet.release());
         } else {
             fromPhones = null;
             toPhones = null;
+        }
+    }
+
+    /** A call's two phone sockets, and whether they are on the media loop (each packet handed over). */
+    private record PhonePair(Channel rtp, Channel rtcp, boolean handOver) {
+        void close() {
+            rtp.close();
+            rtcp.close();
         }
     }
 
@@ -80,8 +99,8 @@ final class RelayMedia implements MediaIo {
     /** A packet on its way from the node's loop to a phone's socket. */
     private record ToPhone(Channel socket, DatagramPacket packet) { }
 
-    /** On the phones' loop: hands the packet on, or handles it here when that is the node's loop. */
-    private void read(int rtpPort, boolean rtcpSocket, DatagramPacket datagram) {
+    /** On the socket's loop: handles the packet there when it is the node's, else hands it on. */
+    private void read(int rtpPort, boolean rtcpSocket, boolean handOver, DatagramPacket datagram) {
         long now = System.nanoTime();
         if (!handOver) {
             proxy.onPhoneMedia(rtpPort, rtcpSocket, datagram.content(), datagram.sender(), now);
@@ -105,7 +124,7 @@ final class RelayMedia implements MediaIo {
         }
     }
 
-    /** On the phones' loop: one turn's packets for the phones (a socket closed meanwhile releases its own). */
+    /** On the media loop: one turn's packets for its phones (a socket closed meanwhile releases its own). */
     private static void write(List<ToPhone> batch) {
         for (ToPhone p : batch) {
             p.socket.writeAndFlush(p.packet);
@@ -114,17 +133,29 @@ final class RelayMedia implements MediaIo {
 
     /** Batches of phones' packets handed to the node's loop so far (0 without a media loop). */
     long handOversFromPhones() {
-        return handOver ? fromPhones.handOvers() : 0;
+        return fromPhones == null ? 0 : fromPhones.handOvers();
+    }
+
+    /**
+     * Whether the next call's pair goes on the media loop: the relay already holds {@code
+     * nodeLoopCalls} calls' sockets. Counted at the moment the pair is opened, so a relay whose load
+     * falls puts its next calls back on the node's loop while the calls already up stay where they are.
+     */
+    private boolean nextOnMediaLoop() {
+        return mediaLoop != null && phoneSockets.size() >= nodeLoopCalls;
     }
 
     @Override
     public boolean bindPhonePorts(int rtpPort) {
         if (spare != null && spareRtpPort == rtpPort) {
+            // Taken on the loop chosen when it was opened, even if the calls held crossed the threshold
+            // since: closed and opened again on the other, its ports would still be held on NIO until
+            // the old loop's next select, and the call would lose the time the spare was there to save.
             phoneSockets.put(rtpPort, spare);
             spare = null;
             return true;
         }
-        Channel[] pair = openPair(rtpPort);
+        PhonePair pair = openPair(rtpPort, nextOnMediaLoop());
         if (pair == null) {
             return false;
         }
@@ -136,7 +167,9 @@ final class RelayMedia implements MediaIo {
      * Opens the next call's pair a little after the call that took the last one: the two sockets
      * (creation, registration with the loop, bind: several system calls each) were most of the time a
      * relay took to forward an INVITE, twice per call, once at each relay. Scheduled, not run at the
-     * end of this turn, so that the INVITE being handled leaves first.
+     * end of this turn, so that the INVITE being handled leaves first. The pair goes on the loop the
+     * next call would take when it is opened: the per-call choice is made then, so a call arriving
+     * meanwhile can put one call more (or fewer) on the node's loop than the threshold says.
      */
     @Override
     public void preparePhonePorts(int rtpPort) {
@@ -148,7 +181,7 @@ final class RelayMedia implements MediaIo {
                 return;
             }
             closeSpare();
-            Channel[] pair = openPair(rtpPort);
+            PhonePair pair = openPair(rtpPort, nextOnMediaLoop());
             if (pair != null) {
                 spare = pair;
                 spareRtpPort = rtpPort;
@@ -158,33 +191,32 @@ final class RelayMedia implements MediaIo {
 
     private void closeSpare() {
         if (spare != null) {
-            spare[0].close();
-            spare[1].close();
+            spare.close();
             spare = null;
         }
     }
 
     /** Both sockets of a pair, bound now; null (neither left open) when either port is taken. */
-    private Channel[] openPair(int rtpPort) {
-        Channel rtp = bind(rtpPort, false);
+    private PhonePair openPair(int rtpPort, boolean onMediaLoop) {
+        Channel rtp = bind(rtpPort, false, onMediaLoop);
         if (rtp == null) {
             return null;
         }
-        Channel rtcp = bind(rtpPort + 1, true);
+        Channel rtcp = bind(rtpPort + 1, true, onMediaLoop);
         if (rtcp == null) {
             rtp.close();
             return null;
         }
-        return new Channel[] {rtp, rtcp};
+        return new PhonePair(rtp, rtcp, onMediaLoop);
     }
 
     /**
      * Binds a socket at once (a port taken is known before this returns) and registers it on the
-     * phones' loop; null when the port is taken.
+     * media loop or the node's; null when the port is taken.
      */
-    private Channel bind(int port, boolean rtcpSocket) {
-        io.netty.channel.socket.DatagramChannel ch =
-                nodeLoop.openMediaDatagram(new InetSocketAddress(bindAddress, port), phoneLoop);
+    private Channel bind(int port, boolean rtcpSocket, boolean onMediaLoop) {
+        io.netty.channel.socket.DatagramChannel ch = nodeLoop.openMediaDatagram(new InetSocketAddress(bindAddress, port),
+                onMediaLoop ? mediaLoop : nodeLoop.loop());
         if (ch == null) {
             return null;
         }
@@ -192,7 +224,7 @@ final class RelayMedia implements MediaIo {
         ch.pipeline().addLast(new SimpleChannelInboundHandler<DatagramPacket>() {
             @Override
             protected void channelRead0(ChannelHandlerContext ctx, DatagramPacket packet) {
-                read(rtpPort, rtcpSocket, packet);
+                read(rtpPort, rtcpSocket, onMediaLoop, packet);
             }
 
             @Override
@@ -205,10 +237,9 @@ final class RelayMedia implements MediaIo {
 
     @Override
     public void unbindPhonePorts(int rtpPort) {
-        Channel[] pair = phoneSockets.remove(rtpPort);
+        PhonePair pair = phoneSockets.remove(rtpPort);
         if (pair != null) {
-            pair[0].close();
-            pair[1].close();
+            pair.close();
         }
     }
 
@@ -240,13 +271,13 @@ final class RelayMedia implements MediaIo {
 
     @Override
     public void sendToPhone(int rtpPort, boolean rtcp, InetSocketAddress to, ByteBuf packet) {
-        Channel[] pair = phoneSockets.get(rtpPort);
+        PhonePair pair = phoneSockets.get(rtpPort);
         if (pair == null) {
             return;
         }
-        Channel socket = pair[rtcp ? 1 : 0];
+        Channel socket = rtcp ? pair.rtcp : pair.rtp;
         DatagramPacket datagram = new DatagramPacket(packet.retainedDuplicate(), to);
-        if (handOver) {
+        if (pair.handOver) {
             toPhones.add(new ToPhone(socket, datagram));
         } else {
             socket.writeAndFlush(datagram);
@@ -273,6 +304,28 @@ final class RelayMedia implements MediaIo {
 
     int socketCount() {
         return phoneSockets.size() * 2;
+    }
+
+    /** Calls whose phone sockets are on the media loop. */
+    int mediaLoopCalls() {
+        int n = 0;
+        for (PhonePair pair : phoneSockets.values()) {
+            n += pair.handOver ? 1 : 0;
+        }
+        return n;
+    }
+
+    /**
+     * The loop the pair of {@code rtpPort} (a call's, or the spare) is registered with, when both its
+     * sockets are on one and its packets are handed over exactly when that is not the node's; else null.
+     */
+    EventLoop loopOf(int rtpPort) {
+        PhonePair pair = spare != null && spareRtpPort == rtpPort ? spare : phoneSockets.get(rtpPort);
+        if (pair == null || pair.rtp.eventLoop() != pair.rtcp.eventLoop()
+                || pair.handOver == (pair.rtp.eventLoop() == nodeLoop.loop())) {
+            return null;
+        }
+        return pair.rtp.eventLoop();
     }
 
     /** The pair opened ahead of the next call, or -1. */

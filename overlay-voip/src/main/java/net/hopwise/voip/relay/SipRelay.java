@@ -34,8 +34,9 @@ import net.hopwise.voip.sip.SipParseError;
  * media goes through {@link RelayMedia}. All of the relay's state and its SIP sockets live on the
  * node's own event loop ({@link NodeLoop}), so the overlay's callbacks reach the relay without a
  * hand-over and the relay's sends enter the node on the thread that sends them; the phones' media
- * sockets, by default, on a loop of their own that hands packets over a turn at a time. Start it from outside that
- * loop (it waits for its sockets to bind).
+ * sockets too for its first calls, and by default those of the calls beyond {@link
+ * RelayConfig#mediaThreadCalls} on a loop of their own that hands packets over a turn at a time.
+ * Start it from outside that loop (it waits for its sockets to bind).
  *
  * <p>It is a little over 400 lines because its two inner classes, the proxy's send path and a phone's
  * TCP connection, read the relay's sockets, connection table and proxy, all of which live on the
@@ -61,7 +62,7 @@ public final class SipRelay implements AutoCloseable {
     private Channel udp;
     private Channel tcp;
     private RelayMedia media;
-    /** The phones' media sockets' loop, when they have one of their own. */
+    /** The loop of the phones' media sockets beyond the node's loop's share; null when off. */
     private EventLoopGroup mediaGroup;
     private SipProxy proxy;
     private RelayMeters meters;
@@ -114,12 +115,13 @@ public final class SipRelay implements AutoCloseable {
                     .bind(bound).syncUninterruptibly().channel();
         }
         call(() -> {
-            EventLoop phoneLoop = loop;
-            if (config.mediaThread()) {
+            EventLoop mediaLoop = null;
+            if (config.mediaThread() != MediaThread.OFF) {
                 mediaGroup = nodeLoop.newPhoneLoopGroup();
-                phoneLoop = mediaGroup.next();
+                mediaLoop = mediaGroup.next();
             }
-            media = new RelayMedia(node, nodeLoop, Calls.literal(config.mediaAddress()), phoneLoop);
+            int nodeLoopCalls = config.mediaThread() == MediaThread.AUTO ? config.mediaThreadCalls() : 0;
+            media = new RelayMedia(node, nodeLoop, Calls.literal(config.mediaAddress()), mediaLoop, nodeLoopCalls);
             proxy = new SipProxy(node.name(), config, bound.getPort(), new Signal(), media, udp.alloc());
             node.findModule(RegistrationDirectory.class).ifPresent(proxy::directory);
             media.proxy(proxy);

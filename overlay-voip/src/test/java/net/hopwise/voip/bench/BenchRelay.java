@@ -33,7 +33,7 @@ import net.hopwise.voip.relay.StreamStatistics;
  * <pre>
  * java -cp ... net.hopwise.voip.bench.BenchRelay --name a --bind 127.0.0.1:8100 --neighbour b@127.0.0.1:8101 \
  *     --sip 127.0.0.1:5060 --media-ports 30000-34999 --route prefix:bob=b --linger 1 [--loss 0.05 --delay-ms 10 --seed 11]
- *     [--spin-us 50] [--key a.key --trusted-keys trusted] [--media-thread on|off]
+ *     [--spin-us 50] [--key a.key --trusted-keys trusted] [--media-thread auto|on|off] [--media-thread-calls N]
  * </pre>
  */
 public final class BenchRelay {
@@ -66,7 +66,8 @@ public final class BenchRelay {
         int delayMs = 0;
         long seed = 1;
         long spinMicros = 0;
-        boolean mediaThread = RelayConfig.DEFAULT_MEDIA_THREAD;
+        net.hopwise.voip.relay.MediaThread mediaThread = RelayConfig.DEFAULT_MEDIA_THREAD;
+        int mediaThreadCalls = RelayConfig.DEFAULT_MEDIA_THREAD_CALLS;
         java.nio.file.Path key = null;
         java.nio.file.Path trustedKeys = null;
         for (int i = 0; i + 1 < args.length; i += 2) {
@@ -84,11 +85,8 @@ public final class BenchRelay {
                 case "--delay-ms" -> delayMs = Integer.parseInt(v);
                 case "--seed" -> seed = Long.parseLong(v);
                 case "--spin-us" -> spinMicros = Long.parseLong(v);
-                case "--media-thread" -> mediaThread = switch (v) {
-                    case "on" -> true;
-                    case "off" -> false;
-                    default -> throw new IllegalArgumentException("--media-thread reads on or off, got " + v);
-                };
+                case "--media-thread" -> mediaThread = net.hopwise.voip.relay.MediaThread.parse(v);
+                case "--media-thread-calls" -> mediaThreadCalls = Integer.parseInt(v);
                 case "--key" -> key = java.nio.file.Path.of(v);
                 case "--trusted-keys" -> trustedKeys = java.nio.file.Path.of(v);
                 default -> throw new IllegalArgumentException("unknown option " + args[i]);
@@ -107,7 +105,8 @@ public final class BenchRelay {
             node.neighbour(NeighbourConfig.parse(n));
         }
         RelayConfig.Builder relay = RelayConfig.builder().sipAddress(sip).mediaAddress(sip.getHostString())
-                .mediaPorts(mediaPorts[0], mediaPorts[1]).linger(Duration.ofSeconds(linger)).mediaThread(mediaThread);
+                .mediaPorts(mediaPorts[0], mediaPorts[1]).linger(Duration.ofSeconds(linger)).mediaThread(mediaThread)
+                .mediaThreadCalls(mediaThreadCalls);
         routes.forEach(relay::route);
         NodeRuntime runtime = NodeRuntime.builder().spinBeforeSleep(Duration.ofNanos(spinMicros * 1000)).build();
         try {

@@ -29,7 +29,7 @@ import org.junit.jupiter.params.provider.EnumSource;
  * The phones' sockets on a loop of their own: packets read there in one turn reach the relay on the
  * node's loop in one task, intact and in order, stamped with the time they were read; packets the relay sends
  * to a phone leave from the stream's socket; a port taken is refused at once, and closing frees every
- * port.
+ * port. With a threshold, each call's sockets go on the node's loop or the media loop by the calls held.
  */
 class MediaThreadTest {
     /** What the relay was handed: per packet its socket, first byte, read time, and whether on the node's loop. */
@@ -133,6 +133,144 @@ class MediaThreadTest {
                 group.shutdownGracefully(0, 5, TimeUnit.SECONDS).syncUninterruptibly();
             }
             assertThat(freePorts(local, 4)).as("every port free again").isEqualTo(first);
+        }
+    }
+
+    /**
+     * The media thread chosen per call: a relay that holds fewer than its threshold of calls opens the
+     * next call's pair on the node's loop, one that holds as many or more on the media loop; packets
+     * cross both kinds both ways; a pair opened ahead for the next call stays on the loop chosen when
+     * it was opened; every port is free after.
+     */
+    @ParameterizedTest
+    @EnumSource(value = TransportKind.class, names = {"NIO", "AUTO"})
+    void callsUnderTheThresholdStayOnTheNodesLoopAndTheNextGoToTheMediaLoop(TransportKind transport)
+            throws Exception {
+        try (NodeRuntime runtime = NodeRuntime.create(1, transport);
+                OverlayNode node = OverlayNode.start(NodeConfig.builder("a").loopback(0).build(), runtime);
+                DatagramSocket phone = new DatagramSocket(new InetSocketAddress("127.0.0.1", 0))) {
+            InetAddress local = InetAddress.getByName("127.0.0.1");
+            NodeLoop loop = NodeLoop.of(node);
+            EventLoopGroup group = loop.newPhoneLoopGroup();
+            EventLoop mediaLoop = group.next();
+            List<Seen> seen = new CopyOnWriteArrayList<>();
+            RelayMedia media = new RelayMedia(node, loop, local, mediaLoop, 2);
+            media.proxy(new MediaSink() {
+                @Override
+                public void onPhoneMedia(int rtpPort, boolean rtcpSocket, ByteBuf packet, InetSocketAddress source,
+                        long now) {
+                    seen.add(new Seen(rtpPort, rtcpSocket, packet.getByte(packet.readerIndex()),
+                            packet.readableBytes(), now, System.nanoTime(), loop.loop().inEventLoop()));
+                }
+
+                @Override
+                public void onNodeMedia(int overlayPort, ByteBuf packet, long flowSequence, long sendTimeNanos,
+                        long now) {
+                }
+            });
+            int first = freePorts(local, 10);
+            int[] pairs = {first, first + 2, first + 4, first + 6, first + 8};
+            try {
+                // Two calls under the threshold of two, on the node's loop; the third on the media loop.
+                for (int i = 0; i < 3; i++) {
+                    int port = pairs[i];
+                    assertThat(onLoop(loop, () -> media.bindPhonePorts(port))).isTrue();
+                }
+                assertThat(onLoop(loop, () -> media.loopOf(pairs[0]))).isSameAs(loop.loop());
+                assertThat(onLoop(loop, () -> media.loopOf(pairs[1]))).isSameAs(loop.loop());
+                assertThat(onLoop(loop, () -> media.loopOf(pairs[2]))).isSameAs(mediaLoop);
+                assertThat(onLoop(loop, media::mediaLoopCalls)).isEqualTo(1);
+
+                // Media both ways through a call of each loop: in from the phone to the relay on the
+                // node's loop, out from the relay to the phone from the call's own sockets.
+                send(phone, local, pairs[0], 50);
+                send(phone, local, pairs[2], 52);
+                send(phone, local, pairs[2] + 1, 53);
+                Eventually.await("three packets handed to the relay", () -> seen.size() == 3);
+                assertThat(seen).allMatch(Seen::onNodeLoop, "handled on the node's loop");
+                assertThat(seen).extracting(s -> s.rtpPort() + (s.rtcpSocket() ? 1 : 0), Seen::firstByte)
+                        .containsExactlyInAnyOrder(org.assertj.core.groups.Tuple.tuple(pairs[0], 50),
+                                org.assertj.core.groups.Tuple.tuple(pairs[2], 52),
+                                org.assertj.core.groups.Tuple.tuple(pairs[2] + 1, 53));
+                assertThat(onLoop(loop, media::handOversFromPhones)).as("only the media loop's packets handed over")
+                        .isBetween(1L, 2L);
+                InetSocketAddress to = (InetSocketAddress) phone.getLocalSocketAddress();
+                onLoop(loop, () -> {
+                    int[][] out = {{pairs[0], 0, 60}, {pairs[2], 0, 62}, {pairs[2], 1, 63}, {pairs[1], 1, 61}};
+                    for (int[] o : out) {
+                        ByteBuf packet = Unpooled.buffer(172).writeByte(o[2]).writeZero(171);
+                        try {
+                            media.sendToPhone(o[0], o[1] == 1, to, packet);
+                        } finally {
+                            packet.release();
+                        }
+                    }
+                    return null;
+                });
+                phone.setSoTimeout((int) TimeUnit.SECONDS.toMillis(30));
+                java.util.Map<Integer, Integer> fromPort = new java.util.HashMap<>();
+                for (int i = 0; i < 4; i++) {
+                    DatagramPacket in = new DatagramPacket(new byte[2048], 2048);
+                    phone.receive(in);
+                    assertThat(in.getLength()).isEqualTo(172);
+                    fromPort.put(in.getPort(), (int) in.getData()[0]);
+                }
+                assertThat(fromPort).containsOnly(java.util.Map.entry(pairs[0], 60), java.util.Map.entry(pairs[2], 62),
+                        java.util.Map.entry(pairs[2] + 1, 63), java.util.Map.entry(pairs[1] + 1, 61));
+
+                // A call on the node's loop ends: two held, so the next still goes to the media loop.
+                onLoop(loop, () -> {
+                    media.unbindPhonePorts(pairs[0]);
+                    return null;
+                });
+                assertThat(onLoop(loop, () -> media.bindPhonePorts(pairs[3]))).isTrue();
+                assertThat(onLoop(loop, () -> media.loopOf(pairs[3]))).isSameAs(mediaLoop);
+
+                // Down to one call held: the next call's pair is opened ahead on the node's loop, and
+                // is taken there although a call that arrived first took the relay to two meanwhile
+                // (the choice is made when a pair is opened); the call after goes to the media loop.
+                onLoop(loop, () -> {
+                    media.unbindPhonePorts(pairs[1]);
+                    media.unbindPhonePorts(pairs[3]);
+                    media.preparePhonePorts(pairs[4]);
+                    return null;
+                });
+                Eventually.await("the next pair opened ahead", () -> {
+                    try {
+                        return onLoop(loop, media::spareRtpPort) == pairs[4];
+                    } catch (Exception e) {
+                        throw new IllegalStateException(e);
+                    }
+                });
+                assertThat(onLoop(loop, () -> media.loopOf(pairs[4]))).isSameAs(loop.loop());
+                assertThat(onLoop(loop, () -> media.bindPhonePorts(pairs[0]))).isTrue();
+                assertThat(onLoop(loop, () -> media.loopOf(pairs[0]))).as("one call held: node's loop")
+                        .isSameAs(loop.loop());
+                assertThat(onLoop(loop, () -> media.bindPhonePorts(pairs[4]))).isTrue();
+                assertThat(onLoop(loop, media::spareRtpPort)).isEqualTo(-1);
+                assertThat(onLoop(loop, () -> media.loopOf(pairs[4]))).as("the prepared pair, where it was opened")
+                        .isSameAs(loop.loop());
+                assertThat(onLoop(loop, () -> media.bindPhonePorts(pairs[1]))).isTrue();
+                assertThat(onLoop(loop, () -> media.loopOf(pairs[1]))).as("three held: the media loop")
+                        .isSameAs(mediaLoop);
+                assertThat(onLoop(loop, media::mediaLoopCalls)).isEqualTo(2);
+                seen.clear();
+                send(phone, local, pairs[4], 70);
+                send(phone, local, pairs[0] + 1, 71);
+                send(phone, local, pairs[1], 72);
+                Eventually.await("all three handed to the relay", () -> seen.size() == 3);
+                assertThat(seen).extracting(Seen::rtpPort, Seen::firstByte).containsExactlyInAnyOrder(
+                        org.assertj.core.groups.Tuple.tuple(pairs[4], 70), org.assertj.core.groups.Tuple.tuple(pairs[0], 71),
+                        org.assertj.core.groups.Tuple.tuple(pairs[1], 72));
+                assertThat(onLoop(loop, media::socketCount)).isEqualTo(8);
+            } finally {
+                onLoop(loop, () -> {
+                    media.close();
+                    return null;
+                });
+                group.shutdownGracefully(0, 5, TimeUnit.SECONDS).syncUninterruptibly();
+            }
+            assertThat(freePorts(local, 10)).as("every port free again").isEqualTo(first);
         }
     }
 

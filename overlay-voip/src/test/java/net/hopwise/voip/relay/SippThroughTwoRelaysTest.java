@@ -79,7 +79,11 @@ class SippThroughTwoRelaysTest {
                 // one message, aborted the call; its BYE then timed out at relay b. Transactions
                 // are forgotten 3.2 s after their final response instead of 64 T1 (32 s), so that
                 // the class does not wait half a minute for them.
-                .transactionWait(Duration.ofMillis(3200)).build();
+                .transactionWait(Duration.ofMillis(3200))
+                // A relay of both kinds of call: the first call held on the node's loop, calls that
+                // overlap it on the media loop (the media test's four calls start 250 ms apart and
+                // last 1.5 s), so that SIPp's media crosses both paths.
+                .mediaThread(MediaThread.AUTO).mediaThreadCalls(1).build();
     }
 
     /**
