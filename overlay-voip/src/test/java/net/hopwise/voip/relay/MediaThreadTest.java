@@ -33,6 +33,25 @@ import org.junit.jupiter.params.provider.EnumSource;
  */
 class MediaThreadTest {
     /** What the relay was handed: per packet its socket, first byte, read time, and whether on the node's loop. */
+    /** Records each phone packet handed to the relay; {@code phonePort}, when not 0, is the only sender expected. */
+    private static MediaSink recording(List<Seen> seen, NodeLoop loop, int phonePort) {
+        return new MediaSink() {
+            @Override
+            public void onPhoneMedia(int rtpPort, boolean rtcpSocket, ByteBuf packet, InetSocketAddress source,
+                    long now) {
+                if (phonePort != 0) {
+                    assertThat(source.getPort()).isEqualTo(phonePort);
+                }
+                seen.add(new Seen(rtpPort, rtcpSocket, packet.getByte(packet.readerIndex()),
+                        packet.readableBytes(), now, System.nanoTime(), loop.loop().inEventLoop()));
+            }
+
+            @Override
+            public void onNodeMedia(int overlayPort, ByteBuf packet, long flowSequence, long sendTimeNanos, long now) {
+            }
+        };
+    }
+
     private record Seen(int rtpPort, boolean rtcpSocket, int firstByte, int length, long at, long handled,
             boolean onNodeLoop) { }
 
@@ -50,20 +69,7 @@ class MediaThreadTest {
             EventLoop phoneLoop = group.next();
             List<Seen> seen = new CopyOnWriteArrayList<>();
             RelayMedia media = new RelayMedia(node, loop, local, phoneLoop);
-            media.proxy(new MediaSink() {
-                @Override
-                public void onPhoneMedia(int rtpPort, boolean rtcpSocket, ByteBuf packet, InetSocketAddress source,
-                        long now) {
-                    assertThat(source.getPort()).isEqualTo(phone.getLocalPort());
-                    seen.add(new Seen(rtpPort, rtcpSocket, packet.getByte(packet.readerIndex()),
-                            packet.readableBytes(), now, System.nanoTime(), loop.loop().inEventLoop()));
-                }
-
-                @Override
-                public void onNodeMedia(int overlayPort, ByteBuf packet, long flowSequence, long sendTimeNanos,
-                        long now) {
-                }
-            });
+            media.proxy(recording(seen, loop, phone.getLocalPort()));
             int first = freePorts(local, 4);
             int second = first + 2;
             try {
@@ -155,19 +161,7 @@ class MediaThreadTest {
             EventLoop mediaLoop = group.next();
             List<Seen> seen = new CopyOnWriteArrayList<>();
             RelayMedia media = new RelayMedia(node, loop, local, mediaLoop, 2);
-            media.proxy(new MediaSink() {
-                @Override
-                public void onPhoneMedia(int rtpPort, boolean rtcpSocket, ByteBuf packet, InetSocketAddress source,
-                        long now) {
-                    seen.add(new Seen(rtpPort, rtcpSocket, packet.getByte(packet.readerIndex()),
-                            packet.readableBytes(), now, System.nanoTime(), loop.loop().inEventLoop()));
-                }
-
-                @Override
-                public void onNodeMedia(int overlayPort, ByteBuf packet, long flowSequence, long sendTimeNanos,
-                        long now) {
-                }
-            });
+            media.proxy(recording(seen, loop, 0));
             int first = freePorts(local, 10);
             int[] pairs = {first, first + 2, first + 4, first + 6, first + 8};
             try {
