@@ -20,7 +20,9 @@
 # runtime's spin before sleep (default 0), RELAY_JAVA_OPTS goes to the relays' JVMs (a profiler agent),
 # MEDIA_THREAD=auto|on|off puts the phones' sockets on the node's loop for the first MEDIA_THREAD_CALLS
 # calls and on a thread of their own beyond, on that thread, or on the node's loop (default: the relay's,
-# auto, and its threshold).
+# auto, and its threshold). RELAY_NICE=N runs the relays (Hopwise's, or Kamailio and rtpengine) at that
+# nice value (root for a negative one), as a relay with its machine to itself would not wait behind the
+# load generator: SIPp and the captures share the same two cores here.
 # It takes the machine's build lock for the whole run, so that nothing else disturbs the figures.
 set -euo pipefail
 if [[ -z ${HOPWISE_BENCH_LOCKED:-} ]]; then
@@ -68,6 +70,8 @@ wait_for() { # FILE PATTERN SECONDS
 }
 
 relay_pids=()
+relay_nice=()
+if [[ -n ${RELAY_NICE:-} ]]; then relay_nice=(nice -n "$RELAY_NICE"); fi
 case $system in
   direct)
     proxy=() ;;
@@ -90,7 +94,7 @@ case $system in
       if [[ -n ${MEDIA_THREAD_CALLS:-} ]]; then relay_args+=(--media-thread-calls "$MEDIA_THREAD_CALLS"); fi
       if [[ ${KEYS:-0} == 1 ]]; then relay_args+=(--key "$out/$site.key" --trusted-keys "$out/trusted"); fi
       mkfifo "$out/relay-$site.in"
-      java ${RELAY_JAVA_OPTS:-} -cp "$cp_bench" net.hopwise.voip.bench.BenchRelay --name "$site" --bind "127.0.0.1:$me" \
+      ${relay_nice[@]+"${relay_nice[@]}"} java ${RELAY_JAVA_OPTS:-} -cp "$cp_bench" net.hopwise.voip.bench.BenchRelay --name "$site" --bind "127.0.0.1:$me" \
         --neighbour "$peer" --sip "127.0.0.1:$sip" --media-ports "$ports" --route prefix:bob=b --linger 1 \
         --seed "$seed" --spin-us "${SPIN_US:-0}" ${seed_args[@]+"${seed_args[@]}"} \
         ${relay_args[@]+"${relay_args[@]}"} < "$out/relay-$site.in" > "$out/relay-$site.out" 2>&1 &
