@@ -21,7 +21,7 @@ class EraQueueShareTest {
     private static final long BASE_DELAY = 10 * MS;
 
     /**
-     * From 2 s the queue grows by 2 ms a 100 ms (a twentieth of the queue rule's rise) to 20 ms and
+     * From 2 s the queue grows by 2 ms a 100 ms (a tenth of the queue rule's rise) to 20 ms and
      * stands there: a bottleneck whose sessions together take a little more than it carries. At
      * 900 Kbit/s, 20 ms of queue is 2.25 of the session's 1000-byte packets, over the cap of 1.5; at
      * 300 Kbit/s it is 0.75. With the cap the large session comes down to at most 1.5 packets'
