@@ -53,15 +53,19 @@ final class Controllers {
         if (Integer.getInteger("layered.floorpackets", 0) > 0) {
             own = own.toBuilder().queueFloorPackets(Integer.getInteger("layered.floorpackets")).build();
         }
+        if (System.getProperty("layered.ownpackets") != null) {
+            own = own.toBuilder().queueOwnPackets(Double.parseDouble(System.getProperty("layered.ownpackets"))).build();
+        }
         if (Boolean.getBoolean("layered.drainshare")) {
             own = own.toBuilder().queueDrainShare(true).build();
         }
         boolean print = Boolean.getBoolean("layered.trace");
         List<double[]> equationLoss = new ArrayList<>();
         EraReceiver r = new EraReceiver(1, own, rtt, subscriber, d -> {
-            // -Dlayered.trace=true prints every receiver's decision trace, as the thesis's Appendix C.
+            // -Dlayered.trace=true prints every receiver's decision trace, as the thesis's Appendix C, each
+            // line led by the receiver's seed, which tells the receivers of one run apart.
             if (print) {
-                System.out.println(d + " " + java.util.Arrays.toString(d.samples()));
+                System.out.println("R" + seed + " " + d + " " + java.util.Arrays.toString(d.samples()));
             }
             if (d.kind() == EraDecision.Kind.INTERVAL) {
                 equationLoss.add(new double[] {d.nowNanos(), d.lossRate()});

@@ -28,8 +28,8 @@ import java.util.function.Consumer;
  * Interval boundaries are the announcement's epoch start plus whole intervals, mapped onto this
  * receiver's clock by the announcement's arrival, so every receiver behind one bottleneck decides
  * at the same instants. The receiver refuses to join before a valid announcement of its session.
- * It reads no clock: every input carries {@code nowNanos}. About 480 lines: the rules' options
- * (rise cap, loss history, queue growth and drain, additive rise, the exit's intervals) act inside one
+ * It reads no clock: every input carries {@code nowNanos}. About 500 lines: the rules' options
+ * (rise cap, loss history, queue growth, drain and share, additive rise, the exit's intervals) act inside one
  * decision, which reads best whole.
  */
 public final class EraReceiver {
@@ -194,6 +194,9 @@ public final class EraReceiver {
                 congestionDrop(from, level);
                 return;
             }
+            if (config.queueOwnPackets() > 0 && loss.rate() == 0 && !onKeptBase() && overOwnQueue(nowNanos)) {
+                return;
+            }
         }
         if (Double.isNaN(sample)) {
             return;
@@ -352,6 +355,31 @@ public final class EraReceiver {
                 losses, p, rttSeconds, tcp, target, level, to));
         clearSamples();
         moveTo(to, nowNanos);
+    }
+
+    /**
+     * {@link EraConfig#queueOwnPackets()}: in a FIFO each session holds the part of the standing queue
+     * its rate brings, R q, and every session behind one bottleneck reads the same q, so a cap of
+     * n packets' worth, n 8 M / q, is the same rate for all of them: the sessions the queue finds over
+     * it are the largest, and they give way first. Drops to the cap and remembers it as a sample, as
+     * a queue drop does; true when it dropped.
+     */
+    private boolean overOwnQueue(long nowNanos) {
+        double q = queue.standingNanos() / 1e9;
+        double bits = 8.0 * announcement.packetBytes();
+        if (q <= 0 || rateBitsPerSecond() * q <= config.queueOwnPackets() * bits) {
+            return false;
+        }
+        double cap = config.queueOwnPackets() * bits / q;
+        int from = level;
+        int to = queueDropLevel(cap);
+        trace.accept(EraDecision.event(nowNanos, EraDecision.Kind.QUEUE_DROP, cap, level, to));
+        clearSamples();
+        addSample(cap);
+        moveTo(to, nowNanos);
+        queue.dropped(nowNanos);
+        congestionDrop(from, level);
+        return true;
     }
 
     /**

@@ -52,6 +52,8 @@ final class QueueGrowthDetector {
     private double lastCapacityBps;
     private long lastQueueNanos;
     private double lastSlope;
+    /** The standing queue at the latest packet: the floor's delay above the least delay seen; 0 before a floor. */
+    private long standingNanos;
 
     /**
      * @param riseNanos how far the delay floor must rise within the window, at least
@@ -120,6 +122,9 @@ final class QueueGrowthDetector {
                 lowest = delay[k];
             }
         }
+        if (inFloor >= 2) {
+            standingNanos = Math.max(0, floor - baseDelay);
+        }
         if (inFloor < 2 || lowest == Long.MAX_VALUE) {
             return Double.NaN;
         }
@@ -158,6 +163,7 @@ final class QueueGrowthDetector {
     }
 
     private void dropped(long nowNanos, long lastDelay) {
+        standingNanos = 0;
         holdUntilNanos = nowNanos + Math.max(0, lastDelay - baseDelay) + windowNanos;
         size = 0;
         head = 0;
@@ -193,9 +199,15 @@ final class QueueGrowthDetector {
         return sorted[capacityCount / 2];
     }
 
+    /** The queue standing at the bottleneck as the latest floor read it, nanoseconds. */
+    long standingNanos() {
+        return standingNanos;
+    }
+
     /** The receiver changed level or rejoined: what was measured before says nothing now. */
     void reset() {
         baseDelay = Long.MAX_VALUE;
+        standingNanos = 0;
         size = 0;
         head = 0;
         holdUntilNanos = Long.MIN_VALUE;
