@@ -16,10 +16,7 @@ class EraExitRulesTest {
     private static final long SECOND = 1_000_000_000L;
     private static final long MS = 1_000_000L;
     private static final int PACKET = 1000;
-    private static final LayerRates LAYERS = LayerRates.equal(40, 100_000);
-    /** A 1000-byte packet's time at the 2 Mbit/s bottleneck: a pair not split reads the capacity. */
-    private static final long PACKET_TIME = 8L * PACKET * SECOND / 2_000_000;
-    private static final long BASE_DELAY = 10 * MS;
+    private static final LayerRates LAYERS = ReceiverHarness.LIVE_LAYERS;
 
     /**
      * The simulator of the live topology, TCP first, seed 5 (`LayeredTcpSimulation ... --first tcp
@@ -37,7 +34,7 @@ class EraExitRulesTest {
         LongUnaryOperator queue = refills(2150 * MS, 2550 * MS);
 
         ReceiverHarness exits = joinedAtNineLayers(EraConfig.recommended().toBuilder().exitIntervals(0).build());
-        feed(exits, queue, 3 * SECOND);
+        exits.feedLive(queue, 3 * SECOND);
         List<EraDecision> drops = exits.decisions.stream().filter(d -> d.kind() == EraDecision.Kind.QUEUE_DROP).toList();
         assertThat(drops).extracting(EraDecision::fromLevel, EraDecision::toLevel).startsWith(
                 org.assertj.core.groups.Tuple.tuple(8, 3), org.assertj.core.groups.Tuple.tuple(3, 1),
@@ -45,14 +42,14 @@ class EraExitRulesTest {
         assertThat(exits.receiver.level()).as("the thesis's EXIT").isEqualTo(-1);
 
         ReceiverHarness keeps = joinedAtNineLayers(EraConfig.recommended());
-        feed(keeps, queue, 3 * SECOND);
+        keeps.feedLive(queue, 3 * SECOND);
         assertThat(keeps.decisions.stream().filter(d -> d.kind() == EraDecision.Kind.QUEUE_DROP))
                 .as("the same drops down to the base layer").extracting(EraDecision::toLevel).startsWith(3, 1, 0);
         assertThat(keeps.decisions).noneMatch(d -> d.toLevel() < 0);
         assertThat(keeps.receiver.level()).isZero();
         // The estimate remembers the drop's 100 Kbit/s over its three intervals, loss-free, which keep
         // the base layer; then, the queue empty, the receiver climbs again.
-        feed(keeps, sent -> 0, 7 * SECOND);
+        keeps.feedLive(sent -> 0, 7 * SECOND);
         assertThat(keeps.decisions).noneMatch(d -> d.toLevel() < 0);
         assertThat(keeps.receiver.level()).isPositive();
     }
@@ -143,14 +140,7 @@ class EraExitRulesTest {
      * lost, and its boundary at 2 s takes 9 layers (975 Kbit/s with the headroom, strictly below).
      */
     private static ReceiverHarness joinedAtNineLayers(EraConfig rules) {
-        ReceiverHarness h = new ReceiverHarness(LAYERS, rules.toBuilder().packetBytes(PACKET).build(),
-                RttEstimator.fixed(Duration.ofMillis(100))).joined();
-        h.pair(0, 2_000_000);
-        h.now += 300 * MS;
-        h.pair(0, 1_000_000);
-        h.now += 300 * MS;
-        h.pair(0, 2_000_000);
-        h.advanceTo(2 * SECOND);
+        ReceiverHarness h = ReceiverHarness.joinedLive(rules, 1_000_000);
         assertThat(h.receiver.level()).isEqualTo(8);
         return h;
     }
@@ -170,34 +160,5 @@ class EraExitRulesTest {
             }
             return q;
         };
-    }
-
-    /**
-     * The sender's pairs of the layers the receiver holds, in turn, at their cumulative rate from
-     * {@code h.now} (the sender's clock is the receiver's), each arriving after the base delay and the
-     * queue it met, a pair's second packet one packet time of the bottleneck behind its first; none
-     * lost. The receiver's timers fire on the way.
-     */
-    private static void feed(ReceiverHarness h, LongUnaryOperator queue, long sendUntil) {
-        long arrival = h.now;
-        int turn = 0;
-        for (long sent = h.now; sent < sendUntil; ) {
-            int level = h.receiver.level();
-            if (level < 0) {
-                h.advanceTo(Math.max(h.now, sent));
-                sent += 10 * MS;
-                continue;
-            }
-            int layer = turn++ % (level + 1);
-            long first = Math.max(arrival, sent + BASE_DELAY + queue.applyAsLong(sent));
-            for (int k = 0; k < 2; k++) {
-                arrival = first + k * PACKET_TIME;
-                h.advanceTo(arrival);
-                h.receiver.onPacket(new LayeredPacket(ReceiverHarness.SESSION, 1, layer, h.psn[layer]++, sent / 1000,
-                        k == 0, 2, 1), arrival);
-            }
-            sent += 2 * 8L * PACKET * SECOND / LAYERS.cumulative(level);
-        }
-        h.advanceTo(Math.max(h.now, sendUntil));
     }
 }

@@ -3,6 +3,7 @@ package net.hopwise.multicast.layered;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.function.LongUnaryOperator;
 
 /** An ERA receiver fed by hand: announcements, packet pairs of chosen dispersion, gaps, virtual time. */
 final class ReceiverHarness {
@@ -100,5 +101,56 @@ final class ReceiverHarness {
             throw new AssertionError("expected 49 layers at the first boundary, got level " + h.receiver.level());
         }
         return h;
+    }
+
+    /** The live benchmark's session: 40 layers of 100 Kbit/s, 1000-byte packets, a 2 Mbit/s bottleneck. */
+    static final LayerRates LIVE_LAYERS = LayerRates.equal(40, 100_000);
+    static final int LIVE_PACKET = 1000;
+    /** A 1000-byte packet's time at the 2 Mbit/s bottleneck: a pair not split reads the capacity. */
+    static final long LIVE_PACKET_TIME = 8L * LIVE_PACKET * 1_000_000_000L / 2_000_000;
+    static final long LIVE_BASE_DELAY = 10_000_000L;
+
+    /**
+     * Joined on the live layers at 1 s with a fixed 100 ms round trip; the first interval's pairs read
+     * the capacity, {@code bps} and the capacity, none lost; its boundary at 2 s sets the level.
+     */
+    static ReceiverHarness joinedLive(EraConfig rules, double bps) {
+        ReceiverHarness h = new ReceiverHarness(LIVE_LAYERS, rules.toBuilder().packetBytes(LIVE_PACKET).build(),
+                RttEstimator.fixed(Duration.ofMillis(100))).joined();
+        h.pair(0, 2_000_000);
+        h.now += 300_000_000L;
+        h.pair(0, bps);
+        h.now += 300_000_000L;
+        h.pair(0, 2_000_000);
+        h.advanceTo(2_000_000_000L);
+        return h;
+    }
+
+    /**
+     * The sender's pairs of the layers the receiver holds, in turn, at their cumulative rate from
+     * {@code now} (the sender's clock is the receiver's), each arriving after the base delay and the
+     * queue it met at the live bottleneck, a pair's second packet one packet time behind its first;
+     * none lost. The receiver's timers fire on the way; out of the session, nothing arrives.
+     */
+    void feedLive(LongUnaryOperator queue, long sendUntil) {
+        long arrival = now;
+        int turn = 0;
+        for (long sent = now; sent < sendUntil; ) {
+            int level = receiver.level();
+            if (level < 0) {
+                advanceTo(Math.max(now, sent));
+                sent += 10_000_000L;
+                continue;
+            }
+            int layer = turn++ % (level + 1);
+            long first = Math.max(arrival, sent + LIVE_BASE_DELAY + queue.applyAsLong(sent));
+            for (int k = 0; k < 2; k++) {
+                arrival = first + k * LIVE_PACKET_TIME;
+                advanceTo(arrival);
+                receiver.onPacket(new LayeredPacket(SESSION, 1, layer, psn[layer]++, sent / 1000, k == 0, 2, 1), arrival);
+            }
+            sent += 2 * 8L * LIVE_PACKET * 1_000_000_000L / layers.cumulative(level);
+        }
+        advanceTo(Math.max(now, sendUntil));
     }
 }
