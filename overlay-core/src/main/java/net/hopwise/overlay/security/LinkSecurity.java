@@ -15,7 +15,7 @@ import java.util.Map;
  * handlers live in {@code Handshakes} and {@code Responder}, and refusals are logged, rate-limited,
  * by {@code RefusalLog}.
  *
- * <p>About 420 lines, just over the house's 400: what is left here is each peer's session life cycle
+ * <p>About 450 lines, over the house's 400: what is left here is each peer's session life cycle
  * (install, confirm, rekey, abandon, expire) and its timer, which share the peer's state; the pieces
  * that stand alone are already split out as above.
  */
@@ -59,6 +59,13 @@ public final class LinkSecurity {
     private final long rejectNanos;
     /** Written on the node's thread only; read by meters from others. */
     private volatile long cookieReplies;
+    /**
+     * {@link #nextDeadlineNanos()}'s answer while {@code deadlineKnown}. The node asks after every
+     * datagram, and data never moves a deadline: only handshakes, timers and changes of peers or
+     * admission do, and each of those forgets the answer.
+     */
+    private long deadline;
+    private boolean deadlineKnown;
 
     public LinkSecurity(SecurityConfig config, Outbox outbox, Drops drops, Listener listener) {
         this.config = config;
@@ -80,11 +87,16 @@ public final class LinkSecurity {
 
     /** A neighbour this node may link with, and where to reach it first. */
     public void addPeer(String name, InetSocketAddress address) {
-        peers.computeIfAbsent(name, n -> new Peer(n, address));
+        // Asked before every datagram sent: a plain lookup, without a capturing lambda per call.
+        if (peers.get(name) == null) {
+            peers.put(name, new Peer(name, address));
+            deadlineKnown = false;
+        }
     }
 
     /** Forgets a neighbour and its keys. */
     public void removePeer(String name) {
+        deadlineKnown = false;
         Peer p = peers.remove(name);
         if (p != null) {
             cutOff(p);
@@ -130,11 +142,20 @@ public final class LinkSecurity {
         if (!Handshakes.onMessage(this, from, datagram, type, n, now)) {
             drop(DropReason.MALFORMED);
         }
+        deadlineKnown = false; // once the handshake's state has changed, in case it was asked meanwhile
         return null;
     }
 
     /** The next instant at which {@link #onTimer} has work. */
     public long nextDeadlineNanos() {
+        if (!deadlineKnown) {
+            deadline = earliestDeadline();
+            deadlineKnown = true;
+        }
+        return deadline;
+    }
+
+    private long earliestDeadline() {
         long next = responder.nextDeadline();
         for (Peer p : peers.values()) {
             if (p.initiation != null) {
@@ -182,6 +203,7 @@ public final class LinkSecurity {
                 p.current = null;
             }
         }
+        deadlineKnown = false;
     }
 
     /**
@@ -191,7 +213,9 @@ public final class LinkSecurity {
      */
     public java.util.List<String> updateAdmission(Admission admission, long now) {
         config = config.withAdmission(admission);
-        return Handshakes.readmit(this, peers.values(), admission);
+        java.util.List<String> cut = Handshakes.readmit(this, peers.values(), admission);
+        deadlineKnown = false;
+        return cut;
     }
 
     /**
@@ -303,6 +327,7 @@ public final class LinkSecurity {
 
     /** Makes {@code s} the peer's session for sending; the one it replaces still opens what is in flight. */
     void install(Peer p, Session s, InetSocketAddress from, long now) {
+        deadlineKnown = false;
         boolean rekey = p.current != null;
         if (p.previous != null) {
             table.retire(p.previous);
@@ -336,12 +361,14 @@ public final class LinkSecurity {
     }
 
     private void abandonUnconfirmed(Peer p) {
+        deadlineKnown = false;
         table.retire(p.current);
         p.current = p.previous;
         p.previous = null;
     }
 
     void cutOff(Peer p) {
+        deadlineKnown = false;
         for (Session old : new Session[] {p.current, p.previous}) {
             if (old != null) {
                 table.retire(old);
@@ -386,6 +413,7 @@ public final class LinkSecurity {
         SecureWire.putInt(i.message, 1, i.localIndex);
         System.arraycopy(m, 0, i.message, 5, m.length);
         table.initiate(p, i);
+        deadlineKnown = false;
         outbox.send(p.address, i.message.clone());
     }
 
@@ -414,6 +442,7 @@ public final class LinkSecurity {
         if (!s.confirmed) {
             s.confirmed = true;
             s.finalMessage = null;
+            deadlineKnown = false;
         }
         moved(p, from);
         // An empty datagram only confirms the session (the answer to a resent FINAL): nothing to deliver.

@@ -73,6 +73,12 @@ public final class SecurityModule implements OverlayModule {
         private byte[] plainScratch = new byte[2048];
         private byte[] sealedScratch = new byte[2048];
         private byte[] openedScratch = new byte[2048];
+        // Views of the scratch arrays, made again only when an array grows: a datagram's bytes pass
+        // through them without a buffer object made for it.
+        private ByteBuffer plainView = ByteBuffer.wrap(plainScratch);
+        private ByteBuffer openedView = ByteBuffer.wrap(openedScratch);
+        private ByteBuffer sealedView = ByteBuffer.wrap(sealedScratch);
+        private ByteBuffer toSealView = ByteBuffer.wrap(sealedScratch);
         private final Map<String, Long> peerIds = new HashMap<>();
 
         Installed(ModuleContext ctx) {
@@ -192,8 +198,8 @@ public final class SecurityModule implements OverlayModule {
             byte[] in = scratch(n);
             datagram.getBytes(datagram.readerIndex(), in, 0, n);
             byte[] plain = openedScratch(n);
-            ByteBuffer o = ByteBuffer.wrap(plain);
-            String peer = engine.receive(from, ByteBuffer.wrap(in, 0, n), o, nowNanos);
+            ByteBuffer o = openedView.clear();
+            String peer = engine.receive(from, plainView.clear().limit(n), o, nowNanos);
             afterEngine();
             if (peer == null) {
                 return null;
@@ -271,8 +277,9 @@ public final class SecurityModule implements OverlayModule {
             int length = n + LinkSecurity.overhead();
             byte[] buf = sealedScratch(length);
             plain.getBytes(plain.readerIndex(), buf, SecureWire.DATA_HEADER_BYTES, n);
-            ByteBuffer o = ByteBuffer.wrap(buf);
-            if (!engine.seal(peer, ByteBuffer.wrap(buf, SecureWire.DATA_HEADER_BYTES, n), o, now)) {
+            ByteBuffer o = sealedView.clear();
+            ByteBuffer in = toSealView.clear().limit(SecureWire.DATA_HEADER_BYTES + n).position(SecureWire.DATA_HEADER_BYTES);
+            if (!engine.seal(peer, in, o, now)) {
                 return null;
             }
             ByteBuf out;
@@ -290,6 +297,7 @@ public final class SecurityModule implements OverlayModule {
         private byte[] scratch(int n) {
             if (plainScratch.length < n) {
                 plainScratch = new byte[n];
+                plainView = ByteBuffer.wrap(plainScratch);
             }
             return plainScratch;
         }
@@ -297,6 +305,7 @@ public final class SecurityModule implements OverlayModule {
         private byte[] openedScratch(int n) {
             if (openedScratch.length < n) {
                 openedScratch = new byte[n];
+                openedView = ByteBuffer.wrap(openedScratch);
             }
             return openedScratch;
         }
@@ -304,6 +313,8 @@ public final class SecurityModule implements OverlayModule {
         private byte[] sealedScratch(int n) {
             if (sealedScratch.length < n) {
                 sealedScratch = new byte[n];
+                sealedView = ByteBuffer.wrap(sealedScratch);
+                toSealView = ByteBuffer.wrap(sealedScratch);
             }
             return sealedScratch;
         }

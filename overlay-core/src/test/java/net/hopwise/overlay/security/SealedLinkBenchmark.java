@@ -43,8 +43,9 @@ import net.hopwise.overlay.routing.RoutingMetric;
  * plaintext used per message; and, once, OpenSSL's own figure for the cipher when {@code openssl} is
  * on the PATH. With the module's test classpath:
  * {@code java -cp <classpath> net.hopwise.overlay.security.SealedLinkBenchmark [--rounds 3] [--seconds 2]
- * [--warmup 1] [--pings 5000] [--suites AES_GCM,CHACHA_POLY] [--window 4096]} ({@code --window}: the
- * best-effort sender's lead in messages, to try another); docs/benchmarks.md, "Link security",
+ * [--warmup 1] [--pings 5000] [--suites AES_GCM,CHACHA_POLY] [--window 4096] [--rtt-only]} ({@code --window}: the
+ * best-effort sender's lead in messages, to try another; {@code --rtt-only}: the alternating round
+ * trip's rounds alone); docs/benchmarks.md, "Link security",
  * gives the exact command.
  */
 public final class SealedLinkBenchmark {
@@ -65,6 +66,8 @@ public final class SealedLinkBenchmark {
         int pings = Integer.parseInt(arg(args, "--pings", "5000"));
         warmupSeconds = Double.parseDouble(arg(args, "--warmup", "1"));
         pacedWindow = Integer.parseInt(arg(args, "--window", Integer.toString(pacedWindow)));
+        // The alternating round trip alone, the ratio of record, takes a fraction of a full run's minutes.
+        boolean rttOnly = Arrays.asList(args).contains("--rtt-only");
         List<CipherSuite> suites = new ArrayList<>();
         for (String s : arg(args, "--suites", "AES_GCM,CHACHA_POLY").split(",")) {
             suites.add(CipherSuite.valueOf(s.trim()));
@@ -82,6 +85,17 @@ public final class SealedLinkBenchmark {
                 : "unavailable (" + io.netty.util.internal.PlatformDependent.getUnsafeUnavailabilityCause().getMessage()
                         + "); on Java 25+ run with --sun-misc-unsafe-memory-access=allow to compare like with like"));
         System.err.println("warming the JIT up: every row once, unmeasured");
+        if (rttOnly) {
+            // Without the goodput rows' seconds of sealing first, the sealed path needs more round trips
+            // than the full run's warm-up to be compiled as it is in a full run's rounds.
+            for (int w = 0; w < 4; w++) {
+                for (CipherSuite c : suites) {
+                    RoundTripProbe.paired(c, pings);
+                }
+            }
+            pairedOnly(suites, rounds, pings);
+            return;
+        }
         for (CipherSuite c : configs) {
             goodput(c, false, seconds);
             goodput(c, true, seconds);
@@ -138,6 +152,23 @@ public final class SealedLinkBenchmark {
                     + " %.0f%%), reliable %.0f%% (crypto ceiling %.0f%%), 3-hop rtt %.2fx with pings alternating"
                     + " (%.2fx one chain after the other)%n", c.name(), rs.size(), 100 * median(rs, 0), 100 * median(cs, 0),
                     100 * median(rs, 1), 100 * median(cs, 1), median(rs, 3), median(rs, 2));
+        }
+    }
+
+    /** The rounds of the alternating round trip and nothing else ({@code --rtt-only}), after the same warm-up. */
+    private static void pairedOnly(List<CipherSuite> suites, int rounds, int pings) throws Exception {
+        Map<String, List<double[]>> ratios = new HashMap<>();
+        for (int r = 1; r <= rounds; r++) {
+            for (CipherSuite c : suites) {
+                RoundTripProbe.Paired p = RoundTripProbe.paired(c, pings);
+                ratios.computeIfAbsent(c.name(), k -> new ArrayList<>()).add(new double[] {p.ratio()});
+                System.out.printf(Locale.ROOT, "round %d %-11s 3-hop rtt, pings alternating with plaintext's: plaintext %.1f us,"
+                        + " sealed %.1f us (%.2fx)%n", r, c.name(), p.plainNanos() / 1e3, p.sealedNanos() / 1e3, p.ratio());
+            }
+        }
+        for (CipherSuite c : suites) {
+            System.out.printf(Locale.ROOT, "%-11s median of %d rounds against plaintext: 3-hop rtt %.2fx with pings alternating%n",
+                    c.name(), rounds, median(ratios.get(c.name()), 0));
         }
     }
 
