@@ -325,19 +325,12 @@ class DocumentedCommandsTest {
                 words.add("-Dexec.args=-cp %classpath " + main + " " + CHEAP.get(main));
             }
         }
-        boolean chosenTests = words.contains("test") && words.stream().anyMatch(w -> w.startsWith("-Dtest="));
-        boolean moduleSuite = (words.contains("test") || words.contains("verify"))
-                && words.stream().noneMatch(w -> w.startsWith("-Dtest=") || w.equals("-DskipTests"));
-        if (moduleSuite) {
-            // A module's whole suite (`-pl m verify`) is part of the suite this test belongs to, which
-            // runs it already: compiling is what proves the documented module list.
+        if ((words.contains("test") || words.contains("verify")) && !words.contains("-DskipTests")) {
+            // The suite this test belongs to runs those tests, a module's whole suite (`-pl m verify`) or
+            // the ones a -Dtest= names; the documented command's shape (module, -am) is what is left to
+            // prove, which compiling it does.
             words.set(words.indexOf(words.contains("verify") ? "verify" : "test"), "test-compile");
-        }
-        if (chosenTests) {
-            // The suite this test belongs to runs that test; the documented command's shape (module, -am)
-            // is what is left to prove, which compiling it does.
-            words.set(words.indexOf("test"), "test-compile");
-            // What chose and sized the test no longer matters: commands differing only there are one run.
+            // What chose and sized the tests no longer matters: commands differing only there are one run.
             words.removeIf(w -> w.startsWith("-Dtest=") || w.startsWith("-Dsurefire.failIfNoSpecifiedTests=")
                     || SHRINK.keySet().stream().anyMatch(w::startsWith));
         }
