@@ -70,15 +70,13 @@ public final class SecurityModule implements OverlayModule {
         private final Map<String, InetSocketAddress> movesDue = new HashMap<>();
         private final LinkSecurity engine;
         // Reused for every datagram: the node's thread is the only one that runs a stage.
-        private byte[] plainScratch = new byte[2048];
-        private byte[] sealedScratch = new byte[2048];
-        private byte[] openedScratch = new byte[2048];
-        // Views of the scratch arrays, made again only when an array grows: a datagram's bytes pass
-        // through them without a buffer object made for it.
-        private ByteBuffer plainView = ByteBuffer.wrap(plainScratch);
-        private ByteBuffer openedView = ByteBuffer.wrap(openedScratch);
-        private ByteBuffer sealedView = ByteBuffer.wrap(sealedScratch);
-        private ByteBuffer toSealView = ByteBuffer.wrap(sealedScratch);
+        // The datagram path's scratch arrays, each held by the view that hands its bytes to the engine
+        // (a second view of the sealing array marks the plaintext inside it), so that no buffer object
+        // is made per datagram; an array and its views are made again only when a datagram outgrows it.
+        private ByteBuffer plainView = ByteBuffer.allocate(2048);
+        private ByteBuffer openedView = ByteBuffer.allocate(2048);
+        private ByteBuffer sealedView = ByteBuffer.allocate(2048);
+        private ByteBuffer toSealView = sealedView.duplicate();
         private final Map<String, Long> peerIds = new HashMap<>();
 
         Installed(ModuleContext ctx) {
@@ -195,16 +193,15 @@ public final class SecurityModule implements OverlayModule {
             // The socket's buffers are direct; the ciphers run fastest over arrays (see Aead), so the
             // datagram is copied once into an array and opened from there into a second one (the JDK
             // would open overlapping arrays through a copy of its own).
-            byte[] in = scratch(n);
-            datagram.getBytes(datagram.readerIndex(), in, 0, n);
-            byte[] plain = openedScratch(n);
-            ByteBuffer o = openedView.clear();
-            String peer = engine.receive(from, plainView.clear().limit(n), o, nowNanos);
+            ByteBuffer in = plainView(n);
+            datagram.getBytes(datagram.readerIndex(), in.array(), 0, n);
+            ByteBuffer o = openedView(n);
+            String peer = engine.receive(from, in.limit(n), o, nowNanos);
             afterEngine();
             if (peer == null) {
                 return null;
             }
-            ByteBuf out = openedInto(datagram, plain, o.position());
+            ByteBuf out = openedInto(datagram, o.array(), o.position());
             if (!sentBy(peer, out)) {
                 // An admitted node's own keys must not carry another node's datagrams: a hello that
                 // names a neighbour as its sender would otherwise move that neighbour to this address.
@@ -275,9 +272,9 @@ public final class SecurityModule implements OverlayModule {
             // the sealing header, sealed there in place, and written once into the direct buffer the
             // socket takes without a further copy.
             int length = n + LinkSecurity.overhead();
-            byte[] buf = sealedScratch(length);
+            ByteBuffer o = sealedView(length);
+            byte[] buf = o.array();
             plain.getBytes(plain.readerIndex(), buf, SecureWire.DATA_HEADER_BYTES, n);
-            ByteBuffer o = sealedView.clear();
             ByteBuffer in = toSealView.clear().limit(SecureWire.DATA_HEADER_BYTES + n).position(SecureWire.DATA_HEADER_BYTES);
             if (!engine.seal(peer, in, o, now)) {
                 return null;
@@ -294,29 +291,26 @@ public final class SecurityModule implements OverlayModule {
             return out;
         }
 
-        private byte[] scratch(int n) {
-            if (plainScratch.length < n) {
-                plainScratch = new byte[n];
-                plainView = ByteBuffer.wrap(plainScratch);
+        private ByteBuffer plainView(int n) {
+            if (plainView.capacity() < n) {
+                plainView = ByteBuffer.allocate(n);
             }
-            return plainScratch;
+            return plainView.clear();
         }
 
-        private byte[] openedScratch(int n) {
-            if (openedScratch.length < n) {
-                openedScratch = new byte[n];
-                openedView = ByteBuffer.wrap(openedScratch);
+        private ByteBuffer openedView(int n) {
+            if (openedView.capacity() < n) {
+                openedView = ByteBuffer.allocate(n);
             }
-            return openedScratch;
+            return openedView.clear();
         }
 
-        private byte[] sealedScratch(int n) {
-            if (sealedScratch.length < n) {
-                sealedScratch = new byte[n];
-                sealedView = ByteBuffer.wrap(sealedScratch);
-                toSealView = ByteBuffer.wrap(sealedScratch);
+        private ByteBuffer sealedView(int n) {
+            if (sealedView.capacity() < n) {
+                sealedView = ByteBuffer.allocate(n);
+                toSealView = sealedView.duplicate();
             }
-            return sealedScratch;
+            return sealedView.clear();
         }
 
         private void hold(String peer, InetSocketAddress to, ByteBuf datagram) {
