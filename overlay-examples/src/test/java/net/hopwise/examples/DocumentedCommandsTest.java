@@ -3,11 +3,9 @@ package net.hopwise.examples;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.io.IOException;
-import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.StandardCopyOption;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -25,9 +23,12 @@ import org.junit.jupiter.api.io.TempDir;
 /**
  * Every command README.md and docs/*.md give works on a fresh clone. The commands are read from the
  * documents (never repeated here), checked for what a fresh machine lacks, and run in a cheap form in a
- * copy of this checkout (so that packaging cannot rewrite jars this build is using): each Maven shape
- * once, a program with --help or a one-second run instead of a long benchmark, a service until it says
- * it is ready. The README's test command (the whole suite) and benchmark scripts are checked, not run.
+ * copy of this checkout ({@link CheckoutCopy}: packaging there cannot rewrite jars this build is using,
+ * and the modules this build has finished come compiled): each Maven shape once, a program with --help
+ * or a one-second run instead of a long benchmark, a service until it says it is ready. The README's
+ * test command (the whole suite) and benchmark scripts are checked, not run. Over 400 lines because
+ * the rules that pick what runs (shapes, cheap forms, which run proves another) are tested here beside
+ * the run they decide, so that a rule cannot change without its test.
  */
 class DocumentedCommandsTest {
     /** Cheap forms of the programs that have one; a shape with none of them runs the first of its kind. */
@@ -184,7 +185,7 @@ class DocumentedCommandsTest {
 
     @Test
     void everyDocumentedCommandRunsInACheapForm(@TempDir Path copy) throws Exception {
-        copyCheckout(root, copy);
+        CheckoutCopy.copy(root, copy);
         // One run per Maven shape: another program of the same shape differs only in its main class, whose
         // existence noCommandNeedsWhatAFreshCloneLacks checks.
         Map<List<String>, Command> shapes = new LinkedHashMap<>();
@@ -425,32 +426,5 @@ class DocumentedCommandsTest {
                 .matcher(Files.readString(root.resolve("pom.xml")));
         assertThat(m.find()).isTrue();
         return m.group(1);
-    }
-
-    /** The checkout as a fresh clone has it: sources and wrapper, no build output. */
-    private static void copyCheckout(Path from, Path to) throws IOException {
-        try (Stream<Path> files = Files.walk(from)) {
-            files.filter(p -> {
-                Path rel = from.relativize(p);
-                for (Path part : rel) {
-                    String n = part.toString();
-                    if (n.equals("target") || n.equals(".git") || n.equals(".jqwik-database")) {
-                        return false;
-                    }
-                }
-                return true;
-            }).forEach(p -> {
-                try {
-                    Path dest = to.resolve(from.relativize(p).toString());
-                    if (Files.isDirectory(p)) {
-                        Files.createDirectories(dest);
-                    } else {
-                        Files.copy(p, dest, StandardCopyOption.COPY_ATTRIBUTES, StandardCopyOption.REPLACE_EXISTING);
-                    }
-                } catch (IOException e) {
-                    throw new UncheckedIOException(e);
-                }
-            });
-        }
     }
 }
