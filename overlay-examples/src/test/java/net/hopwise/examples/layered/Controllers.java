@@ -56,6 +56,9 @@ final class Controllers {
         if (System.getProperty("layered.ownpackets") != null) {
             own = own.toBuilder().queueOwnPackets(Double.parseDouble(System.getProperty("layered.ownpackets"))).build();
         }
+        if (Boolean.getBoolean("layered.persecond")) {
+            own = own.toBuilder().lossHistory(true).lossEventsPerSecond(true).build();
+        }
         if (Boolean.getBoolean("layered.drainshare")) {
             own = own.toBuilder().queueDrainShare(true).build();
         }

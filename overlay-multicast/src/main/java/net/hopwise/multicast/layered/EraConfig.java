@@ -280,6 +280,19 @@ public final class EraConfig {
      */
     public static final boolean DEFAULT_PACED_LOSS = false;
 
+    /**
+     * Off, the equation takes the history's loss-event rate per packet this receiver got, as TFRC
+     * does. That is what a TCP flow of the session's rate would see only if, like TCP, the session
+     * met fewer overflows of a shared queue as it backed off; an open-loop session meets every one
+     * of them whatever it holds (beside nine TCP flows 0.9-1.2 episodes a second from 20 to
+     * 280 Kbit/s), so its loss-event rate rises as it backs off, and the equation's fixed point is
+     * a knife edge: a tenth more events than TCP's runs the session out, a tenth fewer gives it
+     * twice its share. On, the history's events a second, E, are taken per packet of the rate the
+     * equation then gives: the rate of a TCP flow that meets E loss events a second
+     * ({@link TcpFriendlyRate#forEventRate}), whatever the session holds.
+     */
+    public static final boolean DEFAULT_LOSS_EVENTS_PER_SECOND = false;
+
     private final int packetBytes;
     private final int bunchLength;
     private final int minSamples;
@@ -309,6 +322,7 @@ public final class EraConfig {
     private final int queueFloorPackets;
     private final double queueOwnPackets;
     private final int exitIntervals;
+    private final boolean lossEventsPerSecond;
 
     private EraConfig(Builder b) {
         this.packetBytes = b.packetBytes;
@@ -340,6 +354,7 @@ public final class EraConfig {
         this.queueFloorPackets = b.queueFloorPackets;
         this.queueOwnPackets = b.queueOwnPackets;
         this.exitIntervals = b.exitIntervals;
+        this.lossEventsPerSecond = b.lossEventsPerSecond;
     }
 
     public static Builder builder() {
@@ -431,7 +446,12 @@ public final class EraConfig {
                 .queueWindow(Duration.ofNanos(queueWindowNanos)).lossHistory(lossHistory).riseCap(riseCap)
                 .queueDrain(queueDrain).lossEpisodeRtts(lossEpisodeRtts).pacedLoss(pacedLoss)
                 .additiveRise(additiveRise).queueFloorPackets(queueFloorPackets).exitIntervals(exitIntervals)
-                .queueOwnPackets(queueOwnPackets);
+                .queueOwnPackets(queueOwnPackets).lossEventsPerSecond(lossEventsPerSecond);
+    }
+
+    /** Whether the equation takes the history's loss events a second, solved for the rate that meets them, rather than its events per packet received. */
+    public boolean lossEventsPerSecond() {
+        return lossEventsPerSecond;
     }
 
     /** Interval decisions in a row under the base layer's rate that leave the session; 0: any decision under it leaves at once. */
@@ -601,8 +621,14 @@ public final class EraConfig {
         private int queueFloorPackets = DEFAULT_QUEUE_FLOOR_PACKETS;
         private double queueOwnPackets = DEFAULT_QUEUE_OWN_PACKETS;
         private int exitIntervals = DEFAULT_EXIT_INTERVALS;
+        private boolean lossEventsPerSecond = DEFAULT_LOSS_EVENTS_PER_SECOND;
 
         private Builder() {
+        }
+
+        public Builder lossEventsPerSecond(boolean perSecond) {
+            this.lossEventsPerSecond = perSecond;
+            return this;
         }
 
         public Builder exitIntervals(int intervals) {
@@ -807,8 +833,8 @@ public final class EraConfig {
 
         public EraConfig build() {
             // Both shape the events of TFRC's history; the window's rate counts no events of its own.
-            if ((lossEpisodeRtts > 0 || pacedLoss) && !lossHistory) {
-                throw new IllegalArgumentException("lossEpisodeRtts and pacedLoss need lossHistory(true)");
+            if ((lossEpisodeRtts > 0 || pacedLoss || lossEventsPerSecond) && !lossHistory) {
+                throw new IllegalArgumentException("lossEpisodeRtts, pacedLoss and lossEventsPerSecond need lossHistory(true)");
             }
             // The standing queue is read by the queue rule's detector, which exists only with a rise.
             if (queueOwnPackets > 0 && queueRise.isZero()) {

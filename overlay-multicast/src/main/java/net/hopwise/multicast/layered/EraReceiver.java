@@ -304,7 +304,15 @@ public final class EraReceiver {
         // The equation's loss rate: the window's, or TFRC's history, which does not forget.
         double p = history != null ? history.rate() : l;
         double rttSeconds = rtt.rttSeconds();
-        double tcp = TcpFriendlyRate.padhye(p, rttSeconds, announcement.packetBytes(), config.rtoFactor());
+        double tcp;
+        if (history != null && config.lossEventsPerSecond()) {
+            double perSecond = history.eventsPerSecond();
+            tcp = TcpFriendlyRate.forEventRate(perSecond, rttSeconds, announcement.packetBytes(), config.rtoFactor());
+            // The loss-event rate the equation took: per packet of the rate it gave.
+            p = perSecond > 0 ? perSecond * 8.0 * announcement.packetBytes() / tcp : 0;
+        } else {
+            tcp = TcpFriendlyRate.padhye(p, rttSeconds, announcement.packetBytes(), config.rtoFactor());
+        }
         double target;
         if (p > 0) {
             target = bunchEstimate >= 0 ? Math.min(tcp, bunchEstimate) : tcp;

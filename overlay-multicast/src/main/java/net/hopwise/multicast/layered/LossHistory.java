@@ -39,6 +39,12 @@ final class LossHistory {
     private int closedCount;
     /** I_0: packets (received and lost) since the start of the latest event. */
     private long open;
+    /** The same intervals in send time (nanoseconds), for {@link #eventsPerSecond()}. */
+    private final long[] closedNanos = new long[WEIGHTS.length];
+    /** Send time of the latest event's first loss, and of the newest packet seen. */
+    private long openSinceNanos;
+    private long newestSentNanos = Long.MIN_VALUE;
+    private long firstSentNanos = Long.MIN_VALUE;
     private boolean anyEvent;
     private final long[] eventStarts = new long[RECENT_EVENTS];
     /** The latest loss of each remembered event, by send time (its start unless {@link #chained}). */
@@ -86,6 +92,10 @@ final class LossHistory {
      * @param rttNanos the round trip that bounds one loss event
      */
     void onPacket(int layer, long sequence, long sentNanos, int bunchLength, long rttNanos) {
+        newestSentNanos = Math.max(newestSentNanos, sentNanos);
+        if (firstSentNanos == Long.MIN_VALUE) {
+            firstSentNanos = sentNanos;
+        }
         if (!synced[layer]) {
             synced[layer] = true;
             remember(layer, sequence, sentNanos);
@@ -153,9 +163,15 @@ final class LossHistory {
         eventAt = (eventAt + 1) % RECENT_EVENTS;
         eventCount = Math.min(RECENT_EVENTS, eventCount + 1);
         long interval = anyEvent ? open : Math.max(1, Math.round(firstInterval.getAsDouble()));
+        // The seed interval has no span of its own: it lasts as long as its packets took at the rate of the first event's.
+        long span = anyEvent ? Math.max(1, sentNanos - openSinceNanos)
+                : Math.max(1, (long) (interval * (double) Math.max(1, sentNanos - firstSentNanos) / Math.max(1, open)));
         anyEvent = true;
         System.arraycopy(closed, 0, closed, 1, closed.length - 1);
         closed[0] = interval;
+        System.arraycopy(closedNanos, 0, closedNanos, 1, closedNanos.length - 1);
+        closedNanos[0] = span;
+        openSinceNanos = sentNanos;
         closedCount = Math.min(closed.length, closedCount + 1);
         open = 1;
     }
@@ -181,6 +197,28 @@ final class LossHistory {
             }
         }
         return total / Math.max(withOpen, closedOnly);
+    }
+
+    /**
+     * Loss events a second of send time, weighted as {@link #rate()} weights the intervals: the same
+     * history, its intervals measured in time rather than in this receiver's packets. 0 before the
+     * first event.
+     */
+    double eventsPerSecond() {
+        if (!anyEvent) {
+            return 0;
+        }
+        double withOpen = Math.max(0, newestSentNanos - openSinceNanos) * WEIGHTS[0];
+        double closedOnly = 0;
+        double total = 0;
+        for (int i = 0; i < closedCount; i++) {
+            total += WEIGHTS[i];
+            closedOnly += closedNanos[i] * WEIGHTS[i];
+            if (i + 1 < closedCount) {
+                withOpen += closedNanos[i] * WEIGHTS[i + 1];
+            }
+        }
+        return total * 1e9 / Math.max(withOpen, closedOnly);
     }
 
     /** Loss events so far. */
