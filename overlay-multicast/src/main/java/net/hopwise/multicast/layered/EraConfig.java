@@ -293,6 +293,16 @@ public final class EraConfig {
      */
     public static final boolean DEFAULT_LOSS_EVENTS_PER_SECOND = false;
 
+    /**
+     * Off (zero), an episode chained by {@link #DEFAULT_LOSS_EPISODE_RTTS} lasts as long as losses
+     * keep coming within its span. Beside nine TCP flows that keep the queue near full a session that
+     * takes more than its share loses often enough to chain every loss into one endless event, and
+     * with {@link #DEFAULT_LOSS_EVENTS_PER_SECOND} its events a second then fall as it takes more.
+     * A positive k bounds an event to k round trips of send time from its first loss: TCP, still in
+     * a full queue after its cut has reached it, loses and cuts again.
+     */
+    public static final double DEFAULT_LOSS_EPISODE_MAX_RTTS = 0;
+
     private final int packetBytes;
     private final int bunchLength;
     private final int minSamples;
@@ -323,6 +333,7 @@ public final class EraConfig {
     private final double queueOwnPackets;
     private final int exitIntervals;
     private final boolean lossEventsPerSecond;
+    private final double lossEpisodeMaxRtts;
 
     private EraConfig(Builder b) {
         this.packetBytes = b.packetBytes;
@@ -355,6 +366,7 @@ public final class EraConfig {
         this.queueOwnPackets = b.queueOwnPackets;
         this.exitIntervals = b.exitIntervals;
         this.lossEventsPerSecond = b.lossEventsPerSecond;
+        this.lossEpisodeMaxRtts = b.lossEpisodeMaxRtts;
     }
 
     public static Builder builder() {
@@ -446,7 +458,12 @@ public final class EraConfig {
                 .queueWindow(Duration.ofNanos(queueWindowNanos)).lossHistory(lossHistory).riseCap(riseCap)
                 .queueDrain(queueDrain).lossEpisodeRtts(lossEpisodeRtts).pacedLoss(pacedLoss)
                 .additiveRise(additiveRise).queueFloorPackets(queueFloorPackets).exitIntervals(exitIntervals)
-                .queueOwnPackets(queueOwnPackets).lossEventsPerSecond(lossEventsPerSecond);
+                .queueOwnPackets(queueOwnPackets).lossEventsPerSecond(lossEventsPerSecond).lossEpisodeMaxRtts(lossEpisodeMaxRtts);
+    }
+
+    /** Round trips of send time a chained loss event lasts at most from its first loss; 0: no bound. */
+    public double lossEpisodeMaxRtts() {
+        return lossEpisodeMaxRtts;
     }
 
     /** Whether the equation takes the history's loss events a second, solved for the rate that meets them, rather than its events per packet received. */
@@ -622,6 +639,15 @@ public final class EraConfig {
         private double queueOwnPackets = DEFAULT_QUEUE_OWN_PACKETS;
         private int exitIntervals = DEFAULT_EXIT_INTERVALS;
         private boolean lossEventsPerSecond = DEFAULT_LOSS_EVENTS_PER_SECOND;
+        private double lossEpisodeMaxRtts = DEFAULT_LOSS_EPISODE_MAX_RTTS;
+
+        public Builder lossEpisodeMaxRtts(double rtts) {
+            if (!(rtts >= 0) || Double.isInfinite(rtts)) {
+                throw new IllegalArgumentException("lossEpisodeMaxRtts must be >= 0, got " + rtts);
+            }
+            this.lossEpisodeMaxRtts = rtts;
+            return this;
+        }
 
         private Builder() {
         }
@@ -833,8 +859,8 @@ public final class EraConfig {
 
         public EraConfig build() {
             // Both shape the events of TFRC's history; the window's rate counts no events of its own.
-            if ((lossEpisodeRtts > 0 || pacedLoss || lossEventsPerSecond) && !lossHistory) {
-                throw new IllegalArgumentException("lossEpisodeRtts, pacedLoss and lossEventsPerSecond need lossHistory(true)");
+            if ((lossEpisodeRtts > 0 || pacedLoss || lossEventsPerSecond || lossEpisodeMaxRtts > 0) && !lossHistory) {
+                throw new IllegalArgumentException("lossEpisodeRtts, lossEpisodeMaxRtts, pacedLoss and lossEventsPerSecond need lossHistory(true)");
             }
             // The standing queue is read by the queue rule's detector, which exists only with a rise.
             if (queueOwnPackets > 0 && queueRise.isZero()) {

@@ -134,7 +134,7 @@ public final class EraReceiver {
                 history = new LossHistory(a.layers().count(), () -> 1 / TcpFriendlyRate.lossRateFor(
                         receivedBps > 0 ? receivedBps : Math.max(1, rateBitsPerSecond()), rtt.rttSeconds(),
                         a.packetBytes(), config.rtoFactor()), config.lossEpisodeRtts() > 0 ? config.lossEpisodeRtts() : 1,
-                        config.lossEpisodeRtts() > 0, !config.pacedLoss());
+                        config.lossEpisodeRtts() > 0, !config.pacedLoss(), config.lossEpisodeMaxRtts());
             }
             if (wanted) {
                 start(nowNanos, EraDecision.Kind.START);

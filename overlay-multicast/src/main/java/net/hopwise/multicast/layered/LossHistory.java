@@ -59,6 +59,8 @@ final class LossHistory {
     private final boolean chained;
     /** Whether a loss behind a packet of the same bunch that arrived opens an event (TFRC: every loss does). */
     private final boolean tailsOpen;
+    /** Round trips of send time a chained event lasts at most from its first loss; 0: no bound. */
+    private final double maxRtts;
 
     /**
      * @param firstInterval the loss interval, in packets, that seeds the history at the first event
@@ -74,6 +76,15 @@ final class LossHistory {
      * @param tailsOpen whether a bunch's packet lost behind one of its own that arrived opens an event
      */
     LossHistory(int layers, DoubleSupplier firstInterval, double spanRtts, boolean chained, boolean tailsOpen) {
+        this(layers, firstInterval, spanRtts, chained, tailsOpen, 0);
+    }
+
+    /**
+     * @param maxRtts round trips of send time a chained event lasts at most from its first loss (0: no
+     *     bound); a loss after that opens the next event
+     */
+    LossHistory(int layers, DoubleSupplier firstInterval, double spanRtts, boolean chained, boolean tailsOpen, double maxRtts) {
+        this.maxRtts = maxRtts;
         this.spanRtts = spanRtts;
         this.chained = chained;
         this.tailsOpen = tailsOpen;
@@ -128,7 +139,7 @@ final class LossHistory {
             }
             // A packet lost right behind one of its own bunch that arrived met a queue its bunch's
             // burst filled, where the same packet paced (as an ACK-clocked flow sends) would not have.
-            lost(sent, (long) (spanRtts * rttNanos), tailsOpen || bunch != fromBunch);
+            lost(sent, (long) (spanRtts * rttNanos), (long) (maxRtts * rttNanos), tailsOpen || bunch != fromBunch);
         }
         open++;
         remember(layer, sequence, sentNanos);
@@ -140,11 +151,12 @@ final class LossHistory {
         expected[layer] = (sequence + 1) & 0xFFFF_FFFFL;
     }
 
-    private void lost(long sentNanos, long spanNanos, boolean opens) {
+    private void lost(long sentNanos, long spanNanos, long maxNanos, boolean opens) {
         // Seen late on a slow layer, a loss may belong to an event that a faster layer opened after
         // it was sent: within one round trip either way is the same overflow.
         for (int i = 0; i < eventCount; i++) {
-            if (sentNanos > eventStarts[i] - spanNanos && sentNanos < eventEnds[i] + spanNanos) {
+            if (sentNanos > eventStarts[i] - spanNanos && sentNanos < eventEnds[i] + spanNanos
+                    && (maxNanos == 0 || sentNanos - eventStarts[i] < maxNanos)) {
                 if (chained) {
                     eventStarts[i] = Math.min(eventStarts[i], sentNanos);
                     eventEnds[i] = Math.max(eventEnds[i], sentNanos);

@@ -118,10 +118,32 @@ class LossEventsPerSecondTest {
     }
 
     @Test
+    void aBoundedEpisodeEndsAfterItsRoundTripsWhereAnUnboundedOneChainsEveryLossIntoOne() {
+        // A queue that stays full: the second packet of every pair lost, pairs every 50 ms, for 10 s.
+        LossHistory unbounded = new LossHistory(1, () -> 1000, 3.5, true, true);
+        LossHistory bounded = new LossHistory(1, () -> 1000, 3.5, true, true, 6);
+        for (LossHistory h : new LossHistory[] {unbounded, bounded}) {
+            long seq = 0;
+            for (long t = 0; t < 10_000 * MS; t += 50 * MS, seq += 2) {
+                h.onPacket(0, seq, t, 2, RTT);
+            }
+        }
+        assertThat(unbounded.events()).isOne();
+        // One event every six round trips (900 ms) of send time.
+        assertThat(bounded.events()).isBetween(10L, 12L);
+        assertThat(bounded.eventsPerSecond()).isCloseTo(1 / 0.9, within(0.1));
+    }
+
+    @Test
     void theOptionNeedsTheHistoryAndNoPresetHasIt() {
         assertThatThrownBy(() -> EraConfig.builder().lossEventsPerSecond(true).build())
                 .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("lossHistory");
         assertThat(EraConfig.recommended().lossEventsPerSecond()).isFalse();
+        assertThat(EraConfig.recommended().lossEpisodeMaxRtts()).isZero();
+        assertThatThrownBy(() -> EraConfig.builder().lossEpisodeMaxRtts(6).build())
+                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("lossHistory");
+        assertThatThrownBy(() -> EraConfig.builder().lossHistory(true).lossEpisodeMaxRtts(-1))
+                .isInstanceOf(IllegalArgumentException.class);
         assertThat(EraConfig.friendly().toBuilder().lossEventsPerSecond(true).build().toBuilder().build()
                 .lossEventsPerSecond()).isTrue();
     }
