@@ -7,7 +7,7 @@ import java.time.Duration;
  * build with {@link #builder()}. Each default is declared once, with its reason; they are the
  * thesis's (Puangpronpitag 2003, Table 6-1 and chapter 5) unless the reason says otherwise.
  *
- * <p>About 830 lines, over the house's 400: one immutable configuration with its builder and presets,
+ * <p>About 880 lines, over the house's 400: one immutable configuration with its builder and presets,
  * each parameter declared once with its reason and validated; split, a user would need two builders
  * for one receiver.
  */
@@ -289,7 +289,10 @@ public final class EraConfig {
      * a knife edge: a tenth more events than TCP's runs the session out, a tenth fewer gives it
      * twice its share. On, the history's events a second, E, are taken per packet of the rate the
      * equation then gives: the rate of a TCP flow that meets E loss events a second
-     * ({@link TcpFriendlyRate#forEventRate}), whatever the session holds.
+     * ({@link TcpFriendlyRate#forEventRate}), whatever the session holds. In no preset: on
+     * {@link #recommended()} with episodes of 3 round trips, at most 8, no tail rule and t_RTO = 3
+     * t_RTT, B7' (nine TCP flows) F 0.96 where the preset gives 2.29, but beside one flow behind
+     * 10 Mbit/s links 0.94 where it gives 1.01 (docs/layered-multicast.md, "Loss events a second").
      */
     public static final boolean DEFAULT_LOSS_EVENTS_PER_SECOND = false;
 
@@ -299,7 +302,7 @@ public final class EraConfig {
      * takes more than its share loses often enough to chain every loss into one endless event, and
      * with {@link #DEFAULT_LOSS_EVENTS_PER_SECOND} its events a second then fall as it takes more.
      * A positive k bounds an event to k round trips of send time from its first loss: TCP, still in
-     * a full queue after its cut has reached it, loses and cuts again.
+     * a full queue after its cut has reached it, loses and cuts again. In no preset.
      */
     public static final double DEFAULT_LOSS_EPISODE_MAX_RTTS = 0;
 

@@ -28,9 +28,9 @@ import java.util.function.Consumer;
  * Interval boundaries are the announcement's epoch start plus whole intervals, mapped onto this
  * receiver's clock by the announcement's arrival, so every receiver behind one bottleneck decides
  * at the same instants. The receiver refuses to join before a valid announcement of its session.
- * It reads no clock: every input carries {@code nowNanos}. About 500 lines: the rules' options
- * (rise cap, loss history, queue growth, drain and share, additive rise, the exit's intervals) act inside one
- * decision, which reads best whole.
+ * It reads no clock: every input carries {@code nowNanos}. About 510 lines: the rules' options
+ * (rise cap, loss history and its events a second, queue growth, drain and share, additive rise,
+ * the exit's intervals) act inside one decision, which reads best whole.
  */
 public final class EraReceiver {
     private static final int TRACE_SAMPLES = 64;
