@@ -644,19 +644,19 @@ public final class EraConfig {
         private boolean lossEventsPerSecond = DEFAULT_LOSS_EVENTS_PER_SECOND;
         private double lossEpisodeMaxRtts = DEFAULT_LOSS_EPISODE_MAX_RTTS;
 
-        public Builder lossEpisodeMaxRtts(double rtts) {
-            if (!(rtts >= 0) || Double.isInfinite(rtts)) {
-                throw new IllegalArgumentException("lossEpisodeMaxRtts must be >= 0, got " + rtts);
-            }
-            this.lossEpisodeMaxRtts = rtts;
-            return this;
-        }
-
         private Builder() {
         }
 
         public Builder lossEventsPerSecond(boolean perSecond) {
             this.lossEventsPerSecond = perSecond;
+            return this;
+        }
+
+        public Builder lossEpisodeMaxRtts(double rtts) {
+            if (!(rtts >= 0) || Double.isInfinite(rtts)) {
+                throw new IllegalArgumentException("lossEpisodeMaxRtts must be >= 0, got " + rtts);
+            }
+            this.lossEpisodeMaxRtts = rtts;
             return this;
         }
 
@@ -861,7 +861,7 @@ public final class EraConfig {
         }
 
         public EraConfig build() {
-            // Both shape the events of TFRC's history; the window's rate counts no events of its own.
+            // Each shapes or reads the events of TFRC's history; the window's rate counts no events of its own.
             if ((lossEpisodeRtts > 0 || pacedLoss || lossEventsPerSecond || lossEpisodeMaxRtts > 0) && !lossHistory) {
                 throw new IllegalArgumentException("lossEpisodeRtts, lossEpisodeMaxRtts, pacedLoss and lossEventsPerSecond need lossHistory(true)");
             }

@@ -41,8 +41,9 @@ final class LossHistory {
     private long open;
     /** The same intervals in send time (nanoseconds), for {@link #eventsPerSecond()}. */
     private final long[] closedNanos = new long[WEIGHTS.length];
-    /** Send time of the latest event's first loss, and of the newest packet seen. */
+    /** Send time of the latest event's first loss: where the open interval starts. */
     private long openSinceNanos;
+    /** Send times of the newest and of the first packet seen (the seed interval's span is read from them). */
     private long newestSentNanos = Long.MIN_VALUE;
     private long firstSentNanos = Long.MIN_VALUE;
     private boolean anyEvent;
