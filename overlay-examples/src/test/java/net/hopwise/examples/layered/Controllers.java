@@ -56,6 +56,15 @@ final class Controllers {
         if (System.getProperty("layered.ownpackets") != null) {
             own = own.toBuilder().queueOwnPackets(Double.parseDouble(System.getProperty("layered.ownpackets"))).build();
         }
+        if (System.getProperty("layered.episodemax") != null) {
+            own = own.toBuilder().lossHistory(true).lossEpisodeMaxRtts(Double.parseDouble(System.getProperty("layered.episodemax"))).build();
+        }
+        if (System.getProperty("layered.rto") != null) {
+            own = own.toBuilder().rtoFactor(Double.parseDouble(System.getProperty("layered.rto"))).build();
+        }
+        if (Boolean.getBoolean("layered.persecond")) {
+            own = own.toBuilder().lossHistory(true).lossEventsPerSecond(true).build();
+        }
         if (Boolean.getBoolean("layered.drainshare")) {
             own = own.toBuilder().queueDrainShare(true).build();
         }

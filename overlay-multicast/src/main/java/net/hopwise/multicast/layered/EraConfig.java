@@ -7,7 +7,7 @@ import java.time.Duration;
  * build with {@link #builder()}. Each default is declared once, with its reason; they are the
  * thesis's (Puangpronpitag 2003, Table 6-1 and chapter 5) unless the reason says otherwise.
  *
- * <p>About 830 lines, over the house's 400: one immutable configuration with its builder and presets,
+ * <p>About 880 lines, over the house's 400: one immutable configuration with its builder and presets,
  * each parameter declared once with its reason and validated; split, a user would need two builders
  * for one receiver.
  */
@@ -280,6 +280,32 @@ public final class EraConfig {
      */
     public static final boolean DEFAULT_PACED_LOSS = false;
 
+    /**
+     * Off, the equation takes the history's loss-event rate per packet this receiver got, as TFRC
+     * does. That is what a TCP flow of the session's rate would see only if, like TCP, the session
+     * met fewer overflows of a shared queue as it backed off; an open-loop session meets every one
+     * of them whatever it holds (beside nine TCP flows 0.9-1.2 episodes a second from 20 to
+     * 280 Kbit/s), so its loss-event rate rises as it backs off, and the equation's fixed point is
+     * a knife edge: a tenth more events than TCP's runs the session out, a tenth fewer gives it
+     * twice its share. On, the history's events a second, E, are taken per packet of the rate the
+     * equation then gives: the rate of a TCP flow that meets E loss events a second
+     * ({@link TcpFriendlyRate#forEventRate}), whatever the session holds. In no preset: on
+     * {@link #recommended()} with episodes of 3 round trips, at most 8, no tail rule and t_RTO = 3
+     * t_RTT, B7' (nine TCP flows) F 0.96 where the preset gives 2.29, but beside one flow behind
+     * 10 Mbit/s links 0.94 where it gives 1.01 (docs/layered-multicast.md, "Loss events a second").
+     */
+    public static final boolean DEFAULT_LOSS_EVENTS_PER_SECOND = false;
+
+    /**
+     * Off (zero), an episode chained by {@link #DEFAULT_LOSS_EPISODE_RTTS} lasts as long as losses
+     * keep coming within its span. Beside nine TCP flows that keep the queue near full a session that
+     * takes more than its share loses often enough to chain every loss into one endless event, and
+     * with {@link #DEFAULT_LOSS_EVENTS_PER_SECOND} its events a second then fall as it takes more.
+     * A positive k bounds an event to k round trips of send time from its first loss: TCP, still in
+     * a full queue after its cut has reached it, loses and cuts again. In no preset.
+     */
+    public static final double DEFAULT_LOSS_EPISODE_MAX_RTTS = 0;
+
     private final int packetBytes;
     private final int bunchLength;
     private final int minSamples;
@@ -309,6 +335,8 @@ public final class EraConfig {
     private final int queueFloorPackets;
     private final double queueOwnPackets;
     private final int exitIntervals;
+    private final boolean lossEventsPerSecond;
+    private final double lossEpisodeMaxRtts;
 
     private EraConfig(Builder b) {
         this.packetBytes = b.packetBytes;
@@ -340,6 +368,8 @@ public final class EraConfig {
         this.queueFloorPackets = b.queueFloorPackets;
         this.queueOwnPackets = b.queueOwnPackets;
         this.exitIntervals = b.exitIntervals;
+        this.lossEventsPerSecond = b.lossEventsPerSecond;
+        this.lossEpisodeMaxRtts = b.lossEpisodeMaxRtts;
     }
 
     public static Builder builder() {
@@ -431,7 +461,17 @@ public final class EraConfig {
                 .queueWindow(Duration.ofNanos(queueWindowNanos)).lossHistory(lossHistory).riseCap(riseCap)
                 .queueDrain(queueDrain).lossEpisodeRtts(lossEpisodeRtts).pacedLoss(pacedLoss)
                 .additiveRise(additiveRise).queueFloorPackets(queueFloorPackets).exitIntervals(exitIntervals)
-                .queueOwnPackets(queueOwnPackets);
+                .queueOwnPackets(queueOwnPackets).lossEventsPerSecond(lossEventsPerSecond).lossEpisodeMaxRtts(lossEpisodeMaxRtts);
+    }
+
+    /** Round trips of send time a chained loss event lasts at most from its first loss; 0: no bound. */
+    public double lossEpisodeMaxRtts() {
+        return lossEpisodeMaxRtts;
+    }
+
+    /** Whether the equation takes the history's loss events a second, solved for the rate that meets them, rather than its events per packet received. */
+    public boolean lossEventsPerSecond() {
+        return lossEventsPerSecond;
     }
 
     /** Interval decisions in a row under the base layer's rate that leave the session; 0: any decision under it leaves at once. */
@@ -601,8 +641,23 @@ public final class EraConfig {
         private int queueFloorPackets = DEFAULT_QUEUE_FLOOR_PACKETS;
         private double queueOwnPackets = DEFAULT_QUEUE_OWN_PACKETS;
         private int exitIntervals = DEFAULT_EXIT_INTERVALS;
+        private boolean lossEventsPerSecond = DEFAULT_LOSS_EVENTS_PER_SECOND;
+        private double lossEpisodeMaxRtts = DEFAULT_LOSS_EPISODE_MAX_RTTS;
 
         private Builder() {
+        }
+
+        public Builder lossEventsPerSecond(boolean perSecond) {
+            this.lossEventsPerSecond = perSecond;
+            return this;
+        }
+
+        public Builder lossEpisodeMaxRtts(double rtts) {
+            if (!(rtts >= 0) || Double.isInfinite(rtts)) {
+                throw new IllegalArgumentException("lossEpisodeMaxRtts must be >= 0, got " + rtts);
+            }
+            this.lossEpisodeMaxRtts = rtts;
+            return this;
         }
 
         public Builder exitIntervals(int intervals) {
@@ -806,9 +861,9 @@ public final class EraConfig {
         }
 
         public EraConfig build() {
-            // Both shape the events of TFRC's history; the window's rate counts no events of its own.
-            if ((lossEpisodeRtts > 0 || pacedLoss) && !lossHistory) {
-                throw new IllegalArgumentException("lossEpisodeRtts and pacedLoss need lossHistory(true)");
+            // Each shapes or reads the events of TFRC's history; the window's rate counts no events of its own.
+            if ((lossEpisodeRtts > 0 || pacedLoss || lossEventsPerSecond || lossEpisodeMaxRtts > 0) && !lossHistory) {
+                throw new IllegalArgumentException("lossEpisodeRtts, lossEpisodeMaxRtts, pacedLoss and lossEventsPerSecond need lossHistory(true)");
             }
             // The standing queue is read by the queue rule's detector, which exists only with a rise.
             if (queueOwnPackets > 0 && queueRise.isZero()) {

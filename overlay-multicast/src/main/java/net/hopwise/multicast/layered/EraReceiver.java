@@ -28,9 +28,9 @@ import java.util.function.Consumer;
  * Interval boundaries are the announcement's epoch start plus whole intervals, mapped onto this
  * receiver's clock by the announcement's arrival, so every receiver behind one bottleneck decides
  * at the same instants. The receiver refuses to join before a valid announcement of its session.
- * It reads no clock: every input carries {@code nowNanos}. About 500 lines: the rules' options
- * (rise cap, loss history, queue growth, drain and share, additive rise, the exit's intervals) act inside one
- * decision, which reads best whole.
+ * It reads no clock: every input carries {@code nowNanos}. About 510 lines: the rules' options
+ * (rise cap, loss history and its events a second, queue growth, drain and share, additive rise,
+ * the exit's intervals) act inside one decision, which reads best whole.
  */
 public final class EraReceiver {
     private static final int TRACE_SAMPLES = 64;
@@ -134,7 +134,7 @@ public final class EraReceiver {
                 history = new LossHistory(a.layers().count(), () -> 1 / TcpFriendlyRate.lossRateFor(
                         receivedBps > 0 ? receivedBps : Math.max(1, rateBitsPerSecond()), rtt.rttSeconds(),
                         a.packetBytes(), config.rtoFactor()), config.lossEpisodeRtts() > 0 ? config.lossEpisodeRtts() : 1,
-                        config.lossEpisodeRtts() > 0, !config.pacedLoss());
+                        config.lossEpisodeRtts() > 0, !config.pacedLoss(), config.lossEpisodeMaxRtts());
             }
             if (wanted) {
                 start(nowNanos, EraDecision.Kind.START);
@@ -304,7 +304,15 @@ public final class EraReceiver {
         // The equation's loss rate: the window's, or TFRC's history, which does not forget.
         double p = history != null ? history.rate() : l;
         double rttSeconds = rtt.rttSeconds();
-        double tcp = TcpFriendlyRate.padhye(p, rttSeconds, announcement.packetBytes(), config.rtoFactor());
+        double tcp;
+        if (history != null && config.lossEventsPerSecond()) {
+            double perSecond = history.eventsPerSecond();
+            tcp = TcpFriendlyRate.forEventRate(perSecond, rttSeconds, announcement.packetBytes(), config.rtoFactor());
+            // The loss-event rate the equation took: per packet of the rate it gave.
+            p = perSecond > 0 ? perSecond * 8.0 * announcement.packetBytes() / tcp : 0;
+        } else {
+            tcp = TcpFriendlyRate.padhye(p, rttSeconds, announcement.packetBytes(), config.rtoFactor());
+        }
         double target;
         if (p > 0) {
             target = bunchEstimate >= 0 ? Math.min(tcp, bunchEstimate) : tcp;

@@ -39,6 +39,13 @@ final class LossHistory {
     private int closedCount;
     /** I_0: packets (received and lost) since the start of the latest event. */
     private long open;
+    /** The same intervals in send time (nanoseconds), for {@link #eventsPerSecond()}. */
+    private final long[] closedNanos = new long[WEIGHTS.length];
+    /** Send time of the latest event's first loss: where the open interval starts. */
+    private long openSinceNanos;
+    /** Send times of the newest and of the first packet seen (the seed interval's span is read from them). */
+    private long newestSentNanos = Long.MIN_VALUE;
+    private long firstSentNanos = Long.MIN_VALUE;
     private boolean anyEvent;
     private final long[] eventStarts = new long[RECENT_EVENTS];
     /** The latest loss of each remembered event, by send time (its start unless {@link #chained}). */
@@ -53,6 +60,8 @@ final class LossHistory {
     private final boolean chained;
     /** Whether a loss behind a packet of the same bunch that arrived opens an event (TFRC: every loss does). */
     private final boolean tailsOpen;
+    /** Round trips of send time a chained event lasts at most from its first loss; 0: no bound. */
+    private final double maxRtts;
 
     /**
      * @param firstInterval the loss interval, in packets, that seeds the history at the first event
@@ -68,6 +77,15 @@ final class LossHistory {
      * @param tailsOpen whether a bunch's packet lost behind one of its own that arrived opens an event
      */
     LossHistory(int layers, DoubleSupplier firstInterval, double spanRtts, boolean chained, boolean tailsOpen) {
+        this(layers, firstInterval, spanRtts, chained, tailsOpen, 0);
+    }
+
+    /**
+     * @param maxRtts round trips of send time a chained event lasts at most from its first loss (0: no
+     *     bound); a loss after that opens the next event
+     */
+    LossHistory(int layers, DoubleSupplier firstInterval, double spanRtts, boolean chained, boolean tailsOpen, double maxRtts) {
+        this.maxRtts = maxRtts;
         this.spanRtts = spanRtts;
         this.chained = chained;
         this.tailsOpen = tailsOpen;
@@ -86,6 +104,10 @@ final class LossHistory {
      * @param rttNanos the round trip that bounds one loss event
      */
     void onPacket(int layer, long sequence, long sentNanos, int bunchLength, long rttNanos) {
+        newestSentNanos = Math.max(newestSentNanos, sentNanos);
+        if (firstSentNanos == Long.MIN_VALUE) {
+            firstSentNanos = sentNanos;
+        }
         if (!synced[layer]) {
             synced[layer] = true;
             remember(layer, sequence, sentNanos);
@@ -118,7 +140,7 @@ final class LossHistory {
             }
             // A packet lost right behind one of its own bunch that arrived met a queue its bunch's
             // burst filled, where the same packet paced (as an ACK-clocked flow sends) would not have.
-            lost(sent, (long) (spanRtts * rttNanos), tailsOpen || bunch != fromBunch);
+            lost(sent, (long) (spanRtts * rttNanos), (long) (maxRtts * rttNanos), tailsOpen || bunch != fromBunch);
         }
         open++;
         remember(layer, sequence, sentNanos);
@@ -130,11 +152,12 @@ final class LossHistory {
         expected[layer] = (sequence + 1) & 0xFFFF_FFFFL;
     }
 
-    private void lost(long sentNanos, long spanNanos, boolean opens) {
+    private void lost(long sentNanos, long spanNanos, long maxNanos, boolean opens) {
         // Seen late on a slow layer, a loss may belong to an event that a faster layer opened after
         // it was sent: within one round trip either way is the same overflow.
         for (int i = 0; i < eventCount; i++) {
-            if (sentNanos > eventStarts[i] - spanNanos && sentNanos < eventEnds[i] + spanNanos) {
+            if (sentNanos > eventStarts[i] - spanNanos && sentNanos < eventEnds[i] + spanNanos
+                    && (maxNanos == 0 || sentNanos - eventStarts[i] < maxNanos)) {
                 if (chained) {
                     eventStarts[i] = Math.min(eventStarts[i], sentNanos);
                     eventEnds[i] = Math.max(eventEnds[i], sentNanos);
@@ -153,9 +176,15 @@ final class LossHistory {
         eventAt = (eventAt + 1) % RECENT_EVENTS;
         eventCount = Math.min(RECENT_EVENTS, eventCount + 1);
         long interval = anyEvent ? open : Math.max(1, Math.round(firstInterval.getAsDouble()));
+        // The seed interval has no span of its own: it lasts as long as its packets took at the rate of the first event's.
+        long span = anyEvent ? Math.max(1, sentNanos - openSinceNanos)
+                : Math.max(1, (long) (interval * (double) Math.max(1, sentNanos - firstSentNanos) / Math.max(1, open)));
         anyEvent = true;
         System.arraycopy(closed, 0, closed, 1, closed.length - 1);
         closed[0] = interval;
+        System.arraycopy(closedNanos, 0, closedNanos, 1, closedNanos.length - 1);
+        closedNanos[0] = span;
+        openSinceNanos = sentNanos;
         closedCount = Math.min(closed.length, closedCount + 1);
         open = 1;
     }
@@ -181,6 +210,28 @@ final class LossHistory {
             }
         }
         return total / Math.max(withOpen, closedOnly);
+    }
+
+    /**
+     * Loss events a second of send time, weighted as {@link #rate()} weights the intervals: the same
+     * history, its intervals measured in time rather than in this receiver's packets. 0 before the
+     * first event.
+     */
+    double eventsPerSecond() {
+        if (!anyEvent) {
+            return 0;
+        }
+        double withOpen = Math.max(0, newestSentNanos - openSinceNanos) * WEIGHTS[0];
+        double closedOnly = 0;
+        double total = 0;
+        for (int i = 0; i < closedCount; i++) {
+            total += WEIGHTS[i];
+            closedOnly += closedNanos[i] * WEIGHTS[i];
+            if (i + 1 < closedCount) {
+                withOpen += closedNanos[i] * WEIGHTS[i + 1];
+            }
+        }
+        return total * 1e9 / Math.max(withOpen, closedOnly);
     }
 
     /** Loss events so far. */

@@ -56,6 +56,59 @@ public final class TcpFriendlyRate {
         return Math.sqrt(lo * hi);
     }
 
+    /**
+     * The rate of a TCP flow that meets {@code eventsPerSecond} loss events a second, whatever it
+     * sends: the fixed point X = f(E / X) of {@link #padhye} (X in packets a second), the largest
+     * one. An open-loop sender beside TCP meets every overflow of the shared queue, so its
+     * loss-event rate per packet of its own, E / R, rises as it backs off, and fed that the equation
+     * runs it down or up by its own error; solved for the rate at which a flow would see E as its
+     * loss-event rate, the result does not depend on what the session holds. When the events are so
+     * many that f(E / X) stays under X above one packet a second (the equation's RTO term makes it
+     * fall steeply near a window of a few packets), the rate is f(E / X) where it comes closest.
+     *
+     * @return bits per second; +infinity when {@code eventsPerSecond <= 0}
+     */
+    public static double forEventRate(double eventsPerSecond, double rttSeconds, int packetBytes, double rtoFactor) {
+        if (!(eventsPerSecond > 0)) {
+            return Double.POSITIVE_INFINITY;
+        }
+        double bits = 8.0 * packetBytes;
+        // g(X) = f(E / X) / X falls as 1 / sqrt(X) for large X; scan a log grid from one packet a second.
+        double bestRatio = -1;
+        double bestX = 1;
+        double lastAbove = -1;
+        double x = 1;
+        for (int i = 0; i <= 600; i++, x *= 1.02) {
+            double ratio = padhye(eventsPerSecond / x, rttSeconds, packetBytes, rtoFactor) / bits / x;
+            if (ratio >= 1) {
+                lastAbove = x;
+            }
+            if (ratio > bestRatio) {
+                bestRatio = ratio;
+                bestX = x;
+            }
+        }
+        if (lastAbove < 0) {
+            return bestRatio * bestX * bits;
+        }
+        // Bisect between the last grid point at or above the fixed point and the next one.
+        double lo = lastAbove;
+        double hi = lastAbove * 1.02;
+        while (padhye(eventsPerSecond / hi, rttSeconds, packetBytes, rtoFactor) / bits >= hi) {
+            lo = hi;
+            hi *= 2;
+        }
+        for (int i = 0; i < 40; i++) {
+            double mid = (lo + hi) / 2;
+            if (padhye(eventsPerSecond / mid, rttSeconds, packetBytes, rtoFactor) / bits >= mid) {
+                lo = mid;
+            } else {
+                hi = mid;
+            }
+        }
+        return lo * bits;
+    }
+
     /** The simpler model of Mahdavi and Floyd (Eq. 5-4), valid only below l = 0.16: {@code 8cM / (t_RTT sqrt l)}. */
     public static double mathis(double lossRate, double rttSeconds, int packetBytes, double c) {
         if (!(lossRate > 0)) {
