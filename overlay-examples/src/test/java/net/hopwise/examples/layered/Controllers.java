@@ -65,6 +65,9 @@ final class Controllers {
         if (Boolean.getBoolean("layered.persecond")) {
             own = own.toBuilder().lossHistory(true).lossEventsPerSecond(true).build();
         }
+        if (System.getProperty("layered.intervals") != null) {
+            own = own.toBuilder().lossEventIntervals(Integer.getInteger("layered.intervals")).build();
+        }
         if (Boolean.getBoolean("layered.drainshare")) {
             own = own.toBuilder().queueDrainShare(true).build();
         }

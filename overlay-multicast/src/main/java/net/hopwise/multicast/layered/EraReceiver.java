@@ -134,7 +134,8 @@ public final class EraReceiver {
                 history = new LossHistory(a.layers().count(), () -> 1 / TcpFriendlyRate.lossRateFor(
                         receivedBps > 0 ? receivedBps : Math.max(1, rateBitsPerSecond()), rtt.rttSeconds(),
                         a.packetBytes(), config.rtoFactor()), config.lossEpisodeRtts() > 0 ? config.lossEpisodeRtts() : 1,
-                        config.lossEpisodeRtts() > 0, !config.pacedLoss(), config.lossEpisodeMaxRtts());
+                        config.lossEpisodeRtts() > 0, !config.pacedLoss(), config.lossEpisodeMaxRtts(),
+                        config.lossEventIntervals());
             }
             if (wanted) {
                 start(nowNanos, EraDecision.Kind.START);

@@ -39,8 +39,10 @@ final class LossHistory {
     private int closedCount;
     /** I_0: packets (received and lost) since the start of the latest event. */
     private long open;
-    /** The same intervals in send time (nanoseconds), for {@link #eventsPerSecond()}. */
-    private final long[] closedNanos = new long[WEIGHTS.length];
+    /** The intervals in send time (nanoseconds), for {@link #eventsPerSecond()}: as many as its weights. */
+    private final long[] closedNanos;
+    private final double[] timeWeights;
+    private int closedNanosCount;
     /** Send time of the latest event's first loss: where the open interval starts. */
     private long openSinceNanos;
     /** Send times of the newest and of the first packet seen (the seed interval's span is read from them). */
@@ -85,6 +87,22 @@ final class LossHistory {
      *     bound); a loss after that opens the next event
      */
     LossHistory(int layers, DoubleSupplier firstInterval, double spanRtts, boolean chained, boolean tailsOpen, double maxRtts) {
+        this(layers, firstInterval, spanRtts, chained, tailsOpen, maxRtts, WEIGHTS.length);
+    }
+
+    /**
+     * @param timeIntervals how many loss intervals {@link #eventsPerSecond()} averages, weighted as
+     *     RFC 5348 section 5.4 weights n of them (the newest half whole, the older half fading); 8
+     *     is TFRC's. More make the count steadier: a session meeting one event a second draws its
+     *     eight intervals' mean from about eight seconds, whose count varies by a third.
+     */
+    LossHistory(int layers, DoubleSupplier firstInterval, double spanRtts, boolean chained, boolean tailsOpen, double maxRtts,
+            int timeIntervals) {
+        if (timeIntervals < 1) {
+            throw new IllegalArgumentException("timeIntervals must be >= 1, got " + timeIntervals);
+        }
+        this.closedNanos = new long[timeIntervals];
+        this.timeWeights = weights(timeIntervals);
         this.maxRtts = maxRtts;
         this.spanRtts = spanRtts;
         this.chained = chained;
@@ -146,6 +164,15 @@ final class LossHistory {
         remember(layer, sequence, sentNanos);
     }
 
+    /** RFC 5348, section 5.4: w_i = 1 for i <= n / 2, else 2 (n - i + 1) / (n + 2), i from 1. */
+    static double[] weights(int n) {
+        double[] w = new double[n];
+        for (int i = 1; i <= n; i++) {
+            w[i - 1] = i <= n / 2.0 ? 1.0 : 2.0 * (n - i + 1) / (n + 2);
+        }
+        return w;
+    }
+
     private void remember(int layer, long sequence, long sentNanos) {
         lastSequence[layer] = sequence;
         lastSentNanos[layer] = sentNanos;
@@ -184,6 +211,7 @@ final class LossHistory {
         closed[0] = interval;
         System.arraycopy(closedNanos, 0, closedNanos, 1, closedNanos.length - 1);
         closedNanos[0] = span;
+        closedNanosCount = Math.min(closedNanos.length, closedNanosCount + 1);
         openSinceNanos = sentNanos;
         closedCount = Math.min(closed.length, closedCount + 1);
         open = 1;
@@ -221,14 +249,14 @@ final class LossHistory {
         if (!anyEvent) {
             return 0;
         }
-        double withOpen = Math.max(0, newestSentNanos - openSinceNanos) * WEIGHTS[0];
+        double withOpen = Math.max(0, newestSentNanos - openSinceNanos) * timeWeights[0];
         double closedOnly = 0;
         double total = 0;
-        for (int i = 0; i < closedCount; i++) {
-            total += WEIGHTS[i];
-            closedOnly += closedNanos[i] * WEIGHTS[i];
-            if (i + 1 < closedCount) {
-                withOpen += closedNanos[i] * WEIGHTS[i + 1];
+        for (int i = 0; i < closedNanosCount; i++) {
+            total += timeWeights[i];
+            closedOnly += closedNanos[i] * timeWeights[i];
+            if (i + 1 < closedNanosCount) {
+                withOpen += closedNanos[i] * timeWeights[i + 1];
             }
         }
         return total * 1e9 / Math.max(withOpen, closedOnly);
