@@ -241,9 +241,9 @@ final class LossHistory {
     }
 
     /**
-     * Loss events a second of send time, weighted as {@link #rate()} weights the intervals: the same
-     * history, its intervals measured in time rather than in this receiver's packets. 0 before the
-     * first event.
+     * Loss events a second of send time: the same events as {@link #rate()}'s, their intervals
+     * measured in time rather than in this receiver's packets, over as many intervals as the
+     * history was built with (TFRC's eight unless told). 0 before the first event.
      */
     double eventsPerSecond() {
         if (!anyEvent) {
