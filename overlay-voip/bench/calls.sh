@@ -25,10 +25,10 @@
 # load generator: SIPp and the captures share the same two cores here.
 # UACS=N splits the callers over N SIPp uac processes (default 1), each with its own SIP and media
 # port and a share of the calls and of the rate: one SIPp sends every call's packet on one 20 ms grid
-# of its own, so N processes started apart send at N phases, as phones with clocks of their own do
-# (UAC_GAP_MS, default 20 / N, between the processes' starts). Each process streams a file of its own
-# byte (0xff, 0xfe, ...: silence or nearly), so that the analysers tell its calls from another's whose
-# SSRC (0xca11 then the call number within its process) is the same.
+# of its own, so N processes send at N phases, process k at k * 20 / N ms of the 20 (sipp_phase.c,
+# preloaded: it needs a C compiler), as phones with clocks of their own spread theirs. Each process
+# streams a file of its own byte (0xff, 0xfe, ...: silence or nearly), so that the analysers tell its
+# calls from another's whose SSRC (0xca11 then the call number within its process) is the same.
 # It takes the machine's build lock for the whole run, so that nothing else disturbs the figures.
 set -euo pipefail
 if [[ -z ${HOPWISE_BENCH_LOCKED:-} ]]; then
@@ -74,6 +74,10 @@ trap cleanup EXIT
 python3 -c "import sys; open(sys.argv[1],'wb').write(b'\xff' * (8000 * int(sys.argv[2])))" "$out/silence.ul" "$hold"
 cp "$bench/uac_g711.xml" "$out/"
 if ((uacs > 1)); then
+  if ! cc -O2 -shared -fPIC -o "$out/sipp_phase.so" "$bench/sipp_phase.c" -ldl; then
+    echo "calls.sh: UACS needs a C compiler (cc) for sipp_phase.c" >&2
+    exit 2
+  fi
   for ((k = 0; k < uacs; k++)); do
     python3 -c "import sys; open(sys.argv[1],'wb').write(bytes([0xff - int(sys.argv[3])]) * (8000 * int(sys.argv[2])))" \
       "$out/silence-$k.ul" "$hold" "$k"
@@ -215,18 +219,16 @@ if ((uacs == 1)); then
   uac_pids=($!)
 else
   # The calls, the rate and the concurrency divided over the processes (the first ones take the
-  # remainder); each started UAC_GAP_MS after the one before, so that its 20 ms grid starts later.
-  gap_ms=${UAC_GAP_MS:-$(python3 -c "print(20 / $uacs)")}
+  # remainder); process k's 20 ms grid held to start k * 20 / N ms past a multiple of 20 ms.
   uac_pids=()
   for ((k = 0; k < uacs; k++)); do
     share=$((calls / uacs + (k < calls % uacs ? 1 : 0)))
     share_rate=$(python3 -c "print(round($rate * $share / $calls, 3))")
-    sipp 127.0.0.1:$callee_sip ${proxy[@]+"${proxy[@]}"} -sf "uac_g711-$k.xml" -s bob -i 127.0.0.1 \
+    LD_PRELOAD="$out/sipp_phase.so" SIPP_PHASE_US=$((k * 20000 / uacs)) sipp 127.0.0.1:$callee_sip ${proxy[@]+"${proxy[@]}"} -sf "uac_g711-$k.xml" -s bob -i 127.0.0.1 \
       -p "${caller_sips[k]}" -mi 127.0.0.1 -mp "${caller_medias[k]}" -d $((hold * 1000)) -m "$share" -l "$share" \
       -r "$share_rate" -nostdin -timeout $((hold * 4 + 60))s -timeout_error -trace_stat -stf "uac_stat-$k.csv" \
       -trace_rtt -rtt_freq 1 -rtp_threadtasks 20 > "uac-$k.out" 2>&1 &
     uac_pids+=($!)
-    python3 -c "import time; time.sleep($gap_ms / 1000)"
   done
 fi
 pids+=("${uac_pids[@]}")
