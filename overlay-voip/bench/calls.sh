@@ -29,6 +29,7 @@
 # preloaded: it needs a C compiler), as phones with clocks of their own spread theirs. Each process
 # streams a file of its own byte (0xff, 0xfe, ...: silence or nearly), so that the analysers tell its
 # calls from another's whose SSRC (0xca11 then the call number within its process) is the same.
+# UAC_SPREAD=0 puts every process at the same phase instead (SIPp's one burst again, from N processes).
 # It takes the machine's build lock for the whole run, so that nothing else disturbs the figures.
 set -euo pipefail
 if [[ -z ${HOPWISE_BENCH_LOCKED:-} ]]; then
@@ -224,7 +225,7 @@ else
   for ((k = 0; k < uacs; k++)); do
     share=$((calls / uacs + (k < calls % uacs ? 1 : 0)))
     share_rate=$(python3 -c "print(round($rate * $share / $calls, 3))")
-    LD_PRELOAD="$out/sipp_phase.so" SIPP_PHASE_US=$((k * 20000 / uacs)) sipp 127.0.0.1:$callee_sip ${proxy[@]+"${proxy[@]}"} -sf "uac_g711-$k.xml" -s bob -i 127.0.0.1 \
+    LD_PRELOAD="$out/sipp_phase.so" SIPP_PHASE_US=$((${UAC_SPREAD:-1} * k * 20000 / uacs)) sipp 127.0.0.1:$callee_sip ${proxy[@]+"${proxy[@]}"} -sf "uac_g711-$k.xml" -s bob -i 127.0.0.1 \
       -p "${caller_sips[k]}" -mi 127.0.0.1 -mp "${caller_medias[k]}" -d $((hold * 1000)) -m "$share" -l "$share" \
       -r "$share_rate" -nostdin -timeout $((hold * 4 + 60))s -timeout_error -trace_stat -stf "uac_stat-$k.csv" \
       -trace_rtt -rtt_freq 1 -rtp_threadtasks 20 > "uac-$k.out" 2>&1 &
