@@ -23,6 +23,13 @@
 # auto, and its threshold). RELAY_NICE=N runs the relays (Hopwise's, or Kamailio and rtpengine) at that
 # nice value (root for a negative one), as a relay with its machine to itself would not wait behind the
 # load generator: SIPp and the captures share the same two cores here.
+# UACS=N splits the callers over N SIPp uac processes (default 1), each with its own SIP and media
+# port and a share of the calls and of the rate: one SIPp sends every call's packet on one 20 ms grid
+# of its own, so N processes send at N phases, process k at k * 20 / N ms of the 20 (sipp_phase.c,
+# preloaded: it needs a C compiler), as phones with clocks of their own spread theirs. Each process
+# streams a file of its own byte (0xff, 0xfe, ...: silence or nearly), so that the analysers tell its
+# calls from another's whose SSRC (0xca11 then the call number within its process) is the same.
+# UAC_SPREAD=0 puts every process at the same phase instead (SIPp's one burst again, from N processes).
 # It takes the machine's build lock for the whole run, so that nothing else disturbs the figures.
 set -euo pipefail
 if [[ -z ${HOPWISE_BENCH_LOCKED:-} ]]; then
@@ -48,6 +55,15 @@ fi
 
 # Loopback addresses and ports: SIPp caller and callee on 127.0.0.1; relays on ports nothing else here uses.
 caller_sip=15080 callee_sip=15070 caller_media=41000 callee_media=40000
+# UACS above 1: process k on SIP port 15200+k and media port 42000+10k, ranges nothing else here uses.
+uacs=${UACS:-1}
+caller_sips=($caller_sip) caller_medias=($caller_media)
+if ((uacs > 1)); then
+  caller_sips=() caller_medias=()
+  for ((k = 0; k < uacs; k++)); do caller_sips+=($((15200 + k))); caller_medias+=($((42000 + 10 * k))); done
+fi
+caller_sip_list=$(IFS=,; echo "${caller_sips[*]}")
+caller_media_list=$(IFS=,; echo "${caller_medias[*]}")
 pids=()
 cleanup() {
   for p in "${pids[@]}"; do kill "$p" 2>/dev/null || true; done
@@ -58,6 +74,17 @@ trap cleanup EXIT
 # rtp_stream plays the file once; make it as long as the call (mu-law silence, 0xff).
 python3 -c "import sys; open(sys.argv[1],'wb').write(b'\xff' * (8000 * int(sys.argv[2])))" "$out/silence.ul" "$hold"
 cp "$bench/uac_g711.xml" "$out/"
+if ((uacs > 1)); then
+  if ! cc -O2 -shared -fPIC -o "$out/sipp_phase.so" "$bench/sipp_phase.c" -ldl; then
+    echo "calls.sh: UACS needs a C compiler (cc) for sipp_phase.c" >&2
+    exit 2
+  fi
+  for ((k = 0; k < uacs; k++)); do
+    python3 -c "import sys; open(sys.argv[1],'wb').write(bytes([0xff - int(sys.argv[3])]) * (8000 * int(sys.argv[2])))" \
+      "$out/silence-$k.ul" "$hold" "$k"
+    sed "s/silence.ul/silence-$k.ul/" "$bench/uac_g711.xml" > "$out/uac_g711-$k.xml"
+  done
+fi
 
 wait_for() { # FILE PATTERN SECONDS
   for ((i = 0; i < $3 * 10; i++)); do
@@ -138,13 +165,14 @@ if [[ -z ${PROBE_EVERY:-} ]]; then
   while ((calls / probe_every > 16)); do probe_every=$((probe_every * 2)); done
 fi
 mask=$(printf '0x%x' $((0xffff0000 | (probe_every - 1))))
+port_filter() { local f= p; for p in "$@"; do f+="${f:+ or }port $p"; done; echo "$f"; }
 tcpdump -i lo -n -s 64 -B 32768 --time-stamp-precision=nano -w "$out/probe.pcap" \
-  "udp and (udp[16:4] & $mask) = 0xca110000 and (port $caller_media or port $callee_media)" \
+  "udp and (udp[16:4] & $mask) = 0xca110000 and ($(port_filter "${caller_medias[@]}" $callee_media))" \
   > "$out/tcpdump.out" 2>&1 &
 tcpdump_pid=$!
 pids+=($tcpdump_pid)
 # And the caller's SIP, whole, for the post-dial delay to the microsecond (SIPp's own is in milliseconds).
-tcpdump -i lo -n -s 0 -B 8192 --time-stamp-precision=nano -w "$out/sip.pcap" "udp port $caller_sip" \
+tcpdump -i lo -n -s 0 -B 8192 --time-stamp-precision=nano -w "$out/sip.pcap" "udp and ($(port_filter "${caller_sips[@]}"))" \
   > "$out/tcpdump-sip.out" 2>&1 &
 pids+=($!)
 sip_tcpdump_pid=$!
@@ -167,7 +195,7 @@ fi
 siphops_pid=
 if [[ ${SIPHOPS:-0} == 1 ]]; then
   tcpdump -i lo -n -s 0 -B 65536 --time-stamp-precision=nano -w "$out/sip-hops.pcap" \
-    "udp and (port $caller_sip or port $callee_sip or port 15060 or port 15062 or port 5060 or port 18100 or port 18101)" \
+    "udp and ($(port_filter "${caller_sips[@]}") or port $callee_sip or port 15060 or port 15062 or port 5060 or port 18100 or port 18101)" \
     > "$out/tcpdump-siphops.out" 2>&1 &
   siphops_pid=$!
   pids+=($siphops_pid)
@@ -184,12 +212,27 @@ uas_pid=$!
 pids+=($uas_pid)
 sleep 0.5
 start=$(date +%s.%N)
-sipp 127.0.0.1:$callee_sip ${proxy[@]+"${proxy[@]}"} -sf uac_g711.xml -s bob -i 127.0.0.1 -p $caller_sip \
-  -mi 127.0.0.1 -mp $caller_media -d $((hold * 1000)) -m "$calls" -l "$calls" -r "$rate" -nostdin \
-  -timeout $((hold * 4 + 60))s -timeout_error -trace_stat -stf uac_stat.csv -trace_rtt -rtt_freq 1 \
-  -rtp_threadtasks 20 > uac.out 2>&1 &
-uac_pid=$!
-pids+=($uac_pid)
+if ((uacs == 1)); then
+  sipp 127.0.0.1:$callee_sip ${proxy[@]+"${proxy[@]}"} -sf uac_g711.xml -s bob -i 127.0.0.1 -p $caller_sip \
+    -mi 127.0.0.1 -mp $caller_media -d $((hold * 1000)) -m "$calls" -l "$calls" -r "$rate" -nostdin \
+    -timeout $((hold * 4 + 60))s -timeout_error -trace_stat -stf uac_stat.csv -trace_rtt -rtt_freq 1 \
+    -rtp_threadtasks 20 > uac.out 2>&1 &
+  uac_pids=($!)
+else
+  # The calls, the rate and the concurrency divided over the processes (the first ones take the
+  # remainder); process k's 20 ms grid held to start k * 20 / N ms past a multiple of 20 ms.
+  uac_pids=()
+  for ((k = 0; k < uacs; k++)); do
+    share=$((calls / uacs + (k < calls % uacs ? 1 : 0)))
+    share_rate=$(python3 -c "print(round($rate * $share / $calls, 3))")
+    LD_PRELOAD="$out/sipp_phase.so" SIPP_PHASE_US=$((${UAC_SPREAD:-1} * k * 20000 / uacs)) sipp 127.0.0.1:$callee_sip ${proxy[@]+"${proxy[@]}"} -sf "uac_g711-$k.xml" -s bob -i 127.0.0.1 \
+      -p "${caller_sips[k]}" -mi 127.0.0.1 -mp "${caller_medias[k]}" -d $((hold * 1000)) -m "$share" -l "$share" \
+      -r "$share_rate" -nostdin -timeout $((hold * 4 + 60))s -timeout_error -trace_stat -stf "uac_stat-$k.csv" \
+      -trace_rtt -rtt_freq 1 -rtp_threadtasks 20 > "uac-$k.out" 2>&1 &
+    uac_pids+=($!)
+  done
+fi
+pids+=("${uac_pids[@]}")
 
 # CPU over the plateau, when every call is up: ticks of each process (all threads) from /proc.
 ticks() { local t=0; for p in "$@"; do t=$((t + $(awk '{print $14 + $15}' "/proc/$p/stat" 2>/dev/null || echo 0))); done; echo $t; }
@@ -213,15 +256,17 @@ window_from=$((ramp + 3))
 window_to=$((hold - 1))
 sleep_until "$window_from"
 read -r -a watched <<< "$(relay_processes)"
-relay0=$(ticks ${watched[@]+"${watched[@]}"}) uac0=$(ticks $uac_pid) uas0=$(ticks $uas_pid) t0=$(date +%s.%N)
+relay0=$(ticks ${watched[@]+"${watched[@]}"}) uac0=$(ticks "${uac_pids[@]}") uas0=$(ticks $uas_pid) t0=$(date +%s.%N)
 schedstats ${watched[@]+"${watched[@]}"} > "$out/sched0"
 socket_drops > "$out/drops0"
 sleep_until "$window_to"
-relay1=$(ticks ${watched[@]+"${watched[@]}"}) uac1=$(ticks $uac_pid) uas1=$(ticks $uas_pid) t1=$(date +%s.%N)
+relay1=$(ticks ${watched[@]+"${watched[@]}"}) uac1=$(ticks "${uac_pids[@]}") uas1=$(ticks $uas_pid) t1=$(date +%s.%N)
 schedstats ${watched[@]+"${watched[@]}"} > "$out/sched1"
 socket_drops > "$out/drops1"
 
-uac_rc=0; wait $uac_pid || uac_rc=$?
+# With several processes, the first failure's code (0 when every one succeeded).
+uac_rc=0
+for p in "${uac_pids[@]}"; do rc=0; wait "$p" || rc=$?; ((uac_rc == 0)) && uac_rc=$rc; done
 uas_rc=0; wait $uas_pid || uas_rc=$?
 sleep 1
 kill -INT $tcpdump_pid $sip_tcpdump_pid $hops_pid $siphops_pid 2>/dev/null || true
@@ -240,16 +285,18 @@ esac
 
 hz=$(getconf CLK_TCK)
 python3 - "$system" "$calls" "$uac_rc" "$uas_rc" "$out" "$hz" "$relay0" "$relay1" "$uac0" "$uac1" "$uas0" "$uas1" \
-  "$t0" "$t1" "$udp_before" "$udp_after" "$loss" "$delay_ms" <<'PY'
+  "$t0" "$t1" "$udp_before" "$udp_after" "$loss" "$delay_ms" "$caller_media_list" <<'PY'
 import csv, glob, statistics, sys
-(system, calls, uac_rc, uas_rc, out, hz, r0, r1, c0, c1, s0, s1, t0, t1, ub, ua, loss, delay) = sys.argv[1:]
+(system, calls, uac_rc, uas_rc, out, hz, r0, r1, c0, c1, s0, s1, t0, t1, ub, ua, loss, delay, caller_medias) = sys.argv[1:]
 calls = int(calls); hz = int(hz); wall = float(t1) - float(t0)
 cores = lambda a, b: (int(b) - int(a)) / hz / wall
 def last_row(path):
     rows = list(csv.reader(open(path), delimiter=';'))
     return dict(zip(rows[0], rows[-1]))
-stat = last_row(glob.glob(out + '/uac_stat.csv')[0])
-ok, failed = int(stat['SuccessfulCall(C)']), int(stat['FailedCall(C)'])
+# One statistics file per uac process (uac_stat.csv, or uac_stat-K.csv with UACS): their counts summed.
+stats = [last_row(f) for f in sorted(glob.glob(out + '/uac_stat*.csv'))]
+ok = sum(int(stat['SuccessfulCall(C)']) for stat in stats)
+failed = sum(int(stat['FailedCall(C)']) for stat in stats)
 rtts = []
 for f in glob.glob(out + '/*_rtt.csv'):
     for row in list(csv.reader(open(f), delimiter=';'))[1:]:
@@ -274,8 +321,8 @@ for k, v in d1.items():
     if delta:
         port = int(k.split('/')[0].split(':')[1], 16)
         by_port[port] = by_port.get(port, 0) + delta
-caller_media = 41000
-others = sum(v for p, v in by_port.items() if p != caller_media)
+caller_media = {int(p) for p in caller_medias.split(',')}
+others = sum(v for p, v in by_port.items() if p not in caller_media)
 def sched(path):
     rows = {}
     for line in open(path):
@@ -294,12 +341,17 @@ busiest = ' '.join(f"{k.split('/')[2]}:run={r / 1e9 / wall:.3f},wait={w / 1e9 / 
 print(f"SCHED window relay threads running={run_all / 1e9 / wall:.3f} cores, runnable but waiting for a core="
       f"{wait_all / 1e9 / wall:.3f} thread-seconds per second; busiest threads {busiest}")
 print(f"DROPS window socket receive-buffer drops: caller media socket (SIPp uac never reads its echo)="
-      f"{by_port.get(caller_media, 0)} every other socket={others} {dict(sorted(by_port.items()))}")
+      f"{sum(by_port.get(p, 0) for p in caller_media)} every other socket={others} {dict(sorted(by_port.items()))}")
 PY
-java -cp "$cp_bench" net.hopwise.voip.bench.SipCapture "$out/sip.pcap" $caller_sip
-java -cp "$cp_bench" net.hopwise.voip.bench.RtpCapture "$out/probe.pcap" $caller_media $callee_media 20
+java -cp "$cp_bench" net.hopwise.voip.bench.SipCapture "$out/sip.pcap" "$caller_sip_list"
+java -cp "$cp_bench" net.hopwise.voip.bench.RtpCapture "$out/probe.pcap" "$caller_media_list" $callee_media 20
 if [[ -n $hops_pid ]]; then
-  python3 "$bench/hops.py" "$out/probe.pcap" "$out/overlay.pcap" $caller_media $callee_media 18100 18101
+  python3 "$bench/hops.py" "$out/probe.pcap" "$out/overlay.pcap" "$caller_media_list" $callee_media 18100 18101
+fi
+if ((uacs > 1)); then
+  # When in the 20 ms the sampled calls send, over all the processes, and when the callee echoes them.
+  python3 "$bench/phases.py" "$out/probe.pcap" "$caller_media_list"
+  python3 "$bench/phases.py" "$out/probe.pcap" $callee_media
 fi
 if [[ -n $siphops_pid ]]; then
   python3 "$bench/sip_hops.py" "$out/sip-hops.pcap"

@@ -6,8 +6,10 @@ overlay datagram (SIPp's SSRC 0xca11 then the call number, so only plaintext lin
 the payload is sealed), and on a loopback GSO capture one captured packet may carry several datagrams.
 For each direction it prints the time from the phone's packet reaching the first relay's socket to the
 overlay datagram leaving that node (ingress node), and from the overlay datagram to the packet leaving
-the second relay for the phone (egress node).
-Usage: hops.py probe.pcap overlay.pcap CALLER_MEDIA_PORT CALLEE_MEDIA_PORT NODE_A_PORT NODE_B_PORT"""
+the second relay for the phone (egress node). Several SIPp callers (comma-separated media ports: calls.sh's
+UACS) number their calls from the same SSRC each; a packet is keyed by its payload's first byte too,
+which each caller process streams a value of its own for.
+Usage: hops.py probe.pcap overlay.pcap CALLER_MEDIA_PORT[,PORT...] CALLEE_MEDIA_PORT NODE_A_PORT NODE_B_PORT"""
 import struct
 import sys
 
@@ -48,14 +50,19 @@ def packets(path):
             yield t, sport, dport, udp[8:]
 
 
+def rtp_key(rtp):
+    """(mark, ssrc, seq) of a SIPp RTP packet: the mark is its payload's first byte (None if not captured)."""
+    ssrc, = struct.unpack('>I', rtp[8:12])
+    seq, = struct.unpack('>H', rtp[2:4])
+    return rtp[12] if len(rtp) > 12 else None, ssrc, seq
+
+
 def rtp_keys(payload):
-    """Every (ssrc, seq) of a SIPp RTP header inside a payload (overlay datagrams, maybe coalesced)."""
+    """Every key (rtp_key) of a SIPp RTP header inside a payload (overlay datagrams, maybe coalesced)."""
     i = payload.find(b'\xca\x11')
     while i >= 0:
         if i >= 8 and payload[i - 8] & 0xc0 == 0x80 and i + 4 <= len(payload):
-            ssrc, = struct.unpack('>I', payload[i:i + 4])
-            seq, = struct.unpack('>H', payload[i - 6:i - 4])
-            yield ssrc, seq
+            yield rtp_key(payload[i - 8:i + 5])
         i = payload.find(b'\xca\x11', i + 1)
 
 
@@ -67,20 +74,22 @@ def pct(values, p):
 
 
 def main():
-    probe, overlay, caller, callee, node_a, node_b = sys.argv[1], sys.argv[2], *map(int, sys.argv[3:7])
-    # direction name -> stage -> {(ssrc, seq): first time seen}
+    probe, overlay = sys.argv[1], sys.argv[2]
+    callers = {int(p) for p in sys.argv[3].split(',')}
+    callee, node_a, node_b = map(int, sys.argv[4:7])
+    # direction name -> stage -> {(mark, ssrc, seq): first time seen}
     stages = {d: {s: {} for s in ('phone_out', 'overlay', 'phone_in')} for d in ('forward', 'echo')}
     for t, sport, dport, payload in packets(probe):
         if len(payload) < 12 or payload[8:10] != b'\xca\x11':
             continue
-        key = (struct.unpack('>I', payload[8:12])[0], struct.unpack('>H', payload[2:4])[0])
-        if sport == caller:
+        key = rtp_key(payload)
+        if sport in callers:
             stages['forward']['phone_out'].setdefault(key, t)
         elif dport == callee:
             stages['forward']['phone_in'].setdefault(key, t)
         elif sport == callee:
             stages['echo']['phone_out'].setdefault(key, t)
-        elif dport == caller:
+        elif dport in callers:
             stages['echo']['phone_in'].setdefault(key, t)
     for t, sport, dport, payload in packets(overlay):
         direction = 'forward' if (sport, dport) == (node_a, node_b) else 'echo' if (sport, dport) == (node_b, node_a) else None

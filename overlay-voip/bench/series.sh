@@ -26,6 +26,11 @@
 #                                                added delay into ingress node and egress node), N calls (default
 #                                                1000; several sizes run in turn), three rounds, with every
 #                                                socket's default receive buffer at 4 MiB as in wide
+#   overlay-voip/bench/series.sh phones [N]      N calls (default 1000) from UACS SIPp callers (default 10: calls.sh;
+#                                                their send phases spread), direct, Hopwise (HOPS=1) and Kamailio +
+#                                                rtpengine, each at nice 0 and with the relays at RELAY_NICE
+#                                                (default -10), in turn, three rounds; each run takes the lock
+#                                                for itself, with every socket's default receive buffer at 4 MiB
 set -uo pipefail
 bench=$(cd "$(dirname "$0")" && pwd)
 results=${RESULTS:-$bench/results-$(date -u +%Y%m%dT%H%M).txt}
@@ -96,6 +101,17 @@ if [[ $what == hops ]]; then
       for n in "$@"; do
         once "hopwise $n media-thread $media_thread HOPS=1 rmem_default 4194304" MEDIA_THREAD=$media_thread HOPS=1 -- hopwise "$n"
       done' "${sizes[@]}"
+  done
+fi
+if [[ $what == phones ]]; then
+  n=${2:-1000}
+  for round in 1 2 3; do
+    export round n uacs=${UACS:-10} relay_nice=${RELAY_NICE:--10}
+    locked "$wide_buffers"'once "direct $n UACS=$uacs rmem_default 4194304" UACS=$uacs -- direct "$n"'
+    locked "$wide_buffers"'once "hopwise $n UACS=$uacs HOPS=1 rmem_default 4194304" UACS=$uacs HOPS=1 -- hopwise "$n"'
+    locked "$wide_buffers"'once "kamailio $n UACS=$uacs rmem_default 4194304" UACS=$uacs -- kamailio "$n"'
+    locked "$wide_buffers"'once "hopwise $n UACS=$uacs HOPS=1 RELAY_NICE=$relay_nice rmem_default 4194304" UACS=$uacs HOPS=1 RELAY_NICE=$relay_nice -- hopwise "$n"'
+    locked "$wide_buffers"'once "kamailio $n UACS=$uacs RELAY_NICE=$relay_nice rmem_default 4194304" UACS=$uacs RELAY_NICE=$relay_nice -- kamailio "$n"'
   done
 fi
 if [[ $what == all || $what == loss ]]; then

@@ -30,6 +30,8 @@ FIELDS = [
     ("fwd_sent", r"^RTP forward .*? sent=(\d+)"), ("echo_sent", r"^RTP echo .*? sent=(\d+)"),
     ("echo_received", r"^RTP echo .*? received=(\d+)"),
     ("uas_socket_drops", r"^DROPS .*?\b40000: (\d+)"),
+    # UACS runs: the callers' send phases over the sampled calls (phases.py's first line, the callers').
+    ("phases_spread_ms", r"^PHASES .*? spread_ms=([\d.]+)"), ("phases_most_1ms", r"^PHASES .*? most_within_1ms=(\d+)"),
 ]
 # HOPS=1 runs: hops.py's split of each direction's added delay into ingress node and egress node (µs).
 for d, tag in (("forward", "fwd"), ("echo", "echo")):

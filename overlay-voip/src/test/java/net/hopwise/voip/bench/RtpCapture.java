@@ -23,8 +23,13 @@ import net.hopwise.voip.relay.EModel;
  * keep SSRC and sequence, which is what makes the match possible; a direct call shows the same packet
  * on both legs, so its delay is zero and the figure is the delay the relays add.
  *
+ * <p>Several SIPp callers (comma-separated media ports) number their calls from the same SSRC each, so a
+ * stream is keyed by its SSRC and the first byte of its payload, which each caller process streams a
+ * value of its own for (calls.sh with {@code UACS}): on the callee's leg behind a relay the caller's
+ * port is not seen, the payload is, as relays pass it unchanged and SIPp echoes it.
+ *
  * <pre>
- * java -cp ... net.hopwise.voip.bench.RtpCapture probe.pcap CALLER_MEDIA_PORT CALLEE_MEDIA_PORT [ACCESS_MS [PLAYOUT_MS]]
+ * java -cp ... net.hopwise.voip.bench.RtpCapture probe.pcap CALLER_MEDIA_PORT[,PORT...] CALLEE_MEDIA_PORT [ACCESS_MS [PLAYOUT_MS]]
  * </pre>
  *
  * Prints one line per direction ({@code forward}: caller to callee; {@code echo}: back).
@@ -136,20 +141,29 @@ public final class RtpCapture {
             System.err.println("usage: RtpCapture CAPTURE.pcap CALLER_MEDIA_PORT CALLEE_MEDIA_PORT [ACCESS_MS [PLAYOUT_MS]]");
             System.exit(2);
         }
-        int callerPort = Integer.parseInt(args[1]);
+        int[] callerPorts = Arrays.stream(args[1].split(",")).mapToInt(Integer::parseInt).toArray();
         int calleePort = Integer.parseInt(args[2]);
         double accessMs = args.length > 3 ? Double.parseDouble(args[3]) : 20;
         double playoutMs = args.length > 4 ? Double.parseDouble(args[4]) : DEFAULT_PLAYOUT_MS;
         Direction forward = new Direction();
         Direction echo = new Direction();
-        long[] counts = read(Path.of(args[0]), callerPort, calleePort, forward, echo);
+        long[] counts = read(Path.of(args[0]), callerPorts, calleePort, forward, echo);
         System.out.printf(Locale.ROOT, "CAPTURE packets=%d rtp=%d%n", counts[0], counts[1]);
         System.out.println(forward.report("forward", accessMs, playoutMs));
         System.out.println(echo.report("echo", accessMs, playoutMs));
     }
 
-    /** Returns the number of captured packets and of SIPp RTP packets among them. */
+    /** As {@link #read(Path, int[], int, Direction, Direction)} with one caller. */
     static long[] read(Path file, int callerPort, int calleePort, Direction forward, Direction echo)
+            throws IOException {
+        return read(file, new int[] {callerPort}, calleePort, forward, echo);
+    }
+
+    /**
+     * Returns the number of captured packets and of SIPp RTP packets among them. Streams are keyed by
+     * SSRC and, above it, the payload's first byte (the caller process's mark; 0 when not captured).
+     */
+    static long[] read(Path file, int[] callerPorts, int calleePort, Direction forward, Direction echo)
             throws IOException {
         ByteBuffer b = ByteBuffer.wrap(Files.readAllBytes(file)).order(ByteOrder.LITTLE_ENDIAN);
         int magic = b.getInt(0);
@@ -194,20 +208,31 @@ public final class RtpCapture {
                 continue;
             }
             rtp++;
-            if (src == callerPort) {
-                forward.leave(ssrc, seq, t);
+            long mark = rtpAt + 12 < off ? b.get(rtpAt + 12) & 0xffL : 0;
+            long stream = mark << 32 | ssrc;
+            if (contains(callerPorts, src)) {
+                forward.leave(stream, seq, t);
             }
             if (dst == calleePort) {
-                forward.arrive(ssrc, seq, ts, t);
+                forward.arrive(stream, seq, ts, t);
             }
             if (src == calleePort) {
-                echo.leave(ssrc, seq, t);
+                echo.leave(stream, seq, t);
             }
-            if (dst == callerPort) {
-                echo.arrive(ssrc, seq, ts, t);
+            if (contains(callerPorts, dst)) {
+                echo.arrive(stream, seq, ts, t);
             }
         }
         return new long[] {packets, rtp};
+    }
+
+    private static boolean contains(int[] ports, int port) {
+        for (int p : ports) {
+            if (p == port) {
+                return true;
+            }
+        }
+        return false;
     }
 
     private static double percentile(long[] sorted, double p) {

@@ -2,10 +2,7 @@ package net.hopwise.voip.bench;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import java.io.ByteArrayOutputStream;
 import java.io.IOException;
-import java.nio.ByteBuffer;
-import java.nio.ByteOrder;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import org.junit.jupiter.api.Test;
@@ -26,7 +23,7 @@ class RtpCaptureTest {
 
     @Test
     void matchesEachPacketAcrossTheRelaysAndCountsLossAndDuplicates() throws IOException {
-        Pcap pcap = new Pcap();
+        LoopbackPcap pcap = new LoopbackPcap();
         long ssrc = 0xca110003L;
         for (int seq = 0; seq < 10; seq++) {
             long sent = 1_000_000_000L + seq * 20_000_000L;
@@ -59,7 +56,7 @@ class RtpCaptureTest {
 
     @Test
     void countsPacketsLaterThanAJitterBufferWouldPlayAsLostAtPlayout() throws IOException {
-        Pcap pcap = new Pcap();
+        LoopbackPcap pcap = new LoopbackPcap();
         long ssrc = 0xca110001L;
         for (int seq = 0; seq < 10; seq++) {
             long sent = 1_000_000_000L + seq * 20_000_000L;
@@ -83,37 +80,5 @@ class RtpCaptureTest {
         assertThat(playoutMos).isLessThan(mos);
         // A deeper buffer plays every packet.
         assertThat(forward.report("forward", 20, 200)).contains("late_at_playout=0 loss_at_playout=0.000%");
-    }
-
-    /** A nanosecond pcap of Ethernet frames on loopback, as tcpdump writes them. */
-    private static final class Pcap {
-        private final ByteArrayOutputStream out = new ByteArrayOutputStream();
-
-        Pcap() {
-            ByteBuffer header = ByteBuffer.allocate(24).order(ByteOrder.LITTLE_ENDIAN);
-            header.putInt(0xa1b23c4d).putShort((short) 2).putShort((short) 4).putInt(0).putInt(0).putInt(262144)
-                    .putInt(1);
-            out.writeBytes(header.array());
-        }
-
-        void rtp(long nanos, int src, int dst, int seq, long timestamp, long ssrc) {
-            ByteBuffer frame = ByteBuffer.allocate(14 + 20 + 8 + 12 + 160);
-            frame.position(12);
-            frame.putShort((short) 0x0800);
-            frame.put((byte) 0x45).put((byte) 0).putShort((short) (20 + 8 + 172)).putInt(0)
-                    .put((byte) 64).put((byte) 17).putShort((short) 0).putInt(0x7f000001).putInt(0x7f000001);
-            frame.putShort((short) src).putShort((short) dst).putShort((short) 180).putShort((short) 0);
-            frame.put((byte) 0x80).put((byte) 0).putShort((short) seq).putInt((int) timestamp).putInt((int) ssrc);
-            byte[] bytes = frame.array();
-            ByteBuffer record = ByteBuffer.allocate(16).order(ByteOrder.LITTLE_ENDIAN);
-            record.putInt((int) (nanos / 1_000_000_000L)).putInt((int) (nanos % 1_000_000_000L)).putInt(bytes.length)
-                    .putInt(bytes.length);
-            out.writeBytes(record.array());
-            out.writeBytes(bytes);
-        }
-
-        byte[] bytes() {
-            return out.toByteArray();
-        }
     }
 }

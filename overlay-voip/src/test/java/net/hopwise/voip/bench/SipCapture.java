@@ -14,18 +14,25 @@ import java.util.Map;
 /**
  * Post-dial delay from a tcpdump capture (nanosecond pcap, loopback) of the caller's SIP port: per
  * Call-ID, from the caller's first INVITE leaving its socket to the first 200 for that INVITE reaching
- * it. SIPp's own response times are whole milliseconds, too coarse for what a relay adds.
+ * it. SIPp's own response times are whole milliseconds, too coarse for what a relay adds. Several
+ * callers (comma-separated SIP ports, one per SIPp process) are told apart by their port as well as the
+ * Call-ID, so that two processes' calls are never taken for one.
  *
  * <pre>
- * java -cp ... net.hopwise.voip.bench.SipCapture sip.pcap CALLER_SIP_PORT
+ * java -cp ... net.hopwise.voip.bench.SipCapture sip.pcap CALLER_SIP_PORT[,PORT...]
  * </pre>
  */
 public final class SipCapture {
     private SipCapture() {}
 
     public static void main(String[] args) throws IOException {
-        int callerPort = Integer.parseInt(args[1]);
-        ByteBuffer b = ByteBuffer.wrap(Files.readAllBytes(Path.of(args[0]))).order(ByteOrder.LITTLE_ENDIAN);
+        int[] callerPorts = Arrays.stream(args[1].split(",")).mapToInt(Integer::parseInt).toArray();
+        System.out.println(report(Path.of(args[0]), callerPorts));
+    }
+
+    /** The PDD line for a capture of the callers' SIP ports. */
+    static String report(Path capture, int... callerPorts) throws IOException {
+        ByteBuffer b = ByteBuffer.wrap(Files.readAllBytes(capture)).order(ByteOrder.LITTLE_ENDIAN);
         boolean nanos = b.getInt(0) == 0xa1b23c4d;
         int linkHeader = b.getInt(20) == 1 ? 14 : 16;
         Map<String, Long> invited = new HashMap<>();
@@ -50,17 +57,26 @@ public final class SipCapture {
             if (callId == null || cseq == null || !cseq.endsWith("INVITE")) {
                 continue;
             }
-            if (src == callerPort && text.startsWith("INVITE ")) {
-                invited.putIfAbsent(callId, t);
-            } else if (dst == callerPort && text.startsWith("SIP/2.0 200")) {
-                answered.putIfAbsent(callId, t);
+            if (contains(callerPorts, src) && text.startsWith("INVITE ")) {
+                invited.putIfAbsent(src + " " + callId, t);
+            } else if (contains(callerPorts, dst) && text.startsWith("SIP/2.0 200")) {
+                answered.putIfAbsent(dst + " " + callId, t);
             }
         }
         double[] pdd = invited.entrySet().stream().filter(e -> answered.containsKey(e.getKey()))
                 .mapToDouble(e -> (answered.get(e.getKey()) - e.getValue()) / 1e6).sorted().toArray();
-        System.out.printf(Locale.ROOT, "PDD calls=%d answered=%d ms p50=%.3f p90=%.3f p99=%.3f max=%.3f mean=%.3f%n",
+        return String.format(Locale.ROOT, "PDD calls=%d answered=%d ms p50=%.3f p90=%.3f p99=%.3f max=%.3f mean=%.3f",
                 invited.size(), pdd.length, percentile(pdd, 50), percentile(pdd, 90), percentile(pdd, 99),
                 pdd.length == 0 ? 0 : pdd[pdd.length - 1], Arrays.stream(pdd).average().orElse(0));
+    }
+
+    private static boolean contains(int[] ports, int port) {
+        for (int p : ports) {
+            if (p == port) {
+                return true;
+            }
+        }
+        return false;
     }
 
     private static String header(String text, String name, String compact) {
