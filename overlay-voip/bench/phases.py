@@ -30,7 +30,12 @@ def main():
     phases = []
     for times in streams.values():
         middle = times[len(times) // 3:len(times) // 3 + 100]
-        phases.append(statistics.median(t % interval_ns for t in middle) / 1e6)
+        # Each send time as an offset from the first one's phase, within half an interval either way, so
+        # that a stream sending at the wrap (some times just after a multiple of 20 ms, some just before)
+        # has the median of where it sends, not of 0.1 and 19.9.
+        ref = middle[0] % interval_ns
+        offsets = ((t - ref + interval_ns // 2) % interval_ns - interval_ns // 2 for t in middle)
+        phases.append(((ref + statistics.median(offsets)) % interval_ns) / 1e6)
     phases.sort()
     # The smallest arc of the interval's circle that holds every phase.
     gaps = [phases[i + 1] - phases[i] for i in range(len(phases) - 1)]
