@@ -7,7 +7,7 @@ import java.time.Duration;
  * build with {@link #builder()}. Each default is declared once, with its reason; they are the
  * thesis's (Puangpronpitag 2003, Table 6-1 and chapter 5) unless the reason says otherwise.
  *
- * <p>About 880 lines, over the house's 400: one immutable configuration with its builder and presets,
+ * <p>About 910 lines, over the house's 400: one immutable configuration with its builder and presets,
  * each parameter declared once with its reason and validated; split, a user would need two builders
  * for one receiver.
  */

@@ -23,8 +23,8 @@ import java.util.function.DoubleSupplier;
  * bunches around the gap.
  */
 final class LossHistory {
-    /** RFC 5348, section 5.4: the eight most recent intervals, the older four fading. */
-    private static final double[] WEIGHTS = {1.0, 1.0, 1.0, 1.0, 0.8, 0.6, 0.4, 0.2};
+    /** RFC 5348, section 5.4: the eight most recent intervals, the older four fading (1, 1, 1, 1, 0.8, 0.6, 0.4, 0.2). */
+    private static final double[] WEIGHTS = weights(8);
     /** Event starts remembered for late-seen losses: about a second of events at a few per round trip. */
     private static final int RECENT_EVENTS = 16;
     /** A gap longer than this is an outage; its further packets count in the interval, not as events. */
@@ -224,20 +224,25 @@ final class LossHistory {
 
     /** p: 0 before the first loss event. */
     double rate() {
-        if (!anyEvent) {
-            return 0;
-        }
-        double withOpen = open * WEIGHTS[0];
+        return anyEvent ? perMeanInterval(1, open, closed, closedCount, WEIGHTS) : 0;
+    }
+
+    /**
+     * {@code scale} over RFC 5348's weighted mean of the intervals (section 5.4): the closed ones,
+     * most recent first, and the open one counted only when that makes the mean longer.
+     */
+    private static double perMeanInterval(double scale, double open, long[] closed, int count, double[] weights) {
+        double withOpen = open * weights[0];
         double closedOnly = 0;
         double total = 0;
-        for (int i = 0; i < closedCount; i++) {
-            total += WEIGHTS[i];
-            closedOnly += closed[i] * WEIGHTS[i];
-            if (i + 1 < closedCount) {
-                withOpen += closed[i] * WEIGHTS[i + 1];
+        for (int i = 0; i < count; i++) {
+            total += weights[i];
+            closedOnly += closed[i] * weights[i];
+            if (i + 1 < count) {
+                withOpen += closed[i] * weights[i + 1];
             }
         }
-        return total / Math.max(withOpen, closedOnly);
+        return total * scale / Math.max(withOpen, closedOnly);
     }
 
     /**
@@ -246,20 +251,8 @@ final class LossHistory {
      * history was built with (TFRC's eight unless told). 0 before the first event.
      */
     double eventsPerSecond() {
-        if (!anyEvent) {
-            return 0;
-        }
-        double withOpen = Math.max(0, newestSentNanos - openSinceNanos) * timeWeights[0];
-        double closedOnly = 0;
-        double total = 0;
-        for (int i = 0; i < closedNanosCount; i++) {
-            total += timeWeights[i];
-            closedOnly += closedNanos[i] * timeWeights[i];
-            if (i + 1 < closedNanosCount) {
-                withOpen += closedNanos[i] * timeWeights[i + 1];
-            }
-        }
-        return total * 1e9 / Math.max(withOpen, closedOnly);
+        return anyEvent ? perMeanInterval(1e9, Math.max(0, newestSentNanos - openSinceNanos), closedNanos,
+                closedNanosCount, timeWeights) : 0;
     }
 
     /** Loss events so far. */

@@ -141,7 +141,7 @@ public final class RtpCapture {
             System.err.println("usage: RtpCapture CAPTURE.pcap CALLER_MEDIA_PORT CALLEE_MEDIA_PORT [ACCESS_MS [PLAYOUT_MS]]");
             System.exit(2);
         }
-        int[] callerPorts = Arrays.stream(args[1].split(",")).mapToInt(Integer::parseInt).toArray();
+        int[] callerPorts = CallerPorts.parse(args[1]);
         int calleePort = Integer.parseInt(args[2]);
         double accessMs = args.length > 3 ? Double.parseDouble(args[3]) : 20;
         double playoutMs = args.length > 4 ? Double.parseDouble(args[4]) : DEFAULT_PLAYOUT_MS;
@@ -210,7 +210,7 @@ public final class RtpCapture {
             rtp++;
             long mark = rtpAt + 12 < off ? b.get(rtpAt + 12) & 0xffL : 0;
             long stream = mark << 32 | ssrc;
-            if (contains(callerPorts, src)) {
+            if (CallerPorts.contains(callerPorts, src)) {
                 forward.leave(stream, seq, t);
             }
             if (dst == calleePort) {
@@ -219,20 +219,11 @@ public final class RtpCapture {
             if (src == calleePort) {
                 echo.leave(stream, seq, t);
             }
-            if (contains(callerPorts, dst)) {
+            if (CallerPorts.contains(callerPorts, dst)) {
                 echo.arrive(stream, seq, ts, t);
             }
         }
         return new long[] {packets, rtp};
-    }
-
-    private static boolean contains(int[] ports, int port) {
-        for (int p : ports) {
-            if (p == port) {
-                return true;
-            }
-        }
-        return false;
     }
 
     private static double percentile(long[] sorted, double p) {

@@ -26,7 +26,7 @@ public final class SipCapture {
     private SipCapture() {}
 
     public static void main(String[] args) throws IOException {
-        int[] callerPorts = Arrays.stream(args[1].split(",")).mapToInt(Integer::parseInt).toArray();
+        int[] callerPorts = CallerPorts.parse(args[1]);
         System.out.println(report(Path.of(args[0]), callerPorts));
     }
 
@@ -57,9 +57,9 @@ public final class SipCapture {
             if (callId == null || cseq == null || !cseq.endsWith("INVITE")) {
                 continue;
             }
-            if (contains(callerPorts, src) && text.startsWith("INVITE ")) {
+            if (CallerPorts.contains(callerPorts, src) && text.startsWith("INVITE ")) {
                 invited.putIfAbsent(src + " " + callId, t);
-            } else if (contains(callerPorts, dst) && text.startsWith("SIP/2.0 200")) {
+            } else if (CallerPorts.contains(callerPorts, dst) && text.startsWith("SIP/2.0 200")) {
                 answered.putIfAbsent(dst + " " + callId, t);
             }
         }
@@ -68,15 +68,6 @@ public final class SipCapture {
         return String.format(Locale.ROOT, "PDD calls=%d answered=%d ms p50=%.3f p90=%.3f p99=%.3f max=%.3f mean=%.3f",
                 invited.size(), pdd.length, percentile(pdd, 50), percentile(pdd, 90), percentile(pdd, 99),
                 pdd.length == 0 ? 0 : pdd[pdd.length - 1], Arrays.stream(pdd).average().orElse(0));
-    }
-
-    private static boolean contains(int[] ports, int port) {
-        for (int p : ports) {
-            if (p == port) {
-                return true;
-            }
-        }
-        return false;
     }
 
     private static String header(String text, String name, String compact) {
