@@ -212,26 +212,24 @@ uas_pid=$!
 pids+=($uas_pid)
 sleep 0.5
 start=$(date +%s.%N)
-if ((uacs == 1)); then
-  sipp 127.0.0.1:$callee_sip ${proxy[@]+"${proxy[@]}"} -sf uac_g711.xml -s bob -i 127.0.0.1 -p $caller_sip \
-    -mi 127.0.0.1 -mp $caller_media -d $((hold * 1000)) -m "$calls" -l "$calls" -r "$rate" -nostdin \
-    -timeout $((hold * 4 + 60))s -timeout_error -trace_stat -stf uac_stat.csv -trace_rtt -rtt_freq 1 \
-    -rtp_threadtasks 20 > uac.out 2>&1 &
-  uac_pids=($!)
-else
-  # The calls, the rate and the concurrency divided over the processes (the first ones take the
-  # remainder); process k's 20 ms grid held to start k * 20 / N ms past a multiple of 20 ms.
-  uac_pids=()
-  for ((k = 0; k < uacs; k++)); do
+# With UACS, the calls, the rate and the concurrency divided over the processes (the first ones take the
+# remainder), and process k's 20 ms grid held to start k * 20 / N ms past a multiple of 20 ms.
+uac_pids=()
+for ((k = 0; k < uacs; k++)); do
+  if ((uacs == 1)); then
+    suffix= share=$calls share_rate=$rate preload=()
+  else
+    suffix=-$k
     share=$((calls / uacs + (k < calls % uacs ? 1 : 0)))
     share_rate=$(python3 -c "print(round($rate * $share / $calls, 3))")
-    LD_PRELOAD="$out/sipp_phase.so" SIPP_PHASE_US=$((${UAC_SPREAD:-1} * k * 20000 / uacs)) sipp 127.0.0.1:$callee_sip ${proxy[@]+"${proxy[@]}"} -sf "uac_g711-$k.xml" -s bob -i 127.0.0.1 \
-      -p "${caller_sips[k]}" -mi 127.0.0.1 -mp "${caller_medias[k]}" -d $((hold * 1000)) -m "$share" -l "$share" \
-      -r "$share_rate" -nostdin -timeout $((hold * 4 + 60))s -timeout_error -trace_stat -stf "uac_stat-$k.csv" \
-      -trace_rtt -rtt_freq 1 -rtp_threadtasks 20 > "uac-$k.out" 2>&1 &
-    uac_pids+=($!)
-  done
-fi
+    preload=(env LD_PRELOAD="$out/sipp_phase.so" SIPP_PHASE_US=$((${UAC_SPREAD:-1} * k * 20000 / uacs)))
+  fi
+  ${preload[@]+"${preload[@]}"} sipp 127.0.0.1:$callee_sip ${proxy[@]+"${proxy[@]}"} -sf "uac_g711$suffix.xml" -s bob \
+    -i 127.0.0.1 -p "${caller_sips[k]}" -mi 127.0.0.1 -mp "${caller_medias[k]}" -d $((hold * 1000)) -m "$share" \
+    -l "$share" -r "$share_rate" -nostdin -timeout $((hold * 4 + 60))s -timeout_error -trace_stat \
+    -stf "uac_stat$suffix.csv" -trace_rtt -rtt_freq 1 -rtp_threadtasks 20 > "uac$suffix.out" 2>&1 &
+  uac_pids+=($!)
+done
 pids+=("${uac_pids[@]}")
 
 # CPU over the plateau, when every call is up: ticks of each process (all threads) from /proc.
