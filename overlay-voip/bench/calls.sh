@@ -22,7 +22,10 @@
 # calls and on a thread of their own beyond, on that thread, or on the node's loop (default: the relay's,
 # auto, and its threshold). RELAY_NICE=N runs the relays (Hopwise's, or Kamailio and rtpengine) at that
 # nice value (root for a negative one), as a relay with its machine to itself would not wait behind the
-# load generator: SIPp and the captures share the same two cores here.
+# load generator: SIPp and the captures share the same two cores here. RELAY_RT=N runs them under the
+# real-time round-robin policy at priority N instead (chrt -r; root), as a media relay is deployed where
+# its tail matters: a relay thread with work then never waits behind SIPp or a capture (the kernel still
+# keeps 5% of each core for the rest, sched_rt_runtime_us).
 # UACS=N splits the callers over N SIPp uac processes (default 1), each with its own SIP and media
 # port and a share of the calls and of the rate: one SIPp sends every call's packet on one 20 ms grid
 # of its own, so N processes send at N phases, process k at k * 20 / N ms of the 20 (sipp_phase.c,
@@ -99,6 +102,12 @@ wait_for() { # FILE PATTERN SECONDS
 relay_pids=()
 relay_nice=()
 if [[ -n ${RELAY_NICE:-} ]]; then relay_nice=(nice -n "$RELAY_NICE"); fi
+if [[ -n ${RELAY_RT:-} ]]; then relay_nice=(chrt -r "$RELAY_RT"); fi
+# LOAD_RT=N (with RELAY_RT above it): the phones (SIPp) and the captures under the same policy at
+# priority N, so that the relays come first and the load generator second, before anything else on
+# the machine; without it a relay that never waits leaves the phones what is left of two cores.
+load_rt=()
+if [[ -n ${LOAD_RT:-} ]]; then load_rt=(chrt -r "$LOAD_RT"); fi
 case $system in
   direct)
     proxy=() ;;
@@ -148,12 +157,12 @@ esac
 warmup=${WARMUP:-$((calls < 100 ? calls : 1000))}
 if [[ $system != direct && $warmup -gt 0 ]]; then
   (cd "$out" && python3 -c "open('warm.ul','wb').write(b'\xff' * 48000)" && sed 's/silence.ul/warm.ul/' uac_g711.xml > uac_warm.xml)
-  (cd "$out" && exec sipp -sn uas -i 127.0.0.1 -p 15072 -mi 127.0.0.1 -mp 40100 -rtp_echo -m "$warmup" -nostdin \
+  (cd "$out" && exec ${load_rt[@]+"${load_rt[@]}"} sipp -sn uas -i 127.0.0.1 -p 15072 -mi 127.0.0.1 -mp 40100 -rtp_echo -m "$warmup" -nostdin \
     -timeout 120s > warm-uas.out 2>&1) &
   warm_uas=$!
   pids+=($warm_uas)
   sleep 0.5
-  (cd "$out" && sipp 127.0.0.1:15072 "${proxy[@]}" -sf uac_warm.xml -s bob -i 127.0.0.1 -p 15082 -mi 127.0.0.1 \
+  (cd "$out" && ${load_rt[@]+"${load_rt[@]}"} sipp 127.0.0.1:15072 "${proxy[@]}" -sf uac_warm.xml -s bob -i 127.0.0.1 -p 15082 -mi 127.0.0.1 \
     -mp 41100 -d 6000 -m "$warmup" -l "$warmup" -r 25 -nostdin -timeout 120s > warm-uac.out 2>&1) || true
   wait $warm_uas || true
   sleep 2
@@ -166,13 +175,13 @@ if [[ -z ${PROBE_EVERY:-} ]]; then
 fi
 mask=$(printf '0x%x' $((0xffff0000 | (probe_every - 1))))
 port_filter() { local f= p; for p in "$@"; do f+="${f:+ or }port $p"; done; echo "$f"; }
-tcpdump -i lo -n -s 64 -B 32768 --time-stamp-precision=nano -w "$out/probe.pcap" \
+${load_rt[@]+"${load_rt[@]}"} tcpdump -i lo -n -s 64 -B 32768 --time-stamp-precision=nano -w "$out/probe.pcap" \
   "udp and (udp[16:4] & $mask) = 0xca110000 and ($(port_filter "${caller_medias[@]}" $callee_media))" \
   > "$out/tcpdump.out" 2>&1 &
 tcpdump_pid=$!
 pids+=($tcpdump_pid)
 # And the caller's SIP, whole, for the post-dial delay to the microsecond (SIPp's own is in milliseconds).
-tcpdump -i lo -n -s 0 -B 8192 --time-stamp-precision=nano -w "$out/sip.pcap" "udp and ($(port_filter "${caller_sips[@]}"))" \
+${load_rt[@]+"${load_rt[@]}"} tcpdump -i lo -n -s 0 -B 8192 --time-stamp-precision=nano -w "$out/sip.pcap" "udp and ($(port_filter "${caller_sips[@]}"))" \
   > "$out/tcpdump-sip.out" 2>&1 &
 pids+=($!)
 sip_tcpdump_pid=$!
@@ -182,7 +191,7 @@ wait_for "$out/tcpdump-sip.out" 'listening on' 10
 # splits the added delay between the ingress node and the egress node.
 hops_pid=
 if [[ ${HOPS:-0} == 1 && $system == hopwise ]]; then
-  tcpdump -i lo -n -s 0 -B 65536 --time-stamp-precision=nano -c 2000000 -w "$out/overlay.pcap" \
+  ${load_rt[@]+"${load_rt[@]}"} tcpdump -i lo -n -s 0 -B 65536 --time-stamp-precision=nano -c 2000000 -w "$out/overlay.pcap" \
     "udp and (port 18100 or port 18101)" \
     > "$out/tcpdump-overlay.out" 2>&1 &
   hops_pid=$!
@@ -194,7 +203,7 @@ fi
 # post-dial delay relay by relay (a diagnostic: the capture costs the machine some CPU).
 siphops_pid=
 if [[ ${SIPHOPS:-0} == 1 ]]; then
-  tcpdump -i lo -n -s 0 -B 65536 --time-stamp-precision=nano -w "$out/sip-hops.pcap" \
+  ${load_rt[@]+"${load_rt[@]}"} tcpdump -i lo -n -s 0 -B 65536 --time-stamp-precision=nano -w "$out/sip-hops.pcap" \
     "udp and ($(port_filter "${caller_sips[@]}") or port $callee_sip or port 15060 or port 15062 or port 5060 or port 18100 or port 18101)" \
     > "$out/tcpdump-siphops.out" 2>&1 &
   siphops_pid=$!
@@ -206,7 +215,7 @@ rate=$(python3 -c "print(max(1, round($calls / $ramp, 1)))")
 udp_before=$(awk '/^Udp:/ {n++} /^Udp:/ && n == 2 {print $4, $6, $7}' /proc/net/snmp)
 
 cd "$out"
-sipp -sn uas -i 127.0.0.1 -p $callee_sip -mi 127.0.0.1 -mp $callee_media -rtp_echo -m "$calls" -nostdin \
+${load_rt[@]+"${load_rt[@]}"} sipp -sn uas -i 127.0.0.1 -p $callee_sip -mi 127.0.0.1 -mp $callee_media -rtp_echo -m "$calls" -nostdin \
   -timeout $((hold * 4 + 60))s -timeout_error -trace_stat -stf uas_stat.csv > uas.out 2>&1 &
 uas_pid=$!
 pids+=($uas_pid)
@@ -224,7 +233,7 @@ for ((k = 0; k < uacs; k++)); do
     share_rate=$(python3 -c "print(round($rate * $share / $calls, 3))")
     preload=(env LD_PRELOAD="$out/sipp_phase.so" SIPP_PHASE_US=$((${UAC_SPREAD:-1} * k * 20000 / uacs)))
   fi
-  ${preload[@]+"${preload[@]}"} sipp 127.0.0.1:$callee_sip ${proxy[@]+"${proxy[@]}"} -sf "uac_g711$suffix.xml" -s bob \
+  ${load_rt[@]+"${load_rt[@]}"} ${preload[@]+"${preload[@]}"} sipp 127.0.0.1:$callee_sip ${proxy[@]+"${proxy[@]}"} -sf "uac_g711$suffix.xml" -s bob \
     -i 127.0.0.1 -p "${caller_sips[k]}" -mi 127.0.0.1 -mp "${caller_medias[k]}" -d $((hold * 1000)) -m "$share" \
     -l "$share" -r "$share_rate" -nostdin -timeout $((hold * 4 + 60))s -timeout_error -trace_stat \
     -stf "uac_stat$suffix.csv" -trace_rtt -rtt_freq 1 -rtp_threadtasks 20 > "uac$suffix.out" 2>&1 &

@@ -31,6 +31,11 @@
 #                                                rtpengine, each at nice 0 and with the relays at RELAY_NICE
 #                                                (default -10), in turn, three rounds; each run takes the lock
 #                                                for itself, with every socket's default receive buffer at 4 MiB
+#   overlay-voip/bench/series.sh phones-hops [N...]  Hopwise only (HOPS=1: node by node), N calls (default 100 200
+#                                                300 500; several sizes in turn) from UACS SIPp callers (default 10,
+#                                                their phases spread), the relays at RELAY_NICE (default -10), three
+#                                                rounds, with every socket's default receive buffer at 4 MiB: up to
+#                                                which load each node's p99 stays within its goal
 set -uo pipefail
 bench=$(cd "$(dirname "$0")" && pwd)
 results=${RESULTS:-$bench/results-$(date -u +%Y%m%dT%H%M).txt}
@@ -101,6 +106,16 @@ if [[ $what == hops ]]; then
       for n in "$@"; do
         once "hopwise $n media-thread $media_thread HOPS=1 rmem_default 4194304" MEDIA_THREAD=$media_thread HOPS=1 -- hopwise "$n"
       done' "${sizes[@]}"
+  done
+fi
+if [[ $what == phones-hops ]]; then
+  [[ $# -gt 1 ]] && shift && sizes=("$@") || sizes=(100 200 300 500)
+  for round in 1 2 3; do
+    export round uacs=${UACS:-10} relay_nice=${RELAY_NICE:--10}
+    for n in "${sizes[@]}"; do
+      export n
+      locked "$wide_buffers"'once "hopwise $n UACS=$uacs HOPS=1 RELAY_NICE=$relay_nice rmem_default 4194304" UACS=$uacs HOPS=1 RELAY_NICE=$relay_nice -- hopwise "$n"'
+    done
   done
 fi
 if [[ $what == phones ]]; then

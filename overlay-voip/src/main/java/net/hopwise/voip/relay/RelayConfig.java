@@ -65,13 +65,15 @@ public final class RelayConfig {
     public static final MediaThread DEFAULT_MEDIA_THREAD = MediaThread.AUTO;
     /**
      * Calls a relay carries with its phones' sockets on the node's loop before the media loop takes
-     * the next ones ({@link MediaThread#AUTO}). Measured (docs/benchmarks.md): at 100 calls the node's
-     * loop alone gave the shorter tail and less CPU (both relays 0.17 cores); at 1000 calls the media
-     * loop gave the shorter worst direction, where one relay's single loop ran 0.33 to 0.40 of a core.
-     * 200 keeps twice the measured light load on the node's loop and puts four fifths of a 1000-call
-     * load on the media loop; loads between were not measured.
+     * the next ones ({@link MediaThread#AUTO}). Measured (docs/benchmarks.md, "The media thread
+     * against the node's loop alone, the callers' phases spread"): with phones whose send phases are
+     * spread, the node's loop alone gave each node the shorter p99 and 15-22% less CPU at 300, 500 and
+     * 1000 calls, where its loop ran about half a core; with SIPp's one burst per 20 ms, the shorter
+     * tail at 100 calls and the same CPU at 1000. Beyond 1000 calls (not measured: this machine cannot
+     * offer more beside the relays) the media loop takes the next calls, so that a relay whose loop
+     * nears a core spreads its phones over a second one.
      */
-    public static final int DEFAULT_MEDIA_THREAD_CALLS = 200;
+    public static final int DEFAULT_MEDIA_THREAD_CALLS = 1000;
     /** Kamailio registrar's min_expires: re-registration more often than each minute only loads the relay. */
     public static final int DEFAULT_MIN_EXPIRES = 60;
     /** Kamailio registrar's max_expires: a phone gone for good is forgotten within the hour. */
