@@ -23,8 +23,8 @@
 # auto, and its threshold). RELAY_NICE=N runs the relays (Hopwise's, or Kamailio and rtpengine) at that
 # nice value (root for a negative one), as a relay with its machine to itself would not wait behind the
 # load generator: SIPp and the captures share the same two cores here. RELAY_RT=N runs them under the
-# real-time round-robin policy at priority N instead (chrt -r; root), as a media relay is deployed where
-# its tail matters: a relay thread with work then never waits behind SIPp or a capture (the kernel still
+# real-time round-robin policy at priority N instead (chrt -r; root; a diagnostic: docs/benchmarks.md,
+# "1000 calls with the relays under a real-time policy"): a relay thread with work then never waits behind SIPp or a capture (the kernel still
 # keeps 5% of each core for the rest, sched_rt_runtime_us).
 # UACS=N splits the callers over N SIPp uac processes (default 1), each with its own SIP and media
 # port and a share of the calls and of the rate: one SIPp sends every call's packet on one 20 ms grid
