@@ -24,8 +24,8 @@
 # nice value (root for a negative one), as a relay with its machine to itself would not wait behind the
 # load generator: SIPp and the captures share the same two cores here. RELAY_RT=N runs them under the
 # real-time round-robin policy at priority N instead (chrt -r; root; a diagnostic: docs/benchmarks.md,
-# "1000 calls with the relays under a real-time policy"): a relay thread with work then never waits behind SIPp or a capture (the kernel still
-# keeps 5% of each core for the rest, sched_rt_runtime_us).
+# "1000 calls with the relays under a real-time policy"): a relay thread with work then never waits
+# behind SIPp or a capture (the kernel still keeps 5% of each core for the rest, sched_rt_runtime_us).
 # UACS=N splits the callers over N SIPp uac processes (default 1), each with its own SIP and media
 # port and a share of the calls and of the rate: one SIPp sends every call's packet on one 20 ms grid
 # of its own, so N processes send at N phases, process k at k * 20 / N ms of the 20 (sipp_phase.c,
@@ -100,9 +100,9 @@ wait_for() { # FILE PATTERN SECONDS
 }
 
 relay_pids=()
-relay_nice=()
-if [[ -n ${RELAY_NICE:-} ]]; then relay_nice=(nice -n "$RELAY_NICE"); fi
-if [[ -n ${RELAY_RT:-} ]]; then relay_nice=(chrt -r "$RELAY_RT"); fi
+relay_sched=()
+if [[ -n ${RELAY_NICE:-} ]]; then relay_sched=(nice -n "$RELAY_NICE"); fi
+if [[ -n ${RELAY_RT:-} ]]; then relay_sched=(chrt -r "$RELAY_RT"); fi
 # LOAD_RT=N (with RELAY_RT above it): the phones (SIPp) and the captures under the same policy at
 # priority N, so that the relays come first and the load generator second, before anything else on
 # the machine; without it a relay that never waits leaves the phones what is left of two cores.
@@ -130,7 +130,7 @@ case $system in
       if [[ -n ${MEDIA_THREAD_CALLS:-} ]]; then relay_args+=(--media-thread-calls "$MEDIA_THREAD_CALLS"); fi
       if [[ ${KEYS:-0} == 1 ]]; then relay_args+=(--key "$out/$site.key" --trusted-keys "$out/trusted"); fi
       mkfifo "$out/relay-$site.in"
-      ${relay_nice[@]+"${relay_nice[@]}"} java ${RELAY_JAVA_OPTS:-} -cp "$cp_bench" net.hopwise.voip.bench.BenchRelay --name "$site" --bind "127.0.0.1:$me" \
+      ${relay_sched[@]+"${relay_sched[@]}"} java ${RELAY_JAVA_OPTS:-} -cp "$cp_bench" net.hopwise.voip.bench.BenchRelay --name "$site" --bind "127.0.0.1:$me" \
         --neighbour "$peer" --sip "127.0.0.1:$sip" --media-ports "$ports" --route prefix:bob=b --linger 1 \
         --seed "$seed" --spin-us "${SPIN_US:-0}" ${seed_args[@]+"${seed_args[@]}"} \
         ${relay_args[@]+"${relay_args[@]}"} < "$out/relay-$site.in" > "$out/relay-$site.out" 2>&1 &

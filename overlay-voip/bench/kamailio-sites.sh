@@ -8,7 +8,7 @@
 rtpengine_start() { # SITE SIP_IP INT_IP INT_ADVERTISED
   local site=$1 ip=$2 int_ip=$3 int_adv=$4
   # Two threads: the machine's cores. Ports from 20000 on each address, clear of SIPp's and the relays'.
-  ${relay_nice[@]+"${relay_nice[@]}"} rtpengine --config-file=none --table=-1 --interface="ext/$ip" --interface="int/$int_ip!$int_adv" \
+  ${relay_sched[@]+"${relay_sched[@]}"} rtpengine --config-file=none --table=-1 --interface="ext/$ip" --interface="int/$int_ip!$int_adv" \
     --listen-ng="$ip:2223" --port-min=20000 --port-max="$rtp_max" --foreground --log-stderr --log-level=4 \
     --num-threads=2 --delete-delay=1 --pidfile="$out/rtpengine-$site.pid" > "$out/rtpengine-$site.out" 2>&1 &
   pids+=($!)
@@ -22,7 +22,7 @@ kamailio_start() { # SITE SIP_IP NEXT_HOP OFFER_DIRECTIONS ANSWER_DIRECTIONS
     -e "s/@RTPENGINE_REPLY_FLAGS@/$answer $common/" -e "s|@NEXT_HOP@|$next|" \
     "$bench/kamailio.cfg" > "$out/kamailio-$site.cfg"
   # -DD: stay in the foreground (the script owns the processes); -E: log to stderr.
-  ${relay_nice[@]+"${relay_nice[@]}"} kamailio -f "$out/kamailio-$site.cfg" -P "$out/kamailio-$site.pid" -DD -E -Y "$out" > "$out/kamailio-$site.out" 2>&1 &
+  ${relay_sched[@]+"${relay_sched[@]}"} kamailio -f "$out/kamailio-$site.cfg" -P "$out/kamailio-$site.pid" -DD -E -Y "$out" > "$out/kamailio-$site.out" 2>&1 &
   pids+=($!)
   kamailio_main_pids+=($!)
 }
