@@ -11,7 +11,6 @@ import java.net.DatagramPacket;
 import java.net.DatagramSocket;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
-import java.net.SocketException;
 import java.util.List;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CopyOnWriteArrayList;
@@ -70,7 +69,7 @@ class MediaThreadTest {
             List<Seen> seen = new CopyOnWriteArrayList<>();
             RelayMedia media = new RelayMedia(node, loop, local, phoneLoop);
             media.proxy(recording(seen, loop, phone.getLocalPort()));
-            int first = freePorts(local, 4);
+            int first = LoopbackPorts.freeBlock(local, 4);
             int second = first + 2;
             try {
                 assertThat(onLoop(loop, () -> media.bindPhonePorts(first) && media.bindPhonePorts(second))).isTrue();
@@ -138,7 +137,7 @@ class MediaThreadTest {
                 });
                 group.shutdownGracefully(0, 5, TimeUnit.SECONDS).syncUninterruptibly();
             }
-            assertThat(freePorts(local, 4)).as("every port free again").isEqualTo(first);
+            assertThat(LoopbackPorts.allFree(local, first, 4)).as("every port free again").isTrue();
         }
     }
 
@@ -162,7 +161,7 @@ class MediaThreadTest {
             List<Seen> seen = new CopyOnWriteArrayList<>();
             RelayMedia media = new RelayMedia(node, loop, local, mediaLoop, 2);
             media.proxy(recording(seen, loop, 0));
-            int first = freePorts(local, 10);
+            int first = LoopbackPorts.freeBlock(local, 10);
             int[] pairs = {first, first + 2, first + 4, first + 6, first + 8};
             try {
                 // Two calls under the threshold of two, on the node's loop; the third on the media loop.
@@ -264,7 +263,7 @@ class MediaThreadTest {
                 });
                 group.shutdownGracefully(0, 5, TimeUnit.SECONDS).syncUninterruptibly();
             }
-            assertThat(freePorts(local, 10)).as("every port free again").isEqualTo(first);
+            assertThat(LoopbackPorts.allFree(local, first, 10)).as("every port free again").isTrue();
         }
     }
 
@@ -295,23 +294,5 @@ class MediaThreadTest {
 
     private static <T> T onLoop(NodeLoop loop, Callable<T> query) throws Exception {
         return loop.loop().submit(query).get();
-    }
-
-    /** An even port with the {@code n - 1} above it free. */
-    private static int freePorts(InetAddress local, int n) {
-        for (int port = 44000; port < 60000; port += n) {
-            boolean free = true;
-            for (int p = port; p < port + n && free; p++) {
-                try (DatagramSocket s = new DatagramSocket(new InetSocketAddress(local, p))) {
-                    free = true;
-                } catch (SocketException e) {
-                    free = false;
-                }
-            }
-            if (free) {
-                return port;
-            }
-        }
-        throw new IllegalStateException("no " + n + " free ports from 44000");
     }
 }

@@ -3,16 +3,12 @@ package net.hopwise.voip.relay;
 import java.io.File;
 import java.io.IOException;
 import java.io.UncheckedIOException;
-import java.net.DatagramSocket;
 import java.net.InetAddress;
-import java.net.InetSocketAddress;
-import java.net.SocketException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.Assumptions;
 
 /** Runs SIPp (Debian's sip-tester) as a process: skipped with a message where it is not installed. */
@@ -95,7 +91,7 @@ final class Sipp {
     /**
      * A port for SIPp's {@code -mp} on the IPv4 loopback: SIPp binds its audio socket there and its
      * video socket two above, and gives up before its first call when either is taken (one such
-     * start left a run waiting for a call that never came), so both must be free now.
+     * start left a run waiting for a call that never came), so they must be free now.
      */
     static int freeMediaPort() {
         return freeMediaPort(InetAddress.getLoopbackAddress());
@@ -103,58 +99,11 @@ final class Sipp {
 
     /** As {@link #freeMediaPort()}, on the given address (SIPp's {@code -mi}). */
     static int freeMediaPort(InetAddress address) {
-        return freePort(address, 2);
+        return LoopbackPorts.freeBlock(address, 3);
     }
 
     /** A UDP port free now on loopback, for a SIP peer's {@code -p}. */
     static int freeUdpPort() {
-        return freePort(InetAddress.getLoopbackAddress(), 0);
-    }
-
-    /*
-     * Ports come from a band below the kernel's ephemeral range, not from bind(0): a port bind(0)
-     * handed out and the test released is in the pool every other socket on the machine draws from,
-     * and in CI another module's test took one (57173) between the check and SIPp's own bind, so SIPp
-     * exited 254 before its first call. Below the ephemeral range only an explicit bind can take it.
-     * The relays in these tests hold fixed ports from 30000 up, so the band ends below them; each JVM
-     * starts at its own place in the band so two suites side by side do not walk the same ports.
-     */
-    private static final int BAND_LOW = 12000;
-    private static final int BAND_HIGH = Math.min(30000, ephemeralLow());
-    private static final AtomicInteger NEXT =
-            new AtomicInteger((int) (ProcessHandle.current().pid() * 4 % Math.max(4, BAND_HIGH - BAND_LOW)));
-
-    private static int freePort(InetAddress address, int alsoFree) {
-        int span = BAND_HIGH - BAND_LOW - alsoFree;
-        if (span < 100) {
-            throw new IllegalStateException("the kernel's ephemeral ports start at " + BAND_HIGH
-                    + ": no band below them for the SIP peers' ports");
-        }
-        for (int attempt = 0; attempt < 200; attempt++) {
-            int port = BAND_LOW + Math.floorMod(NEXT.getAndAdd(4), span);
-            try (DatagramSocket first = new DatagramSocket(new InetSocketAddress(address, port))) {
-                if (alsoFree == 0) {
-                    return port;
-                }
-                try (DatagramSocket second = new DatagramSocket(new InetSocketAddress(address, port + alsoFree))) {
-                    return port;
-                }
-            } catch (SocketException taken) {
-                // the next attempt takes the next port in the band
-            }
-        }
-        throw new IllegalStateException("no free UDP port" + (alsoFree == 0 ? "" : " with the one " + alsoFree
-                + " above it") + " in " + BAND_LOW + "-" + BAND_HIGH + " on " + address + " in 200 attempts");
-    }
-
-    private static int ephemeralLow() {
-        try {
-            // read as a stream: the file's size reads as 0, and Files.readString of it returned "3"
-            String[] range = Files.readAllLines(Path.of("/proc/sys/net/ipv4/ip_local_port_range")).get(0).trim()
-                    .split("\\s+");
-            return Integer.parseInt(range[0]);
-        } catch (IOException | RuntimeException unreadable) {
-            return 32768; // Linux's default
-        }
+        return LoopbackPorts.freeBlock(InetAddress.getLoopbackAddress(), 1);
     }
 }
