@@ -2,10 +2,7 @@ package net.hopwise.voip.relay;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import java.net.DatagramSocket;
 import java.net.InetAddress;
-import java.net.InetSocketAddress;
-import java.net.SocketException;
 import net.hopwise.overlay.NodeConfig;
 import net.hopwise.overlay.NodeRuntime;
 import net.hopwise.overlay.OverlayNode;
@@ -25,7 +22,7 @@ class PreparedPhonePortsTest {
             InetAddress local = InetAddress.getByName("127.0.0.1");
             NodeLoop loop = NodeLoop.of(node);
             RelayMedia media = new RelayMedia(node, loop, local);
-            int first = freePair(local);
+            int first = LoopbackPorts.freeBlock(local, 4);
             int second = first + 2;
 
             loop.loop().submit(() -> media.preparePhonePorts(first)).get();
@@ -62,21 +59,6 @@ class PreparedPhonePortsTest {
     }
 
     private static boolean bindable(InetAddress local, int port) {
-        try (DatagramSocket s = new DatagramSocket(new InetSocketAddress(local, port))) {
-            return true;
-        } catch (SocketException e) {
-            return false;
-        }
-    }
-
-    /** An even port with the three above it free: two pairs for the test. */
-    private static int freePair(InetAddress local) {
-        for (int port = 42000; port < 60000; port += 4) {
-            if (bindable(local, port) && bindable(local, port + 1) && bindable(local, port + 2)
-                    && bindable(local, port + 3)) {
-                return port;
-            }
-        }
-        throw new IllegalStateException("no four free ports from 42000");
+        return LoopbackPorts.allFree(local, port, 1);
     }
 }
