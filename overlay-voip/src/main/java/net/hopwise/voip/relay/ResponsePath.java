@@ -64,7 +64,7 @@ final class ResponsePath {
             client.cancelPending = false;
             client.retransmitAtNanos = 0;
             client.timeoutAtNanos = Long.MAX_VALUE;
-            client.expiresAtNanos = now + proxy.config.transactionWait().toNanos();
+            proxy.transactions.expireAt(client, now + proxy.config.transactionWait().toNanos());
         }
         Transactions.Server server = client.server;
         if (server != null && status < 200 && server.lastStatus >= 200) {
@@ -198,7 +198,7 @@ final class ResponsePath {
             server.lastResponse = ProxyMessages.bytes(response);
         }
         if (status >= 200) {
-            server.expiresAtNanos = now + proxy.config.transactionWait().toNanos();
+            proxy.transactions.expireAt(server, now + proxy.config.transactionWait().toNanos());
         }
     }
 
@@ -217,7 +217,7 @@ final class ResponsePath {
                     ? ProxyMessages.response(request.message(), status, proxy.words.tag(), extra, proxy.alloc)
                     : null;
             if (out == null) {
-                server.expiresAtNanos = now;
+                proxy.transactions.expireAt(server, now);
                 return;
             }
             remember(server, status, out, now);
@@ -281,7 +281,10 @@ final class ResponsePath {
     long onTimer(long now) {
         long next = Long.MAX_VALUE;
         long t2 = proxy.config.t2().toNanos();
-        for (Transactions.Client c : proxy.transactions.clients()) {
+        // By index: a timeout's CANCEL or failover may add client transactions while this runs.
+        java.util.List<Transactions.Client> pending = proxy.transactions.pendingClients();
+        for (int i = 0; i < pending.size(); i++) {
+            Transactions.Client c = pending.get(i);
             if (c.finalStatus != 0) {
                 continue;
             }
@@ -294,7 +297,7 @@ final class ResponsePath {
                 c.cancelPending = false;
                 c.retransmitAtNanos = 0;
                 c.timeoutAtNanos = Long.MAX_VALUE;
-                c.expiresAtNanos = now + proxy.config.transactionWait().toNanos();
+                proxy.transactions.expireAt(c, now + proxy.config.transactionWait().toNanos());
                 if (c.server != null) {
                     // A 408 for this branch only: the others of a fork may still answer.
                     proxy.forks.onFailure(c.server, c, 408, null, null, now);
@@ -313,6 +316,7 @@ final class ResponsePath {
             }
             next = Math.min(next, c.timeoutAtNanos);
         }
+        proxy.transactions.prunePending();
         return next;
     }
 }

@@ -2,9 +2,9 @@ package net.hopwise.voip.relay;
 
 import java.util.ArrayList;
 import java.util.HashMap;
-import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
+import java.util.PriorityQueue;
 import net.hopwise.voip.sip.CSeq;
 import net.hopwise.voip.sip.SipMessage;
 import net.hopwise.voip.sip.Via;
@@ -15,6 +15,12 @@ import net.hopwise.voip.sip.Via;
  * retransmissions are answered from the last response and CANCEL finds its INVITE), and a client
  * transaction per request forwarded (keyed by the branch the relay wrote, so that responses find
  * their way back). Retransmission and timeout deadlines live here; {@link SipProxy} acts on them.
+ *
+ * <p>A transaction outlives its final response by the transaction wait (64 T1, 32 s by default) to
+ * absorb retransmissions, so a relay under load holds thousands of finished transactions and few
+ * pending ones. The timers therefore never walk every transaction: expiries are kept in deadline
+ * order ({@link #expireAt}), and the retransmission timers walk only the client transactions still
+ * waiting for a final response ({@link #pendingClients}).
  */
 final class Transactions {
     /** A request this relay received and must answer. */
@@ -38,6 +44,7 @@ final class Transactions {
         int bestStatus;
         byte[] bestResponse;
         int[] bestPorts;
+        /** Set through {@link Transactions#expireAt(Server, long)}, which queues it. */
         long expiresAtNanos = Long.MAX_VALUE;
 
         Server(String key, Hop source, String method, byte[] request, boolean initial) {
@@ -64,6 +71,7 @@ final class Transactions {
         long retransmitAtNanos;
         long intervalNanos;
         long timeoutAtNanos;
+        /** Set through {@link Transactions#expireAt(Client, long)}, which queues it. */
         long expiresAtNanos = Long.MAX_VALUE;
 
         Client(String branch, Server server, Hop destination, String method, byte[] forwarded) {
@@ -77,6 +85,16 @@ final class Transactions {
 
     private final Map<String, Server> servers = new HashMap<>();
     private final Map<String, Client> clients = new HashMap<>();
+    /**
+     * Every expiry set, earliest first. An entry whose transaction has since been given another
+     * expiry, or was replaced under its key, is stale and skipped when it comes up: re-arming is
+     * rare (a transaction's expiry is set when it ends), so they are few.
+     */
+    private final PriorityQueue<Expiry> expiries = new PriorityQueue<>((x, y) -> Long.signum(x.at - y.at));
+    /** Client transactions added and not yet seen with a final status, in the order they were added. */
+    private final ArrayList<Client> pending = new ArrayList<>();
+
+    private record Expiry(long at, Server server, Client client) { }
 
     /**
      * The server-transaction key of a request (RFC 3261 section 17.2.3): the branch and method when
@@ -111,10 +129,33 @@ final class Transactions {
 
     void add(Client c) {
         clients.put(c.branch, c);
+        pending.add(c);
     }
 
-    Iterable<Client> clients() {
-        return clients.values();
+    /**
+     * The client transactions that may still wait for a final response, in the order they were
+     * added; a caller walks it by index (what it does may add more) and then calls
+     * {@link #prunePending}. Entries already final or forgotten may remain until then.
+     */
+    List<Client> pendingClients() {
+        return pending;
+    }
+
+    /** Drops from {@link #pendingClients} those with a final status or no longer held. */
+    void prunePending() {
+        pending.removeIf(c -> c.finalStatus != 0 || clients.get(c.branch) != c);
+    }
+
+    /** {@code s} is forgotten at {@code at} (RFC 3261's Timers J and K, or at once). */
+    void expireAt(Server s, long at) {
+        s.expiresAtNanos = at;
+        expiries.add(new Expiry(at, s, null));
+    }
+
+    /** {@code c} is forgotten at {@code at}. */
+    void expireAt(Client c, long at) {
+        c.expiresAtNanos = at;
+        expiries.add(new Expiry(at, null, c));
     }
 
     int serverCount() {
@@ -125,30 +166,30 @@ final class Transactions {
         return clients.size();
     }
 
-    /** Forgets transactions past their lifetime; returns the earliest remaining expiry. */
+    /**
+     * Forgets transactions past their lifetime; returns the earliest expiry still queued (perhaps a
+     * stale one: the caller then looks again early, and finds nothing to do). Takes time in proportion
+     * to the expiries due, not to the transactions held.
+     */
     long expire(long now) {
-        long next = Long.MAX_VALUE;
-        for (Iterator<Server> it = servers.values().iterator(); it.hasNext(); ) {
-            Server s = it.next();
-            if (now - s.expiresAtNanos >= 0 && s.expiresAtNanos != Long.MAX_VALUE) {
-                it.remove();
-            } else if (s.expiresAtNanos != Long.MAX_VALUE) {
-                next = Math.min(next, s.expiresAtNanos);
+        Expiry e;
+        while ((e = expiries.peek()) != null && now - e.at >= 0) {
+            expiries.poll();
+            if (e.server != null) {
+                if (e.server.expiresAtNanos == e.at && servers.get(e.server.key) == e.server) {
+                    servers.remove(e.server.key);
+                }
+            } else if (e.client.expiresAtNanos == e.at && clients.get(e.client.branch) == e.client) {
+                clients.remove(e.client.branch);
             }
         }
-        for (Iterator<Client> it = clients.values().iterator(); it.hasNext(); ) {
-            Client c = it.next();
-            if (c.expiresAtNanos != Long.MAX_VALUE && now - c.expiresAtNanos >= 0) {
-                it.remove();
-            } else {
-                next = Math.min(next, c.expiresAtNanos);
-            }
-        }
-        return next;
+        return e == null ? Long.MAX_VALUE : e.at;
     }
 
     void clear() {
         servers.clear();
         clients.clear();
+        expiries.clear();
+        pending.clear();
     }
 }
