@@ -36,6 +36,15 @@
 #                                                their phases spread), the relays at RELAY_NICE (default -10), three
 #                                                rounds, with every socket's default receive buffer at 4 MiB: up to
 #                                                which load each node's p99 stays within its goal
+#   overlay-voip/bench/series.sh phones-compare [N]  N calls (default 500) from UACS SIPp callers (default 10), Hopwise and
+#                                                Kamailio + rtpengine, both relays at RELAY_NICE (default -10), in turn,
+#                                                three rounds, each round in one hold of the lock with every socket's
+#                                                default receive buffer at 4 MiB
+#   overlay-voip/bench/series.sh trees A B [N]   two builds of Hopwise against each other: the relays of checkout A,
+#                                                then of checkout B (each a directory with its own
+#                                                `./mvnw -q -pl overlay-voip -am package -DskipTests`, e.g. a git
+#                                                worktree of the commit before a change), N calls (default 1000) as
+#                                                in phones-hops, in turn, three rounds, each round in one hold of the lock
 set -uo pipefail
 bench=$(cd "$(dirname "$0")" && pwd)
 results=${RESULTS:-$bench/results-$(date -u +%Y%m%dT%H%M).txt}
@@ -116,6 +125,28 @@ if [[ $what == phones-hops ]]; then
       export n
       locked "$wide_buffers"'once "hopwise $n UACS=$uacs HOPS=1 RELAY_NICE=$relay_nice rmem_default 4194304" UACS=$uacs HOPS=1 RELAY_NICE=$relay_nice -- hopwise "$n"'
     done
+  done
+fi
+if [[ $what == phones-compare ]]; then
+  n=${2:-500}
+  for round in 1 2 3; do
+    export round n uacs=${UACS:-10} relay_nice=${RELAY_NICE:--10}
+    locked "$wide_buffers"'
+      once "hopwise $n UACS=$uacs RELAY_NICE=$relay_nice rmem_default 4194304" UACS=$uacs RELAY_NICE=$relay_nice -- hopwise "$n"
+      once "kamailio $n UACS=$uacs RELAY_NICE=$relay_nice rmem_default 4194304" UACS=$uacs RELAY_NICE=$relay_nice -- kamailio "$n"'
+  done
+fi
+if [[ $what == trees ]]; then
+  tree_a=$(cd "${2:?usage: series.sh trees A B [N]}" && pwd) tree_b=$(cd "${3:?usage: series.sh trees A B [N]}" && pwd)
+  n=${4:-1000}
+  for round in 1 2 3; do
+    export round n tree_a tree_b uacs=${UACS:-10} relay_nice=${RELAY_NICE:--10}
+    # once() runs this checkout's calls.sh; each run runs the calls.sh (and the build) of its own tree.
+    locked "$wide_buffers"'
+      for tree in "$tree_a" "$tree_b"; do
+        bench=$tree/overlay-voip/bench
+        once "hopwise $n UACS=$uacs HOPS=1 RELAY_NICE=$relay_nice rmem_default 4194304 tree $tree $(git -C "$tree" rev-parse --short HEAD 2>/dev/null)" UACS=$uacs HOPS=1 RELAY_NICE=$relay_nice -- hopwise "$n"
+      done'
   done
 fi
 if [[ $what == phones ]]; then
