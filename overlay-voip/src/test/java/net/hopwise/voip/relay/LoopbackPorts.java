@@ -20,10 +20,8 @@ import java.util.concurrent.atomic.AtomicInteger;
  * side do not walk the same ports.
  */
 final class LoopbackPorts {
-    private static final int BAND_LOW = 12000;
-    private static final int BAND_HIGH = Math.min(30000, ephemeralLow());
-    private static final AtomicInteger NEXT =
-            new AtomicInteger((int) (ProcessHandle.current().pid() * 4 % Math.max(4, BAND_HIGH - BAND_LOW)));
+    private static final Band BAND = new Band(12000, Math.min(30000, ephemeralLow()),
+            (int) (ProcessHandle.current().pid() * 4 % 18000));
 
     private LoopbackPorts() {}
 
@@ -32,20 +30,56 @@ final class LoopbackPorts {
      * port is (its RTCP port the odd one above).
      */
     static int freeBlock(InetAddress address, int n) {
-        int span = (BAND_HIGH - BAND_LOW - n) & ~1;
-        if (span < 100) {
-            throw new IllegalStateException("the kernel's ephemeral ports start at " + BAND_HIGH
-                    + ": no band below them for the tests' ports");
+        return BAND.freeBlock(address, n);
+    }
+
+    /**
+     * A band of ports handed out in turn, each block right after the one before and the band's start
+     * after its end, so that the blocks a JVM takes never overlap until it has gone round the whole
+     * band. The check that a port is free cannot see a port its taker binds later (SIPp binds its
+     * media ports after it starts), so blocks must not overlap by construction: one modulus for every
+     * size (a modulus per size put a one-port block inside the three-port block before it once the
+     * band wrapped, and SIPp's main socket found its port taken by the callee's media).
+     */
+    static final class Band {
+        private final int low;
+        private final int span;
+        private final AtomicInteger next;
+
+        Band(int low, int high, int start) {
+            if (low % 2 != 0) {
+                throw new IllegalArgumentException("a band starts on an even port, got " + low);
+            }
+            this.low = low;
+            this.span = (high - low) & ~1;
+            if (span < 100) {
+                throw new IllegalStateException("the kernel's ephemeral ports start at " + high
+                        + ": no band below them for the tests' ports");
+            }
+            this.next = new AtomicInteger(Math.floorMod(start, span) & ~1);
         }
-        int step = Math.max(4, n + (n & 1));
-        for (int attempt = 0; attempt < 200; attempt++) {
-            int port = BAND_LOW + Math.floorMod(NEXT.getAndAdd(step), span);
-            if (allFree(address, port, n)) {
-                return port;
+
+        /** The next block of {@code n} ports in turn (even, within the band), free or not. */
+        int nextBlock(int n) {
+            int step = Math.max(4, n + (n & 1));
+            while (true) {
+                int offset = Math.floorMod(next.getAndAdd(step), span);
+                if (offset + n <= span) {
+                    return low + offset;
+                }
             }
         }
-        throw new IllegalStateException("no " + n + " free UDP ports in a row in " + BAND_LOW + "-" + BAND_HIGH
-                + " on " + address + " in 200 attempts");
+
+        int freeBlock(InetAddress address, int n) {
+            for (int attempt = 0; attempt < 200; attempt++) {
+                int port = nextBlock(n);
+                if (allFree(address, port, n)) {
+                    return port;
+                }
+            }
+            throw new IllegalStateException("no " + n + " free UDP ports in a row in " + low + "-" + (low + span)
+                    + " on " + address + " in 200 attempts");
+        }
     }
 
     /** Whether ports {@code first} to {@code first + n - 1} on {@code address} can all be bound now. */
