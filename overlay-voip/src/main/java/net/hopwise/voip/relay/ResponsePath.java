@@ -282,7 +282,7 @@ final class ResponsePath {
         long next = Long.MAX_VALUE;
         long t2 = proxy.config.t2().toNanos();
         // By index: a timeout's CANCEL or failover may add client transactions while this runs.
-        java.util.List<Transactions.Client> pending = proxy.transactions.pendingClients();
+        List<Transactions.Client> pending = proxy.transactions.pendingClients();
         for (int i = 0; i < pending.size(); i++) {
             Transactions.Client c = pending.get(i);
             if (c.finalStatus != 0) {
