@@ -59,6 +59,8 @@ final class Bench {
         ERA_FAIR_FINE(LayeredScenarios.Protocol.ERA_FAIR),
         /** ERA_RECOMMENDED on {@link #FINE} layers in chapter 6's experiments. */
         ERA_RECOMMENDED_FINE(LayeredScenarios.Protocol.ERA_RECOMMENDED),
+        /** ERA_RECOMMENDED with fair queuing (20 packets per flow) on every link: the overlay's per-session queuing. */
+        ERA_RECOMMENDED_FQ(LayeredScenarios.Protocol.ERA_RECOMMENDED),
         /** PLM with fair queuing (20 packets per flow) on every link, as Legout and Biersack require. */
         PLM_FQ(LayeredScenarios.Protocol.PLM),
         /** PLM on DropTail (the thesis's chapter 4 Exp. III). */
@@ -73,7 +75,7 @@ final class Bench {
         }
 
         boolean fairQueuing() {
-            return this == PLM_FQ;
+            return this == PLM_FQ || this == ERA_RECOMMENDED_FQ;
         }
     }
 

@@ -120,7 +120,8 @@ public final class BenchmarkTable {
         if (only == null || only.contains("B8")) {
             t.experiment("B8: ERA Exp. IV, 3 sessions, 600 Kbit/s, third at 50 s, 100 s",
                     "Thesis ERA: about 300 Kbit/s each, then about 200 each. Goal: Q >= 0.99.",
-                    List.of(Proto.ERA, Proto.ERA_EVENTS, Proto.PLM_FQ, Proto.PLM, Proto.FLID_DL), "",
+                    List.of(Proto.ERA, Proto.ERA_EVENTS, Proto.ERA_RECOMMENDED, Proto.ERA_RECOMMENDED_FQ, Proto.PLM_FQ, Proto.PLM,
+                            Proto.FLID_DL), "",
                     p -> s -> ChapterSixScenarios.b8(p, s));
         }
         if (only == null || only.contains("B9")) {

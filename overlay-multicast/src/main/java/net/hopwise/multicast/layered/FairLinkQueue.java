@@ -19,8 +19,17 @@ import java.util.function.Consumer;
  * sent, dropped or {@link #clear}ed. Only on the node's thread.
  */
 final class FairLinkQueue {
-    /** A quantum of one largest datagram: every backlogged session sends a packet each round. */
-    static final int QUANTUM_BYTES = 1500;
+    /**
+     * A quantum well under any datagram: each backlogged session then sends at most one packet a
+     * turn, so a bunch's packets leave with one of every other backlogged session's between them and
+     * a pair at the receiver reads the session's share, as under the per-packet fair queuing PLM
+     * assumes. A quantum of one largest datagram (1500 bytes) let a session send two or three
+     * 512-byte packets a turn: a pair left back to back in one turn (reading the whole link) or
+     * straddled two (reading a seventh of it with three sessions), and ERA's receivers, which take
+     * the lowest pair of an interval, sat at half their share and jumped. Sessions with larger
+     * packets wait more turns for their credit, so byte rates stay equal; a turn costs one addition.
+     */
+    static final int QUANTUM_BYTES = 64;
 
     private final long rateBitsPerSecond;
     private final int packetsPerSession;

@@ -113,4 +113,64 @@ class FairLinkQueueTest {
         assertThatThrownBy(() -> new FairLinkQueue(0, 2)).isInstanceOf(IllegalArgumentException.class);
         assertThatThrownBy(() -> RelayQueueing.fair(1_000_000, 0)).isInstanceOf(IllegalArgumentException.class);
     }
+
+    /** Everything queued, sent as the link frees: each packet's first byte. */
+    private static List<Integer> drainAll(FairLinkQueue q) {
+        List<Integer> order = new ArrayList<>();
+        long t = 0;
+        while (q.nextDeadlineNanos() != Long.MAX_VALUE) {
+            t = Math.max(t, q.nextDeadlineNanos());
+            q.drain(t, b -> {
+                order.add((int) b.getByte(0));
+                b.release();
+            });
+        }
+        return order;
+    }
+
+    @Test
+    void aBunchsPacketsLeaveOneTurnApartSoAPairMeasuresTheSessionsShare() {
+        // ERA's receivers read their share from how far apart a bunch's packets arrive: with three
+        // sessions backlogged, a pair must leave with one packet of each other session between, as
+        // per-packet fair queuing spaces it (a quantum of several packets sent pairs back to back
+        // one turn and split them over two turns the next, reading the whole link or a seventh of it).
+        List<ByteBuf> all = new ArrayList<>();
+        FairLinkQueue q = new FairLinkQueue(1_000_000, 16);
+        for (int bunch = 0; bunch < 3; bunch++) {
+            for (int s = 0; s < 3; s++) {
+                q.offer("S" + s, packet(s, all));
+                q.offer("S" + s, packet(s, all));
+            }
+        }
+        assertThat(drainAll(q)).containsExactly(0, 1, 2, 0, 1, 2, 0, 1, 2, 0, 1, 2, 0, 1, 2, 0, 1, 2);
+        assertThat(all).allSatisfy(b -> assertThat(b.refCnt()).isZero());
+    }
+
+    @Test
+    void sessionsOfDifferentPacketSizesStillShareBytesEqually() {
+        List<ByteBuf> all = new ArrayList<>();
+        FairLinkQueue q = new FairLinkQueue(1_000_000, 64);
+        for (int i = 0; i < 60; i++) {
+            q.offer("small", packet(0, all));
+        }
+        for (int i = 0; i < 30; i++) {
+            ByteBuf b = Unpooled.buffer(2 * PACKET).writeZero(2 * PACKET);
+            b.setByte(0, 1);
+            all.add(b);
+            q.offer("large", b);
+        }
+        List<Integer> order = drainAll(q);
+        // While both are backlogged (the first 60 packets), bytes sent differ by at most one large packet.
+        long small = 0;
+        long large = 0;
+        for (int k = 0; k < 60; k++) {
+            if (order.get(k) == 0) {
+                small += PACKET;
+            } else {
+                large += 2 * PACKET;
+            }
+            assertThat(Math.abs(small - large)).as("after %d packets", k + 1).isLessThanOrEqualTo(2 * PACKET);
+        }
+        assertThat(all).allSatisfy(b -> assertThat(b.refCnt()).isZero());
+    }
 }
