@@ -124,7 +124,12 @@ final class SharedRelayLinkExperiment {
                 case "--seeds" -> seeds = Integer.parseInt(args[++i]);
                 case "--drop-tail" -> fair = false;
                 case "--floor" -> floor = Integer.parseInt(args[++i]);
-                default -> throw new IllegalArgumentException("unknown option " + args[i]);
+                case "--help" -> {
+                    System.out.println("SharedRelayLinkExperiment [--seeds n] [--drop-tail] [--floor packets]: three layered"
+                            + " sessions through one 600 Kbit/s relay link (B8), under the relay's fair queuing or a DropTail link");
+                    return;
+                }
+                default -> throw new IllegalArgumentException("unknown option " + args[i] + " (--help lists them)");
             }
         }
         EraConfig receiver = EraConfig.recommended().toBuilder().queueFloorPackets(floor).build();
