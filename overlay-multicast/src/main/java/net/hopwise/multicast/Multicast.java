@@ -141,6 +141,12 @@ public interface Multicast {
     Map<GroupId, Set<NodeId>> view();
 
     /**
+     * This node's layered multicast service (ERA sessions, relay queueing, the receivers held), as
+     * {@code OverlayNode.module(LayeredMulticast.class)} also gives it.
+     */
+    net.hopwise.multicast.layered.LayeredMulticast layered();
+
+    /**
      * Starts a layered session (ERA congestion control) from this node to a group's port, with the
      * default {@link net.hopwise.multicast.layered.EraConfig} and the node's default metric: each
      * receiver takes as many of the cumulative {@code layers} as its path carries. See {@link
@@ -154,7 +160,7 @@ public interface Multicast {
     /** As {@link #openLayeredSender(String, int, net.hopwise.multicast.layered.LayerRates)}, with {@code config}. */
     default net.hopwise.multicast.layered.LayeredSender openLayeredSender(String group, int port,
             net.hopwise.multicast.layered.LayerRates layers, net.hopwise.multicast.layered.EraConfig config) {
-        return net.hopwise.multicast.layered.LayeredMulticast.of(this).openSender(group, port, layers, config, null);
+        return layered().openSender(group, port, layers, config, null);
     }
 
     /**
@@ -170,6 +176,6 @@ public interface Multicast {
     /** As {@link #joinLayered(String, int, net.hopwise.multicast.layered.LayeredHandler)}, with {@code config}. */
     default net.hopwise.multicast.layered.LayeredReceiver joinLayered(String group, int port,
             net.hopwise.multicast.layered.EraConfig config, net.hopwise.multicast.layered.LayeredHandler handler) {
-        return net.hopwise.multicast.layered.LayeredMulticast.of(this).join(group, port, config, handler);
+        return layered().join(group, port, config, handler);
     }
 }

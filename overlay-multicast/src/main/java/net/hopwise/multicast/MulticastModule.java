@@ -157,6 +157,6 @@ public final class MulticastModule implements OverlayModule {
         context.registerPacketType(RealTimePacket.TYPE, "multicast-realtime-data");
         context.addStage(name() + "-realtime", StagePosition.last(), new RealTimeMulticast(context, stage));
         context.provide(Multicast.class, stage);
-        net.hopwise.multicast.layered.LayeredMulticast.install(context, stage, name());
+        stage.layered(net.hopwise.multicast.layered.LayeredMulticast.install(context, stage, name()));
     }
 }

@@ -37,6 +37,8 @@ final class MulticastStage implements Stage, Multicast {
     /** The view's member sets, which the tree cache asks for only when it computes an entry. */
     private final java.util.function.Function<GroupId, Set<NodeId>> membersOf;
     private final LocalMembers local;
+    /** Set once at install, before the node runs; read from applications' threads. */
+    private volatile net.hopwise.multicast.layered.LayeredMulticast layered;
     private final GroupTrees trees;
     private final Reassembly reassembly;
     private final GroupCounters counters = new GroupCounters();
@@ -329,6 +331,15 @@ final class MulticastStage implements Stage, Multicast {
     @Override
     public Set<NodeId> memberNodes(String group) {
         return view.members(GroupId.ofName(group));
+    }
+
+    void layered(net.hopwise.multicast.layered.LayeredMulticast service) {
+        this.layered = service;
+    }
+
+    @Override
+    public net.hopwise.multicast.layered.LayeredMulticast layered() {
+        return layered;
     }
 
     @Override

@@ -1,11 +1,8 @@
 package net.hopwise.multicast.layered;
 
 import java.util.ArrayList;
-import java.util.Collections;
 import java.util.List;
-import java.util.Map;
 import java.util.Objects;
-import java.util.WeakHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -23,9 +20,6 @@ import net.hopwise.overlay.spi.StagePosition;
  * docs/multicast.md}.
  */
 public final class LayeredMulticast {
-    /** The multicast API of each node to its layered service: the module's stage does not hold it. */
-    private static final Map<Multicast, LayeredMulticast> NODES = Collections.synchronizedMap(new WeakHashMap<>());
-
     /** The thesis's round trip, until the overlay has measured the path to the source. */
     static final java.time.Duration FALLBACK_RTT = java.time.Duration.ofMillis(50);
 
@@ -46,16 +40,18 @@ public final class LayeredMulticast {
      * Installs the layered service beside a node's multicast stage: its packet types, its stage (just
      * after {@code multicastStage}, taking only its own types) and its API. Only from {@code
      * OverlayModule.install}.
+     *
+     * @return the service, for the multicast stage's {@link Multicast#layered()}
      */
-    public static void install(ModuleContext context, Multicast multicast, String multicastStage) {
+    public static LayeredMulticast install(ModuleContext context, Multicast multicast, String multicastStage) {
         context.registerPacketType(LayeredWire.DATA, "multicast-layered-data");
         context.registerPacketType(LayeredWire.ANNOUNCE, "multicast-layered-announce");
         context.registerPacketType(LayeredWire.SUBSCRIBE, "multicast-layered-subscribe");
         LayeredService service = new LayeredService(context, multicast);
         context.addStage(multicastStage + "-layered", StagePosition.after(multicastStage), service);
         LayeredMulticast api = new LayeredMulticast(context, multicast, service);
-        NODES.put(multicast, api);
         context.provide(LayeredMulticast.class, api);
+        return api;
     }
 
     /**
@@ -64,7 +60,7 @@ public final class LayeredMulticast {
      * @throws IllegalStateException when that node was built without it
      */
     public static LayeredMulticast of(Multicast multicast) {
-        LayeredMulticast api = NODES.get(Objects.requireNonNull(multicast, "multicast"));
+        LayeredMulticast api = Objects.requireNonNull(multicast, "multicast").layered();
         if (api == null) {
             throw new IllegalStateException("this multicast node has no layered service");
         }
