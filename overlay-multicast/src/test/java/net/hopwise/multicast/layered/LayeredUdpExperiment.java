@@ -220,7 +220,7 @@ public final class LayeredUdpExperiment {
                 : ImpairmentConfig.builder().rateBitsPerSecond(cap).build());
     }
 
-    private static void link(Map<String, OverlayNode> nodes, String x, String y) {
+    static void link(Map<String, OverlayNode> nodes, String x, String y) {
         nodes.get(x).addNeighbour(neighbour(nodes, y));
         nodes.get(y).addNeighbour(neighbour(nodes, x));
     }

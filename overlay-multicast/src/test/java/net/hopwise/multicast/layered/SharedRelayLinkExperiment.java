@@ -101,24 +101,29 @@ final class SharedRelayLinkExperiment {
                 }
                 samples++;
             }
-            double[] kbps = new double[3];
-            double total = 0;
-            double squares = 0;
-            double min = Double.MAX_VALUE;
-            double max = 0;
-            for (int i = 0; i < 3; i++) {
-                kbps[i] = sum[i] / samples / 1000;
-                total += kbps[i];
-                squares += kbps[i] * kbps[i];
-                min = Math.min(min, kbps[i]);
-                max = Math.max(max, kbps[i]);
-            }
             long dropped = fair
                     ? net.engine("r").counters().moduleDrops().stream().filter(c -> c.reason().equals("layered_fair_queue_full"))
                             .mapToLong(DropCounter::count).sum()
                     : net.direction("r", "q").queueDrops();
-            return new Result(kbps, squares == 0 ? 0 : total * total / (3 * squares), max == 0 ? 0 : min / max, dropped);
+            return result(sum, samples, dropped);
         }
+    }
+
+    /** Each session's mean rate from {@code sums} of {@code samples} samples (bit/s), with Jain's index and min / max. */
+    static Result result(double[] sums, int samples, long dropped) {
+        double[] kbps = new double[sums.length];
+        double total = 0;
+        double squares = 0;
+        double min = Double.MAX_VALUE;
+        double max = 0;
+        for (int i = 0; i < sums.length; i++) {
+            kbps[i] = sums[i] / samples / 1000;
+            total += kbps[i];
+            squares += kbps[i] * kbps[i];
+            min = Math.min(min, kbps[i]);
+            max = Math.max(max, kbps[i]);
+        }
+        return new Result(kbps, squares == 0 ? 0 : total * total / (sums.length * squares), max == 0 ? 0 : min / max, dropped);
     }
 
     public static void main(String[] args) {

@@ -1,6 +1,5 @@
 package net.hopwise.multicast.layered;
 
-import java.net.InetSocketAddress;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -8,7 +7,6 @@ import java.util.Locale;
 import java.util.Map;
 import net.hopwise.multicast.Multicast;
 import net.hopwise.multicast.MulticastModule;
-import net.hopwise.overlay.NeighbourConfig;
 import net.hopwise.overlay.NodeConfig;
 import net.hopwise.overlay.NodeId;
 import net.hopwise.overlay.NodeRuntime;
@@ -39,9 +37,6 @@ public final class SharedRelayLinkUdpExperiment {
     private SharedRelayLinkUdpExperiment() {
     }
 
-    record Run(double[] kbps, double q, double minOverMax, long dropped) {
-    }
-
     public static void main(String[] args) throws Exception {
         int runs = 3;
         int third = 20;
@@ -62,21 +57,21 @@ public final class SharedRelayLinkUdpExperiment {
         }
         System.out.printf(Locale.ROOT, "B8 over loopback UDP, %s, %d runs%n",
                 fair ? "r's fair queuing at 600 Kbit/s" : "r's outbound cap of 600 Kbit/s (DropTail, 100 packets)", runs);
-        List<Run> all = new ArrayList<>();
+        List<SharedRelayLinkExperiment.Result> all = new ArrayList<>();
         for (int run = 1; run <= runs; run++) {
-            Run r = run(fair, third, seconds);
+            SharedRelayLinkExperiment.Result r = run(fair, third, seconds);
             all.add(r);
             System.out.printf(Locale.ROOT, "run %d: %.0f / %.0f / %.0f Kbit/s, Q %.3f, min/max %.3f, dropped %d%n", run,
                     r.kbps()[0], r.kbps()[1], r.kbps()[2], r.q(), r.minOverMax(), r.dropped());
         }
         System.out.printf(Locale.ROOT, "median: each %.1f Kbit/s, Q %.3f, min/max %.3f, dropped %.0f%n",
                 LayeredUdpExperiment.median(all.stream().mapToDouble(r -> (r.kbps()[0] + r.kbps()[1] + r.kbps()[2]) / 3).toArray()),
-                LayeredUdpExperiment.median(all.stream().mapToDouble(Run::q).toArray()),
-                LayeredUdpExperiment.median(all.stream().mapToDouble(Run::minOverMax).toArray()),
-                LayeredUdpExperiment.median(all.stream().mapToDouble(Run::dropped).toArray()));
+                LayeredUdpExperiment.median(all.stream().mapToDouble(SharedRelayLinkExperiment.Result::q).toArray()),
+                LayeredUdpExperiment.median(all.stream().mapToDouble(SharedRelayLinkExperiment.Result::minOverMax).toArray()),
+                LayeredUdpExperiment.median(all.stream().mapToDouble(SharedRelayLinkExperiment.Result::dropped).toArray()));
     }
 
-    static Run run(boolean fair, int third, int seconds) throws Exception {
+    static SharedRelayLinkExperiment.Result run(boolean fair, int third, int seconds) throws Exception {
         Map<String, OverlayNode> nodes = new LinkedHashMap<>();
         NodeRuntime runtime = NodeRuntime.create(2);
         try {
@@ -85,9 +80,9 @@ public final class SharedRelayLinkUdpExperiment {
                         .module(new MulticastModule()).build(), runtime));
             }
             for (String s : SOURCES) {
-                link(nodes, s, "r");
+                LayeredUdpExperiment.link(nodes, s, "r");
             }
-            link(nodes, "r", "e");
+            LayeredUdpExperiment.link(nodes, "r", "e");
             for (OverlayNode node : nodes.values()) {
                 Eventually.await(node.name() + " reaches every node",
                         () -> node.reachableNodes(RoutingMetric.HOPS).containsAll(nodes.keySet()));
@@ -124,23 +119,11 @@ public final class SharedRelayLinkUdpExperiment {
                 }
                 samples++;
             }
-            double[] kbps = new double[3];
-            double total = 0;
-            double squares = 0;
-            double min = Double.MAX_VALUE;
-            double max = 0;
-            for (int i = 0; i < 3; i++) {
-                kbps[i] = sum[i] / samples / 1000;
-                total += kbps[i];
-                squares += kbps[i] * kbps[i];
-                min = Math.min(min, kbps[i]);
-                max = Math.max(max, kbps[i]);
-            }
             long dropped = fair
                     ? relay.counters().moduleDrops().stream().filter(c -> c.reason().equals("layered_fair_queue_full"))
                             .mapToLong(DropCounter::count).sum()
                     : relay.counters().drops(DropReason.IMPAIRMENT);
-            return new Run(kbps, squares == 0 ? 0 : total * total / (3 * squares), max == 0 ? 0 : min / max, dropped);
+            return SharedRelayLinkExperiment.result(sum, samples, dropped);
         } finally {
             nodes.values().forEach(OverlayNode::stop);
             runtime.close();
@@ -153,14 +136,5 @@ public final class SharedRelayLinkUdpExperiment {
         if (left > 0) {
             Thread.sleep(left / 1_000_000, (int) (left % 1_000_000));
         }
-    }
-
-    private static void link(Map<String, OverlayNode> nodes, String x, String y) {
-        nodes.get(x).addNeighbour(neighbour(nodes, y));
-        nodes.get(y).addNeighbour(neighbour(nodes, x));
-    }
-
-    private static NeighbourConfig neighbour(Map<String, OverlayNode> nodes, String name) {
-        return new NeighbourConfig(name, new InetSocketAddress("127.0.0.1", nodes.get(name).localAddress().getPort()));
     }
 }
