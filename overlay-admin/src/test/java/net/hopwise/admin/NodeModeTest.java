@@ -14,6 +14,8 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import java.util.stream.StreamSupport;
 import net.hopwise.admin.overlay.LocalNodes;
+import net.hopwise.multicast.Multicast;
+import net.hopwise.multicast.layered.RelayQueueing;
 import net.hopwise.overlay.NeighbourConfig;
 import net.hopwise.overlay.NodeConfig;
 import net.hopwise.overlay.OverlayNode;
@@ -70,6 +72,7 @@ class NodeModeTest {
         registry.add("hopwise.admin.sample-interval", () -> "200ms");
         registry.add("hopwise.admin.security.token", () -> "s3cret-t0ken");
         registry.add("hopwise.admin.security.reads-require-auth", () -> "true");
+        registry.add("hopwise.multicast.relay-queueing-rate", () -> "600000");
     }
 
     @AfterAll
@@ -120,10 +123,10 @@ class NodeModeTest {
 
     @Test
     @Order(2)
-    void aNodeWithoutMulticastSaysSo() throws Exception {
-        mvc.perform(get("/api/multicast").header("Authorization", TOKEN)).andExpect(status().isNotFound())
-                .andExpect(jsonPath("$.type").value("urn:hopwise:problem:multicast-disabled"))
-                .andExpect(jsonPath("$.detail", containsString("MulticastModule")));
+    void theNodeRunsMulticastWithTheConfiguredRelayQueueing() throws Exception {
+        mvc.perform(get("/api/multicast").header("Authorization", TOKEN)).andExpect(status().isOk());
+        assertThat(nodes.self().module(Multicast.class).layered().relayQueueing())
+                .isEqualTo(RelayQueueing.fair(600_000, RelayQueueing.DEFAULT_PACKETS_PER_SESSION));
     }
 
     @Test

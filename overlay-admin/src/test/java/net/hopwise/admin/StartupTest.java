@@ -57,6 +57,18 @@ class StartupTest {
     }
 
     @Test
+    void badMulticastRelayQueueingStopsTheStart() {
+        SpringApplicationBuilder app = new SpringApplicationBuilder(AdminApplication.class)
+                .web(WebApplicationType.NONE)
+                .properties("hopwise.node.name=a", "hopwise.link-security.insecure=true",
+                        "hopwise.multicast.relay-queueing-rate=-5", "hopwise.multicast.relay-queueing-packets=0",
+                        "spring.main.banner-mode=off");
+        assertThatThrownBy(() -> app.run()).hasRootCauseInstanceOf(InvalidSettingsException.class)
+                .hasStackTraceContaining("hopwise.multicast.relay-queueing-rate: bits a second, 0 for none, got -5")
+                .hasStackTraceContaining("hopwise.multicast.relay-queueing-packets: at least 1, got 0");
+    }
+
+    @Test
     void theDemoAndANamedNodeExcludeEachOther() {
         SpringApplicationBuilder app = new SpringApplicationBuilder(AdminApplication.class)
                 .web(WebApplicationType.NONE)

@@ -63,6 +63,7 @@ class TraceNodeModeTest {
         registry.add("hopwise.node.neighbours[0]", () -> "b@127.0.0.1:" + b.localAddress().getPort());
         registry.add("hopwise.node.hello.interval", () -> "50ms");
         registry.add("hopwise.admin.trace-timeout", () -> "1s");
+        registry.add("hopwise.multicast.enabled", () -> "false");
     }
 
     @AfterAll
@@ -117,6 +118,15 @@ class TraceNodeModeTest {
         assertThat(a.body().get("reached").asBoolean()).isFalse();
         assertThat(a.body().get("hops")).isEmpty();
         assertThat(a.body().get("error").asText()).contains("c");
+    }
+
+    @Test
+    @Order(4)
+    void aNodeWithoutMulticastSaysSo() {
+        Answer a = get("/api/multicast");
+        assertThat(a.status()).isEqualTo(404);
+        assertThat(a.body().get("type").asText()).isEqualTo("urn:hopwise:problem:multicast-disabled");
+        assertThat(a.body().get("detail").asText()).contains("hopwise.multicast.enabled");
     }
 
     record Answer(int status, String contentType, JsonNode body) {}

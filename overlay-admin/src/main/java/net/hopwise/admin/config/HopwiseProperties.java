@@ -29,6 +29,7 @@ public class HopwiseProperties {
     private final AdminProperties admin = new AdminProperties();
     private final VoipProperties voip = new VoipProperties();
     private final LinkSecurityProperties linkSecurity = new LinkSecurityProperties();
+    private final MulticastProperties multicast = new MulticastProperties();
 
     public Node getNode() {
         return node;
@@ -48,6 +49,10 @@ public class HopwiseProperties {
 
     public LinkSecurityProperties getLinkSecurity() {
         return linkSecurity;
+    }
+
+    public MulticastProperties getMulticast() {
+        return multicast;
     }
 
     /** True when the service runs the in-process demo overlay rather than one configured node. */

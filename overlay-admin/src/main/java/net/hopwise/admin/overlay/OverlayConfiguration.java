@@ -36,12 +36,21 @@ public class OverlayConfiguration {
         if (security != null) {
             config = config.toBuilder().module(new net.hopwise.overlay.security.SecurityModule(security)).build();
         }
+        net.hopwise.multicast.layered.RelayQueueing relayQueueing = properties.getMulticast().relayQueueing();
+        if (properties.getMulticast().isEnabled()) {
+            config = config.toBuilder().module(new net.hopwise.multicast.MulticastModule()).build();
+        }
         if (properties.getVoip().isEnabled()) {
             // The relay publishes its phones' registrations through it, and finds other sites' by it.
             config = config.toBuilder().module(new net.hopwise.voip.relay.RegistrationDirectory()).build();
         }
         OverlayNode node = OverlayNode.start(config);
         LOG.log(System.Logger.Level.INFO, "overlay node " + node.name() + " listening on UDP " + node.localAddress());
+        if (properties.getMulticast().getRelayQueueingRate() > 0) {
+            node.module(net.hopwise.multicast.layered.LayeredMulticast.class).relayQueueing(relayQueueing);
+            LOG.log(System.Logger.Level.INFO, "node " + node.name() + ": layered multicast paced at "
+                    + properties.getMulticast().getRelayQueueingRate() + " bit/s per outgoing link, fair-queued per session");
+        }
         if (security == null) {
             // Loud on purpose: an open overlay must be a choice someone sees, not a default nobody noticed.
             LOG.log(System.Logger.Level.WARNING, "node " + node.name() + ": links are NOT authenticated or encrypted "

@@ -54,6 +54,6 @@ public class OverlayException extends RuntimeException {
 
     public static OverlayException multicastDisabled() {
         return new OverlayException(Kind.MULTICAST_DISABLED, "the service's node runs no multicast module"
-                + " (the demo does; an embedding installs net.hopwise.multicast.MulticastModule)");
+                + " (hopwise.multicast.enabled=false; an embedding installs net.hopwise.multicast.MulticastModule)");
     }
 }

@@ -27,6 +27,7 @@ public final class LayeredMulticast {
     private final ModuleContext context;
     private final Multicast multicast;
     private final AtomicInteger nextSession = new AtomicInteger(1);
+    private volatile RelayQueueing relayQueueing = RelayQueueing.dropTail();
     /** Every receiver not left, for readers on other threads. */
     private final List<LocalReceiver> live = new CopyOnWriteArrayList<>();
 
@@ -105,7 +106,13 @@ public final class LayeredMulticast {
      */
     public void relayQueueing(RelayQueueing queueing) {
         Objects.requireNonNull(queueing, "queueing");
+        relayQueueing = queueing;
         run(() -> service.queues().set(queueing));
+    }
+
+    /** The relay queueing last set ({@link #relayQueueing(RelayQueueing)}), from any thread. */
+    public RelayQueueing relayQueueing() {
+        return relayQueueing;
     }
 
     /**
