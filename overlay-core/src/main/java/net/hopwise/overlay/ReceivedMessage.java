@@ -26,7 +26,7 @@ public final class ReceivedMessage {
     /**
      * @param flowSequence the real-time flow's sequence number of this packet (its low 32 bits, which
      *     travel), or {@link #NOT_REAL_TIME}
-     * @param sendTimeNanos when the origin sent it, on the origin's clock, or {@link #NOT_REAL_TIME}
+     * @param sendTimeNanos when the origin sent it, read on this node's clock, or {@link #NOT_REAL_TIME}
      */
     public ReceivedMessage(NodeId source, String sourceName, int sourcePort, int destinationPort, ByteBuf payload,
             long flowSequence, long sendTimeNanos) {
@@ -57,10 +57,12 @@ public final class ReceivedMessage {
     }
 
     /**
-     * When the origin sent this real-time packet, in nanoseconds on the origin's monotonic clock: the
-     * one-way delay is exact between nodes of one process and shifted by the clocks' offset across
-     * machines, where differences between packets (jitter) stay exact. {@link #NOT_REAL_TIME} for other
-     * messages.
+     * When the origin sent this real-time packet, in nanoseconds on this node's monotonic clock
+     * ({@link System#nanoTime()} on a live node), so that arrival minus send time is the one-way delay.
+     * The origin stamps it on its own clock and every node on the way reads it onto its own by the
+     * link's clock offset, which the hellos estimate as NTP does (see {@code LinkView#clockOffsetNanos}):
+     * exact between nodes of one machine, which share a clock; across machines within half of each
+     * link's round-trip asymmetry. {@link #NOT_REAL_TIME} for other messages.
      */
     public long sendTimeNanos() {
         return sendTimeNanos;

@@ -34,7 +34,8 @@ import net.hopwise.overlay.NodeId;
  * synchronisation is needed. Samples with a negative hold or a negative result are rejected and
  * counted. Jitter is RFC 3550's, on the peer's hellos. Inbound loss follows the Spines rule on the
  * per-link sequence numbers of every packet ({@link LossEstimator}); we report it to the peer in our
- * hellos, and the peer's report is our {@link #outboundLossRate()}.
+ * hellos, and the peer's report is our {@link #outboundLossRate()}. The same echoes estimate how far the
+ * peer's clock is from ours ({@link ClockOffset}), so that times the peer stamped can be read here.
  *
  * <h2>Peer restarts</h2>
  * Every hello carries the sender's incarnation: the time its monitor was created or last reset, on
@@ -76,6 +77,7 @@ public final class LinkMonitor {
     private final long deadIntervalNanos;
 
     private final RttEstimator rtt = new RttEstimator();
+    private final ClockOffset clock = new ClockOffset();
     private final JitterEstimator jitter = new JitterEstimator();
     private final LossEstimator loss = new LossEstimator();
 
@@ -257,6 +259,7 @@ public final class LinkMonitor {
         boolean wasUp = status == LinkStatus.UP;
         status = LinkStatus.CONNECTING;
         rtt.reset();
+        clock.reset();
         jitter.reset();
         loss.reset();
         Arrays.fill(sentSeq, 0);
@@ -292,6 +295,15 @@ public final class LinkMonitor {
      */
     public long oneWayLatencyNanos() {
         return rtt.srtt() / 2;
+    }
+
+    /**
+     * The peer's monotonic clock minus ours, from the hellos ({@link ClockOffset}): subtract it from
+     * a time the peer stamped to read it on our clock. 0 before the first echo, and when the two
+     * clocks may be one.
+     */
+    public long peerClockOffsetNanos() {
+        return clock.offsetNanos();
     }
 
     /** Loss on packets to the peer as the peer last reported it, in [0, 1]: what routing advertises. */
@@ -379,6 +391,7 @@ public final class LinkMonitor {
     private void peerRestarted(long now) {
         peerRestarts++;
         havePeerHello = false;
+        clock.reset();
         jitter.forgetTransit();
         loss.resync();
         if (status == LinkStatus.UP) {
@@ -403,6 +416,7 @@ public final class LinkMonitor {
             return false;
         }
         rtt.onSample(sample);
+        clock.onSample(hello.echoSendTimeNanos(), hold, hello.sendTimeNanos(), now);
         return true;
     }
 

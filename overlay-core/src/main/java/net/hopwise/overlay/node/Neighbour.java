@@ -86,6 +86,13 @@ public final class Neighbour implements LinkView {
         return statistics;
     }
 
+    /** Read on the node's thread. */
+    @Override
+    public long clockOffsetNanos() {
+        LinkMonitor m = monitor;
+        return m == null ? 0 : m.peerClockOffsetNanos();
+    }
+
     @Override
     public LinkStatus status() {
         LinkStatistics s = statistics;

@@ -214,6 +214,12 @@ final class RealTimeStage implements Stage {
             counters.drop(DropReason.DUPLICATE);
             return;
         }
+        // The origin's send time, read onto this node's clock hop by hop, so that the destination's
+        // delays and lateness hold across machines whose clocks are unrelated.
+        long offset = from.clockOffsetNanos();
+        if (offset != 0) {
+            RealTimeCodec.setSendTime(body, RealTimeCodec.sendTime(body) - offset);
+        }
         long destination = RealTimeCodec.destination(body);
         if (destination == node.selfId()) {
             deliverRealTime(RealTimeCodec.origin(body), RealTimeCodec.sourcePort(body),

@@ -106,6 +106,11 @@ public final class RealTimeCodec {
         return body.getLong(body.readerIndex() + OFFSET_SEND_TIME);
     }
 
+    /** Rewrites the send time, as a node does when it reads it onto its own clock. */
+    public static void setSendTime(ByteBuf body, long sendTimeNanos) {
+        body.setLong(body.readerIndex() + OFFSET_SEND_TIME, sendTimeNanos);
+    }
+
     /** A view of the payload; shares memory, takes no reference. */
     public static ByteBuf payload(ByteBuf body) {
         return body.slice(body.readerIndex() + HEADER_LENGTH, body.readableBytes() - HEADER_LENGTH);

@@ -96,8 +96,8 @@ public final class OverlayCbrFlow {
                     payload.readerIndex(0);
                     SendResult[] result = new SendResult[1];
                     source.interact(e -> result[0] = service == Service.REAL_TIME
-                            ? e.sendRealTime(port, to, port, sequence, payload, metric, nowNanos)
-                            : e.send(port, to, port, payload, metric, nowNanos));
+                            ? e.sendRealTime(port, to, port, sequence, payload, metric, source.clock())
+                            : e.send(port, to, port, payload, metric, source.clock()));
                     if (result[0] != SendResult.ACCEPTED) {
                         refused++;
                     }

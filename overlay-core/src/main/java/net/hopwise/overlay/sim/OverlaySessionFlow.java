@@ -72,7 +72,7 @@ public final class OverlaySessionFlow {
         NodeId to = this.destination.engine().id();
         SessionEndpoint[] opened = new SessionEndpoint[1];
         this.source.interact(e -> opened[0] = e.openSession(port, to, port, Objects.requireNonNull(metric, "metric"),
-                m -> { }, acknowledged -> scheduleDrain(), network.now()));
+                m -> { }, acknowledged -> scheduleDrain(), this.source.clock()));
         this.session = opened[0];
     }
 
@@ -111,7 +111,7 @@ public final class OverlaySessionFlow {
             payload.setLong(8, generatedAt);
             payload.readerIndex(0);
             SendResult[] result = new SendResult[1];
-            source.interact(e -> result[0] = e.sessionSend(session, payload, nowNanos));
+            source.interact(e -> result[0] = e.sessionSend(session, payload, source.clock()));
             if (result[0] != SendResult.ACCEPTED) {
                 backPressured++;
                 return;

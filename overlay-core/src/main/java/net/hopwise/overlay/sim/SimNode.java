@@ -24,6 +24,9 @@ import net.hopwise.overlay.wire.WireHeader;
  * held for the batch (the acknowledgements it calls for), as a live node does when its socket has no
  * more to read.
  *
+ * <p>Each node reads its own monotonic clock: virtual time plus the node's {@link #clockOffsetNanos
+ * clock offset} (0 unless set), as machines' clocks count from their own boots.
+ *
  * <p>The engine's timer is kept as one pending action: after every input the node asks the engine
  * for its next deadline and schedules a wake-up only when that is earlier than the one pending;
  * a wake-up that is no longer the latest does nothing.
@@ -44,6 +47,7 @@ public final class SimNode {
     private long restarts;
     /** The instant of the read batch whose end is scheduled; MIN_VALUE when none is. */
     private long batchEndAt = Long.MIN_VALUE;
+    private long clockOffset;
 
     SimNode(SimNetwork network, int index, String name, InetSocketAddress address, boolean overlay) {
         this.network = network;
@@ -64,6 +68,27 @@ public final class SimNode {
 
     public InetSocketAddress address() {
         return address;
+    }
+
+    /** How far this node's clock is ahead of virtual time, nanoseconds. */
+    public long clockOffsetNanos() {
+        return clockOffset;
+    }
+
+    /**
+     * Sets how far this node's clock is ahead of virtual time (negative: behind), as another machine's
+     * monotonic clock would be; only before the network starts, since a monotonic clock never jumps.
+     */
+    public void clockOffsetNanos(long offsetNanos) {
+        if (engine != null) {
+            throw new IllegalStateException("node " + name + " already started: its clock cannot jump");
+        }
+        clockOffset = offsetNanos;
+    }
+
+    /** This node's clock now: what its engine is given as the time. */
+    public long clock() {
+        return simulator.now() + clockOffset;
     }
 
     /** Whether this node runs a node engine. */
@@ -101,7 +126,8 @@ public final class SimNode {
         }
         alive = true;
         long now = simulator.now();
-        engine = new NodeStack(config, allocator, output, SimNetwork.VIRTUAL_EPOCH_MILLIS + now / 1_000_000, now);
+        engine = new NodeStack(config, allocator, output, SimNetwork.VIRTUAL_EPOCH_MILLIS + now / 1_000_000,
+                now + clockOffset);
         timerAt = Long.MAX_VALUE;
         timerToken++;
         wake(now);
@@ -124,7 +150,7 @@ public final class SimNode {
                 return;
             }
             network.profileStart(engine);
-            engine.onDatagram(source, datagram, nowNanos);
+            engine.onDatagram(source, datagram, nowNanos + clockOffset);
             network.profileEnd(engine);
             if (batchEndAt != nowNanos) {
                 // Scheduled at this very instant, so it runs after every arrival already queued for it.
@@ -144,14 +170,14 @@ public final class SimNode {
             return; // crashed or restarted meanwhile: the batch went with the old process
         }
         network.profileStart(engine);
-        engine.onReadBatchEnd(nowNanos);
+        engine.onReadBatchEnd(nowNanos + clockOffset);
         network.profileEnd(engine);
         wake(nowNanos);
     }
 
     /**
      * Runs {@code call} against the engine at the current virtual time (for example an application
-     * sending), then reschedules the engine's timer, which the call may have moved earlier.
+     * sending; times it passes the engine are on this node's {@link #clock()}), then reschedules the engine's timer, which the call may have moved earlier.
      */
     public void interact(Consumer<NodeStack> call) {
         if (engine == null || !alive) {
@@ -162,8 +188,12 @@ public final class SimNode {
     }
 
     private void wake(long nowNanos) {
-        long deadline = engine.nextDeadlineNanos();
-        if (deadline == Long.MAX_VALUE || deadline >= timerAt) {
+        long clockDeadline = engine.nextDeadlineNanos();
+        if (clockDeadline == Long.MAX_VALUE) {
+            return;
+        }
+        long deadline = clockDeadline - clockOffset;
+        if (deadline >= timerAt) {
             return;
         }
         timerAt = Math.max(deadline, nowNanos);
@@ -178,10 +208,10 @@ public final class SimNode {
         timerAt = Long.MAX_VALUE;
         simulator.trace().record(TraceKind.TIMER, nowNanos, index, 0);
         network.profileStart(engine);
-        engine.onTimer(nowNanos);
+        engine.onTimer(nowNanos + clockOffset);
         network.profileEnd(engine);
         long deadline = engine.nextDeadlineNanos();
-        if (deadline <= nowNanos) {
+        if (deadline <= nowNanos + clockOffset) {
             // Whatever is still due now waits for the next instant rather than spinning here.
             timerAt = nowNanos + 1;
             long next = ++timerToken;
@@ -230,7 +260,7 @@ public final class SimNode {
         public void execute(Runnable task) {
             // The simulation is one thread: a module's API call runs now, at the current virtual time.
             if (engine != null && alive) {
-                engine.advance(simulator.now());
+                engine.advance(clock());
                 task.run();
                 wake(simulator.now());
             }

@@ -27,6 +27,13 @@ public interface LinkView {
     /** Whether the link's transport takes more now (the node's socket, or the link's own transport). */
     boolean writable();
 
+    /**
+     * The neighbour's monotonic clock minus this node's, estimated from the hellos: subtract it from
+     * a time the neighbour stamped to read that time on this node's clock. 0 before the link was
+     * measured, and when the two may share one clock (nodes on one machine).
+     */
+    long clockOffsetNanos();
+
     /** The latest round-trip, loss and jitter measurements; null before the first hello. */
     LinkStatistics statistics();
 
