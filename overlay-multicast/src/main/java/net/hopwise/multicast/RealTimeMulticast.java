@@ -149,11 +149,12 @@ final class RealTimeMulticast implements Stage {
     }
 
     private void onRealTime(LinkView from, ByteBuf body, long deadlineNanos, boolean recoveredHere) {
-        RealTimePacket p = RealTimePacket.decode(body);
-        if (p == null) {
+        RealTimePacket decoded = RealTimePacket.decode(body);
+        if (decoded == null) {
             malformed.increment();
             return;
         }
+        RealTimePacket p = decoded.onThisClock(body, from.clockOffsetNanos());
         GroupTrees.Entry entry = p.source().equals(self) ? null : stage.treeAt(p.source(), p.group(), p.metric());
         // Only from the parent on this node's tree: a packet from elsewhere is a transient disagreement
         // of views, and taking it could loop.

@@ -19,7 +19,8 @@ import net.hopwise.overlay.routing.RoutingMetric;
  * 20  u32 sequence: the source stream's number for the packet
  * 24  u16 port
  * 26  u16 0
- * 28  i64 send time on the source's clock, for the members' delay statistics
+ * 28  i64 send time, for the members' delay statistics: on the clock of the node that sent this copy
+ *     (the source stamps its own; each relay reads it onto its own by the link's clock offset)
  * 36  payload
  * </pre>
  *
@@ -34,6 +35,7 @@ record RealTimePacket(RoutingMetric metric, int hopLimit, boolean recovered, Nod
     private static final int RECOVERED = 1;
     private static final int OFFSET_HOP_LIMIT = 2;
     private static final int OFFSET_FLAGS = 3;
+    private static final int OFFSET_SEND_TIME = 28;
     private static final RoutingMetric[] METRICS = RoutingMetric.values();
 
     /** Writes the header to a new buffer of {@code HEADER + room} capacity. */
@@ -50,6 +52,19 @@ record RealTimePacket(RoutingMetric metric, int hopLimit, boolean recovered, Nod
         out.writeShort(0);
         out.writeLong(sendTimeNanos);
         return out;
+    }
+
+    /**
+     * This packet as read on this node's clock, given the link's {@code clockOffsetNanos} (the
+     * neighbour's clock minus this node's); the send time in {@code body} is rewritten to match.
+     */
+    RealTimePacket onThisClock(ByteBuf body, long clockOffsetNanos) {
+        if (clockOffsetNanos == 0) {
+            return this;
+        }
+        long sendTime = sendTimeNanos - clockOffsetNanos;
+        body.setLong(body.readerIndex() + OFFSET_SEND_TIME, sendTime);
+        return new RealTimePacket(metric, hopLimit, recovered, source, group, sequence, port, sendTime);
     }
 
     /** Rewrites what a relay changes, in a copy of a received packet the relay owns. */
@@ -79,7 +94,7 @@ record RealTimePacket(RoutingMetric metric, int hopLimit, boolean recovered, Nod
         long sequence = body.getUnsignedInt(at + 20);
         int port = body.getUnsignedShort(at + 24);
         int reserved = body.getUnsignedShort(at + 26);
-        long sendTime = body.getLong(at + 28);
+        long sendTime = body.getLong(at + OFFSET_SEND_TIME);
         if (version != VERSION || metric >= METRICS.length || hopLimit == 0 || (flags & ~RECOVERED) != 0
                 || source == 0 || group == 0 || reserved != 0) {
             return null;

@@ -13,7 +13,8 @@ import io.netty.buffer.ByteBuf;
  *  4 u32 session id
  *  8 u32 OID: the object (file or stream) the payload belongs to
  * 12 u32 PSN: per-layer sequence number; the packets of a bunch are consecutive on one layer
- * 16 i64 SCT: the sender's clock at sending, microseconds
+ * 16 i64 SCT: the sender's clock at sending, microseconds; each relay reads it onto its own clock
+ *       by the link's clock offset, so a receiver reads it on its own
  * 24 u32 epoch: the number of the announcement the sender published last
  * </pre>
  *
@@ -25,6 +26,7 @@ public record LayeredPacket(int sessionId, long objectId, int layer, long sequen
         boolean firstOfBunch, int bunchLength, long epoch) {
     public static final int VERSION = 1;
     public static final int HEADER = 28;
+    static final int OFFSET_SCT = 16;
     public static final int MAX_BUNCH = 15;
     private static final int FPF = 0x80;
 

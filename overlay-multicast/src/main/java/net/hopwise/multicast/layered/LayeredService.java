@@ -196,11 +196,12 @@ final class LayeredService implements Stage {
     }
 
     private void onData(LinkView from, LayeredWire.Envelope e, ByteBuf body, long nowNanos) {
-        LayeredPacket p = LayeredWire.packet(body);
-        if (p == null) {
+        LayeredPacket decoded = LayeredWire.packet(body);
+        if (decoded == null) {
             malformed.increment();
             return;
         }
+        LayeredPacket p = LayeredWire.onThisClock(body, decoded, from.clockOffsetNanos());
         SessionRelay relay = relays.get(new SessionRelay.Key(e.source(), p.sessionId()));
         // Only from the neighbour this node subscribed to: anything else is in flight from a former
         // parent, or a disagreement of routes that could loop.

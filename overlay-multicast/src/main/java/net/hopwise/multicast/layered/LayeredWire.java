@@ -105,6 +105,22 @@ final class LayeredWire {
         return p;
     }
 
+    /**
+     * The data packet of {@code in} read on this node's clock, given the link's clock offset (the
+     * neighbour's clock minus this node's, nanoseconds): its SCT, and the SCT in {@code in}, moved by
+     * it, so that receivers and the next hops read the source's send time on their own clocks.
+     */
+    static LayeredPacket onThisClock(ByteBuf in, LayeredPacket p, long clockOffsetNanos) {
+        long shiftMicros = Math.floorDiv(clockOffsetNanos, 1000);
+        if (shiftMicros == 0) {
+            return p;
+        }
+        long sct = p.sendTimeMicros() - shiftMicros;
+        in.setLong(in.readerIndex() + ENVELOPE + LayeredPacket.OFFSET_SCT, sct);
+        return new LayeredPacket(p.sessionId(), p.objectId(), p.layer(), p.sequence(), sct, p.firstOfBunch(),
+                p.bunchLength(), p.epoch());
+    }
+
     static int payloadLength(ByteBuf in) {
         return in.getUnsignedShort(in.readerIndex() + ENVELOPE + LayeredPacket.HEADER);
     }

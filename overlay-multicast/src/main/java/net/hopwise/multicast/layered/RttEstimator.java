@@ -26,8 +26,9 @@ public interface RttEstimator {
 
     /**
      * 2 x one-way latency (arrival minus SCT) + epsilon, the one-way latency smoothed with a gain of
-     * 1/8 as TCP smooths its RTT. Needs synchronised clocks and a symmetric path, as the thesis
-     * says; {@code initial} is used until the first packet.
+     * 1/8 as TCP smooths its RTT. The thesis needs synchronised clocks for it; on the overlay the SCT
+     * reaches a receiver read on its own clock (each relay moves it by its link's clock offset), so only
+     * the symmetric path is assumed; {@code initial} is used until the first packet.
      */
     static RttEstimator fromTimestamps(Duration epsilon, Duration initial) {
         return new FromTimestamps(epsilon.toNanos() / 1e9, initial.toNanos() / 1e9);

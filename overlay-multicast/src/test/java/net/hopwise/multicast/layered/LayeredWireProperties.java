@@ -39,6 +39,27 @@ class LayeredWireProperties {
     }
 
     @Property
+    void aSendTimeIsReadOntoThisNodesClockInThePacketAndInTheBody(
+            @ForAll @net.jqwik.api.constraints.LongRange(min = -1_000_000_000_000_000L, max = 1_000_000_000_000_000L)
+            long clockOffsetNanos, @ForAll @net.jqwik.api.constraints.LongRange(min = 0, max = 1L << 50) long sct) {
+        LayeredWire.Envelope e = new LayeredWire.Envelope(RoutingMetric.LATENCY, 3, NodeId.ofName("s"),
+                GroupId.ofName("g"), 5004);
+        LayeredPacket p = new LayeredPacket(9, 1, 2, 77, sct, false, 3, 1);
+        ByteBuf body = LayeredWire.data(ALLOC, e, p, new byte[] {1, 2, 3}, 100);
+        try {
+            LayeredPacket moved = LayeredWire.onThisClock(body, p, clockOffsetNanos);
+            long expected = sct - Math.floorDiv(clockOffsetNanos, 1000);
+            assertThat(moved.sendTimeMicros()).isEqualTo(expected);
+            assertThat(LayeredWire.packet(body)).isEqualTo(moved);
+            assertThat(LayeredWire.envelope(body)).isEqualTo(e);
+            assertThat(LayeredWire.payload(body)).containsExactly(1, 2, 3);
+            assertThat(moved).isEqualTo(new LayeredPacket(9, 1, 2, 77, expected, false, 3, 1));
+        } finally {
+            body.release();
+        }
+    }
+
+    @Property
     void aSubscriptionReadsBackAndBitsPastItsLayersAreRefused(@ForAll @IntRange(min = 1, max = 256) int layers,
             @ForAll long bits) {
         BitSet held = new BitSet();
