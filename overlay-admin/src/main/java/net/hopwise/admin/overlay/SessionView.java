@@ -49,7 +49,8 @@ public record SessionView(
                     + " receiving end is not in this process", nullable = true) Long recovered,
             @Schema(description = "Packets that arrived after the deadline (counted in received too)") long late,
             @Schema(description = "Share of expected packets lost, 0-1") double lossRate,
-            @Schema(description = "Median one-way delay, ms (exact between nodes of one process)") double delayP50Ms,
+            @Schema(description = "Median one-way delay, ms (exact between nodes of one machine; across machines within half of each"
+                    + " link's round-trip asymmetry)") double delayP50Ms,
             @Schema(description = "99th percentile of the one-way delay, ms") double delayP99Ms,
             @Schema(description = "RFC 3550 interarrival jitter, ms") double jitterMs,
             @Schema(description = "The nodes the source's packets cross, source first, as the service's node"

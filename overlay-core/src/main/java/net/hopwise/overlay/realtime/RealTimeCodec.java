@@ -12,7 +12,8 @@ import net.hopwise.overlay.wire.WireHeader;
  *  0  u32 real-time link sequence: per link and direction, re-stamped by every hop
  *  4  routing header ({@link DataHeader}, 30 bytes): fragment 0 of 1; the message id is the flow's
  *     end-to-end sequence number
- * 34  i64 origin send time, nanoseconds on the origin's clock
+ * 34  i64 origin send time, nanoseconds on the sending node's clock (the origin stamps its own; each
+ *     hop reads it onto its own clock by the link's clock offset)
  * 42  payload
  * </pre>
  *

@@ -5,8 +5,9 @@ import java.time.Duration;
 /**
  * What one real-time flow looked like at its destination, at one instant.
  *
- * <p>Delays are {@code arrival - send time} across two nodes' clocks: exact between nodes of one
- * process (or one simulator), otherwise shifted by the clocks' offset. Jitter, the spread of the
+ * <p>Delays are {@code arrival - send time}, the send time read onto the destination's clock hop by
+ * hop by each link's clock offset ({@code LinkView#clockOffsetNanos}): exact between nodes of one
+ * machine, across machines within half of each link's round-trip asymmetry. Jitter, the spread of the
  * delay ({@code p99 - min}) and loss do not depend on the offset.
  *
  * @param sourceName the origin node's name (or id when routing does not know it yet)

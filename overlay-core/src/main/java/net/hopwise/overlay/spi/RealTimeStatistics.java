@@ -4,9 +4,10 @@ package net.hopwise.overlay.spi;
  * What a real-time stream looked like at its receiver, at one instant: the statistics of a {@link
  * RealTimeMonitor}, as unicast real-time flows report them.
  *
- * <p>Delays are {@code arrival - send time} across two nodes' clocks: exact between nodes of one
- * process (or one simulator), otherwise shifted by the clocks' offset. Jitter, the spread of the
- * delay and loss do not depend on the offset.
+ * <p>Delays are {@code arrival - send time}, the send time read onto the receiver's clock hop by hop
+ * by each link's clock offset ({@code LinkView#clockOffsetNanos}): exact between nodes of one machine,
+ * across machines within half of each link's round-trip asymmetry. Jitter, the spread of the delay and
+ * loss do not depend on the offset.
  *
  * @param received distinct packets that arrived, late ones included
  * @param lost packets missing from the stream's sequence so far (first to highest seen)

@@ -154,7 +154,7 @@ public final class ReceptionStats {
         return jitterNanos;
     }
 
-    /** Mean transit; a one-way delay when both clocks are one (nodes of one process), else offset. */
+    /** Mean transit: a one-way delay when the send times are on the receiver's clock, as the overlay's are. */
     public double meanTransitNanos() {
         return transitCount == 0 ? 0 : transitSum / transitCount;
     }

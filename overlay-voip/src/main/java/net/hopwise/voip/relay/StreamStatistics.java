@@ -41,7 +41,9 @@ public record StreamStatistics(int index, int rtpPort, int overlayPort, InetSock
      *
      * @param dropped packets the relay could not pass on (no route, no address to send to yet)
      * @param jitterMs RFC 3550 interarrival jitter in milliseconds
-     * @param meanTransitMs mean transit (a one-way delay between nodes sharing a clock)
+     * @param meanTransitMs mean transit: for {@code toPhone} the one-way delay from the far relay's node
+     *     (the overlay reads send times onto this node's clock); for {@code fromPhone} arrival minus the RTP
+     *     timestamp, whose changes alone mean something (the jitter)
      */
     public record Direction(long received, long expected, long lost, long late, long duplicates, long rtcp,
             long dropped, double jitterMs, double meanTransitMs) {
