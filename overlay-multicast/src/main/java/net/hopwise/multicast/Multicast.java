@@ -147,14 +147,14 @@ public interface Multicast {
     net.hopwise.multicast.layered.LayeredMulticast layered();
 
     /**
-     * Starts a layered session (ERA congestion control) from this node to a group's port, with the
-     * default {@link net.hopwise.multicast.layered.EraConfig} and the node's default metric: each
+     * Starts a layered session (ERA congestion control) from this node to a group's port, with
+     * {@link net.hopwise.multicast.layered.EraConfig#recommended()} and the node's default metric: each
      * receiver takes as many of the cumulative {@code layers} as its path carries. See {@link
      * net.hopwise.multicast.layered.LayeredMulticast#openSender}.
      */
     default net.hopwise.multicast.layered.LayeredSender openLayeredSender(String group, int port,
             net.hopwise.multicast.layered.LayerRates layers) {
-        return openLayeredSender(group, port, layers, net.hopwise.multicast.layered.EraConfig.defaults());
+        return openLayeredSender(group, port, layers, net.hopwise.multicast.layered.EraConfig.recommended());
     }
 
     /** As {@link #openLayeredSender(String, int, net.hopwise.multicast.layered.LayerRates)}, with {@code config}. */
@@ -164,13 +164,15 @@ public interface Multicast {
     }
 
     /**
-     * Receives the layered session announced on a group's port, at the level the path allows; the
-     * returned receiver's level and rate are observable. See {@link
-     * net.hopwise.multicast.layered.LayeredMulticast#join}.
+     * Receives the layered session announced on a group's port, at the level the path allows, with
+     * {@link net.hopwise.multicast.layered.EraConfig#recommended()} (TCP-friendly with the tree's
+     * measured round trip; {@code EraConfig.thesis()} is the thesis's receiver, which starves beside
+     * TCP with a measured round trip); the returned receiver's level and rate are observable. See
+     * {@link net.hopwise.multicast.layered.LayeredMulticast#join}.
      */
     default net.hopwise.multicast.layered.LayeredReceiver joinLayered(String group, int port,
             net.hopwise.multicast.layered.LayeredHandler handler) {
-        return joinLayered(group, port, net.hopwise.multicast.layered.EraConfig.defaults(), handler);
+        return joinLayered(group, port, net.hopwise.multicast.layered.EraConfig.recommended(), handler);
     }
 
     /** As {@link #joinLayered(String, int, net.hopwise.multicast.layered.LayeredHandler)}, with {@code config}. */

@@ -49,6 +49,8 @@ class LayeredFairQueueSimulationTest {
             double a = (receivers[0].packetsReceived() - a0) * 8.0 * EraConfig.DEFAULT_PACKET_BYTES / 6;
             double b = (receivers[1].packetsReceived() - b0) * 8.0 * EraConfig.DEFAULT_PACKET_BYTES / 6;
             String seen = "A " + a + " bit/s " + receivers[0].history() + ", B " + b + " bit/s " + receivers[1].history();
+            System.out.printf(java.util.Locale.ROOT, "two sessions through a fair-queued 400 Kbit/s relay link: %.1f and %.1f Kbit/s%n",
+                    a / 1e3, b / 1e3);
             // Each keeps close to its half (under a DropTail bottleneck of the same rate both jumped
             // past it, lost their pairs and left the session; with a quantum of several packets each
             // held about a quarter, 110 and 109 Kbit/s), the shares are alike, and the pacing holds.

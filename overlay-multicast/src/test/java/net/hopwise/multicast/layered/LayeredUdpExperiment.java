@@ -28,7 +28,9 @@ import net.hopwise.overlay.testing.Eventually;
  * that; {@code --change-at} seconds in, m2's cap drops to 300 Kbit/s and m2 should follow. Prints,
  * per run and receiver: the level it settled at beside the level its cap allows, when it got there,
  * moves after it, the share of the time at it, and the worst loss rate of a whole loss window (5 s)
- * after it; then the medians. {@code --bunch B} sends bunches of B packets instead of pairs.
+ * after it; then the medians. {@code --bunch B} sends bunches of B packets instead of pairs;
+ * {@code --rules thesis} runs the thesis's rules at both ends instead of {@code EraConfig.recommended()},
+ * what {@code openLayeredSender} and {@code joinLayered} take without a configuration.
  * Run from the repository root: {@code ./mvnw -q -pl overlay-multicast -am test-compile exec:exec
  * -Dmulticast.exec.skip=false -Dexec.executable=java -Dexec.classpathScope=test -Dexec.args="-cp
  * %classpath net.hopwise.multicast.layered.LayeredUdpExperiment --runs 3 --seconds 40 --change-at 25"}.
@@ -56,18 +58,24 @@ public final class LayeredUdpExperiment {
         int seconds = 40;
         int changeAt = 25;
         int bunch = EraConfig.DEFAULT_BUNCH_LENGTH;
+        EraConfig rules = EraConfig.recommended();
         for (int i = 0; i < args.length; i++) {
             switch (args[i]) {
                 case "--runs" -> runs = Integer.parseInt(args[++i]);
                 case "--seconds" -> seconds = Integer.parseInt(args[++i]);
                 case "--change-at" -> changeAt = Integer.parseInt(args[++i]);
                 case "--bunch" -> bunch = Integer.parseInt(args[++i]);
+                case "--rules" -> rules = switch (args[++i]) {
+                    case "recommended" -> EraConfig.recommended();
+                    case "thesis" -> EraConfig.thesis();
+                    default -> throw new IllegalArgumentException("--rules recommended or thesis, got " + args[i]);
+                };
                 default -> throw new IllegalArgumentException("unknown option " + args[i]);
             }
         }
         Map<String, List<Row>> all = new LinkedHashMap<>();
         for (int run = 1; run <= runs; run++) {
-            for (Row row : run(seconds, changeAt, EraConfig.builder().bunchLength(bunch).build())) {
+            for (Row row : run(seconds, changeAt, rules.toBuilder().bunchLength(bunch).build())) {
                 System.out.printf(Locale.ROOT, "run %d %s: level %d (cap allows %d) after %.1f s, then %d moves"
                         + " (%d stability drops), %.1f%% of the time at it, worst loss %.2f%%%s%n", run, row.receiver(),
                         row.level(), row.expected(), row.settledSeconds(), row.movesAfter(), row.stabilityDrops(),
@@ -97,34 +105,45 @@ public final class LayeredUdpExperiment {
         return s.length % 2 == 1 ? s[s.length / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2;
     }
 
-    /** The level a receiver behind {@code cap} should hold: highest below what a pair measures of it (datagrams plus IP and UDP headers). */
-    static int allowed(long cap) {
-        return cap == 0 ? LAYERS.count() - 1 : LAYERS.levelFor(cap * 512.0 / 540, true);
+    /**
+     * Starts s, r and the receivers' nodes into {@code nodes} (so that the caller stops them whatever
+     * happens), links s - r - {m1, m2, m3}, waits for routes and sets r's caps towards the receivers.
+     */
+    static void startCapped(Map<String, OverlayNode> nodes, NodeRuntime runtime) {
+        for (String name : List.of("s", "r", "m1", "m2", "m3")) {
+            nodes.put(name, OverlayNode.start(NodeConfig.builder(name).loopback(0).defaultMetric(RoutingMetric.HOPS)
+                    .module(new MulticastModule()).build(), runtime));
+        }
+        link(nodes, "s", "r");
+        for (String m : CAPS.keySet()) {
+            link(nodes, "r", m);
+        }
+        for (OverlayNode node : nodes.values()) {
+            Eventually.await(node.name() + " reaches every node",
+                    () -> node.reachableNodes(RoutingMetric.HOPS).containsAll(nodes.keySet()));
+        }
+        CAPS.forEach((m, cap) -> impair(nodes.get("r"), m, cap));
+    }
+
+    /**
+     * The level a receiver behind {@code cap} should hold: highest below what a pair measures of it
+     * (datagrams plus IP and UDP headers), less the rules' headroom.
+     */
+    static int allowed(long cap, double headroom) {
+        return cap == 0 ? LAYERS.count() - 1 : LAYERS.levelFor(cap * 512.0 / 540 * (1 - headroom), true);
     }
 
     static List<Row> run(int seconds, int changeAt, EraConfig config) throws Exception {
         Map<String, OverlayNode> nodes = new LinkedHashMap<>();
         NodeRuntime runtime = NodeRuntime.create(2);
         try {
-            for (String name : List.of("s", "r", "m1", "m2", "m3")) {
-                nodes.put(name, OverlayNode.start(NodeConfig.builder(name).loopback(0).defaultMetric(RoutingMetric.HOPS)
-                        .module(new MulticastModule()).build(), runtime));
-            }
-            link(nodes, "s", "r");
-            for (String m : CAPS.keySet()) {
-                link(nodes, "r", m);
-            }
-            for (OverlayNode node : nodes.values()) {
-                Eventually.await(node.name() + " reaches every node",
-                        () -> node.reachableNodes(RoutingMetric.HOPS).containsAll(nodes.keySet()));
-            }
-            CAPS.forEach((m, cap) -> impair(nodes.get("r"), m, cap));
+            startCapped(nodes, runtime);
             Map<String, LayeredReceiver> receivers = new LinkedHashMap<>();
             Map<String, List<EraDecision>> decisions = new LinkedHashMap<>();
             for (String m : CAPS.keySet()) {
                 List<EraDecision> trace = new CopyOnWriteArrayList<>();
                 decisions.put(m, trace);
-                LayeredReceiver r = nodes.get(m).module(Multicast.class).joinLayered("tv", 5004, msg -> { });
+                LayeredReceiver r = nodes.get(m).module(Multicast.class).joinLayered("tv", 5004, config, msg -> { });
                 r.onDecision(trace::add);
                 receivers.put(m, r);
             }
@@ -141,7 +160,8 @@ public final class LayeredUdpExperiment {
             List<Row> rows = new ArrayList<>();
             for (String m : CAPS.keySet()) {
                 boolean changed = m.equals("m2");
-                rows.add(row(m, receivers.get(m), decisions.get(m), opened, changed ? cut : System.nanoTime(), changed));
+                rows.add(row(m, receivers.get(m), decisions.get(m), opened, changed ? cut : System.nanoTime(), changed,
+                        config.headroom()));
             }
             return rows;
         } finally {
@@ -151,7 +171,7 @@ public final class LayeredUdpExperiment {
     }
 
     private static Row row(String m, LayeredReceiver r, List<EraDecision> trace, long opened, long until,
-            boolean changed) {
+            boolean changed, double headroom) {
         List<LevelChange> history = r.history();
         int level = -1;
         long settledAt = opened;
@@ -211,11 +231,11 @@ public final class LayeredUdpExperiment {
                 }
             }
         }
-        return new Row(m, allowed(CAPS.get(m)), level, (settledAt - opened) / 1e9, moves, share, drops, worst,
-                changed ? allowed(CHANGED_CAP) : -1, changedLevel, followed);
+        return new Row(m, allowed(CAPS.get(m), headroom), level, (settledAt - opened) / 1e9, moves, share, drops, worst,
+                changed ? allowed(CHANGED_CAP, headroom) : -1, changedLevel, followed);
     }
 
-    private static void impair(OverlayNode relay, String to, long cap) {
+    static void impair(OverlayNode relay, String to, long cap) {
         relay.impair(to, Direction.OUTBOUND, cap == 0 ? ImpairmentConfig.none()
                 : ImpairmentConfig.builder().rateBitsPerSecond(cap).build());
     }

@@ -1,0 +1,96 @@
+package net.hopwise.multicast.layered;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.CopyOnWriteArrayList;
+import net.hopwise.multicast.Multicast;
+import net.hopwise.overlay.NodeId;
+import net.hopwise.overlay.NodeRuntime;
+import net.hopwise.overlay.OverlayNode;
+import net.hopwise.overlay.testing.Eventually;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The loopback point of layered multicast in the suite, written as a user writes it
+ * ({@code openLayeredSender} and {@code joinLayered} without a configuration): real nodes over
+ * loopback UDP, a relay whose outbound rate caps hold its receivers at 300 Kbit/s, 1 Mbit/s and
+ * nothing. Each receiver reaches the level its cap allows (the 1 Mbit/s one at least the level under
+ * it: nine layers are 95% of what a pair reads through that cap, and a pair whose second packet the
+ * host reads late reads under them, so on a shared machine it spends part of the time a layer lower;
+ * docs/benchmarks.md), loses nothing in the loss windows after that, never climbs past it, and the
+ * 1 Mbit/s one follows its cap down to 300 Kbit/s.
+ * {@link LayeredUdpExperiment} measures the same over longer runs.
+ */
+class LayeredLoopbackTest {
+    private static final long WINDOW_NANOS = EraConfig.DEFAULT_LOSS_WINDOW.toNanos();
+
+    @Test
+    void receiversBehindRateCapsReachTheirLevelsLoseNothingAndFollowACut() {
+        double headroom = EraConfig.recommended().headroom();
+        Map<String, OverlayNode> nodes = new LinkedHashMap<>();
+        NodeRuntime runtime = NodeRuntime.create(2);
+        try {
+            LayeredUdpExperiment.startCapped(nodes, runtime);
+            Map<String, LayeredReceiver> receivers = new LinkedHashMap<>();
+            Map<String, List<EraDecision>> decisions = new LinkedHashMap<>();
+            for (String m : LayeredUdpExperiment.CAPS.keySet()) {
+                List<EraDecision> trace = new CopyOnWriteArrayList<>();
+                decisions.put(m, trace);
+                LayeredReceiver r = nodes.get(m).module(Multicast.class).joinLayered("tv", 5004, msg -> { });
+                r.onDecision(trace::add);
+                receivers.put(m, r);
+            }
+            Multicast source = nodes.get("s").module(Multicast.class);
+            Eventually.await("s sees the receivers' nodes", () -> source.memberNodes("tv")
+                    .containsAll(Set.of(NodeId.ofName("m1"), NodeId.ofName("m2"), NodeId.ofName("m3"))));
+            try (LayeredSender sender = source.openLayeredSender("tv", 5004, LayeredUdpExperiment.LAYERS)) {
+                Map<String, Long> reached = new LinkedHashMap<>();
+                for (String m : receivers.keySet()) {
+                    int allowed = LayeredUdpExperiment.allowed(LayeredUdpExperiment.CAPS.get(m), headroom);
+                    int least = m.equals("m2") ? allowed - 1 : allowed;
+                    LayeredReceiver r = receivers.get(m);
+                    Eventually.await(m + " reaches level " + least, () -> r.level() >= least,
+                            () -> m + "'s levels " + r.history());
+                    reached.put(m, System.nanoTime());
+                }
+                // Two interval decisions each whose whole loss window lies after the level was reached.
+                for (String m : receivers.keySet()) {
+                    long from = reached.get(m) + WINDOW_NANOS;
+                    Eventually.await(m + " decides twice on a window after reaching its level",
+                            () -> intervals(decisions.get(m), from).size() >= 2);
+                }
+                for (String m : receivers.keySet()) {
+                    int allowed = LayeredUdpExperiment.allowed(LayeredUdpExperiment.CAPS.get(m), headroom);
+                    List<EraDecision> after = intervals(decisions.get(m), reached.get(m) + WINDOW_NANOS);
+                    assertThat(after).as(m + ": the loss of each window after its level").allSatisfy(
+                            d -> assertThat(d.lossRate()).isLessThan(0.01));
+                    assertThat(receivers.get(m).history()).as(m + " never above the level its cap allows")
+                            .allSatisfy(c -> assertThat(c.level()).isLessThanOrEqualTo(allowed));
+                }
+                LayeredUdpExperiment.impair(nodes.get("r"), "m2", LayeredUdpExperiment.CHANGED_CAP);
+                int cut = LayeredUdpExperiment.allowed(LayeredUdpExperiment.CHANGED_CAP, headroom);
+                LayeredReceiver m2 = receivers.get("m2");
+                Eventually.await("m2 follows its cap down to level " + cut, () -> m2.level() <= cut,
+                        () -> "m2's levels " + m2.history());
+            }
+        } finally {
+            nodes.values().forEach(OverlayNode::stop);
+            runtime.close();
+        }
+    }
+
+    private static List<EraDecision> intervals(List<EraDecision> trace, long fromNanos) {
+        List<EraDecision> out = new ArrayList<>();
+        for (EraDecision d : trace) {
+            if (d.kind() == EraDecision.Kind.INTERVAL && d.nowNanos() >= fromNanos) {
+                out.add(d);
+            }
+        }
+        return out;
+    }
+}
