@@ -18,7 +18,7 @@ public final class SecureLinks {
     private final Supplier<List<String>> peers;
     private final LinkStateSigner signer;
     private final ToLongFunction<DropReason> drops;
-    private final java.util.function.Function<RevocationList, List<String>> revocations;
+    private final Revocations revocations;
 
     /**
      * What a node keeps and spends on handshakes, for an operator: a flood shows in the cookie replies
@@ -37,8 +37,7 @@ public final class SecureLinks {
             long badCookies, long rateRefused, long pendingEvicted, long rejected) {}
 
     SecureLinks(LinkSecurity engine, Consumer<Runnable> nodeThread, Supplier<Long> now, Supplier<List<String>> peers,
-            LinkStateSigner signer, ToLongFunction<DropReason> drops,
-            java.util.function.Function<RevocationList, List<String>> revocations) {
+            LinkStateSigner signer, ToLongFunction<DropReason> drops, Revocations revocations) {
         this.revocations = revocations;
         this.engine = engine;
         this.nodeThread = nodeThread;
@@ -68,16 +67,13 @@ public final class SecureLinks {
      * Replaces what the node admits and cuts off, at once, every link whose peer it no longer admits
      * (a revoked key or certificate). Link state is verified under the new admission too: a revoked
      * node's next advertisement or record is refused wherever it comes from (relayed by a third node
-     * as well), and what the node holds of it ages out. Completes with the names cut off.
+     * as well), and what the node holds of it ages out. The revocation lists this node applied
+     * ({@link #publishRevocations}) stay applied on top of it while it trusts their authority.
+     * Completes with the names cut off.
      */
     public CompletableFuture<List<String>> updateAdmission(Admission admission) {
         CompletableFuture<List<String>> f = new CompletableFuture<>();
-        nodeThread.accept(() -> {
-            if (signer != null) {
-                signer.updateAdmission(admission);
-            }
-            f.complete(engine.updateAdmission(admission, now.get()));
-        });
+        nodeThread.accept(() -> f.complete(revocations.admission(admission)));
         return f;
     }
 
@@ -121,9 +117,11 @@ public final class SecureLinks {
      * Applies an authority's revocation list here and floods it through the overlay as this node's
      * link-state record: every node whose admission trusts that authority applies it as it arrives (it
      * needs no more trust in this node than in any relay: the authority's signature is checked), so
-     * telling one node is enough. A node applies a list only when it is newer than the last it applied
-     * from the authority; applying adds its revocations to the node's admission, cuts off the revoked
-     * peers' links at once and refuses their link state from then on (as {@link #updateAdmission}).
+     * telling one node is enough, and every node that applies it carries it on as its own record, so
+     * it outlives this node. A node applies a list only when it is newer than the last it applied from
+     * the authority; the list replaces that one (a revocation it leaves out is withdrawn), adds its
+     * revocations to the node's own admission, cuts off the revoked peers' links at once and refuses
+     * their link state from then on (as {@link #updateAdmission}).
      * Completes with the peers this node cut off, or exceptionally, nothing changed, when this node
      * does not admit by that authority, the signature does not verify, the list is older than one
      * applied, or it is too large for a record ({@code ModuleContext.maxExtensionBytes}).
@@ -132,7 +130,7 @@ public final class SecureLinks {
         CompletableFuture<List<String>> f = new CompletableFuture<>();
         nodeThread.accept(() -> {
             try {
-                f.complete(revocations.apply(list));
+                f.complete(revocations.publish(list));
             } catch (RuntimeException e) {
                 f.completeExceptionally(e);
             }

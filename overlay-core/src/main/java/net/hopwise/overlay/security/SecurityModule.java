@@ -179,7 +179,7 @@ public final class SecurityModule implements OverlayModule {
             Revocations revocations = new Revocations(ctx, engine, signer, this::afterEngine);
             ctx.provide(SecureLinks.class, new SecureLinks(engine, ctx::execute, ctx::nowNanos,
                     () -> ctx.links().stream().map(LinkView::name).toList(), signer.canSign() ? signer : null,
-                    reason -> drops.get(reason).count(), revocations::publish));
+                    reason -> drops.get(reason).count(), revocations));
         }
 
         @Override

@@ -11,6 +11,7 @@ import java.util.Set;
 import java.util.concurrent.CompletionException;
 import net.hopwise.overlay.NodeEvent;
 import net.hopwise.overlay.NodeId;
+import net.hopwise.overlay.link.LinkStatus;
 import net.hopwise.overlay.testing.VirtualOverlay;
 import net.jqwik.api.ForAll;
 import net.jqwik.api.Property;
@@ -92,6 +93,71 @@ class RevocationFloodTest {
     }
 
     @Test
+    void aListOutlivesItsPublisherAndReachesANodeThatRestartsAfterItLeft() {
+        try (VirtualOverlay o = overlay()) {
+            o.runFor(5_000 * MS);
+            RevocationList list = RevocationList.sign(AUTHORITY, 1, Set.of(serial("r")), List.of());
+            o.engine("a").module(SecureLinks.class).publishRevocations(list);
+            Duration dead = o.engine("b").config().hello().deadInterval();
+            o.runFor(dead.toNanos() + 1_000 * MS);
+            assertThat(status(o, "b", "r")).isNotEqualTo(LinkStatus.UP);
+            // The publisher leaves, and its records age out everywhere (18 s here).
+            o.crash("a");
+            o.runFor(25_000 * MS);
+            assertThat(o.engine("c").router().database().get(NodeId.ofName("a"))).isEmpty();
+            // b forgets everything; what it learns from c, which carries the list, cuts r off again.
+            o.crash("b");
+            o.start("b");
+            o.runFor(dead.toNanos() + 5_000 * MS);
+            assertThat(status(o, "b", "c")).isEqualTo(LinkStatus.UP);
+            assertThat(status(o, "b", "r")).as("b, restarted after the publisher left, refuses r")
+                    .isNotEqualTo(LinkStatus.UP);
+            assertThat(status(o, "c", "r")).isNotEqualTo(LinkStatus.UP);
+        }
+    }
+
+    @Test
+    void aLaterListThatLeavesARevocationOutWithdrawsItAtRunningNodes() {
+        try (VirtualOverlay o = overlay()) {
+            o.runFor(5_000 * MS);
+            SecureLinks links = o.engine("a").module(SecureLinks.class);
+            links.publishRevocations(RevocationList.sign(AUTHORITY, 1, Set.of(serial("r")), List.of()));
+            Duration dead = o.engine("b").config().hello().deadInterval();
+            o.runFor(dead.toNanos() + 1_000 * MS);
+            assertThat(status(o, "b", "r")).isNotEqualTo(LinkStatus.UP);
+            assertThat(status(o, "c", "r")).isNotEqualTo(LinkStatus.UP);
+            var cut = links.publishRevocations(RevocationList.sign(AUTHORITY, 2, Set.of(), List.of()));
+            o.runFor(MS);
+            assertThat(cut.join()).isEmpty();
+            o.runFor(20_000 * MS);
+            assertThat(status(o, "b", "r")).as("r admitted again at b").isEqualTo(LinkStatus.UP);
+            assertThat(status(o, "c", "r")).as("r admitted again at c").isEqualTo(LinkStatus.UP);
+            // An older list, carried or replayed, does not bring the revocation back.
+            var stale = o.engine("c").module(SecureLinks.class)
+                    .publishRevocations(RevocationList.sign(AUTHORITY, 1, Set.of(serial("r")), List.of()));
+            o.runFor(MS);
+            assertThatThrownBy(stale::join).hasCauseInstanceOf(IllegalArgumentException.class);
+            o.runFor(dead.toNanos() + 1_000 * MS);
+            assertThat(status(o, "b", "r")).isEqualTo(LinkStatus.UP);
+        }
+    }
+
+    @Test
+    void anOperatorsNewAdmissionKeepsTheListsAppliedOnTopOfIt() {
+        try (VirtualOverlay o = overlay()) {
+            o.runFor(5_000 * MS);
+            o.engine("a").module(SecureLinks.class)
+                    .publishRevocations(RevocationList.sign(AUTHORITY, 1, Set.of(serial("r")), List.of()));
+            Duration dead = o.engine("b").config().hello().deadInterval();
+            o.runFor(dead.toNanos() + 1_000 * MS);
+            // b's operator reloads its admission (the same authority, nothing revoked in its own file).
+            o.engine("b").module(SecureLinks.class).updateAdmission(AuthorityAdmission.of(Crypto.ed25519Public(AUTHORITY)));
+            o.runFor(20_000 * MS);
+            assertThat(status(o, "b", "r")).as("the flooded revocation still holds at b").isNotEqualTo(LinkStatus.UP);
+        }
+    }
+
+    @Test
     void aListNotSignedByTheOverlaysAuthorityIsRefusedAndChangesNothing() {
         try (VirtualOverlay o = overlay()) {
             o.runFor(5_000 * MS);
@@ -124,6 +190,10 @@ class RevocationFloodTest {
         RevocationList l = RevocationList.sign(AUTHORITY, serials.size(), serials, List.of(keys("r").identityPublic()));
         assertThat(RevocationList.decode(l.encode())).contains(l);
         assertThat(l.signatureValid()).isTrue();
+    }
+
+    private static LinkStatus status(VirtualOverlay o, String node, String peer) {
+        return o.engine(node).neighbour(NodeId.ofName(peer)).status();
     }
 
     private static List<NodeEvent> downs(VirtualOverlay o, String node) {
