@@ -152,6 +152,10 @@ class NodeModeTest {
         // Ends come in name order: b, then gateway, the local one.
         assertThat(own.get("ends").get(0).get("measured").isNull()).isTrue();
         assertThat(own.get("ends").get(1).get("measured").get("status").asText()).isEqualTo("UP");
+        // The peer runs on this machine: one monotonic clock, read as exactly one.
+        JsonNode offset = own.get("ends").get(1).get("measured").get("peerClockOffsetMs");
+        assertThat(offset.isNumber()).as("measured once the link is up: " + offset).isTrue();
+        assertThat(offset.asDouble()).isZero();
         JsonNode nodesJson = read(get("/api/nodes"));
         assertThat(StreamSupport.stream(nodesJson.spliterator(), false).map(n -> n.get("name").asText()))
                 .containsExactly("b", "c", "gateway");

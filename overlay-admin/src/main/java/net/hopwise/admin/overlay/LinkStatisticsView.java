@@ -70,6 +70,10 @@ public record LinkStatisticsView(
             long upTransitions,
             long downTransitions,
             @Schema(description = "Where the peer's packets come from") String peerAddress,
+            @Schema(description = "The peer's monotonic clock minus this node's, ms, estimated from the hellos;"
+                    + " 0 between nodes of one machine. Real-time send times are read across it, so one-way"
+                    + " delays hold between machines; null before the first echo", nullable = true)
+                    Double peerClockOffsetMs,
             @Schema(description = "Packets this end resent on the link: reliableRetransmissions +"
                     + " realTimeRetransmissions") long retransmissions,
             @Schema(description = "Packets waiting in front of this end's reliable window towards the peer")

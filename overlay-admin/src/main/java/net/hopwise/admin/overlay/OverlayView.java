@@ -300,6 +300,7 @@ public final class OverlayView {
                 rate == null ? null : rate.inBps(), rate == null ? null : rate.outBps(),
                 st == null ? 0 : st.upTransitions(), st == null ? 0 : st.downTransitions(),
                 n.address().getHostString() + ":" + n.address().getPort(),
+                sampled ? st.peerClockOffsetNanos() / 1e6 : null,
                 reliableResent + realTimeResent,
                 reliable == null ? 0 : reliable.queueLength(),
                 reliableResent,

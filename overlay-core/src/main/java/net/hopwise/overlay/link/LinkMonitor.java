@@ -285,7 +285,7 @@ public final class LinkMonitor {
     public LinkStatistics statistics() {
         return new LinkStatistics(status, rtt.srtt(), rtt.rttVar(), rtt.min(), rtt.last(), jitter.jitterNanos(),
                 loss.lossRate(), outboundLossRate(), hellosSent, hellosReceived, loss.received(), loss.lost(),
-                upTransitions, downTransitions);
+                upTransitions, downTransitions, clock.offsetNanos());
     }
 
     /**

@@ -17,6 +17,8 @@ package net.hopwise.overlay.link;
  * @param packetsLost link sequence numbers counted lost, net of late arrivals that filled a gap
  * @param upTransitions times the link went up
  * @param downTransitions times the link went down
+ * @param peerClockOffsetNanos the peer's monotonic clock minus ours ({@link ClockOffset}); 0 before the
+ *     first echo and between nodes of one machine
  */
 public record LinkStatistics(
         LinkStatus status,
@@ -32,4 +34,5 @@ public record LinkStatistics(
         long packetsReceived,
         long packetsLost,
         long upTransitions,
-        long downTransitions) {}
+        long downTransitions,
+        long peerClockOffsetNanos) {}
