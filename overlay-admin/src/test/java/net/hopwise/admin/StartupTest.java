@@ -69,6 +69,36 @@ class StartupTest {
     }
 
     @Test
+    void theDemoRefusesBadRelayQueueingAndMulticastTurnedOff() {
+        SpringApplicationBuilder bad = new SpringApplicationBuilder(AdminApplication.class)
+                .web(WebApplicationType.NONE)
+                .properties("hopwise.demo.enabled=true", "hopwise.multicast.relay-queueing-rate=-5",
+                        "spring.main.banner-mode=off");
+        assertThatThrownBy(() -> bad.run()).hasRootCauseInstanceOf(InvalidSettingsException.class)
+                .hasStackTraceContaining("hopwise.multicast.relay-queueing-rate: bits a second, 0 for none, got -5");
+        SpringApplicationBuilder off = new SpringApplicationBuilder(AdminApplication.class)
+                .web(WebApplicationType.NONE)
+                .properties("hopwise.demo.enabled=true", "hopwise.multicast.enabled=false", "spring.main.banner-mode=off");
+        assertThatThrownBy(() -> off.run()).hasRootCauseInstanceOf(InvalidSettingsException.class)
+                .hasStackTraceContaining("the demo's nodes always run multicast");
+    }
+
+    @Test
+    void theDemosNodesTakeTheRelayQueueingTheyAreGiven() {
+        SpringApplicationBuilder app = new SpringApplicationBuilder(AdminApplication.class)
+                .properties("hopwise.demo.enabled=true", "server.port=0", "hopwise.multicast.relay-queueing-rate=800000",
+                        "hopwise.multicast.relay-queueing-packets=12", "spring.main.banner-mode=off");
+        try (ConfigurableApplicationContext context = app.run()) {
+            var nodes = context.getBean(net.hopwise.admin.overlay.LocalNodes.class).all();
+            assertThat(nodes).hasSizeGreaterThan(1);
+            for (var node : nodes.values()) {
+                assertThat(node.module(net.hopwise.multicast.Multicast.class).layered().relayQueueing())
+                        .as(node.name()).isEqualTo(net.hopwise.multicast.layered.RelayQueueing.fair(800_000, 12));
+            }
+        }
+    }
+
+    @Test
     void theDemoAndANamedNodeExcludeEachOther() {
         SpringApplicationBuilder app = new SpringApplicationBuilder(AdminApplication.class)
                 .web(WebApplicationType.NONE)

@@ -24,8 +24,21 @@ public class OverlayConfiguration {
                         + " remove hopwise.node.name (" + properties.getNode().getName() + ") or set"
                         + " hopwise.demo.enabled=false"));
             }
+            if (!properties.getMulticast().isEnabled()) {
+                throw new InvalidSettingsException(java.util.List.of("hopwise.multicast.enabled=false: the demo's"
+                        + " nodes always run multicast (its layered session and groups); remove the setting or set"
+                        + " hopwise.demo.enabled=false"));
+            }
+            net.hopwise.multicast.layered.RelayQueueing demoQueueing = properties.getMulticast().relayQueueing();
             LocalNodes nodes = DemoOverlay.start(registry, properties.getDemo().getTrafficInterval(),
                     new LinkImpairments((link, change) -> { })::apply);
+            if (properties.getMulticast().getRelayQueueingRate() > 0) {
+                for (OverlayNode n : nodes.all().values()) {
+                    n.module(net.hopwise.multicast.layered.LayeredMulticast.class).relayQueueing(demoQueueing);
+                }
+                LOG.log(System.Logger.Level.INFO, "demo: layered multicast paced at "
+                        + properties.getMulticast().getRelayQueueingRate() + " bit/s per outgoing link of every node");
+            }
             LOG.log(System.Logger.Level.INFO, "demo overlay started: nodes " + String.join(", ", nodes.all().keySet())
                     + "; this service's node is " + nodes.self().name());
             return nodes;
