@@ -92,6 +92,19 @@ final class Bench {
         return LayeredScenarios.link(bps, delayMillis, queue(p, bps, rttSeconds, flows));
     }
 
+    /**
+     * How long a prune waits before the relay stops the layer, as IGMP's leave latency would have it
+     * (the thesis ran none; its FLID-DL discussion names 0.5 to 9 s): {@code -Dlayered.leave=seconds},
+     * 0 unless set. On the overlay a prune takes one hop, so 0 is the overlay's own figure.
+     */
+    static long leaveLatencyNanos() {
+        double seconds = Double.parseDouble(System.getProperty("layered.leave", "0"));
+        if (!(seconds >= 0)) {
+            throw new IllegalArgumentException("layered.leave must be seconds >= 0, got " + seconds);
+        }
+        return Math.round(seconds * 1e9);
+    }
+
     /** One layered session of protocol {@code p} on a tree, and the layers its level indexes. */
     static final class Multicast {
         final Proto proto;
@@ -105,12 +118,12 @@ final class Bench {
             if (proto == Proto.FLID_DL) {
                 this.flid = FlidDl.defaults(flidRttSeconds);
                 this.rates = flid.rates();
-                this.session = new LayeredSession(net, source, parents, flid.groups(), 0, LayeredSession.FLOW + index,
+                this.session = new LayeredSession(net, source, parents, flid.groups(), leaveLatencyNanos(), LayeredSession.FLOW + index,
                         out -> new FlidDlSender(1, flid, start, out, seed));
             } else {
                 this.flid = null;
                 this.rates = layers;
-                this.session = new LayeredSession(net, source, parents, layers.count(), 0, LayeredSession.FLOW + index,
+                this.session = new LayeredSession(net, source, parents, layers.count(), leaveLatencyNanos(), LayeredSession.FLOW + index,
                         out -> {
                             EraSender era = new EraSender(1, 1, layers, LayeredScenarios.senderCfg(proto.controller), 0, start, out, seed);
                             return new LayeredSession.Source() {
