@@ -114,7 +114,11 @@ final class Revocations {
                     + " holds here (" + ctx.maxExtensionBytes() + ")");
         }
         List<String> cut = apply(list);
-        extension.publish(record);
-        return cut == null ? List.of() : cut;
+        if (cut == null) {
+            // The version applied here already: published again as it is (apply carries a new one).
+            extension.publish(record);
+            return List.of();
+        }
+        return cut;
     }
 }
