@@ -54,7 +54,7 @@ import net.hopwise.overlay.NodeId;
  * <p>Times are {@code long} nanoseconds on the caller's monotonic clock and are only compared by
  * subtraction, so any origin works. Not thread-safe: it lives on its node's event loop.
  *
- * <p>About 440 lines, over the house's 400: liveness, the hello schedule, the measurements and the
+ * <p>About 455 lines, over the house's 400: liveness, the hello schedule, the measurements and the
  * freshness proof for address moves all read the same per-peer hello state, which a split would have to
  * share field by field.
  */
