@@ -27,6 +27,10 @@ public class VoipProperties {
     private Integer maxCalls;
     /** The Retry-After of that 503; unset, RelayConfig's. */
     private Duration retryAfter;
+    /** SIP requests a phone address may send in 2 s before it is dropped unanswered; 0 (the default): no limit. */
+    private int requestRateLimit;
+    /** How long an address over that limit stays dropped after its last request over it. */
+    private Duration requestRateBlock = Duration.ofSeconds(60);
     /** Delay of the access networks on both sides, added to the relay's own one-way delay in each call's E-model MOS. */
     private Duration accessDelay = Duration.ZERO;
     /**
@@ -124,6 +128,22 @@ public class VoipProperties {
 
     public void setMaxCalls(Integer maxCalls) {
         this.maxCalls = maxCalls;
+    }
+
+    public int getRequestRateLimit() {
+        return requestRateLimit;
+    }
+
+    public void setRequestRateLimit(int requestRateLimit) {
+        this.requestRateLimit = requestRateLimit;
+    }
+
+    public Duration getRequestRateBlock() {
+        return requestRateBlock;
+    }
+
+    public void setRequestRateBlock(Duration requestRateBlock) {
+        this.requestRateBlock = requestRateBlock;
     }
 
     public Duration getRetryAfter() {

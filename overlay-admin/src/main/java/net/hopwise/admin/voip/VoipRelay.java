@@ -72,6 +72,10 @@ public final class VoipRelay implements AutoCloseable {
             if (s.getRetryAfter() != null) {
                 b.retryAfter(s.getRetryAfter());
             }
+            // pike's sampling unit of 2 s; an unset block is RelayConfig's.
+            b.requestRateLimit(new RelayConfig.RequestRateLimit(s.getRequestRateLimit(),
+                    RelayConfig.RequestRateLimit.OFF.window(),
+                    s.getRequestRateBlock() != null ? s.getRequestRateBlock() : RelayConfig.RequestRateLimit.OFF.block()));
             if (s.getMediaThread() != null) {
                 b.mediaThread(net.hopwise.voip.relay.MediaThread.parse(s.getMediaThread()));
             }

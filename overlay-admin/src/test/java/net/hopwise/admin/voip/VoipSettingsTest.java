@@ -30,6 +30,21 @@ class VoipSettingsTest {
     }
 
     @Test
+    void theRequestRateLimitIsOffUnlessSetAndBoundFromItsNames() {
+        assertThat(VoipRelay.toConfig(settings()).requestRateLimit()).isEqualTo(RelayConfig.RequestRateLimit.OFF);
+        HopwiseProperties bound = new Binder(new MapConfigurationPropertySource(Map.of(
+                "hopwise.voip.sip-address", "127.0.0.1:5060", "hopwise.voip.request-rate-limit", "40",
+                "hopwise.voip.request-rate-block", "5m")))
+                .bind("hopwise", HopwiseProperties.class).get();
+        assertThat(VoipRelay.toConfig(bound.getVoip()).requestRateLimit())
+                .isEqualTo(new RelayConfig.RequestRateLimit(40, Duration.ofSeconds(2), Duration.ofMinutes(5)));
+        VoipProperties bad = settings();
+        bad.setRequestRateLimit(-3);
+        assertThatThrownBy(() -> VoipRelay.toConfig(bad)).isInstanceOf(InvalidSettingsException.class)
+                .hasMessageContaining("requests per window must not be negative, got -3");
+    }
+
+    @Test
     void mediaThreadSettingReachesTheRelayEachWayAndUnsetKeepsItsDefault() {
         VoipProperties p = settings();
         RelayConfig defaults = VoipRelay.toConfig(p);

@@ -79,6 +79,32 @@ public final class RelayConfig {
     /** Kamailio registrar's max_expires: a phone gone for good is forgotten within the hour. */
     public static final int DEFAULT_MAX_EXPIRES = 3600;
 
+    /**
+     * At most {@code requests} SIP requests per source address in each {@code window} (0: no limit);
+     * an address over it is dropped unanswered until {@code block} has passed since its last request
+     * over it. See {@code RequestRateGuard}.
+     */
+    public record RequestRateLimit(int requests, Duration window, Duration block) {
+        /** No limit: the default, as pike is a module an operator loads, and one address may be a whole PBX. */
+        public static final RequestRateLimit OFF = new RequestRateLimit(0, Duration.ofSeconds(2), Duration.ofSeconds(60));
+
+        public RequestRateLimit {
+            Objects.requireNonNull(window, "window");
+            Objects.requireNonNull(block, "block");
+            if (requests < 0) {
+                throw new IllegalArgumentException("requests per window must not be negative, got " + requests);
+            }
+            if (window.isNegative() || window.isZero() || block.isNegative() || block.isZero()) {
+                throw new IllegalArgumentException("window and block must be positive, got " + window + " and " + block);
+            }
+        }
+
+        /** pike's sampling unit (2 s) and a minute's block, at {@code requests} a window. */
+        public static RequestRateLimit perTwoSeconds(int requests) {
+            return new RequestRateLimit(requests, Duration.ofSeconds(2), Duration.ofSeconds(60));
+        }
+    }
+
     private final InetSocketAddress sipAddress;
     private final String advertisedHost;
     private final String mediaAddress;
@@ -99,6 +125,7 @@ public final class RelayConfig {
     private final int minExpires;
     private final int maxExpires;
     private final int maxCalls;
+    private final RequestRateLimit requestRateLimit;
     private final Duration retryAfter;
     private final MediaThread mediaThread;
     private final int mediaThreadCalls;
@@ -125,6 +152,7 @@ public final class RelayConfig {
         this.minExpires = b.minExpires;
         this.maxExpires = b.maxExpires;
         this.maxCalls = b.maxCalls;
+        this.requestRateLimit = b.requestRateLimit;
         this.retryAfter = b.retryAfter;
         this.mediaThread = b.mediaThread;
         this.mediaThreadCalls = b.mediaThreadCalls;
@@ -218,6 +246,10 @@ public final class RelayConfig {
         return maxCalls;
     }
 
+    public RequestRateLimit requestRateLimit() {
+        return requestRateLimit;
+    }
+
     /** The Retry-After of the 503 an INVITE gets when the relay is full. */
     public Duration retryAfter() {
         return retryAfter;
@@ -254,6 +286,7 @@ public final class RelayConfig {
         private int minExpires = DEFAULT_MIN_EXPIRES;
         private int maxExpires = DEFAULT_MAX_EXPIRES;
         private int maxCalls = DEFAULT_MAX_CALLS;
+        private RequestRateLimit requestRateLimit = RequestRateLimit.OFF;
         private Duration retryAfter = DEFAULT_RETRY_AFTER;
         private MediaThread mediaThread = DEFAULT_MEDIA_THREAD;
         private int mediaThreadCalls = DEFAULT_MEDIA_THREAD_CALLS;
@@ -365,6 +398,12 @@ public final class RelayConfig {
         }
 
         /** The Retry-After of an overload 503, in whole seconds (at least one). */
+        /** The per-address request cap; {@link RequestRateLimit#OFF} (the default) for none. */
+        public Builder requestRateLimit(RequestRateLimit limit) {
+            this.requestRateLimit = Objects.requireNonNull(limit, "requestRateLimit");
+            return this;
+        }
+
         public Builder retryAfter(Duration d) {
             positive(d, "retryAfter");
             if (d.toSeconds() < 1) {

@@ -31,6 +31,8 @@ final class RelayCounters {
     long registrations;
     long listenerFailures;
     long faults;
+    long rateLimited;
+    long rateBlocks;
 
     Map<String, Long> snapshot() {
         Map<String, Long> m = new LinkedHashMap<>();
@@ -57,6 +59,8 @@ final class RelayCounters {
         m.put("registrations", registrations);
         m.put("listenerFailures", listenerFailures);
         m.put("faults", faults);
+        m.put("rateLimited", rateLimited);
+        m.put("rateBlocks", rateBlocks);
         return m;
     }
 }

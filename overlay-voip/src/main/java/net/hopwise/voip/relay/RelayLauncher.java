@@ -47,7 +47,7 @@ public final class RelayLauncher {
         if (o == null) {
             out.println("options: --name NAME [--bind HOST:PORT] [--neighbour NAME@HOST:PORT]... [--sip HOST:PORT]"
                     + " [--advertise HOST] [--media-address IP] [--media-ports MIN-MAX] [--route RULE]..."
-                    + " [--linger DURATION] [--max-calls N] [--retry-after SECONDS] [--media-thread auto|on|off]"
+                    + " [--linger DURATION] [--max-calls N] [--retry-after SECONDS] [--request-rate N] [--media-thread auto|on|off]"
                     + " [--media-thread-calls N]"
                     + " [--ready-timeout SECONDS]"
                     + " [--until-stdin-closes]"
@@ -89,6 +89,9 @@ public final class RelayLauncher {
             }
             if (o.maxCalls != null) {
                 relay.maxCalls(o.maxCalls);
+            }
+            if (o.requestRate != null) {
+                relay.requestRateLimit(RelayConfig.RequestRateLimit.perTwoSeconds(o.requestRate));
             }
             if (o.retryAfter != null) {
                 relay.retryAfter(o.retryAfter);
@@ -157,6 +160,7 @@ public final class RelayLauncher {
         Duration linger;
         Integer maxCalls;
         Duration retryAfter;
+        Integer requestRate;
         MediaThread mediaThread;
         Integer mediaThreadCalls;
         /** Without the option: as long as it takes (a peer down at start comes up later). */
@@ -208,6 +212,7 @@ public final class RelayLauncher {
                     case "--linger" -> o.linger = Duration.ofSeconds(number(v));
                     case "--max-calls" -> o.maxCalls = number(v);
                     case "--retry-after" -> o.retryAfter = Duration.ofSeconds(number(v));
+                    case "--request-rate" -> o.requestRate = number(v);
                     case "--media-thread" -> o.mediaThread = MediaThread.parse(v);
                     case "--media-thread-calls" -> o.mediaThreadCalls = number(v);
                     case "--ready-timeout" -> o.readyTimeout = Duration.ofSeconds(number(v));

@@ -34,6 +34,7 @@ public final class SipProxy implements MediaSink {
     final ByteBufAllocator alloc;
     final SipParser parser = new SipParser();
     final RelayCounters counters = new RelayCounters();
+    private final RequestRateGuard guard;
     final Transactions transactions = new Transactions();
     final Registrar registrar;
     final Calls calls;
@@ -61,6 +62,7 @@ public final class SipProxy implements MediaSink {
         this.responses = new ResponsePath(this);
         this.sdp = new MessageSdp(calls);
         this.routing = new RequestRouting(nodeName, config, sipPort, registrar, calls, counters);
+        this.guard = new RequestRateGuard(config.requestRateLimit(), RequestRateGuard.MAX_SOURCES);
     }
 
     // ------------------------------------------------------------------ input
@@ -72,7 +74,7 @@ public final class SipProxy implements MediaSink {
             Hop.Phone from = new Hop.Phone(Calls.unscoped(source), false);
             switch (r.kind()) {
                 case MESSAGE -> onPhoneMessage(r.message(), from, now);
-                case ERROR -> onPhoneError(r.error(), r.message(), r.isRequest(), from);
+                case ERROR -> onPhoneError(r.error(), r.message(), r.isRequest(), from, now);
                 default -> { }
             }
         } finally {
@@ -80,11 +82,28 @@ public final class SipProxy implements MediaSink {
         }
     }
 
+    /**
+     * Whether a request from {@code from} passes the per-address rate limit; a request over it is
+     * dropped unanswered and counted, as pike drops a flood's.
+     */
+    private boolean admitted(Hop.Phone from, long now) {
+        long blocksBefore = guard.blocks();
+        boolean pass = guard.admit(from.address().getAddress(), now);
+        counters.rateBlocks += guard.blocks() - blocksBefore;
+        if (!pass) {
+            counters.rateLimited++;
+        }
+        return pass;
+    }
+
     /** A message from a phone (a datagram's, or one the TCP framer cut); the caller releases it. */
     public void onPhoneMessage(SipMessage m, Hop.Phone from, long now) {
         try {
             if (m.isRequest()) {
                 counters.requestsFromPhones++;
+                if (!admitted(from, now)) {
+                    return;
+                }
                 onRequest(m, from, null, now);
             } else {
                 counters.responsesFromPhones++;
@@ -112,8 +131,11 @@ public final class SipProxy implements MediaSink {
     }
 
     /** A message that did not parse: a request is answered with the error's status when it can be. */
-    public void onPhoneError(SipParseError error, SipMessage partial, boolean isRequest, Hop.Phone from) {
+    public void onPhoneError(SipParseError error, SipMessage partial, boolean isRequest, Hop.Phone from, long now) {
         try {
+            if (isRequest && !admitted(from, now)) {
+                return;
+            }
             if (isRequest && partial != null && !"ACK".equals(partial.method())) {
                 ByteBuf answer = ProxyMessages.response(partial, error.status(), words.tag(), List.of(), alloc);
                 if (answer != null) {

@@ -383,7 +383,7 @@ public final class SipRelay implements AutoCloseable {
         @Override
         public void error(SipParseError error, SipMessage partial, boolean isRequest, boolean fatal) {
             try {
-                proxy.onPhoneError(error, partial, isRequest, peer);
+                proxy.onPhoneError(error, partial, isRequest, peer, System.nanoTime());
             } finally {
                 if (partial != null) {
                     partial.release();
