@@ -397,13 +397,13 @@ public final class RelayConfig {
             return this;
         }
 
-        /** The Retry-After of an overload 503, in whole seconds (at least one). */
         /** The per-address request cap; {@link RequestRateLimit#OFF} (the default) for none. */
         public Builder requestRateLimit(RequestRateLimit limit) {
             this.requestRateLimit = Objects.requireNonNull(limit, "requestRateLimit");
             return this;
         }
 
+        /** The Retry-After of an overload 503, in whole seconds (at least one). */
         public Builder retryAfter(Duration d) {
             positive(d, "retryAfter");
             if (d.toSeconds() < 1) {
