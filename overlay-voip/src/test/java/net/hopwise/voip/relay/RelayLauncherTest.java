@@ -34,6 +34,10 @@ class RelayLauncherTest {
         assertThat(run("--name", "a", "--media-ports", "30000", "--insecure")).isEqualTo(2);
         assertThat(run("--name", "a", "--sip", "0.0.0.0:5060", "--insecure")).isEqualTo(2);
         assertThat(err.toString(StandardCharsets.UTF_8)).contains("advertisedHost");
+        assertThat(run("--name", "a", "--sip", "127.0.0.1:5060", "--request-rate", "-4", "--insecure")).isEqualTo(2);
+        assertThat(err.toString(StandardCharsets.UTF_8)).contains("requests per window must not be negative, got -4");
+        assertThat(run("--name", "a", "--sip", "127.0.0.1:5060", "--request-rate", "many", "--insecure")).isEqualTo(2);
+        assertThat(err.toString(StandardCharsets.UTF_8)).contains("not a number: many");
         assertThat(run("--help")).isZero();
     }
 
