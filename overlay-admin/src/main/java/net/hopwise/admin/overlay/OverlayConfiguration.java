@@ -32,13 +32,7 @@ public class OverlayConfiguration {
             net.hopwise.multicast.layered.RelayQueueing demoQueueing = properties.getMulticast().relayQueueing();
             LocalNodes nodes = DemoOverlay.start(registry, properties.getDemo().getTrafficInterval(),
                     new LinkImpairments((link, change) -> { })::apply);
-            if (properties.getMulticast().getRelayQueueingRate() > 0) {
-                for (OverlayNode n : nodes.all().values()) {
-                    n.module(net.hopwise.multicast.layered.LayeredMulticast.class).relayQueueing(demoQueueing);
-                }
-                LOG.log(System.Logger.Level.INFO, "demo: layered multicast paced at "
-                        + properties.getMulticast().getRelayQueueingRate() + " bit/s per outgoing link of every node");
-            }
+            applyRelayQueueing(nodes.all().values(), demoQueueing, properties);
             LOG.log(System.Logger.Level.INFO, "demo overlay started: nodes " + String.join(", ", nodes.all().keySet())
                     + "; this service's node is " + nodes.self().name());
             return nodes;
@@ -59,11 +53,7 @@ public class OverlayConfiguration {
         }
         OverlayNode node = OverlayNode.start(config);
         LOG.log(System.Logger.Level.INFO, "overlay node " + node.name() + " listening on UDP " + node.localAddress());
-        if (properties.getMulticast().getRelayQueueingRate() > 0) {
-            node.module(net.hopwise.multicast.layered.LayeredMulticast.class).relayQueueing(relayQueueing);
-            LOG.log(System.Logger.Level.INFO, "node " + node.name() + ": layered multicast paced at "
-                    + properties.getMulticast().getRelayQueueingRate() + " bit/s per outgoing link, fair-queued per session");
-        }
+        applyRelayQueueing(java.util.List.of(node), relayQueueing, properties);
         if (security == null) {
             // Loud on purpose: an open overlay must be a choice someone sees, not a default nobody noticed.
             LOG.log(System.Logger.Level.WARNING, "node " + node.name() + ": links are NOT authenticated or encrypted "
@@ -74,6 +64,19 @@ public class OverlayConfiguration {
                     + security.cipherSuite().protocolName() + "), identity key " + security.keys().fingerprint());
         }
         return LocalNodes.single(node);
+    }
+
+    /** Gives {@code nodes} the relay queueing the settings ask for, when they ask for fair queuing at all. */
+    private static void applyRelayQueueing(java.util.Collection<OverlayNode> nodes,
+            net.hopwise.multicast.layered.RelayQueueing queueing, HopwiseProperties properties) {
+        if (properties.getMulticast().getRelayQueueingRate() == 0) {
+            return;
+        }
+        for (OverlayNode n : nodes) {
+            n.module(net.hopwise.multicast.layered.LayeredMulticast.class).relayQueueing(queueing);
+            LOG.log(System.Logger.Level.INFO, "node " + n.name() + ": layered multicast paced at "
+                    + properties.getMulticast().getRelayQueueingRate() + " bit/s per outgoing link, fair-queued per session");
+        }
     }
 
     @Bean

@@ -88,9 +88,7 @@ final class Revocations {
             }
             next = current;
         }
-        if (signer != null) {
-            signer.updateAdmission(next);
-        }
+        signer.updateAdmission(next);
         List<String> cut = engine.updateAdmission(next, ctx.nowNanos());
         afterEngine.run();
         return cut;

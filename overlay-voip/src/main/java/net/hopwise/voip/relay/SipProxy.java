@@ -87,9 +87,8 @@ public final class SipProxy implements MediaSink {
      * dropped unanswered and counted, as pike drops a flood's.
      */
     private boolean admitted(Hop.Phone from, long now) {
-        long blocksBefore = guard.blocks();
         boolean pass = guard.admit(from.address().getAddress(), now);
-        counters.rateBlocks += guard.blocks() - blocksBefore;
+        counters.rateBlocks = guard.blocks();
         if (!pass) {
             counters.rateLimited++;
         }
