@@ -31,6 +31,9 @@ import net.hopwise.overlay.routing.RoutingMetric;
  * and builds the views from it on the caller's thread. Links once seen and no longer advertised by
  * either end stay listed as DOWN until one of their ends leaves the database, so an operator sees a
  * remote link fail rather than vanish.
+ *
+ * <p>Just over the house's 400 lines: topology, links, sessions, drops and routes are all read from
+ * the one snapshot this class takes, and each section is a few small builders over it.
  */
 public final class OverlayView {
     private static final RoutingMetric[] METRICS = RoutingMetric.values();
