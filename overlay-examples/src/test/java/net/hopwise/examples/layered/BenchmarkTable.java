@@ -155,7 +155,7 @@ public final class BenchmarkTable {
 
     private void experiment(String title, String thesis, List<Proto> protos, String label,
             java.util.function.Function<Proto, LongFunction<Map<String, Double>>> scenario) throws Exception {
-        System.out.println("### " + title + " (" + seeds + " seeds, mean +- 95% t-interval)");
+        System.out.println("### " + title + Sweep.describe() + " (" + seeds + " seeds, mean +- 95% t-interval)");
         boolean header = false;
         for (Proto p : override != null ? override : protos) {
             long began = System.nanoTime();

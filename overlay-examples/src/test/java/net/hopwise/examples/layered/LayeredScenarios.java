@@ -24,7 +24,12 @@ import net.hopwise.overlay.sim.tcp.TcpVariant;
  */
 final class LayeredScenarios {
     static final long SECOND = 1_000_000_000L;
-    static final int PACKET = 512;
+    /**
+     * The thesis's 512 bytes; {@code -Dlayered.packet=bytes} for the sensitivity sweep (the thesis's
+     * 1024 and 1500): every packet of a run, the sessions', TCP's segments (with their headers) and
+     * the CBR cross traffic's, and the queues' BDP in packets.
+     */
+    static final int PACKET = Sweep.PACKET_BYTES;
     static final LayerRates LAYERS = LayerRates.equal(100, 20_000);
     /** Ours, finer: a 20 Kbit/s base layer (the thesis's, so a joiner's first pairs come as often) and 198 of 10 Kbit/s. */
     static final LayerRates FINE_LAYERS = fine();
@@ -73,7 +78,7 @@ final class LayeredScenarios {
 
     /** The session's configuration: the sender's, and every receiver's (the thesis's defaults). */
     static EraConfig cfg() {
-        return EraConfig.defaults();
+        return Sweep.sender(EraConfig.defaults());
     }
 
     /**
@@ -83,7 +88,7 @@ final class LayeredScenarios {
      * were); every other row's sender is the thesis's.
      */
     static EraConfig senderCfg(Protocol protocol) {
-        return protocol == Protocol.ERA_RECOMMENDED ? EraConfig.recommended() : cfg();
+        return protocol == Protocol.ERA_RECOMMENDED ? Sweep.sender(EraConfig.recommended()) : cfg();
     }
 
     /** The fraction of the pair estimate {@code protocol}'s receivers leave free on a loss-free path. */
@@ -91,9 +96,13 @@ final class LayeredScenarios {
         return protocol == Protocol.ERA_RECOMMENDED ? EraConfig.recommended().headroom() : 0;
     }
 
-    /** DropTail of 2 x BDP, in packets of 512 bytes, at least 4 (the thesis's rule; RTT as the scenario's). */
+    /**
+     * DropTail of 2 x BDP in packets, at least 4 (the thesis's rule; RTT as the scenario's); the
+     * multiple is {@code -Dlayered.bdp} for the sensitivity sweep (the thesis's 1 to 4).
+     */
     static QueueDiscipline twiceBdp(long bps, double rttSeconds) {
-        return new QueueDiscipline.DropTail((int) Math.max(4, Math.ceil(2 * bps * rttSeconds / (8 * PACKET))));
+        return new QueueDiscipline.DropTail(
+                (int) Math.max(4, Math.ceil(Sweep.BDP_MULTIPLE * bps * rttSeconds / (8 * PACKET))));
     }
 
     static LinkSpec link(long bps, double delayMillis, QueueDiscipline queue) {

@@ -1,0 +1,87 @@
+package net.hopwise.examples.layered;
+
+import java.time.Duration;
+import net.hopwise.multicast.layered.EraConfig;
+
+/**
+ * The parameters the thesis varied in its sensitivity runs (packet size, buffer size) and the two it
+ * fixed that a deployment chooses (the adaptation interval, the bunch length), each a system
+ * property of the run so that every scenario of {@link BenchmarkTable} and {@link LayeredExperiment}
+ * can be swept unchanged. Unset, each is the thesis's value (docs/benchmarks.md, "the sensitivity
+ * sweep", gives the commands).
+ *
+ * <ul>
+ *   <li>{@code -Dlayered.packet=bytes}: every packet of the run (default 512);
+ *   <li>{@code -Dlayered.bdp=multiple}: DropTail queues of that many bandwidth-delay products
+ *       (default 2);
+ *   <li>{@code -Dlayered.rai=seconds}: the sessions' adaptation interval (default the preset's, 1 s);
+ *   <li>{@code -Dlayered.bunch=packets}: the sessions' bunch length (default the preset's, 2).
+ * </ul>
+ *
+ * The receivers take the packet size, the interval and the bunch length from the session's
+ * announcement and its packets, as on the overlay, so only the sender's configuration carries them.
+ */
+final class Sweep {
+    static final int PACKET_BYTES = positiveInt("layered.packet", EraConfig.DEFAULT_PACKET_BYTES);
+    static final double BDP_MULTIPLE = positive("layered.bdp", 2);
+    private static final String RAI = System.getProperty("layered.rai");
+    private static final String BUNCH = System.getProperty("layered.bunch");
+
+    private Sweep() {
+    }
+
+    /** {@code config} with the run's packet size, and its interval and bunch length where the run sets them. */
+    static EraConfig sender(EraConfig config) {
+        EraConfig.Builder b = config.toBuilder().packetBytes(PACKET_BYTES);
+        if (RAI != null) {
+            b.adaptationInterval(Duration.ofNanos(Math.round(positive("layered.rai", 1) * 1e9)));
+        }
+        if (BUNCH != null) {
+            b.bunchLength(positiveInt("layered.bunch", EraConfig.DEFAULT_BUNCH_LENGTH));
+        }
+        return b.build();
+    }
+
+    /** What the run changed from the thesis's settings, for a table's title; empty when nothing. */
+    static String describe() {
+        StringBuilder s = new StringBuilder();
+        if (PACKET_BYTES != EraConfig.DEFAULT_PACKET_BYTES) {
+            s.append(", packets of ").append(PACKET_BYTES).append(" B");
+        }
+        if (BDP_MULTIPLE != 2) {
+            s.append(", queues of ").append(BDP_MULTIPLE).append(" x BDP");
+        }
+        if (RAI != null) {
+            s.append(", interval ").append(RAI).append(" s");
+        }
+        if (BUNCH != null) {
+            s.append(", bunches of ").append(BUNCH);
+        }
+        return s.toString();
+    }
+
+    private static double positive(String property, double otherwise) {
+        String v = System.getProperty(property);
+        if (v == null) {
+            return otherwise;
+        }
+        double d;
+        try {
+            d = Double.parseDouble(v);
+        } catch (NumberFormatException e) {
+            throw new IllegalArgumentException(property + " must be a number > 0, got '" + v + "'", e);
+        }
+        if (!(d > 0) || Double.isInfinite(d)) {
+            throw new IllegalArgumentException(property + " must be a number > 0, got " + v);
+        }
+        return d;
+    }
+
+    private static int positiveInt(String property, int otherwise) {
+        double d = positive(property, otherwise);
+        if (d != Math.rint(d)) {
+            throw new IllegalArgumentException(property + " must be a whole number, got " + System.getProperty(property));
+        }
+        return (int) d;
+    }
+}
