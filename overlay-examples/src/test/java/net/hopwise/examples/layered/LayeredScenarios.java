@@ -98,11 +98,11 @@ final class LayeredScenarios {
 
     /**
      * DropTail of 2 x BDP in packets, at least 4 (the thesis's rule; RTT as the scenario's); the
-     * multiple is {@code -Dlayered.bdp} for the sensitivity sweep (the thesis's 1 to 4).
+     * multiple is {@code -Dlayered.bdp} for the sensitivity sweep (the thesis's 1 to 4), and
+     * {@code -Dlayered.queue=red} makes it RED ({@link Sweep}).
      */
     static QueueDiscipline twiceBdp(long bps, double rttSeconds) {
-        return new QueueDiscipline.DropTail(
-                (int) Math.max(4, Math.ceil(Sweep.BDP_MULTIPLE * bps * rttSeconds / (8 * PACKET))));
+        return Sweep.queue((int) Math.max(4, Math.ceil(Sweep.BDP_MULTIPLE * bps * rttSeconds / (8 * PACKET))));
     }
 
     static LinkSpec link(long bps, double delayMillis, QueueDiscipline queue) {

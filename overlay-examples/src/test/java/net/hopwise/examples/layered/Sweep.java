@@ -2,6 +2,7 @@ package net.hopwise.examples.layered;
 
 import java.time.Duration;
 import net.hopwise.multicast.layered.EraConfig;
+import net.hopwise.overlay.sim.QueueDiscipline;
 
 /**
  * The parameters the thesis varied in its sensitivity runs (packet size, buffer size) and the two it
@@ -15,7 +16,9 @@ import net.hopwise.multicast.layered.EraConfig;
  *   <li>{@code -Dlayered.bdp=multiple}: DropTail queues of that many bandwidth-delay products
  *       (default 2);
  *   <li>{@code -Dlayered.rai=seconds}: the sessions' adaptation interval (default the preset's, 1 s);
- *   <li>{@code -Dlayered.bunch=packets}: the sessions' bunch length (default the preset's, 2).
+ *   <li>{@code -Dlayered.bunch=packets}: the sessions' bunch length (default the preset's, 2);
+ *   <li>{@code -Dlayered.queue=red}: RED (the RED paper's recommended thresholds) instead of DropTail,
+ *       of the same size: the thesis names RED and never ran it.
  * </ul>
  *
  * The receivers take the packet size, the interval and the bunch length from the session's
@@ -26,6 +29,7 @@ final class Sweep {
     static final double BDP_MULTIPLE = positive("layered.bdp", 2);
     private static final String RAI = System.getProperty("layered.rai");
     private static final String BUNCH = System.getProperty("layered.bunch");
+    static final boolean RED = red();
 
     private Sweep() {
     }
@@ -57,7 +61,23 @@ final class Sweep {
         if (BUNCH != null) {
             s.append(", bunches of ").append(BUNCH);
         }
+        if (RED) {
+            s.append(", RED queues");
+        }
         return s.toString();
+    }
+
+    /** The queue of {@code packets} the run's discipline gives: DropTail, or RED under {@code -Dlayered.queue=red}. */
+    static QueueDiscipline queue(int packets) {
+        return RED ? QueueDiscipline.Red.recommended(packets) : new QueueDiscipline.DropTail(packets);
+    }
+
+    private static boolean red() {
+        String v = System.getProperty("layered.queue", "droptail");
+        if (!v.equals("droptail") && !v.equals("red")) {
+            throw new IllegalArgumentException("layered.queue must be droptail or red, got '" + v + "'");
+        }
+        return v.equals("red");
     }
 
     private static double positive(String property, double otherwise) {
