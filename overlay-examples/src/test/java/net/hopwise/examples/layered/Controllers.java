@@ -20,7 +20,8 @@ final class Controllers {
     /** @param seed the receiver's own random stream (RLM's join timers) */
     static LayeredController of(Protocol protocol, EraConfig config, LayerSubscriber subscriber, long seed) {
         if (protocol == Protocol.RLM) {
-            return new RlmReceiver(1, subscriber, seed);
+            // Shared learning is RLM's own; -Dlayered.rlmshared=false runs each receiver alone, for comparison.
+            return RlmReceiver.inSession(subscriber, seed, !"false".equals(System.getProperty("layered.rlmshared")));
         }
         if (protocol == Protocol.PLM) {
             return new PlmReceiver(1, subscriber);

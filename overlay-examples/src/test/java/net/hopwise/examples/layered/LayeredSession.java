@@ -55,6 +55,7 @@ final class LayeredSession {
     private final AgentTimer senderTimer;
     private final long[] children = new long[64];
     private final Map<Integer, List<int[]>> pendingControl = new HashMap<>();
+    private RlmSharedLearning rlmLearning;
     long controlMessages;
 
     /** A receiver at a node: its controller, and what it got. */
@@ -72,6 +73,11 @@ final class LayeredSession {
         Receiver(String node) {
             this.node = node;
             this.stats = new ReceiverStats(relayLayers);
+        }
+
+        /** The session the receiver is in: what its controller may share with the session's other receivers. */
+        LayeredSession session() {
+            return LayeredSession.this;
         }
 
         @Override
@@ -206,6 +212,42 @@ final class LayeredSession {
             r.settled(now);
         });
         return r;
+    }
+
+    /** The bus of the session's RLM receivers' "add L" messages, made when the first of them asks. */
+    RlmSharedLearning rlmLearning() {
+        if (rlmLearning == null) {
+            rlmLearning = new RlmSharedLearning(this::treeDelayNanos);
+        }
+        return rlmLearning;
+    }
+
+    /**
+     * The propagation delay between two nodes of the tree: up from {@code from} to the nearest node
+     * both lie below, then down to {@code to} (0 at one node).
+     */
+    long treeDelayNanos(String from, String to) {
+        Map<String, Long> up = new HashMap<>();
+        long d = 0;
+        for (String n = from; n != null; n = parentOf.get(n)) {
+            up.put(n, d);
+            String parent = parentOf.get(n);
+            if (parent != null) {
+                d += net.direction(n, parent).spec().delayNanos();
+            }
+        }
+        long down = 0;
+        for (String n = to; n != null; n = parentOf.get(n)) {
+            Long u = up.get(n);
+            if (u != null) {
+                return u + down;
+            }
+            String parent = parentOf.get(n);
+            if (parent != null) {
+                down += net.direction(parent, n).spec().delayNanos();
+            }
+        }
+        throw new IllegalArgumentException(from + " and " + to + " are not in one tree");
     }
 
     private void later(long now, Runnable action) {
