@@ -3,6 +3,7 @@ package net.hopwise.multicast.layered;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -154,6 +155,22 @@ public final class LayeredMulticast {
                     r.rateBitsPerSecond(), r.packetsReceived(), r.history()));
         }
         return views;
+    }
+
+    /**
+     * This node's part in every layered session whose tree crosses it, its own sources' included:
+     * the neighbour it takes each from, and for each neighbour below it the layers it holds and what
+     * went to it per layer. An operator's view of which layers cross which link; from any thread,
+     * answered by the node's thread (failed with {@link IllegalStateException} when the node is stopped).
+     */
+    public CompletableFuture<List<LayeredRelayView>> relays() {
+        CompletableFuture<List<LayeredRelayView>> f = new CompletableFuture<>();
+        try {
+            run(() -> f.complete(List.copyOf(service.relayViews())));
+        } catch (IllegalStateException e) {
+            f.completeExceptionally(e);
+        }
+        return f;
     }
 
     void leave(LocalReceiver r) {

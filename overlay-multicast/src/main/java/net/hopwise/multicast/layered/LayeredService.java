@@ -239,8 +239,11 @@ final class LayeredService implements Stage {
     private void deliverAndForward(SessionRelay relay, LayeredPacket p, ByteBuf body, long nowNanos) {
         int n = relay.forwarding().childrenFor(p.layer(), children(relay));
         long[] to = childBuffer;
+        int bytes = body.readableBytes();
         for (int i = 0; i < n; i++) {
-            queues.send(new NodeId(to[i]), relay.key(), body.retainedDuplicate(), nowNanos);
+            NodeId child = new NodeId(to[i]);
+            relay.sent(child, p.layer(), bytes);
+            queues.send(child, relay.key(), body.retainedDuplicate(), nowNanos);
         }
         deliverLocally(relay, p, body, nowNanos);
     }
@@ -407,6 +410,17 @@ final class LayeredService implements Stage {
 
     int sessions() {
         return relays.size();
+    }
+
+    /** Every session's view at this node, on the node's thread. */
+    List<LayeredRelayView> relayViews() {
+        List<LayeredRelayView> views = new ArrayList<>();
+        for (SessionRelay relay : relays.values()) {
+            views.add(relay.view());
+        }
+        views.sort(java.util.Comparator.comparing((LayeredRelayView v) -> v.source().toString())
+                .thenComparingInt(LayeredRelayView::sessionId));
+        return views;
     }
 
     /** The relay's queue discipline on outgoing links; on the node's thread. */

@@ -28,6 +28,8 @@ final class SessionRelay {
     private final LayerForwarding forwarding;
     private final Map<NodeId, Long> childHeard = new HashMap<>();
     private final List<LocalReceiver> locals = new ArrayList<>();
+    /** Per child, per layer: packets and bytes handed to the child's link, for operators ({@link #view}). */
+    private final Map<NodeId, long[][]> sentTo = new HashMap<>();
     /** The neighbour this node subscribed to, and what it last said there. */
     private NodeId upstream;
     private BitSet told = new BitSet();
@@ -93,6 +95,7 @@ final class SessionRelay {
         }
         if (held.isEmpty()) {
             childHeard.remove(child);
+            sentTo.remove(child);
         } else {
             childHeard.put(child, nowNanos);
         }
@@ -104,9 +107,44 @@ final class SessionRelay {
             Map.Entry<NodeId, Long> e = it.next();
             if (nowNanos - e.getValue() >= timeoutNanos) {
                 it.remove();
+                sentTo.remove(e.getKey());
                 forwarding.childGone(e.getKey().value(), nowNanos);
             }
         }
+    }
+
+    /** A packet of {@code layer}, {@code bytes} long, went to {@code child}'s link. */
+    void sent(NodeId child, int layer, int bytes) {
+        long[][] c = sentTo.computeIfAbsent(child, k -> new long[2][layers]);
+        c[0][layer]++;
+        c[1][layer] += bytes;
+    }
+
+    /**
+     * This node's part in the session now, for operators: upstream, and each child with the layers it
+     * holds and what went to it per layer since it last subscribed from nothing.
+     */
+    LayeredRelayView view() {
+        List<LayeredRelayView.Child> children = new ArrayList<>();
+        for (NodeId child : childHeard.keySet()) {
+            int level = -1;
+            for (int k = 0; k < layers; k++) {
+                if (forwarding.forwards(child.value(), k)) {
+                    level = k;
+                }
+            }
+            long[][] c = sentTo.get(child);
+            List<LayeredRelayView.LayerTraffic> traffic = new ArrayList<>();
+            for (int k = 0; c != null && k < layers; k++) {
+                if (c[0][k] > 0) {
+                    traffic.add(new LayeredRelayView.LayerTraffic(k, c[0][k], c[1][k]));
+                }
+            }
+            children.add(new LayeredRelayView.Child(child, level, List.copyOf(traffic)));
+        }
+        children.sort(java.util.Comparator.comparing(ch -> ch.node().toString()));
+        return new LayeredRelayView(envelope.group(), envelope.port(), key.source(), key.sessionId(), upstream,
+                locals.size(), List.copyOf(children));
     }
 
     long nextDeadlineNanos(long childTimeoutNanos) {

@@ -8,6 +8,7 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import net.hopwise.multicast.GroupId;
 import net.hopwise.multicast.Multicast;
 import net.hopwise.multicast.MulticastModule;
 import net.hopwise.overlay.NodeId;
@@ -152,6 +153,93 @@ class LayeredModuleSimulationTest {
                 assertThat(drops(net, n, "layered_malformed")).isZero();
                 assertThat(drops(net, n, "layered_handler_error")).isZero();
             }
+        }
+    }
+
+    /** What {@link LayeredMulticast#relays()} answers at {@code node}, once the node's thread ran it. */
+    static List<LayeredRelayView> relays(SimNetwork net, String node) throws Exception {
+        var answer = net.engine(node).module(LayeredMulticast.class).relays();
+        net.runFor(Duration.ofMillis(1));
+        assertThat(answer).as("answered on %s's thread", node).isDone();
+        return answer.get();
+    }
+
+    @Test
+    void theRelaysViewShowsEachChildsLevelAndCountsWhatWentToItPerLayer() throws Exception {
+        try (SimNetwork net = star(5)) {
+            Map<String, LayeredReceiver> receivers = new LinkedHashMap<>();
+            for (String m : EXPECTED.keySet().stream().sorted().toList()) {
+                net.nodeNamed(m).interact(stack -> receivers.put(m,
+                        stack.module(Multicast.class).joinLayered(GROUP, PORT, x -> { })));
+            }
+            net.runFor(Duration.ofSeconds(1));
+            assertThat(relays(net, "r")).as("no session before a source").isEmpty();
+            LayeredSender[] sender = new LayeredSender[1];
+            net.nodeNamed("s").interact(stack -> sender[0] = stack.module(Multicast.class)
+                    .openLayeredSender(GROUP, PORT, LAYERS));
+            net.runFor(Duration.ofSeconds(10));
+
+            List<LayeredRelayView> atR = relays(net, "r");
+            assertThat(atR).hasSize(1);
+            LayeredRelayView session = atR.get(0);
+            assertThat(session.source()).isEqualTo(NodeId.ofName("s"));
+            assertThat(session.sessionId()).isEqualTo(sender[0].sessionId());
+            assertThat(session.group()).isEqualTo(GroupId.ofName(GROUP));
+            assertThat(session.port()).isEqualTo(PORT);
+            assertThat(session.upstream()).isEqualTo(NodeId.ofName("s"));
+            assertThat(session.localReceivers()).isZero();
+            assertThat(session.children()).extracting(LayeredRelayView.Child::node)
+                    .containsExactlyInAnyOrder(NodeId.ofName("m1"), NodeId.ofName("m2"), NodeId.ofName("m3"));
+            int body = -1;
+            for (LayeredRelayView.Child c : session.children()) {
+                String name = EXPECTED.keySet().stream().filter(m -> NodeId.ofName(m).equals(c.node())).findFirst()
+                        .orElseThrow();
+                assertThat(c.level()).as("%s's level as the relay forwards it", name).isEqualTo(receivers.get(name).level())
+                        .isEqualTo(EXPECTED.get(name));
+                // Every layer held went there; each packet of one session is one size.
+                assertThat(c.layers()).extracting(LayeredRelayView.LayerTraffic::layer).containsAll(
+                        java.util.stream.IntStream.rangeClosed(0, c.level()).boxed().toList());
+                for (LayeredRelayView.LayerTraffic t : c.layers()) {
+                    assertThat(t.packets()).isPositive();
+                    body = body < 0 ? (int) (t.bytes() / t.packets()) : body;
+                    assertThat(t.bytes()).as("%s layer %d", name, t.layer()).isEqualTo(t.packets() * body);
+                }
+            }
+            assertThat(relays(net, "s")).singleElement().satisfies(v -> {
+                assertThat(v.upstream()).as("the source takes its session from nobody").isNull();
+                assertThat(v.children()).singleElement().satisfies(c -> {
+                    assertThat(c.node()).isEqualTo(NodeId.ofName("r"));
+                    assertThat(c.level()).as("r's subtree holds every layer").isEqualTo(LAYERS.count() - 1);
+                });
+            });
+
+            // Counted exactly: once the source stops and the links drain, what the relay sent m3 (a
+            // path without a cap, where nothing is lost and no layer is ever left) is what m3's
+            // receiver got, and the relay got from s all it sent on.
+            // Read at r, then at s a millisecond on: r cannot have sent a child more of a layer than s sent r.
+            List<LayeredRelayView.Child> fromR = relays(net, "r").get(0).children();
+            LayeredRelayView.Child toR = relays(net, "s").get(0).children().get(0);
+            for (LayeredRelayView.Child c : fromR) {
+                for (LayeredRelayView.LayerTraffic t : c.layers()) {
+                    long fromS = toR.layers().stream().filter(x -> x.layer() == t.layer())
+                            .mapToLong(LayeredRelayView.LayerTraffic::packets).sum();
+                    assertThat(t.packets()).as("r sent %s no more of layer %d than it got", c.node(), t.layer())
+                            .isLessThanOrEqualTo(fromS);
+                }
+            }
+            assertThat(receivers.get("m3").history()).as("m3 never left a layer while packets came")
+                    .extracting(LevelChange::level).isSorted();
+            net.nodeNamed("s").interact(stack -> sender[0].close());
+            net.runFor(Duration.ofSeconds(1));
+            LayeredRelayView.Child m3 = relays(net, "r").get(0).children().stream()
+                    .filter(c -> c.node().equals(NodeId.ofName("m3"))).findFirst().orElseThrow();
+            assertThat(m3.packets()).isEqualTo(receivers.get("m3").packetsReceived()).isPositive();
+
+            // A child that leaves everything goes from the view with its counts.
+            net.nodeNamed("m3").interact(stack -> receivers.get("m3").leave());
+            net.runFor(Duration.ofMillis(100));
+            assertThat(relays(net, "r").get(0).children()).extracting(LayeredRelayView.Child::node)
+                    .doesNotContain(NodeId.ofName("m3"));
         }
     }
 }
