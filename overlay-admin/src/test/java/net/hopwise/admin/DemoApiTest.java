@@ -608,6 +608,43 @@ class DemoApiTest {
                         .isEqualTo(p.get("level").asInt() >= 0);
             }
         }
+        // The relays' side of the layered session: amsterdam takes it from nobody, and every receiver that
+        // holds a level is a child of some node's part in it, with packets sent to it, berlin among them
+        // (the tree may move and a receiver behind the lossy chord may hold nothing for a while, so both
+        // are read from one answer at a time).
+        Conditions.await("every layered receiver holding a level is a relay's child that got packets", () -> {
+            JsonNode answer = read(get("/api/multicast"));
+            java.util.Set<String> holding = new java.util.TreeSet<>();
+            for (JsonNode r : answer.get("layered")) {
+                if (r.get("group").asText().equals(DemoOverlay.LAYERED_GROUP) && r.get("level").asInt() >= 0) {
+                    holding.add(r.get("node").asText());
+                }
+            }
+            java.util.Set<String> fed = new java.util.TreeSet<>();
+            boolean sourceSeen = false;
+            for (JsonNode r : answer.get("layeredRelays")) {
+                if (!r.get("group").asText().equals(DemoOverlay.LAYERED_GROUP)) {
+                    continue;
+                }
+                assertThat(r.get("source").asText()).isEqualTo("amsterdam");
+                assertThat(r.get("port").asInt()).isEqualTo(DemoOverlay.LAYERED_PORT);
+                if (r.get("node").asText().equals("amsterdam")) {
+                    assertThat(r.get("upstream").isNull()).as("the source takes its session from nobody: " + r).isTrue();
+                    sourceSeen = true;
+                }
+                for (JsonNode c : r.get("children")) {
+                    long perLayer = 0;
+                    for (JsonNode t : c.get("layers")) {
+                        perLayer += t.get("packets").asLong();
+                    }
+                    assertThat(c.get("packets").asLong()).as("the total is the layers' sum: " + c).isEqualTo(perLayer);
+                    if (c.get("packets").asLong() > 0) {
+                        fed.add(c.get("node").asText());
+                    }
+                }
+            }
+            return sourceSeen && holding.contains("berlin") && fed.containsAll(holding);
+        });
         // The tree read now, not the one above: a route change meanwhile (the demo's links are impaired)
         // can make a node a relay that has not forwarded a packet yet; it must, within the wait.
         Conditions.await("every relay of the current tree has forwarded", () -> {

@@ -18,6 +18,7 @@ import net.hopwise.multicast.ReliableStatistics;
 import net.hopwise.multicast.TreeLink;
 import net.hopwise.multicast.layered.LayeredMulticast;
 import net.hopwise.multicast.layered.LayeredReceiverView;
+import net.hopwise.multicast.layered.LayeredRelayView;
 import net.hopwise.multicast.layered.LevelChange;
 import net.hopwise.overlay.NodeId;
 import net.hopwise.overlay.OverlayNode;
@@ -29,7 +30,8 @@ import net.hopwise.overlay.spi.RealTimeStatistics;
  * membership, flooded with link state), each group's members and, for the groups whose names this
  * service knows, what each local node sent, delivered and relayed, the reliable streams it holds and the
  * real-time streams it receives; and
- * the link costs of Cost-Benefit flow control where it runs; and the layered receivers of the local nodes.
+ * the link costs of Cost-Benefit flow control where it runs; and the layered receivers of the local nodes
+ * and their part as relays of layered sessions.
  */
 @Schema(description = "Multicast groups, members and Cost-Benefit link costs as the service's node knows them")
 public record MulticastView(
@@ -38,7 +40,28 @@ public record MulticastView(
         @Schema(description = "Cost-Benefit link costs, links that cost nothing left out; empty without flow control")
                 List<LinkCost> linkCosts,
         @Schema(description = "Layered (multi-rate) receivers on the local nodes, each at the level its path carries")
-                List<LayeredReceiver> layered) {
+                List<LayeredReceiver> layered,
+        @Schema(description = "Each local node's part in every layered session whose tree crosses it: the layers"
+                + " each of its links down the tree carries, and what went there per layer")
+                List<LayeredRelay> layeredRelays) {
+
+    /**
+     * One local node's part in one layered session: where it takes the session from, and each neighbour
+     * it forwards it to with the highest layer that neighbour holds and what went to it per layer.
+     */
+    public record LayeredRelay(String node, String group, int port, String source, int sessionId,
+            @Schema(description = "The neighbour the node takes the session from; null at the source", nullable = true)
+                    String upstream,
+            int localReceivers, List<LayeredChild> children) {}
+
+    /** A neighbour down a layered session's tree, and what went to it (since it last subscribed from nothing). */
+    public record LayeredChild(String node,
+            @Schema(description = "The highest layer it holds (cumulative), -1 for none") int level,
+            long packets, long bytes,
+            @Schema(description = "Per layer that carried anything, lowest first") List<LayerTraffic> layers) {}
+
+    /** Packets and layered bytes (header and payload, not the overlay's own headers) of one layer to one child. */
+    public record LayerTraffic(int layer, long packets, long bytes) {}
 
     /**
      * One layered receiver on a local node: the session it follows, the level (highest layer held, -1
@@ -130,6 +153,41 @@ public record MulticastView(
         return out;
     }
 
+    private static List<LayeredRelay> layeredRelays(Map<String, OverlayNode> local, Map<NodeId, String> names,
+            Map<GroupId, String> groupNames) {
+        List<LayeredRelay> out = new ArrayList<>();
+        for (OverlayNode n : local.values()) {
+            java.util.Optional<LayeredMulticast> module = n.findModule(LayeredMulticast.class);
+            if (module.isEmpty()) {
+                continue;
+            }
+            List<LayeredRelayView> views;
+            try {
+                views = module.get().relays().get(TREE_WAIT_MILLIS, TimeUnit.MILLISECONDS);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                return out;
+            } catch (ExecutionException | TimeoutException e) {
+                continue; // a node stopping, or not answering in time, shows no sessions this once
+            }
+            for (LayeredRelayView v : views) {
+                List<LayeredChild> children = new ArrayList<>();
+                for (LayeredRelayView.Child c : v.children()) {
+                    children.add(new LayeredChild(names.getOrDefault(c.node(), c.node().toString()), c.level(), c.packets(),
+                            c.bytes(), c.layers().stream().map(t -> new LayerTraffic(t.layer(), t.packets(), t.bytes()))
+                                    .toList()));
+                }
+                children.sort(java.util.Comparator.comparing(LayeredChild::node));
+                out.add(new LayeredRelay(n.name(), groupNames.getOrDefault(v.group(), v.group().toString()), v.port(),
+                        names.getOrDefault(v.source(), v.source().toString()), v.sessionId(),
+                        v.upstream() == null ? null : names.getOrDefault(v.upstream(), v.upstream().toString()),
+                        v.localReceivers(), children));
+            }
+        }
+        out.sort(java.util.Comparator.comparing(LayeredRelay::group).thenComparing(LayeredRelay::node));
+        return out;
+    }
+
     private static RealTimeStream realTime(String node, RealTimeMemberStatistics r, Map<NodeId, String> names) {
         RealTimeStatistics st = r.stats();
         String source = r.sourceName() != null ? r.sourceName() : names.getOrDefault(r.source(), r.source().toString());
@@ -211,6 +269,7 @@ public record MulticastView(
                 costs.add(new LinkCost(names.getOrDefault(node, node.toString()), names.getOrDefault(peer, peer.toString()),
                         cost))));
         costs.sort(java.util.Comparator.comparing(LinkCost::node).thenComparing(LinkCost::neighbour));
-        return new MulticastView(self.name(), groups, costs, layered(local, names, groupNames));
+        return new MulticastView(self.name(), groups, costs, layered(local, names, groupNames),
+                layeredRelays(local, names, groupNames));
     }
 }
