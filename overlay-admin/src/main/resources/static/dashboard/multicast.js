@@ -1,6 +1,7 @@
 // Multicast groups as the service's node knows them: member nodes, and for named groups what the local
 // nodes sent, delivered and relayed, their reliable streams and the real-time streams members receive; a click on a group shows its source's
-// tree on the topology graph; and the layered receivers with their levels over time. Refreshed every
+// tree on the topology graph; and the layered receivers with their levels over time and the node that
+// feeds each. Refreshed every
 // two seconds; hidden when the node runs no multicast.
 (function () {
   "use strict";
@@ -68,7 +69,7 @@
     });
     highlight(groups);
     document.getElementById("multicast-empty").hidden = groups.length > 0;
-    drawLayered(view.layered || []);
+    drawLayered(view.layered || [], view.layeredRelays || []);
   }
 
   // The real-time streams in one cell: how many member streams, and the worst member's missed share
@@ -101,7 +102,18 @@
       .attr("d", d3.line().curve(d3.curveStepAfter).x(p => x(p[0])).y(p => y(p[1])));
   }
 
-  function drawLayered(receivers) {
+  // The local node whose part in the receiver's session forwards it to the receiver's node, and that
+  // child's entry there (level, packets per layer); none at the source or before a subscription.
+  function feeder(r, relays) {
+    for (const relay of relays) {
+      if (relay.group !== r.group || relay.port !== r.port) continue;
+      const child = relay.children.find(c => c.node === r.node);
+      if (child) return { node: relay.node, child };
+    }
+    return null;
+  }
+
+  function drawLayered(receivers, relays) {
     document.getElementById("layered-table").hidden = receivers.length === 0;
     const rows = d3.select("#layered-table tbody").selectAll("tr").data(receivers, r => r.node + "|" + r.group + "|" + r.port)
       .join(enter => {
@@ -110,6 +122,7 @@
         tr.append("td").attr("class", "source");
         tr.append("td").attr("class", "level num");
         tr.append("td").attr("class", "rate num");
+        tr.append("td").attr("class", "via");
         tr.append("td").attr("class", "level-history").append("svg").attr("class", "spark");
         return tr;
       })
@@ -123,6 +136,10 @@
       const none = r.source ? "none" : "–";
       tr.select("td.level").text(r.level < 0 ? none : r.level).classed("na", r.level < 0);
       tr.select("td.rate").text(r.level < 0 ? none : fmt.count(Math.round(r.rateBitsPerSecond / 1000)));
+      const via = feeder(r, relays);
+      tr.select("td.via").text(via ? via.node : "–").classed("na", !via)
+        .attr("title", via ? `${via.node} forwards layers 0-${via.child.level} to ${r.node}; sent there:\n`
+          + via.child.layers.map(t => `layer ${t.layer}: ${fmt.count(t.packets)} packets`).join("\n") : null);
       levelSteps(tr.select("svg.spark"), r);
     });
   }

@@ -197,6 +197,14 @@ class DashboardBrowserTest {
             });
             assertThat(browser.findElement(By.cssSelector(row + " td.source")).getText()).isEqualTo("amsterdam");
         }
+        // The node that feeds berlin its layers, named from the relays' side of the API, with what it sent
+        // there per layer on hover.
+        String berlinVia = "#layered-table tr[data-receiver='berlin@" + DemoOverlay.LAYERED_GROUP + "'] td.via";
+        wait.withMessage("berlin's feeding node").until(b -> {
+            List<WebElement> via = b.findElements(By.cssSelector(berlinVia));
+            return !via.isEmpty() && DemoOverlay.NODES.contains(via.get(0).getText())
+                    && via.get(0).getAttribute("title").contains("layer 0: ");
+        });
         // Its reliable chat: one stream, delivered by the members.
         wait.withMessage("the group's reliable stream, delivered").until(b ->
                 b.findElement(By.cssSelector(group + " td.reliable")).getText().matches("[1-9][0-9,]* delivered · [0-9,]+ repairs")
