@@ -48,6 +48,10 @@ final class SessionRelay {
     private long nextRefreshNanos = Long.MAX_VALUE;
     /** Copies of the last changed set still to send to the parent, empty set included. */
     private int repeatsLeft;
+    /** A parent the tree moved away from, and the copies of the empty set still to send it. */
+    private NodeId former;
+    private int formerRepeatsLeft;
+    private long formerNextNanos = Long.MAX_VALUE;
 
     SessionRelay(Key key, LayeredWire.Envelope envelope, int layers) {
         this.key = key;
@@ -163,6 +167,9 @@ final class SessionRelay {
 
     long nextDeadlineNanos(long childTimeoutNanos) {
         long next = told.isEmpty() && repeatsLeft == 0 ? Long.MAX_VALUE : nextRefreshNanos;
+        if (formerRepeatsLeft > 0) {
+            next = Math.min(next, formerNextNanos);
+        }
         for (long heard : childHeard.values()) {
             next = Math.min(next, heard + childTimeoutNanos);
         }
@@ -198,8 +205,21 @@ final class SessionRelay {
         if (upstream != null && !upstream.equals(parent)) {
             if (!told.isEmpty()) {
                 signal.subscribe(this, upstream, new BitSet());
+                former = upstream;
+                formerRepeatsLeft = REPEATS;
+                formerNextNanos = nowNanos + REPEAT_NANOS;
             }
             told = new BitSet();
+            repeatsLeft = 0;
+        }
+        if (formerRepeatsLeft > 0 && former.equals(parent)) {
+            // Back to the parent it left: what it is told now must not be followed by an empty set.
+            formerRepeatsLeft = 0;
+        }
+        if (formerRepeatsLeft > 0 && nowNanos >= formerNextNanos) {
+            signal.subscribe(this, former, new BitSet());
+            formerRepeatsLeft--;
+            formerNextNanos = nowNanos + REPEAT_NANOS;
         }
         upstream = parent;
         if (parent == null) {
@@ -224,6 +244,7 @@ final class SessionRelay {
 
     /** Nothing held, nobody here, nothing asked of upstream: the state may go. */
     boolean idle() {
-        return locals.isEmpty() && childHeard.isEmpty() && told.isEmpty() && repeatsLeft == 0 && needed().isEmpty();
+        return locals.isEmpty() && childHeard.isEmpty() && told.isEmpty() && repeatsLeft == 0 && formerRepeatsLeft == 0
+                && needed().isEmpty();
     }
 }

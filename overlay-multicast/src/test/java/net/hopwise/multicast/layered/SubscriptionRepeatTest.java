@@ -27,22 +27,22 @@ class SubscriptionRepeatTest {
     private static final NodeId PARENT = NodeId.ofName("p");
     private static final NodeId CHILD = NodeId.ofName("c");
 
-    private record Sent(long atNanos, BitSet held) {}
+    private record Sent(long atNanos, NodeId to, BitSet held) {}
 
-    /** A relay whose parent is {@code PARENT}, recording what it tells it. */
+    /** A relay's view of its parent ({@code PARENT} unless moved), recording what it tells which node. */
     private static final class Recorder implements SessionRelay.Signal {
         final List<Sent> sent = new ArrayList<>();
+        NodeId parent = PARENT;
         long now;
 
         @Override
         public NodeId parent(SessionRelay relay) {
-            return PARENT;
+            return parent;
         }
 
         @Override
         public void subscribe(SessionRelay relay, NodeId to, BitSet held) {
-            assertThat(to).isEqualTo(PARENT);
-            sent.add(new Sent(now, (BitSet) held.clone()));
+            sent.add(new Sent(now, to, (BitSet) held.clone()));
         }
     }
 
@@ -111,6 +111,38 @@ class SubscriptionRepeatTest {
         runUntil(relay, signal, 1_000 * MS);
         assertThat(signal.sent).extracting(Sent::atNanos).containsExactly(0L, 25 * MS, 30 * MS, 55 * MS, 80 * MS);
         assertThat(signal.sent.subList(2, 5)).allSatisfy(s -> assertThat(s.held()).isEqualTo(layers(1)));
+    }
+
+    @Test
+    void whenTheTreeMovesTheFormerParentHearsTheEmptySetThreeTimesAndTheNewOneTheSetThreeTimes() {
+        SessionRelay relay = relay();
+        Recorder signal = new Recorder();
+        relay.onSubscription(CHILD, layers(2), 0);
+        relay.sync(signal, 0, REFRESH);
+        runUntil(relay, signal, 100 * MS);
+        signal.sent.clear();
+        NodeId moved = NodeId.ofName("q");
+        signal.parent = moved;
+        relay.sync(signal, 100 * MS, REFRESH);
+        runUntil(relay, signal, 1_000 * MS);
+        assertThat(signal.sent).filteredOn(x -> x.to().equals(PARENT)).extracting(Sent::atNanos)
+                .containsExactly(100 * MS, 125 * MS, 150 * MS);
+        assertThat(signal.sent).filteredOn(x -> x.to().equals(PARENT)).allSatisfy(x -> assertThat(x.held().isEmpty()).isTrue());
+        assertThat(signal.sent).filteredOn(x -> x.to().equals(moved)).extracting(Sent::atNanos)
+                .containsExactly(100 * MS, 125 * MS, 150 * MS);
+        assertThat(signal.sent).filteredOn(x -> x.to().equals(moved)).allSatisfy(x -> assertThat(x.held()).isEqualTo(layers(2)));
+
+        // Moved back before those repeats are done: the parent it returns to is never told the empty set after its set.
+        signal.sent.clear();
+        signal.parent = PARENT;
+        signal.now = 1_000 * MS;
+        relay.sync(signal, 1_000 * MS, REFRESH);
+        signal.parent = moved;
+        signal.now = 1_010 * MS;
+        relay.sync(signal, 1_010 * MS, REFRESH);
+        runUntil(relay, signal, 2_000 * MS);
+        Sent lastToMoved = signal.sent.stream().filter(x -> x.to().equals(moved)).reduce((a, c) -> c).orElseThrow();
+        assertThat(lastToMoved.held()).as("what q heard last: %s", signal.sent).isEqualTo(layers(2));
     }
 
     /**
