@@ -133,7 +133,11 @@ final class SessionRelay {
 
     /** A packet of {@code layer}, {@code bytes} long, went to {@code child}'s link. */
     void sent(NodeId child, int layer, int bytes) {
-        long[][] c = sentTo.computeIfAbsent(child, k -> new long[2][layers]);
+        long[][] c = sentTo.get(child);
+        if (c == null) {
+            c = new long[2][layers];
+            sentTo.put(child, c);
+        }
         c[0][layer]++;
         c[1][layer] += bytes;
     }

@@ -177,7 +177,7 @@ class LayeredModuleSimulationTest {
             LayeredSender[] sender = new LayeredSender[1];
             net.nodeNamed("s").interact(stack -> sender[0] = stack.module(Multicast.class)
                     .openLayeredSender(GROUP, PORT, LAYERS));
-            net.runFor(Duration.ofSeconds(10));
+            net.runFor(Duration.ofSeconds(6));
 
             List<LayeredRelayView> atR = relays(net, "r");
             assertThat(atR).hasSize(1);

@@ -57,6 +57,13 @@ class SubscriptionRepeatTest {
         return b;
     }
 
+    /** The child's whole set arrives at {@code atNanos}, and the relay tells its parent what changed. */
+    private static void childSays(SessionRelay relay, Recorder signal, BitSet held, long atNanos) {
+        relay.onSubscription(CHILD, held, atNanos);
+        signal.now = atNanos;
+        relay.sync(signal, atNanos, REFRESH);
+    }
+
     /** Runs the relay's timer at each deadline up to {@code until}, as the service does. */
     private static void runUntil(SessionRelay relay, Recorder signal, long until) {
         for (long next = relay.nextDeadlineNanos(Long.MAX_VALUE / 4); next <= until;
@@ -71,8 +78,7 @@ class SubscriptionRepeatTest {
     void aChangeGoesThreeTimesTwentyFiveMillisecondsApartThenTheRefreshEverySecond() {
         SessionRelay relay = relay();
         Recorder signal = new Recorder();
-        relay.onSubscription(CHILD, layers(2), 0);
-        relay.sync(signal, 0, REFRESH);
+        childSays(relay, signal, layers(2), 0);
         runUntil(relay, signal, 2_100 * MS);
         assertThat(signal.sent).extracting(Sent::atNanos)
                 .containsExactly(0L, 25 * MS, 50 * MS, 1_050 * MS, 2_050 * MS);
@@ -83,13 +89,10 @@ class SubscriptionRepeatTest {
     void aPruneToNothingIsRepeatedTooAndTheStateStaysUntilItWas() {
         SessionRelay relay = relay();
         Recorder signal = new Recorder();
-        relay.onSubscription(CHILD, layers(3), 0);
-        relay.sync(signal, 0, REFRESH);
+        childSays(relay, signal, layers(3), 0);
         runUntil(relay, signal, 500 * MS);
         signal.sent.clear();
-        relay.onSubscription(CHILD, new BitSet(), 500 * MS);
-        signal.now = 500 * MS;
-        relay.sync(signal, 500 * MS, REFRESH);
+        childSays(relay, signal, new BitSet(), 500 * MS);
         assertThat(relay.idle()).as("kept while its prune is still to be repeated").isFalse();
         runUntil(relay, signal, 5_000 * MS);
         assertThat(signal.sent).extracting(Sent::atNanos).containsExactly(500 * MS, 525 * MS, 550 * MS);
@@ -102,12 +105,9 @@ class SubscriptionRepeatTest {
     void aNewChangeDuringTheRepeatsStartsThemAgainWithTheNewSet() {
         SessionRelay relay = relay();
         Recorder signal = new Recorder();
-        relay.onSubscription(CHILD, layers(3), 0);
-        relay.sync(signal, 0, REFRESH);
+        childSays(relay, signal, layers(3), 0);
         runUntil(relay, signal, 30 * MS);
-        relay.onSubscription(CHILD, layers(1), 30 * MS);
-        signal.now = 30 * MS;
-        relay.sync(signal, 30 * MS, REFRESH);
+        childSays(relay, signal, layers(1), 30 * MS);
         runUntil(relay, signal, 1_000 * MS);
         assertThat(signal.sent).extracting(Sent::atNanos).containsExactly(0L, 25 * MS, 30 * MS, 55 * MS, 80 * MS);
         assertThat(signal.sent.subList(2, 5)).allSatisfy(s -> assertThat(s.held()).isEqualTo(layers(1)));
@@ -117,8 +117,7 @@ class SubscriptionRepeatTest {
     void whenTheTreeMovesTheFormerParentHearsTheEmptySetThreeTimesAndTheNewOneTheSetThreeTimes() {
         SessionRelay relay = relay();
         Recorder signal = new Recorder();
-        relay.onSubscription(CHILD, layers(2), 0);
-        relay.sync(signal, 0, REFRESH);
+        childSays(relay, signal, layers(2), 0);
         runUntil(relay, signal, 100 * MS);
         signal.sent.clear();
         NodeId moved = NodeId.ofName("q");
@@ -163,14 +162,14 @@ class SubscriptionRepeatTest {
                 net.link("s", "r", clean);
                 net.link("r", "m", clean, LinkSpec.builder().delay(Duration.ofMillis(5)).loss(new LossModel.Bernoulli(0.4)).build());
                 net.start();
-                net.runFor(Duration.ofSeconds(10));
+                net.runFor(Duration.ofSeconds(3));
                 LayeredReceiver[] receiver = new LayeredReceiver[1];
                 net.nodeNamed("m").interact(stack -> receiver[0] = stack.module(Multicast.class)
                         .joinLayered("tv", 5004, x -> { }));
                 LayeredSender[] sender = new LayeredSender[1];
                 net.nodeNamed("s").interact(stack -> sender[0] = stack.module(Multicast.class)
                         .openLayeredSender("tv", 5004, LayerRates.equal(4, 20_000)));
-                net.runFor(Duration.ofSeconds(8));
+                net.runFor(Duration.ofSeconds(4));
                 int session = sender[0].sessionId();
                 // Refreshes go once a second over the lossy link, and a child not heard for 3.5 s loses
                 // its layers until its next one arrives: the leave is made while r forwards m something.
