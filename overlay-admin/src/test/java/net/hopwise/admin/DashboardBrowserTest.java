@@ -35,8 +35,8 @@ import org.springframework.boot.test.web.server.LocalServerPort;
  * the link's statistics on the page change; it shows the sessions, flows and drop counters the API
  * reports, the selected link's impairment in the form, charts over a chosen span, and node labels
  * clear of every node and of each other. {@link DashboardTraceBrowserTest} traces from the routes
- * table. Over 400 lines: one browser and one demo service serve every panel's checks, which would
- * otherwise each pay a browser's and a service's start.
+ * table. Over 400 lines: one browser serves every panel's checks, which classes of their own would
+ * each pay a browser's start for.
  */
 @DemoServiceTest
 class DashboardBrowserTest {

@@ -37,8 +37,8 @@ import org.springframework.test.web.servlet.request.MockHttpServletRequestBuilde
 
 /**
  * Every endpoint against the demo overlay, the service's configuration when nothing is configured.
- * Over 400 lines: the demo service starts once for the class (Spring's context cache), and each
- * endpoint's checks read best beside the others against the same running overlay.
+ * Over 400 lines: every endpoint's checks share this class's helpers (requests, JSON reads, waits on
+ * the running overlay), which classes of their own would repeat.
  */
 @DemoServiceTest
 class DemoApiTest {
