@@ -35,8 +35,8 @@ import org.springframework.boot.test.web.server.LocalServerPort;
  * the link's statistics on the page change; it shows the sessions, flows and drop counters the API
  * reports, the selected link's impairment in the form, charts over a chosen span, and node labels
  * clear of every node and of each other. {@link DashboardTraceBrowserTest} traces from the routes
- * table. Over 400 lines: one browser serves every panel's checks, which classes of their own would
- * each pay a browser's start for.
+ * table. Over 400 lines: every panel's checks share this class's readers of the page (fields, counts,
+ * numbers) and its waits, which classes of their own would repeat.
  */
 @DemoServiceTest
 class DashboardBrowserTest {
