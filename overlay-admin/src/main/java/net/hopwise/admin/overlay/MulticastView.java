@@ -163,7 +163,7 @@ public record MulticastView(
             }
             List<LayeredRelayView> views;
             try {
-                views = module.get().relays().get(TREE_WAIT_MILLIS, TimeUnit.MILLISECONDS);
+                views = module.get().relays().get(NODE_WAIT_MILLIS, TimeUnit.MILLISECONDS);
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
                 return out;
@@ -196,13 +196,13 @@ public record MulticastView(
                 st.p99DelayNanos() / 1e6, st.jitterNanos() / 1e6);
     }
 
-    /** How long the view waits for the node's thread to compute a tree. */
-    private static final long TREE_WAIT_MILLIS = 2_000;
+    /** How long the view waits for a node's thread to answer (a tree, a node's layered relays). */
+    private static final long NODE_WAIT_MILLIS = 2_000;
 
     private static List<TreeEdge> tree(Multicast multicast, String group, NodeId source, Map<NodeId, String> names) {
         try {
             List<TreeEdge> edges = new ArrayList<>();
-            for (TreeLink l : multicast.tree(group, source, null).get(TREE_WAIT_MILLIS, TimeUnit.MILLISECONDS)) {
+            for (TreeLink l : multicast.tree(group, source, null).get(NODE_WAIT_MILLIS, TimeUnit.MILLISECONDS)) {
                 edges.add(new TreeEdge(names.getOrDefault(l.parent(), l.parent().toString()),
                         names.getOrDefault(l.child(), l.child().toString())));
             }

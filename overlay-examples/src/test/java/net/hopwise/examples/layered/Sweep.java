@@ -27,8 +27,12 @@ import net.hopwise.overlay.sim.QueueDiscipline;
 final class Sweep {
     static final int PACKET_BYTES = positiveInt("layered.packet", EraConfig.DEFAULT_PACKET_BYTES);
     static final double BDP_MULTIPLE = positive("layered.bdp", 2);
-    private static final String RAI = System.getProperty("layered.rai");
-    private static final String BUNCH = System.getProperty("layered.bunch");
+    /** The interval a run sets, null when it sets none (the preset's then). */
+    private static final Duration RAI = System.getProperty("layered.rai") == null ? null
+            : Duration.ofNanos(Math.round(positive("layered.rai", 1) * 1e9));
+    /** The bunch length a run sets, 0 when it sets none. */
+    private static final int BUNCH = System.getProperty("layered.bunch") == null ? 0
+            : positiveInt("layered.bunch", EraConfig.DEFAULT_BUNCH_LENGTH);
     static final boolean RED = red();
 
     private Sweep() {
@@ -38,10 +42,10 @@ final class Sweep {
     static EraConfig sender(EraConfig config) {
         EraConfig.Builder b = config.toBuilder().packetBytes(PACKET_BYTES);
         if (RAI != null) {
-            b.adaptationInterval(Duration.ofNanos(Math.round(positive("layered.rai", 1) * 1e9)));
+            b.adaptationInterval(RAI);
         }
-        if (BUNCH != null) {
-            b.bunchLength(positiveInt("layered.bunch", EraConfig.DEFAULT_BUNCH_LENGTH));
+        if (BUNCH > 0) {
+            b.bunchLength(BUNCH);
         }
         return b.build();
     }
@@ -56,9 +60,9 @@ final class Sweep {
             s.append(", queues of ").append(BDP_MULTIPLE).append(" x BDP");
         }
         if (RAI != null) {
-            s.append(", interval ").append(RAI).append(" s");
+            s.append(", interval ").append(RAI.toNanos() / 1e9).append(" s");
         }
-        if (BUNCH != null) {
+        if (BUNCH > 0) {
             s.append(", bunches of ").append(BUNCH);
         }
         if (RED) {
