@@ -17,7 +17,9 @@
  *
  * <p>On a node, {@link net.hopwise.multicast.layered.LayeredMulticast} (installed with the multicast
  * module, reached through {@code Multicast.openLayeredSender} and {@code joinLayered}) runs these
- * machines: announcements down the source's tree, per-layer subscriptions to each node's tree parent,
- * relays forwarding every packet on receipt, and each receiver's levels over time for operators.
+ * machines: announcements down the source's tree, per-layer subscriptions to each node's tree parent
+ * (a change sent three times 25 ms apart, as they are plain datagrams), relays forwarding every packet
+ * on receipt, and for operators each receiver's levels over time and each relay's layers and traffic
+ * per child ({@link net.hopwise.multicast.layered.LayeredRelayView}).
  */
 package net.hopwise.multicast.layered;
