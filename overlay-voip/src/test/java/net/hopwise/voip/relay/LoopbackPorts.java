@@ -85,14 +85,20 @@ final class LoopbackPorts {
 
     /** Whether ports {@code first} to {@code first + n - 1} on {@code address} can all be bound now. */
     static boolean allFree(InetAddress address, int first, int n) {
+        return taken(address, first, n).isEmpty();
+    }
+
+    /** The ports of {@code first} to {@code first + n - 1} on {@code address} that cannot be bound now. */
+    static java.util.List<Integer> taken(InetAddress address, int first, int n) {
+        java.util.List<Integer> taken = new java.util.ArrayList<>();
         for (int p = first; p < first + n; p++) {
             try (DatagramSocket s = new DatagramSocket(new InetSocketAddress(address, p))) {
                 // bound, so free; closed again at once
-            } catch (SocketException taken) {
-                return false;
+            } catch (SocketException bound) {
+                taken.add(p);
             }
         }
-        return true;
+        return taken;
     }
 
     private static int ephemeralLow() {
