@@ -382,12 +382,14 @@ class DocumentedCommandsTest {
     private static void runUntilReady(Path dir, List<String> command, String where) throws Exception {
         Path log = Files.createTempFile("documented-command", ".log");
         Process p = start(dir, command, log);
+        long start = System.nanoTime();
         try {
             long deadline = System.nanoTime() + TimeUnit.MINUTES.toNanos(10);
             while (p.isAlive() && !Files.readString(log, StandardCharsets.ISO_8859_1).contains(ADMIN_READY)
                     && System.nanoTime() < deadline) {
                 p.waitFor(200, TimeUnit.MILLISECONDS);
             }
+            System.out.printf("  ready after %.1f s%n", (System.nanoTime() - start) / 1e9);
             assertThat(Files.readString(log, StandardCharsets.ISO_8859_1))
                     .as("%s, as run: %s%n%s", where, String.join(" ", command), tail(log)).contains(ADMIN_READY);
         } finally {

@@ -11,6 +11,13 @@ import java.util.List;
 /**
  * Makes every Netty buffer leak a test failure instead of a log line.
  *
+ * <p>Every buffer is tracked, whatever the level: the detector samples one buffer in one. At Netty's
+ * {@code simple} level, the build's default ({@code netty.leak.level} in the parent pom), a leak is
+ * reported with the stack that allocated the buffer; at {@code paranoid} also with the last accesses
+ * before it leaked. The accesses are worth asking for when a leak is being hunted
+ * ({@code ./mvnw verify -Dnetty.leak.level=paranoid}), not in every run: each records a stack trace,
+ * which made them most of the CPU of the simulator's tests and set the suite's length.
+ *
  * <p>Netty only reports a leak when the leaked object has been garbage-collected and a later
  * allocation polls the reference queue, so {@link #assertNoLeaks()} forces both before looking.
  */
@@ -26,15 +33,28 @@ public final class LeakDetection {
             return;
         }
         installed = true;
-        ResourceLeakDetector.setLevel(ResourceLeakDetector.Level.PARANOID);
+        ResourceLeakDetector.setLevel(level(System.getProperty("io.netty.leakDetection.level", "simple")));
         ResourceLeakDetectorFactory.setResourceLeakDetectorFactory(new ResourceLeakDetectorFactory() {
             @Override
             @SuppressWarnings("deprecation")
             public <T> ResourceLeakDetector<T> newResourceLeakDetector(
                     Class<T> resource, int samplingInterval, long maxActive) {
-                return new RecordingDetector<>(resource, samplingInterval);
+                return new RecordingDetector<>(resource, 1);
             }
         });
+    }
+
+    /**
+     * The level asked for; never {@code disabled}, which would let a leak pass every test unseen, and
+     * a name Netty does not know is an error here rather than Netty's silent default.
+     */
+    static ResourceLeakDetector.Level level(String name) {
+        ResourceLeakDetector.Level level = ResourceLeakDetector.Level.valueOf(name.trim().toUpperCase(java.util.Locale.ROOT));
+        if (level == ResourceLeakDetector.Level.DISABLED) {
+            throw new IllegalArgumentException("io.netty.leakDetection.level=" + name
+                    + ": the tests fail on any buffer leak, so they need simple, advanced or paranoid");
+        }
+        return level;
     }
 
     /** Fails with every leak reported since the last call. */

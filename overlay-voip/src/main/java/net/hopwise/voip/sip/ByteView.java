@@ -7,7 +7,7 @@ import java.nio.charset.StandardCharsets;
 /**
  * Read-only random access to a range of a buffer without going through {@link ByteBuf#getByte}
  * for every byte: a heap buffer is read through its array and a direct one through a single NIO
- * view. Besides speed this keeps the leak detector's access records (PARANOID in tests) to one per
+ * view. Besides speed this keeps the leak detector's access records (at its paranoid level) to one per
  * parse instead of one per byte. A composite buffer of several components is the only case that
  * gets merged into one copy by Netty's {@code nioBuffer}; the framer never produces one.
  */

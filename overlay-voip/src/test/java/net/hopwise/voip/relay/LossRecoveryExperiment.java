@@ -111,7 +111,7 @@ public final class LossRecoveryExperiment {
                     median(outcomes, o -> o.overlay().mos()), list(outcomes, false),
                     median(outcomes, o -> o.plain().residualPercent()), median(outcomes, o -> o.plain().mos()));
         }
-        // Leaks are FaultExperiment's and the suite's concern: PARANOID detection would tax the timing here.
+        // Leaks are FaultExperiment's and the suite's concern: tracking every buffer would tax the timing here.
         System.exit(0);
     }
 

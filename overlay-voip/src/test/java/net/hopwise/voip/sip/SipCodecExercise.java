@@ -37,7 +37,7 @@ final class SipCodecExercise {
     int keepAlives;
     int reparsed;
 
-    /** @param tracked allocate inputs from the leak-detecting allocator (slow under PARANOID) or wrap them */
+    /** @param tracked allocate inputs from the leak-detecting allocator (slower: each is tracked) or wrap them */
     SipCodecExercise(boolean tracked) {
         this.tracked = tracked;
         this.alloc = tracked ? PooledByteBufAllocator.DEFAULT : UNTRACKED;

@@ -10,7 +10,7 @@ import org.junit.jupiter.api.Test;
  * ({@code -Dvoip.fuzz.count=1000000} for the million-input run recorded in docs/voip.md,
  * {@code -Dvoip.fuzz.seed=S} to replay another run). Inputs are wrapped arrays so that the leak
  * detector's stack traces do not dominate the run; reference counts are checked exactly instead,
- * and {@link SipCodecProperties} covers the same code with tracked buffers under PARANOID detection.
+ * and {@link SipCodecProperties} covers the same code with every buffer tracked by the leak detector.
  */
 class SipCodecFuzzTest {
     /**

@@ -9,7 +9,7 @@ import net.jqwik.api.Property;
 import net.jqwik.api.constraints.Size;
 import net.jqwik.api.lifecycle.AfterContainer;
 
-/** Totality of the codec on jqwik's inputs, with every buffer tracked by the PARANOID leak detector. */
+/** Totality of the codec on jqwik's inputs, with every buffer tracked by the leak detector. */
 class SipCodecProperties {
     private static final SipMutator MUTATOR = new SipMutator();
 

@@ -25,7 +25,7 @@ import net.jqwik.api.lifecycle.BeforeContainer;
 /**
  * The node's fuzz property (wire/DatagramDecodingProperties) with link security on: whatever
  * datagrams arrive, from an outsider's address or from a neighbour's, each is exactly one counted
- * drop, nothing throws or leaks (Netty's leak detection is at PARANOID in the suite), and the sealed
+ * drop, nothing throws or leaks (Netty's leak detector tracks every buffer in the suite), and the sealed
  * link beside them keeps carrying messages. One overlay serves every try, so that a try costs what
  * its datagrams cost.
  */
