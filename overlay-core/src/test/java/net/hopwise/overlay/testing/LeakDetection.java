@@ -49,7 +49,13 @@ public final class LeakDetection {
      * a name Netty does not know is an error here rather than Netty's silent default.
      */
     static ResourceLeakDetector.Level level(String name) {
-        ResourceLeakDetector.Level level = ResourceLeakDetector.Level.valueOf(name.trim().toUpperCase(java.util.Locale.ROOT));
+        ResourceLeakDetector.Level level;
+        try {
+            level = ResourceLeakDetector.Level.valueOf(name.trim().toUpperCase(java.util.Locale.ROOT));
+        } catch (IllegalArgumentException unknown) {
+            throw new IllegalArgumentException("io.netty.leakDetection.level=" + name
+                    + " is not a level: simple, advanced or paranoid", unknown);
+        }
         if (level == ResourceLeakDetector.Level.DISABLED) {
             throw new IllegalArgumentException("io.netty.leakDetection.level=" + name
                     + ": the tests fail on any buffer leak, so they need simple, advanced or paranoid");

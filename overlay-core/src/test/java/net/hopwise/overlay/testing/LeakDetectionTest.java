@@ -45,7 +45,8 @@ class LeakDetectionTest {
         assertThatThrownBy(() -> LeakDetection.level("disabled")).isInstanceOf(IllegalArgumentException.class)
                 .hasMessageContaining("simple, advanced or paranoid");
         assertThat(LeakDetection.level(" Paranoid ")).isEqualTo(ResourceLeakDetector.Level.PARANOID);
-        assertThatThrownBy(() -> LeakDetection.level("loud")).isInstanceOf(IllegalArgumentException.class);
+        assertThatThrownBy(() -> LeakDetection.level("loud")).isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("not a level");
     }
 
     /**
