@@ -1,7 +1,5 @@
 package net.hopwise.multicast.layered;
 
-import io.netty.buffer.ByteBufAllocator;
-import io.netty.buffer.UnpooledByteBufAllocator;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -30,7 +28,6 @@ final class SharedRelayLinkExperiment {
     static final LayerRates LAYERS = LayerRates.equal(30, 20_000);
     static final long BOTTLENECK = 600_000;
     private static final long SECOND = 1_000_000_000L;
-    private static final ByteBufAllocator UNTRACKED = new UnpooledByteBufAllocator(false, true);
 
     /**
      * @param kbps each session's mean subscribed rate over 75-100 s
@@ -53,10 +50,7 @@ final class SharedRelayLinkExperiment {
      *     the time after the third session starts ({@code end - (end - thirdAt) / 2} to {@code end})
      */
     static Result run(long seed, EraConfig receiver, boolean fair, int thirdAt, int end) {
-        // An allocator the leak detector does not track: at its paranoid level (the build's) every
-        // buffer of a 100 s run records its accesses, which made a run twenty times slower. Buffer
-        // ownership in the fair queue is FairLinkQueueTest's and LayeredFairQueueSimulationTest's.
-        try (SimNetwork net = new SimNetwork(seed, b -> b.module(new MulticastModule()), UNTRACKED)) {
+        try (SimNetwork net = new SimNetwork(seed, b -> b.module(new MulticastModule()))) {
             List<String> names = new ArrayList<>(List.of("r", "q"));
             for (int i = 0; i < 3; i++) {
                 names.add("s" + i);
