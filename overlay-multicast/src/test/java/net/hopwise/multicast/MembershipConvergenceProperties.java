@@ -33,8 +33,8 @@ class MembershipConvergenceProperties {
 
     private record Link(String a, String b) {}
 
-    // Six random overlays per build (each with loss, reordering, a partition and a merge); more with -Djqwik.tries.
-    @Property(tries = 6, edgeCases = EdgeCasesMode.NONE)
+    // Twelve random overlays per build (each with loss, reordering, a partition and a merge); more with -Djqwik.tries.
+    @Property(tries = 12, edgeCases = EdgeCasesMode.NONE)
     void everyNodeConvergesToTheSameView(@ForAll long seed, @ForAll @IntRange(min = 3, max = 7) int size) {
         Random random = new Random(seed);
         List<String> nodes = new ArrayList<>();

@@ -30,7 +30,7 @@ class ReliableMulticastProperties {
     private static final String GROUP = "ledger";
     private static final int PORT = 11;
 
-    @Property(tries = 5, edgeCases = EdgeCasesMode.NONE)
+    @Property(tries = 10, edgeCases = EdgeCasesMode.NONE)
     void everyMemberGetsEveryMessageOnceInOrderThroughLossAndARelayCrash(@ForAll long seed,
             @ForAll @IntRange(min = 5, max = 8) int size) {
         Random random = new Random(seed);

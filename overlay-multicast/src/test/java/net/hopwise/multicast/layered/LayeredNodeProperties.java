@@ -29,7 +29,7 @@ class LayeredNodeProperties {
 
     private record Receiver(int node, LayeredReceiver handle) {}
 
-    @Property(tries = 4)
+    @Property(tries = 8)
     void eachLinkCarriesExactlyTheLayersHeldDownstream(@ForAll long seed) {
         SplittableRandom random = new SplittableRandom(seed);
         int n = 3 + random.nextInt(4);

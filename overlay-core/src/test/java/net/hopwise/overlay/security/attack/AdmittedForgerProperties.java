@@ -33,7 +33,7 @@ class AdmittedForgerProperties {
         net.hopwise.overlay.testing.LeakDetection.assertNoLeaks();
     }
 
-    @Property(tries = 6, seed = "15")
+    @Property(tries = 12, seed = "15")
     void anAdmittedNodeCannotForgeAnotherNodesAdvertisementWhateverItClaimsAndHowItSigns(@ForAll boolean victimAdmitted,
             @ForAll Signature signature, @ForAll @LongRange(min = 1, max = 3_600_000) long ahead,
             @ForAll @IntRange(min = 0, max = 15) int linkSet, @ForAll long seed) {

@@ -53,7 +53,7 @@ class LinkLifecycleProperties {
      * A reliable session's messages arrive exactly once and in order while the link rekeys every
      * few dozen datagrams and loses some of them, handshakes included.
      */
-    @Property(tries = 4, seed = "15")
+    @Property(tries = 8, seed = "15")
     void reliableMessagesCrossRekeysUnderLossExactlyOnceInOrder(@ForAll @IntRange(min = 16, max = 64) int rekeyAfterPackets,
             @ForAll @DoubleRange(min = 0, max = 0.1) double loss, @ForAll long seed) {
         try (SecuredOverlay sim = pair(seed, (n, c) -> c.withRekey(c.rekeyAfter(), c.rejectAfter(), rekeyAfterPackets, 1L << 20))) {
@@ -99,7 +99,7 @@ class LinkLifecycleProperties {
      * back through a new handshake, and every sealed datagram of the old sessions, handed to the
      * restarted node, is a counted drop.
      */
-    @Property(tries = 6, seed = "15")
+    @Property(tries = 12, seed = "15")
     void aRestartOfEitherEndAtAnyMomentLinksAgainAndAcceptsNothingOfTheOldSessions(@ForAll boolean restartA,
             @ForAll @IntRange(min = 0, max = 3_000) int atMs, @ForAll long seed) {
         try (SecuredOverlay sim = pair(seed, (n, c) -> c)) {
@@ -128,7 +128,7 @@ class LinkLifecycleProperties {
      * the dead interval (one hello interval of slack for the timer's step), the other end follows,
      * and neither its running engine nor a fresh one gets a handshake through.
      */
-    @Property(tries = 3, seed = "15")
+    @Property(tries = 6, seed = "15")
     void aKeyRevokedWhileTheLinkIsUpTakesItDownWithinTheDeadIntervalForGood(@ForAll boolean revokedAtB,
             @ForAll @IntRange(min = 0, max = 2_000) int upForMs, @ForAll long seed) {
         try (SecuredOverlay sim = pair(seed, (n, c) -> c)) {

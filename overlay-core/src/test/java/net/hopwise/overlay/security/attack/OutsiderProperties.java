@@ -216,7 +216,7 @@ class OutsiderProperties {
      * budget, the Diffie-Hellmans stay within the budget for the virtual time the flood took,
      * pending state within its limit, and the link stays up.
      */
-    @Property(tries = 5, seed = "15")
+    @Property(tries = 10, seed = "15")
     void handshakeFloodsStayWithinTheBudgetAndThePendingLimitAndTheLinkStaysUp(
             @ForAll @IntRange(min = 100, max = 2_000) int inits, @ForAll @IntRange(min = 1, max = 20) int perAddress,
             @ForAll @IntRange(min = 1, max = 64) int maxPending, @ForAll @IntRange(min = 0, max = 4_000) int spreadMs,
