@@ -51,6 +51,9 @@ class SeparateProcessesTest {
         List<String> command = new ArrayList<>();
         command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
         command.add("-Xmx64m");
+        // As the docs tell whoever starts a node with -cp rather than the daemon jar (whose manifest
+        // says it): Netty loads its native transport, and Java 24 and later warn about it on stderr.
+        command.add("--enable-native-access=ALL-UNNAMED");
         command.add("-cp");
         command.add(System.getProperty("java.class.path"));
         command.add(NodeDaemon.class.getName());

@@ -38,8 +38,10 @@ final class GroupTrees {
     private final NodeId self;
     private final RouteView routes;
     private final Map<Key, Entry> entries = new LinkedHashMap<>(64, 0.75f, true) {
+        // Qualified: inside a subclass of LinkedHashMap the simple name Entry is the inherited
+        // Map.Entry, not this class's record (javac 17 let it pass, later compilers do not).
         @Override
-        protected boolean removeEldestEntry(Map.Entry<Key, Entry> eldest) {
+        protected boolean removeEldestEntry(Map.Entry<Key, GroupTrees.Entry> eldest) {
             if (size() <= MAX_ENTRIES) {
                 return false;
             }
