@@ -33,6 +33,9 @@
 # streams a file of its own byte (0xff, 0xfe, ...: silence or nearly), so that the analysers tell its
 # calls from another's whose SSRC (0xca11 then the call number within its process) is the same.
 # UAC_SPREAD=0 puts every process at the same phase instead (SIPp's one burst again, from N processes).
+# SYSCALLS=1 counts the relay processes' system calls by kind for SYSCALLS_S seconds (default 5) from the
+# start of the measured window (perf's syscall tracepoints; root) and prints a SYSCALLS line per process:
+# counting slows every system call, so such a run's CPU and delay figures are not the benchmark's.
 # It takes the machine's build lock for the whole run, so that nothing else disturbs the figures.
 set -euo pipefail
 if [[ -z ${HOPWISE_BENCH_LOCKED:-} ]]; then
@@ -263,6 +266,19 @@ window_from=$((ramp + 3))
 window_to=$((hold - 1))
 sleep_until "$window_from"
 read -r -a watched <<< "$(relay_processes)"
+syscall_counters=()
+if [[ ${SYSCALLS:-0} == 1 ]]; then
+  command -v perf > /dev/null || { echo "calls.sh: SYSCALLS=1 needs perf (Debian's linux-perf)" >&2; exit 2; }
+  events=raw_syscalls:sys_enter
+  for call in recvmsg recvmmsg recvfrom sendmsg sendmmsg sendto epoll_wait epoll_pwait epoll_pwait2 read write futex; do
+    events+=",syscalls:sys_enter_$call"
+  done
+  for p in ${watched[@]+"${watched[@]}"}; do
+    tr -d '\n' < "/proc/$p/comm" > "$out/syscalls-$p.comm" 2>/dev/null || true
+    perf stat -x, -e "$events" -p "$p" -o "$out/syscalls-$p.csv" -- sleep "${SYSCALLS_S:-5}" > /dev/null 2>&1 &
+    syscall_counters+=($!)
+  done
+fi
 relay0=$(ticks ${watched[@]+"${watched[@]}"}) uac0=$(ticks "${uac_pids[@]}") uas0=$(ticks $uas_pid) t0=$(date +%s.%N)
 schedstats ${watched[@]+"${watched[@]}"} > "$out/sched0"
 socket_drops > "$out/drops0"
@@ -362,6 +378,28 @@ if ((uacs > 1)); then
 fi
 if [[ -n $siphops_pid ]]; then
   python3 "$bench/sip_hops.py" "$out/sip-hops.pcap"
+fi
+if ((${#syscall_counters[@]} > 0)); then
+  wait "${syscall_counters[@]}" || true
+  # Per process: system calls a second, and a second per media packet the pair relays in each direction
+  # (each relay reads and writes every packet of both directions: calls x 100 packets a second each way).
+  for f in "$out"/syscalls-*.csv; do
+    p=${f##*/syscalls-}; p=${p%.csv}
+    python3 - "$f" "$p" "$(cat "$out/syscalls-$p.comm" 2>/dev/null)" "${SYSCALLS_S:-5}" "$calls" <<'PY'
+import sys
+path, pid, comm, seconds, calls = sys.argv[1], sys.argv[2], sys.argv[3], float(sys.argv[4]), int(sys.argv[5])
+counts = {}
+for line in open(path):
+    parts = line.strip().split(',')
+    if len(parts) > 2 and parts[0].isdigit():
+        counts[parts[2].split(':')[1].removeprefix('sys_enter_')] = int(parts[0])
+total = counts.pop('sys_enter', 0)
+if total:
+    kinds = ' '.join(f"{k}={v / seconds:.0f}" for k, v in sorted(counts.items(), key=lambda kv: -kv[1]) if v)
+    print(f"SYSCALLS pid={pid} comm={comm} per_s={total / seconds:.0f} per_packet={total / seconds / (calls * 100):.2f} {kinds}"
+          f" (counted over {seconds:g} s; the counting slows each call, so this run's CPU and delay are not of record)")
+PY
+  done
 fi
 grep -h 'packets dropped by kernel' "$out/tcpdump.out" | sed 's/^/tcpdump: /'
 echo "OUT $out"
