@@ -27,6 +27,8 @@ FIELDS = [
     ("echo_mos_playout", r"^RTP echo .*? mos_at_playout=([\d.]+)"),
     ("relay_lost", r"^relay: MEDIA .*? lost=(\d+)"), ("relay_late", r"^relay: MEDIA .*? late=(\d+)"),
     ("sched_run_cores", r"^SCHED .*? running=([\d.]+)"), ("sched_wait", r"^SCHED .*? waiting for a core=([\d.]+)"),
+    # With SYSCALLS=1: the first relay process's system calls per relayed packet (Hopwise's or rtpengine's).
+    ("syscalls_per_packet", r"^SYSCALLS .*? comm=(?:java|rtpengine) .*?per_packet=([\d.]+)"),
     ("fwd_sent", r"^RTP forward .*? sent=(\d+)"), ("echo_sent", r"^RTP echo .*? sent=(\d+)"),
     ("echo_received", r"^RTP echo .*? received=(\d+)"),
     ("uas_socket_drops", r"^DROPS .*?\b40000: (\d+)"),
