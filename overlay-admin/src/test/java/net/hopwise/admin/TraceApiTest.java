@@ -71,8 +71,9 @@ class TraceApiTest {
             for (JsonNode h : a.body().get("hops")) {
                 answered &= h.get("roundTripMillis").isNumber();
             }
-            return nodes(a.body()).equals(route.subList(1, route.size())) && a.body().get("reached").asBoolean()
-                    && answered;
+            // An empty path: no route to denver at that moment (the demo's links still coming up), so wait.
+            return !route.isEmpty() && nodes(a.body()).equals(route.subList(1, route.size()))
+                    && a.body().get("reached").asBoolean() && answered;
         });
         JsonNode t = trace.get();
         assertThat(t.get("source").asText()).isEqualTo("amsterdam");
