@@ -60,9 +60,15 @@ class TraceApiTest {
         // Two routes to denver are two hops long (by edinburgh and by the chord to chicago): the trace
         // must follow whichever the node uses, so trace and route are read until they agree.
         AtomicReference<JsonNode> trace = new AtomicReference<>();
+        AtomicReference<String> noRoute = new AtomicReference<>();
         Conditions.await("a trace to denver along the HOPS route", () -> {
             List<String> route = new ArrayList<>();
             get("/api/routes/denver").body().get("metrics").get("HOPS").get("path").forEach(n -> route.add(n.asText()));
+            if (route.isEmpty() && noRoute.get() == null) {
+                // Seen once in CI after every node had been reachable: kept for whoever finds out why.
+                noRoute.set(java.time.Instant.now() + "; topology " + get("/api/topology").body() + "; events "
+                        + get("/api/events/recent").body());
+            }
             Answer a = get("/api/trace/denver?metric=HOPS");
             assertThat(a.status()).as("%s", a).isEqualTo(200);
             trace.set(a.body());
@@ -75,6 +81,9 @@ class TraceApiTest {
             return !route.isEmpty() && nodes(a.body()).equals(route.subList(1, route.size()))
                     && a.body().get("reached").asBoolean() && answered;
         });
+        if (noRoute.get() != null) {
+            System.out.println("TraceApiTest: amsterdam had no HOPS route to denver for a while, at " + noRoute.get());
+        }
         JsonNode t = trace.get();
         assertThat(t.get("source").asText()).isEqualTo("amsterdam");
         assertThat(t.get("destination").asText()).isEqualTo("denver");
