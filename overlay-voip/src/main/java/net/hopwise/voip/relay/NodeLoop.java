@@ -9,7 +9,6 @@ import io.netty.channel.FixedRecvByteBufAllocator;
 import io.netty.channel.ServerChannel;
 import io.netty.channel.epoll.EpollDatagramChannel;
 import io.netty.channel.epoll.EpollIoHandler;
-import io.netty.channel.epoll.EpollMode;
 import io.netty.channel.epoll.EpollServerSocketChannel;
 import io.netty.channel.socket.DatagramChannel;
 import io.netty.channel.socket.SocketProtocolFamily;
@@ -74,17 +73,17 @@ final class NodeLoop {
     }
 
     /**
-     * A phone's media socket: as {@link #newDatagram}, read once per wake-up of the loop and polled
-     * level-triggered. A phone's socket holds one packet per 20 ms; read edge-triggered, every wake-up
-     * reads until the socket is empty, which costs a second {@code recvmsg} that finds nothing, half
-     * of the relay's reads at load. Level-triggered, a packet still waiting after the one read is
-     * reported again at the next poll, so nothing is left behind. On epoll the one read is a recvmmsg
-     * of up to {@link #MEDIA_DATAGRAMS_PER_READ} datagrams, so that a backlog drains in one wake-up.
+     * A phone's media socket: as {@link #newDatagram}, read once per wake-up of the loop. A phone's
+     * socket holds one packet per 20 ms; reading until the socket is empty would cost a second
+     * {@code recvmsg} that finds nothing, half of the relay's reads at load. Netty 4.2 polls every
+     * socket level-triggered (on epoll too: its {@code EpollMode} setting is a no-op now), so a packet
+     * still waiting after the one read is reported again at the next poll, and nothing is left behind.
+     * On epoll the one read is a recvmmsg of up to {@link #MEDIA_DATAGRAMS_PER_READ} datagrams, so that
+     * a backlog drains in one wake-up.
      */
     DatagramChannel newMediaDatagram(InetAddress address) {
         DatagramChannel ch = newDatagram(address);
         if (ch instanceof EpollDatagramChannel e) {
-            e.config().setEpollMode(EpollMode.LEVEL_TRIGGERED);
             e.config().setMaxDatagramPayloadSize(MEDIA_READ_BYTES);
             e.config().setRecvByteBufAllocator(
                     new FixedRecvByteBufAllocator(MEDIA_READ_BYTES * MEDIA_DATAGRAMS_PER_READ).maxMessagesPerRead(1));
