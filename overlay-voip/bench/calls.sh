@@ -381,8 +381,8 @@ if [[ -n $siphops_pid ]]; then
 fi
 if ((${#syscall_counters[@]} > 0)); then
   wait "${syscall_counters[@]}" || true
-  # Per process: system calls a second, and a second per media packet the pair relays in each direction
-  # (each relay reads and writes every packet of both directions: calls x 100 packets a second each way).
+  # Per process: system calls a second, and per media packet it relays (each relay reads and writes
+  # every packet of both directions: calls x 100 packets a second).
   for f in "$out"/syscalls-*.csv; do
     p=${f##*/syscalls-}; p=${p%.csv}
     python3 - "$f" "$p" "$(cat "$out/syscalls-$p.comm" 2>/dev/null)" "${SYSCALLS_S:-5}" "$calls" <<'PY'

@@ -77,7 +77,8 @@ class TraceApiTest {
             for (JsonNode h : a.body().get("hops")) {
                 answered &= h.get("roundTripMillis").isNumber();
             }
-            // An empty path: no route to denver at that moment (the demo's links still coming up), so wait.
+            // An empty path: no route to denver at that moment (seen once, after routesComputed had seen
+            // every node reachable; why not found), so wait.
             return !route.isEmpty() && nodes(a.body()).equals(route.subList(1, route.size()))
                     && a.body().get("reached").asBoolean() && answered;
         });

@@ -137,12 +137,7 @@ class MediaThreadTest {
                 });
                 group.shutdownGracefully(0, 5, TimeUnit.SECONDS).syncUninterruptibly();
             }
-            // Sockets are closed by their loops: a port is free soon after close(), not necessarily when it
-            // returns (once in CI, on epoll, two pairs of the node's loop were still bound right after; why
-            // not found). A socket never closed keeps its port and still fails here.
-            Eventually.await("every port of " + first + " to " + (first + 4 - 1) + " free again",
-                    () -> LoopbackPorts.taken(local, first, 4).isEmpty(),
-                    () -> "still bound: " + LoopbackPorts.taken(local, first, 4));
+            awaitPortsFree(local, first, 4);
         }
     }
 
@@ -268,13 +263,19 @@ class MediaThreadTest {
                 });
                 group.shutdownGracefully(0, 5, TimeUnit.SECONDS).syncUninterruptibly();
             }
-            // Sockets are closed by their loops: a port is free soon after close(), not necessarily when it
-            // returns (once in CI, on epoll, two pairs of the node's loop were still bound right after; why
-            // not found). A socket never closed keeps its port and still fails here.
-            Eventually.await("every port of " + first + " to " + (first + 10 - 1) + " free again",
-                    () -> LoopbackPorts.taken(local, first, 10).isEmpty(),
-                    () -> "still bound: " + LoopbackPorts.taken(local, first, 10));
+            awaitPortsFree(local, first, 10);
         }
+    }
+
+    /**
+     * Sockets are closed by their loops: a port is free soon after close(), not necessarily when it
+     * returns (once in CI, on epoll, two pairs of the node's loop were still bound right after; why not
+     * found). A socket never closed keeps its port and still fails here.
+     */
+    private static void awaitPortsFree(InetAddress local, int first, int n) {
+        Eventually.await("every port of " + first + " to " + (first + n - 1) + " free again",
+                () -> LoopbackPorts.taken(local, first, n).isEmpty(),
+                () -> "still bound: " + LoopbackPorts.taken(local, first, n));
     }
 
     private static void send(DatagramSocket phone, InetAddress local, int port, int firstByte) throws Exception {
