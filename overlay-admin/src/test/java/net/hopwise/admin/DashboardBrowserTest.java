@@ -176,10 +176,10 @@ class DashboardBrowserTest {
         browser.findElement(By.cssSelector(group + " td.group")).click();
         wait.withMessage("the group's tree highlighted on the graph").until(b -> {
             java.util.Set<String> shown = new java.util.TreeSet<>();
-            b.findElements(By.cssSelector("#graph g.link.tree")).forEach(e -> shown.add(e.getAttribute("data-link")));
+            b.findElements(By.cssSelector("#graph g.link.tree")).forEach(e -> shown.add(e.getDomAttribute("data-link")));
             return !shown.isEmpty() && shown.equals(demoTreeLinks());
         });
-        assertThat(browser.findElement(By.cssSelector(group)).getAttribute("class")).contains("shown");
+        assertThat(browser.findElement(By.cssSelector(group)).getDomAttribute("class")).contains("shown");
         // The layered session's receivers, each with its level history drawn and a level or "none" (behind
         // the lossy chord ERA may hold no layer). berlin, one clean hop away, must have held a layer: a
         // level on the page now, or one in its history as the API reports it (on a loaded 2-core machine
@@ -193,7 +193,7 @@ class DashboardBrowserTest {
                 }
                 String level = rows.get(0).findElement(By.cssSelector("td.level")).getText();
                 return level.matches("\\d+|none")
-                        && Integer.parseInt(rows.get(0).findElement(By.cssSelector("svg.spark")).getAttribute("data-points")) > 0
+                        && Integer.parseInt(rows.get(0).findElement(By.cssSelector("svg.spark")).getDomAttribute("data-points")) > 0
                         && (!receiver.equals("berlin") || level.matches("\\d+") || heldALayer(receiver));
             });
             assertThat(browser.findElement(By.cssSelector(row + " td.source")).getText()).isEqualTo("amsterdam");
@@ -204,18 +204,18 @@ class DashboardBrowserTest {
         wait.withMessage("berlin's feeding node").until(b -> {
             List<WebElement> via = b.findElements(By.cssSelector(berlinVia));
             return !via.isEmpty() && DemoOverlay.NODES.contains(via.get(0).getText())
-                    && via.get(0).getAttribute("title").contains("layer 0: ");
+                    && via.get(0).getDomAttribute("title").contains("layer 0: ");
         });
         // Its reliable chat: one stream, delivered by the members.
         wait.withMessage("the group's reliable stream, delivered").until(b ->
                 b.findElement(By.cssSelector(group + " td.reliable")).getText().matches("[1-9][0-9,]* delivered · [0-9,]+ repairs")
-                        && "1".equals(b.findElement(By.cssSelector(group + " td.reliable")).getAttribute("data-streams")));
+                        && "1".equals(b.findElement(By.cssSelector(group + " td.reliable")).getDomAttribute("data-streams")));
 
         // Its real-time voice: one stream per member, the worst member's missed share and delay shown.
         wait.withMessage("the group's real-time voice at every member").until(b -> {
             WebElement cell = b.findElement(By.cssSelector(group + " td.realtime"));
             return cell.getText().matches(DemoOverlay.GROUP_MEMBERS.size() + " members · \\d+\\.\\d% missed · p99 \\d+ ms")
-                    && String.valueOf(DemoOverlay.GROUP_MEMBERS.size()).equals(cell.getAttribute("data-streams"));
+                    && String.valueOf(DemoOverlay.GROUP_MEMBERS.size()).equals(cell.getDomAttribute("data-streams"));
         });
 
         // The whole page, for a person to look at.

@@ -240,7 +240,7 @@ class DashboardCallsBrowserTest {
                 return false;
             }
             String mos = rows.get(0).findElement(By.cssSelector("td.mos")).getText();
-            String points = rows.get(0).findElement(By.cssSelector("svg.spark")).getAttribute("data-points");
+            String points = rows.get(0).findElement(By.cssSelector("svg.spark")).getDomAttribute("data-points");
             return mos.matches("\\d\\.\\d\\d") && Integer.parseInt(points) >= 2;
         });
     }
@@ -251,7 +251,7 @@ class DashboardCallsBrowserTest {
         assertThat(Double.parseDouble(call.findElement(By.cssSelector("td.mos")).getText())).isGreaterThan(4.0);
         assertThat(call.findElement(By.cssSelector("td.call")).getText()).contains("bob");
         assertThat(call.findElement(By.cssSelector("td.missed")).getText()).endsWith("%");
-        assertThat(call.findElement(By.cssSelector("svg.spark path")).getAttribute("d")).startsWith("M");
+        assertThat(call.findElement(By.cssSelector("svg.spark path")).getDomAttribute("d")).startsWith("M");
 
         assertThat(uac.waitFor(60, TimeUnit.SECONDS)).as("the caller finished").isTrue();
         assertThat(uac.exitValue()).as("SIPp uac: every call succeeded\n" + log("uac")).isZero();

@@ -68,7 +68,7 @@ class DashboardTraceBrowserTest {
         assertThat(browser.findElement(By.id("trace-destination")).getText()).isEqualTo("denver");
         assertThat(browser.findElement(By.id("trace-metric")).getText()).isEqualTo("by expected latency");
         List<WebElement> rows = browser.findElements(By.cssSelector("#trace-table tbody tr"));
-        assertThat(rows).extracting(r -> r.getAttribute("data-node")).containsExactly("edinburgh", "denver");
+        assertThat(rows).extracting(r -> r.getDomAttribute("data-node")).containsExactly("edinburgh", "denver");
         for (int i = 0; i < rows.size(); i++) {
             WebElement row = rows.get(i);
             assertThat(text(row, "hop")).isEqualTo(String.valueOf(i + 1));
@@ -88,7 +88,7 @@ class DashboardTraceBrowserTest {
                 b.findElement(By.id("trace-status")).getText().equals("reached in 1 hop")
                         && b.findElement(By.id("trace-metric")).getText().equals("by hops"));
         WebElement berlin = browser.findElement(By.cssSelector("#trace-table tbody tr[data-hop='1']"));
-        assertThat(berlin.getAttribute("data-node")).isEqualTo("berlin");
+        assertThat(berlin.getDomAttribute("data-node")).isEqualTo("berlin");
         assertThat(text(berlin, "link-cost")).isEqualTo("1");
         assertThat(browser.findElements(By.cssSelector("#trace-table tbody tr"))).hasSize(1);
     }

@@ -5,7 +5,7 @@ import io.netty.buffer.CompositeByteBuf;
 import io.netty.channel.Channel;
 import io.netty.channel.ChannelFuture;
 import io.netty.channel.ChannelFutureListener;
-import io.netty.channel.epoll.SegmentedDatagramPacket;
+import io.netty.channel.unix.SegmentedDatagramPacket;
 import io.netty.channel.socket.DatagramPacket;
 import io.netty.channel.unix.Errors;
 import java.net.InetSocketAddress;
@@ -67,7 +67,8 @@ final class DatagramRuns {
 
     /** Whether segmented sends are available and not switched off after a failure. */
     static boolean supported(Channel channel) {
-        return channel instanceof io.netty.channel.epoll.EpollDatagramChannel && SegmentedDatagramPacket.isSupported();
+        return channel instanceof io.netty.channel.epoll.EpollDatagramChannel
+                && io.netty.channel.epoll.EpollDatagramChannel.isSegmentedDatagramPacketSupported();
     }
 
     /** Takes ownership of {@code datagram} and writes it now or with its run. */

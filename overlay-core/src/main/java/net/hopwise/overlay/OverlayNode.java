@@ -183,7 +183,7 @@ public final class OverlayNode implements AutoCloseable {
                 .channel(runtime.channelType())
                 .option(ChannelOption.SO_RCVBUF, config.socketBufferBytes())
                 .option(ChannelOption.SO_SNDBUF, config.socketBufferBytes())
-                .option(ChannelOption.RCVBUF_ALLOCATOR,
+                .option(ChannelOption.RECVBUF_ALLOCATOR,
                         new FixedRecvByteBufAllocator(DATAGRAM_SLOT).maxMessagesPerRead(READS_PER_WAKEUP))
                 .option(ChannelOption.WRITE_BUFFER_WATER_MARK, new WriteBufferWaterMark(256 * 1024, 1024 * 1024))
                 .handler(new ChannelInitializer<DatagramChannel>() {

@@ -68,7 +68,7 @@ class ImmediateSendTest {
 
     @Test
     void immediateSendsAreNeverJoinedIntoSegmentedRuns() {
-        assumeTrue(io.netty.channel.epoll.SegmentedDatagramPacket.isSupported(), "UDP GSO (epoll) unavailable");
+        assumeTrue(io.netty.channel.epoll.EpollDatagramChannel.isSegmentedDatagramPacketSupported(), "UDP GSO (epoll) unavailable");
         SimpleMeterRegistry registry = new SimpleMeterRegistry();
         Burst fromA = new Burst();
         Burst atB = new Burst();

@@ -80,7 +80,7 @@ class UdpOffloadTest {
 
     @Test
     void aBurstLeavesInSegmentedSendsAndArrivesWholeAndInOrder() {
-        assumeTrue(io.netty.channel.epoll.SegmentedDatagramPacket.isSupported(), "UDP GSO (epoll) unavailable");
+        assumeTrue(io.netty.channel.epoll.EpollDatagramChannel.isSegmentedDatagramPacketSupported(), "UDP GSO (epoll) unavailable");
         SimpleMeterRegistry registry = new SimpleMeterRegistry();
         try (Pair pair = Pair.start(true, registry)) {
             assertThat(pair.b().readsWithGro()).isTrue();
@@ -112,7 +112,7 @@ class UdpOffloadTest {
 
     @Test
     void aLoneDatagramTheNodeMayKeepIsCopiedOutOfItsLargeReadBuffer() {
-        assumeTrue(io.netty.channel.epoll.SegmentedDatagramPacket.isSupported(), "UDP GSO (epoll) unavailable");
+        assumeTrue(io.netty.channel.epoll.EpollDatagramChannel.isSegmentedDatagramPacketSupported(), "UDP GSO (epoll) unavailable");
         try (Pair pair = Pair.start(true, new SimpleMeterRegistry())) {
             // A real-time datagram may stay in a link's history: read alone into a 64 KiB GRO buffer,
             // it is copied into a buffer of its own size, so the history never pins the read buffer.
@@ -143,7 +143,7 @@ class UdpOffloadTest {
             Eventually.await("b receives all 500", () -> pair.received().size() == 500);
             assertThat(counter(registry, "hopwise.node.udp.segmented.sends")).isZero();
         }
-        assumeTrue(io.netty.channel.epoll.SegmentedDatagramPacket.isSupported(), "UDP GSO unavailable");
+        assumeTrue(io.netty.channel.epoll.EpollDatagramChannel.isSegmentedDatagramPacketSupported(), "UDP GSO unavailable");
         SimpleMeterRegistry impairedRegistry = new SimpleMeterRegistry();
         try (Pair pair = Pair.start(true, impairedRegistry)) {
             // Impairment decides per datagram, so an impaired link gets no runs.

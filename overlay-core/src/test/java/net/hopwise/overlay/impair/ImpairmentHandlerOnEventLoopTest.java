@@ -11,10 +11,11 @@ import io.netty.channel.ChannelFuture;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelInboundHandlerAdapter;
 import io.netty.channel.ChannelInitializer;
-import io.netty.channel.DefaultEventLoopGroup;
 import io.netty.channel.EventLoopGroup;
+import io.netty.channel.MultiThreadIoEventLoopGroup;
 import io.netty.channel.local.LocalAddress;
 import io.netty.channel.local.LocalChannel;
+import io.netty.channel.local.LocalIoHandler;
 import io.netty.channel.local.LocalServerChannel;
 import io.netty.channel.socket.DatagramPacket;
 import io.netty.util.ReferenceCountUtil;
@@ -38,7 +39,7 @@ class ImpairmentHandlerOnEventLoopTest {
 
     @Test
     void delayedWritesLeaveAndDroppedOnesSucceedOnARealLoop() throws InterruptedException {
-        EventLoopGroup group = new DefaultEventLoopGroup(1);
+        EventLoopGroup group = new MultiThreadIoEventLoopGroup(1, LocalIoHandler.newFactory());
         BlockingQueue<Object> received = new LinkedBlockingQueue<>();
         ImpairmentHandler handler = new ImpairmentHandler(1);
         handler.set(PEER, Direction.OUTBOUND, ImpairmentConfig.builder().delay(Duration.ofMillis(1)).build());

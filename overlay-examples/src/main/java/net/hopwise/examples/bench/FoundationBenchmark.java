@@ -264,7 +264,7 @@ public final class FoundationBenchmark {
         List<ThroughputScenario.Result> raws = new ArrayList<>();
         List<ThroughputScenario.Result> overlays = new ArrayList<>();
         List<ThroughputScenario.Result> offloads = new ArrayList<>();
-        boolean offload = io.netty.channel.epoll.SegmentedDatagramPacket.isSupported();
+        boolean offload = io.netty.channel.epoll.EpollDatagramChannel.isSegmentedDatagramPacketSupported();
         for (int round = 1; round <= s.throughputRounds(); round++) {
             progress.printf("throughput round %d/%d: raw UDP, %s + %s warm-up%n", round, s.throughputRounds(), d, w);
             raws.add(ThroughputScenario.rawUdp(w, d));

@@ -197,7 +197,7 @@ final class RoundTripScenario {
                 .channel(type)
                 .option(ChannelOption.SO_RCVBUF, NodeConfig.DEFAULT_SOCKET_BUFFER_BYTES)
                 .option(ChannelOption.SO_SNDBUF, NodeConfig.DEFAULT_SOCKET_BUFFER_BYTES)
-                .option(ChannelOption.RCVBUF_ALLOCATOR, new FixedRecvByteBufAllocator(2048))
+                .option(ChannelOption.RECVBUF_ALLOCATOR, new FixedRecvByteBufAllocator(2048))
                 .handler(handler)
                 .bind(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0))
                 .syncUninterruptibly()

@@ -196,7 +196,7 @@ final class ThroughputScenario {
                     .channel(io.netty.channel.epoll.EpollDatagramChannel.class)
                     .option(io.netty.channel.ChannelOption.SO_RCVBUF, NodeConfig.DEFAULT_SOCKET_BUFFER_BYTES)
                     .option(io.netty.channel.epoll.EpollChannelOption.UDP_GRO, true)
-                    .option(io.netty.channel.ChannelOption.RCVBUF_ALLOCATOR,
+                    .option(io.netty.channel.ChannelOption.RECVBUF_ALLOCATOR,
                             new io.netty.channel.FixedRecvByteBufAllocator(65536))
                     .handler(new SimpleChannelInboundHandler<DatagramPacket>() {
                         @Override
@@ -261,7 +261,7 @@ final class ThroughputScenario {
                 return;
             }
             for (int i = 0; i < 16 && channel.isWritable(); i++) {
-                channel.write(new io.netty.channel.epoll.SegmentedDatagramPacket(run.retainedDuplicate(), PAYLOAD, to),
+                channel.write(new io.netty.channel.unix.SegmentedDatagramPacket(run.retainedDuplicate(), PAYLOAD, to),
                         channel.voidPromise());
                 sent.lazySet(sent.get() + SEGMENTS);
             }

@@ -121,8 +121,10 @@ final class NodeLoop {
                 return null;
             }
             // Bound outside Netty, so Netty does not know the socket is ready: active (read and
-            // written) from registration on.
-            ch.config().setOption(ChannelOption.DATAGRAM_CHANNEL_ACTIVE_ON_REGISTRATION, true);
+            // written) from registration on. Deprecated in Netty 4.2 without a replacement that keeps
+            // the socket of one family (a channel made from a bound descriptor is active, but Netty
+            // 4.2 opens a bare datagram descriptor only dual-stack).
+            activeOnRegistration(ch);
         } else {
             java.nio.channels.DatagramChannel socket = null;
             try {
@@ -144,6 +146,11 @@ final class NodeLoop {
         }
         on.register(ch);
         return ch;
+    }
+
+    @SuppressWarnings("deprecation")
+    private static void activeOnRegistration(DatagramChannel ch) {
+        ch.config().setOption(ChannelOption.DATAGRAM_CHANNEL_ACTIVE_ON_REGISTRATION, true);
     }
 
     /**
