@@ -6,6 +6,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import java.util.stream.Stream;
@@ -40,8 +41,14 @@ record DocumentedCommands(Path root, List<Command> all) {
 
     private static final Pattern FENCE = Pattern.compile("^(```|~~~)");
     private static final Pattern INLINE = Pattern.compile("`([^`]+)`");
-    /** What starts a command a reader runs from the top of the checkout. */
-    private static final Pattern COMMAND_START = Pattern.compile("^(\\./mvnw|\\./test|java -jar|mvn|mvn-locked|[\\w-]+/bench/\\S+\\.sh)( |$)");
+    /**
+     * What starts a command a reader runs from the top of the checkout; a class path given as a
+     * placeholder ({@code java -cp <cp> ...}) is a pattern, not a command.
+     */
+    private static final Pattern COMMAND_START = Pattern.compile(
+            "^(\\./mvnw|\\./test|java -jar|java (?:--?[\\w.=-]+ )*-cp (?!<)\\S+|mvn|mvn-locked|[\\w-]+/bench/\\S+\\.sh)( |$)");
+    /** A shell variable set in a code block ({@code CP=a.jar:b.jar}), used by the commands after it. */
+    private static final Pattern ASSIGNMENT = Pattern.compile("^([A-Z][A-Z0-9_]*)=(\\S+)$");
 
     static DocumentedCommands read(Path root) {
         List<Path> documents = new ArrayList<>();
@@ -65,6 +72,7 @@ record DocumentedCommands(Path root, List<Command> all) {
     static List<Command> parse(String name, List<String> lines) {
         List<Command> found = new ArrayList<>();
         boolean fenced = false;
+        Map<String, String> variables = new java.util.HashMap<>();
         StringBuilder prose = new StringBuilder();
         List<Integer> proseLines = new ArrayList<>();
         for (int i = 0; i < lines.size(); i++) {
@@ -79,6 +87,14 @@ record DocumentedCommands(Path root, List<Command> all) {
                 int first = i;
                 while (text.endsWith("\\") && i + 1 < lines.size()) {
                     text = text.substring(0, text.length() - 1).trim() + " " + lines.get(++i).trim();
+                }
+                Matcher assignment = ASSIGNMENT.matcher(text);
+                if (assignment.matches()) {
+                    variables.put(assignment.group(1), assignment.group(2));
+                    continue;
+                }
+                for (Map.Entry<String, String> v : variables.entrySet()) {
+                    text = text.replace("$" + v.getKey(), v.getValue());
                 }
                 if (COMMAND_START.matcher(text).find()) {
                     found.add(new Command(name + ":" + (first + 1), text));
@@ -105,6 +121,11 @@ record DocumentedCommands(Path root, List<Command> all) {
 
     List<Command> javaJar() {
         return all.stream().filter(c -> c.text().startsWith("java -jar ")).toList();
+    }
+
+    /** {@code java [options] -cp PATH MAIN ...}, with the class path's variable expanded. */
+    List<Command> javaClassPath() {
+        return all.stream().filter(c -> c.text().startsWith("java ") && c.words().contains("-cp")).toList();
     }
 
     /** The main class a documented exec:java or exec:exec command runs, or null. */

@@ -47,6 +47,7 @@ class DocumentedCommandsTest {
     private static final Set<String> PROGRAM_PROPERTIES = Set.of("-Dlayered.");
     private static final Set<String> LATE_PHASES = Set.of("test-compile", "test", "package", "verify", "install");
     private static final String ADMIN_READY = "Hopwise admin ready";
+    private static final String RELAY_LAUNCHER = "net.hopwise.voip.relay.RelayLauncher";
 
     private static Path root;
     private static DocumentedCommands docs;
@@ -76,6 +77,15 @@ class DocumentedCommandsTest {
         assertThat(found).extracting(Command::text)
                 .containsExactlyInAnyOrder("./mvnw -q -pl a package", "./mvnw -q verify", "java -jar a.jar --help");
         assertThat(found).extracting(Command::where).contains("x.md:1", "x.md:4", "x.md:7");
+    }
+
+    @Test
+    void aClassPathSetInTheBlockIsExpandedAndAPlaceholderIsNoCommand() {
+        List<Command> found = DocumentedCommands.parse("x.md", List.of(
+                "```sh", "CP=a.jar:b.jar", "# a comment", "java --enable-native-access=ALL-UNNAMED -cp $CP x.Main \\",
+                "   --name a", "```", "Then `java -cp <cp> x.Other --seeds 20`."));
+        assertThat(found).extracting(Command::text)
+                .containsExactly("java --enable-native-access=ALL-UNNAMED -cp a.jar:b.jar x.Main --name a");
     }
 
     @Test
@@ -238,6 +248,74 @@ class DocumentedCommandsTest {
                 runUntilReady(copy, command, c.where());
             }
         }
+        // A class path of built jars: every entry exists after the documented builds, and the program
+        // starts from it alone with the documented options, on this machine's addresses and with keys of
+        // its own, until it says it is ready: no dependency is missing from the jars the documents list.
+        String daemonJar = "overlay-core/target/overlay-core-" + version + "-daemon.jar";
+        for (Command c : docs.javaClassPath()) {
+            List<String> w = c.words();
+            int cp = w.indexOf("-cp");
+            for (String entry : w.get(cp + 1).split(":")) {
+                assertThat(copy.resolve(entry)).as(c + ": built by a documented command").exists();
+            }
+            assertThat(w.get(cp + 2)).as(c + ": a program with a local form here").isEqualTo(RELAY_LAUNCHER);
+            List<String> command = new ArrayList<>(List.of(javaBin()));
+            command.addAll(w.subList(1, cp + 3));
+            command.addAll(relayHere(copy, c, w.subList(cp + 3, w.size()), daemonJar));
+            runUntilReady(copy, command, c.where(), "READY " + option(w, "--name") + " ");
+        }
+    }
+
+    /**
+     * A relay's documented options as they can run on this machine: its overlay and SIP sockets on
+     * loopback, no neighbour (one at another site's address is not there, and the relay is ready only
+     * once it has a route to every neighbour), and the key files it names made with the daemon's key
+     * tool as docs/security.md tells an operator to. The rest (routes, names) as written.
+     */
+    private static List<String> relayHere(Path copy, Command c, List<String> options, String daemonJar)
+            throws Exception {
+        List<String> here = new ArrayList<>();
+        String name = option(options, "--name");
+        for (int i = 0; i < options.size(); i++) {
+            String o = options.get(i);
+            String value = i + 1 < options.size() ? options.get(i + 1) : null;
+            switch (o) {
+                case "--bind", "--sip" -> here.addAll(List.of(o, "127.0.0.1:0"));
+                case "--neighbour" -> { }
+                case "--key" -> {
+                    keytool(copy, c, daemonJar, null, "genkey", "node", value);
+                    here.addAll(List.of(o, value));
+                }
+                case "--trusted-keys" -> {
+                    keytool(copy, c, daemonJar, copy.resolve(value), "pubkey", option(options, "--key"), name);
+                    here.addAll(List.of(o, value));
+                }
+                default -> {
+                    here.add(o);
+                    continue;
+                }
+            }
+            i++;
+        }
+        return here;
+    }
+
+    private static void keytool(Path copy, Command c, String daemonJar, Path output, String... arguments)
+            throws Exception {
+        List<String> command = new ArrayList<>(List.of(javaBin(), "-jar", daemonJar, "keytool"));
+        command.addAll(List.of(arguments));
+        ProcessBuilder b = new ProcessBuilder(command).directory(copy.toFile()).redirectErrorStream(true);
+        if (output != null) {
+            b.redirectOutput(output.toFile());
+        }
+        Process p = b.start();
+        assertThat(p.waitFor(1, TimeUnit.MINUTES) && p.exitValue() == 0).as(c + ": " + command).isTrue();
+    }
+
+    private static String option(List<String> words, String name) {
+        int i = words.indexOf(name);
+        assertThat(i).as("%s in %s", name, words).isNotNegative();
+        return words.get(i + 1);
     }
 
     /**
@@ -386,18 +464,23 @@ class DocumentedCommandsTest {
 
     /** Starts a service, waits until it logs that it is ready, and stops it. */
     private static void runUntilReady(Path dir, List<String> command, String where) throws Exception {
+        runUntilReady(dir, command, where, ADMIN_READY);
+    }
+
+    /** Starts a program, waits until it prints {@code ready}, and stops it. */
+    private static void runUntilReady(Path dir, List<String> command, String where, String ready) throws Exception {
         Path log = Files.createTempFile("documented-command", ".log");
         Process p = start(dir, command, log);
         long start = System.nanoTime();
         try {
             long deadline = System.nanoTime() + TimeUnit.MINUTES.toNanos(10);
-            while (p.isAlive() && !Files.readString(log, StandardCharsets.ISO_8859_1).contains(ADMIN_READY)
+            while (p.isAlive() && !Files.readString(log, StandardCharsets.ISO_8859_1).contains(ready)
                     && System.nanoTime() < deadline) {
                 p.waitFor(200, TimeUnit.MILLISECONDS);
             }
             System.out.printf("  ready after %.1f s%n", (System.nanoTime() - start) / 1e9);
             assertThat(Files.readString(log, StandardCharsets.ISO_8859_1))
-                    .as("%s, as run: %s%n%s", where, String.join(" ", command), tail(log)).contains(ADMIN_READY);
+                    .as("%s, as run: %s%n%s", where, String.join(" ", command), tail(log)).contains(ready);
         } finally {
             destroyTree(p);
         }
