@@ -67,8 +67,12 @@ class TraceApiTest {
             if (route.isEmpty() && noRoute.get() == null) {
                 // Seen once in CI after every node had been reachable; the events show whether every link
                 // went down at one moment, as a stall of the demo's one thread makes them (below).
-                noRoute.set(java.time.Instant.now() + "; topology " + get("/api/topology").body() + "; events "
-                        + get("/api/events/recent").body());
+                StringBuilder stalls = new StringBuilder();
+                nodes.all().forEach((name, node) -> stalls.append(' ').append(name).append(' ')
+                        .append(node.loopStalls()).append(" (longest ").append(node.longestLoopStallNanos() / 1_000_000)
+                        .append(" ms)"));
+                noRoute.set(java.time.Instant.now() + "; loop stalls:" + stalls + "; topology "
+                        + get("/api/topology").body() + "; events " + get("/api/events/recent").body());
             }
             Answer a = get("/api/trace/denver?metric=HOPS");
             assertThat(a.status()).as("%s", a).isEqualTo(200);

@@ -65,7 +65,7 @@ import net.hopwise.overlay.wire.DropReason;
  * <p>Every public method may be called from any thread: work is handed to the node's event loop.
  * Sends never block; queries wait for the loop unless called on it.
  *
- * <p>About 1000 lines, far over the house's 400: it is the one public face of a node (ports, sessions,
+ * <p>About 1130 lines, far over the house's 400: it is the one public face of a node (ports, sessions,
  * real-time flows, neighbours, impairment, views, modules, the pipeline) and the hand-over of each of
  * those calls to the event loop, with the Netty plumbing they share (the batched writes, the timer,
  * the reads). The protocol itself is in the stages of {@link net.hopwise.overlay.node}; what could
@@ -140,15 +140,21 @@ public final class OverlayNode implements AutoCloseable {
     private final Set<ReliableSession> openSessions = java.util.concurrent.ConcurrentHashMap.newKeySet();
     private ScheduledFuture<?> timer;
     private long timerDeadline = Long.MAX_VALUE;
+    /** When the armed timer should run: its deadline, or the moment it was armed if that had passed. */
+    private long timerDue;
     private boolean flushNeeded;
     private boolean endOfTurnFlushQueued;
     private final Runnable endOfTurnFlush = this::endOfTurnFlush;
     private DatagramRuns runs;
     private volatile boolean groReads;
     private List<Meter> offloadMeters = List.of();
+    private final LoopStalls stalls;
 
     private OverlayNode(NodeConfig config, NodeRuntime runtime, boolean ownsRuntime) {
         this.config = config;
+        this.stalls = new LoopStalls(config.hello().interval().toNanos(),
+                Math.max(config.hello().interval().toNanos(), config.hello().deadInterval().toNanos() / 2),
+                TimeUnit.MINUTES.toNanos(1));
         this.runtime = runtime;
         this.ownsRuntime = ownsRuntime;
         this.registry = config.meterRegistry() != null ? config.meterRegistry() : new SimpleMeterRegistry();
@@ -232,6 +238,10 @@ public final class OverlayNode implements AutoCloseable {
                     FunctionCounter.builder("hopwise.node.udp.segmented.datagrams", runs,
                                     DatagramRuns::segmentedDatagrams)
                             .description("Datagrams sent in sends that carried several (UDP GSO)")
+                            .tag("node", config.name()).register(registry),
+                    FunctionCounter.builder("hopwise.node.loop.stalls", this, OverlayNode::loopStalls)
+                            .description("Times the node's timer ran more than a hello interval late: its thread"
+                                    + " was held, and peers it could not hear meanwhile may have been declared dead")
                             .tag("node", config.name()).register(registry));
             realTimeMeters = new RealTimeMeters(engine, registry);
             for (Neighbour n : engine.neighbours()) {
@@ -914,19 +924,46 @@ public final class OverlayNode implements AutoCloseable {
                 timer.cancel(false);
             }
             timerDeadline = deadline;
-            long delay = Math.max(0, deadline - System.nanoTime());
+            long now = System.nanoTime();
+            long delay = Math.max(0, deadline - now);
+            timerDue = now + delay;
             timer = loop.schedule(this::onTimer, delay, TimeUnit.NANOSECONDS);
         }
     }
 
     private void onTimer() {
+        long due = timerDue;
         timerDeadline = Long.MAX_VALUE;
         timer = null;
         if (!running.get() || engine == null) {
             return;
         }
-        engine.onTimer(System.nanoTime());
+        long now = System.nanoTime();
+        if (stalls.onTimer(due, now)) {
+            LOG.log(System.Logger.Level.WARNING, "node " + config.name() + ": its timer ran "
+                    + stalls.lastNanos() / 1_000_000 + " ms late, so its thread was held that long (a pause of the"
+                    + " JVM, or its loop busy elsewhere); a link silent past the dead interval ("
+                    + config.hello().deadInterval().toMillis() + " ms) meanwhile goes down though its peer is alive;"
+                    + " holds of more than a hello interval so far: " + stalls.count() + "; said at most once a minute");
+        }
+        engine.onTimer(now);
         afterWork();
+    }
+
+    /**
+     * Times the node's timer ran more than a hello interval late: its thread was held (a pause of the
+     * JVM, the cores busy elsewhere, a shared loop kept working). A hold longer than the dead interval
+     * takes down links whose peers were silent meanwhile, every link when the peers share the held
+     * thread; this count tells such a flap from the network's. Also the meter
+     * {@code hopwise.node.loop.stalls}.
+     */
+    public long loopStalls() {
+        return stalls.count();
+    }
+
+    /** The longest of {@link #loopStalls()}, in nanoseconds late; 0 if none. */
+    public long longestLoopStallNanos() {
+        return stalls.longestNanos();
     }
 
     private void refreshReachable() {
