@@ -470,7 +470,8 @@ class DemoApiTest {
         assertThat(text).contains("hopwise_link_rtt_seconds{node=\"amsterdam\",peer=\"berlin\"}")
                 .contains("hopwise_link_loss{direction=\"in\",node=\"chicago\",peer=\"amsterdam\"}")
                 .contains("hopwise_node_packets_total{direction=\"out\",node=\"denver\"}")
-                .contains("hopwise_routing_nodes{node=\"edinburgh\"} 5.0");
+                .contains("hopwise_routing_nodes{node=\"edinburgh\"} 5.0")
+                .contains("hopwise_node_loop_stalls_total{node=\"berlin\"}");
     }
 
     @Test
