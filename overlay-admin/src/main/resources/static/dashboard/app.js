@@ -181,7 +181,8 @@
     nMerged.select("text.label").text(d => d.name);
     nMerged.select("title").text(d => `${d.name} (${d.id})\n${d.self ? "this service's node" : d.local ? "local node" : "remote node"}`
       + `\n${d.reachable ? "reachable" : "unreachable"}; ${d.advertisedLinks} links advertised`
-      + (d.address ? `\nUDP ${d.address}` : ""));
+      + (d.address ? `\nUDP ${d.address}` : "")
+      + (d.loopStalls ? `\nthread held ${d.loopStalls} times over a hello interval, longest ${Math.round(d.longestLoopStallMillis)} ms` : ""));
     ticked();
   }
 

@@ -78,7 +78,9 @@ class DemoApiTest {
         mvc.perform(get("/api/nodes/chicago")).andExpect(status().isOk())
                 .andExpect(jsonPath("$.name").value("chicago"))
                 .andExpect(jsonPath("$.reachable").value(true))
-                .andExpect(jsonPath("$.advertisedLinks").value(3));
+                .andExpect(jsonPath("$.advertisedLinks").value(3))
+                .andExpect(jsonPath("$.loopStalls").isNumber())
+                .andExpect(jsonPath("$.longestLoopStallMillis").isNumber());
     }
 
     @Test

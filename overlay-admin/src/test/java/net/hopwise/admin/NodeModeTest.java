@@ -159,6 +159,11 @@ class NodeModeTest {
         JsonNode nodesJson = read(get("/api/nodes"));
         assertThat(StreamSupport.stream(nodesJson.spliterator(), false).map(n -> n.get("name").asText()))
                 .containsExactly("b", "c", "gateway");
+        // Stalls are counted by the nodes this process runs: gateway's, not its remote peers'.
+        for (JsonNode n : nodesJson) {
+            assertThat(n.get("loopStalls").isNumber()).as("%s", n).isEqualTo(n.get("local").asBoolean());
+            assertThat(n.get("longestLoopStallMillis").isNull()).as("%s", n).isEqualTo(!n.get("local").asBoolean());
+        }
         JsonNode route = read(get("/api/routes/c"));
         assertThat(route.get("metrics").get("HOPS").get("path").toString()).isEqualTo("[\"gateway\",\"b\",\"c\"]");
     }

@@ -202,7 +202,9 @@ public final class OverlayView {
                     reachable, a == null ? null : a.sequence(), s.ageSeconds().get(name),
                     a == null ? 0 : a.links().size(),
                     local == null ? null : local.localAddress().getHostString() + ":" + local.localAddress().getPort(),
-                    local == null ? null : NodeDropsView.of(local, local == nodes.self()).reasons()));
+                    local == null ? null : NodeDropsView.of(local, local == nodes.self()).reasons(),
+                    local == null ? null : local.loopStalls(),
+                    local == null ? null : local.longestLoopStallNanos() / 1e6));
         }
         return list;
     }

@@ -32,7 +32,12 @@ public record TopologyView(
             @Schema(description = "Links the node advertises") int advertisedLinks,
             @Schema(description = "UDP address of a local node; null for remote ones", nullable = true) String address,
             @Schema(description = "Datagrams a local node dropped, by reason, as /api/drops lists them; null for"
-                    + " remote ones", nullable = true) Map<DropReason, Long> drops) {}
+                    + " remote ones", nullable = true) Map<DropReason, Long> drops,
+            @Schema(description = "Times a local node's timer ran more than a hello interval late: its thread was"
+                    + " held, and a hold past the dead interval takes its links down though the peers are alive;"
+                    + " null for remote ones", nullable = true) Long loopStalls,
+            @Schema(description = "The longest of those holds in milliseconds, 0 if none; null for remote ones",
+                    nullable = true) Double longestLoopStallMillis) {}
 
     /** One overlay link, undirected, with its cost in each direction. */
     public record Link(
