@@ -221,6 +221,7 @@ class DocumentedCommandsTest {
             }
         }
         String version = projectVersion();
+        String daemonJar = "overlay-core/target/overlay-core-" + version + "-daemon.jar";
         // The key tool runs for real (it is cheap), before the services whose documented settings name its files.
         List<Command> jars = new ArrayList<>(docs.javaJar());
         jars.sort(java.util.Comparator.comparing(c -> !isKeyTool(c)));
@@ -240,8 +241,7 @@ class DocumentedCommandsTest {
             } else if (jar.endsWith("-daemon.jar")) {
                 runToSuccess(copy, List.of(javaBin(), "-jar", jar, "--help"), c.where());
             } else {
-                trustedKeysFor(copy, c, jar.replace("overlay-admin/target/overlay-admin-", "overlay-core/target/overlay-core-")
-                        .replace(".jar", "-daemon.jar"));
+                trustedKeysFor(copy, c, daemonJar);
                 List<String> command = new ArrayList<>(List.of(javaBin(), "-jar", jar));
                 command.addAll(c.words().subList(3, c.words().size()));
                 command.add("--server.port=0");
@@ -251,7 +251,6 @@ class DocumentedCommandsTest {
         // A class path of built jars: every entry exists after the documented builds, and the program
         // starts from it alone with the documented options, on this machine's addresses and with keys of
         // its own, until it says it is ready: no dependency is missing from the jars the documents list.
-        String daemonJar = "overlay-core/target/overlay-core-" + version + "-daemon.jar";
         for (Command c : docs.javaClassPath()) {
             List<String> w = c.words();
             int cp = w.indexOf("-cp");
@@ -304,7 +303,7 @@ class DocumentedCommandsTest {
             throws Exception {
         List<String> command = new ArrayList<>(List.of(javaBin(), "-jar", daemonJar, "keytool"));
         command.addAll(List.of(arguments));
-        ProcessBuilder b = new ProcessBuilder(command).directory(copy.toFile()).redirectErrorStream(true);
+        ProcessBuilder b = new ProcessBuilder(command).directory(copy.toFile());
         if (output != null) {
             b.redirectOutput(output.toFile());
         }
@@ -379,9 +378,7 @@ class DocumentedCommandsTest {
             return;
         }
         assertThat(copy.resolve(key)).as(c + ": its key file is made by a documented keytool command").exists();
-        Process p = new ProcessBuilder(javaBin(), "-jar", daemonJar, "keytool", "pubkey", key, name)
-                .directory(copy.toFile()).redirectOutput(copy.resolve(trusted).toFile()).start();
-        assertThat(p.waitFor(1, TimeUnit.MINUTES) && p.exitValue() == 0).as(c + ": keytool pubkey").isTrue();
+        keytool(copy, c, daemonJar, copy.resolve(trusted), "pubkey", key, name);
     }
 
     private static String setting(Command c, String prefix) {
