@@ -1,6 +1,5 @@
 package net.hopwise.overlay.security;
 
-import java.math.BigInteger;
 import java.security.GeneralSecurityException;
 import java.security.InvalidKeyException;
 import java.security.KeyFactory;
@@ -14,25 +13,23 @@ import java.security.Signature;
 import java.security.spec.NamedParameterSpec;
 import java.security.spec.PKCS8EncodedKeySpec;
 import java.security.spec.X509EncodedKeySpec;
-import java.security.spec.XECPublicKeySpec;
 import java.util.Arrays;
 import java.util.HexFormat;
-import javax.crypto.KeyAgreement;
 import javax.crypto.Mac;
 import javax.crypto.spec.SecretKeySpec;
 
 /**
- * The JDK's X25519, Ed25519, SHA-256 and HMAC-SHA256 over raw 32-byte keys. The JDK speaks in
- * X.509 and PKCS#8 encodings; every format of ours (key files, certificates, handshakes) carries
- * the raw 32 bytes, so the fixed DER prefixes live here and nowhere else.
+ * X25519, Ed25519, SHA-256 and HMAC-SHA256 over raw 32-byte keys. The JDK speaks in X.509 and
+ * PKCS#8 encodings; every format of ours (key files, certificates, handshakes) carries the raw 32
+ * bytes, so the fixed DER prefixes live here and nowhere else. X25519 and Ed25519 verification run on
+ * Bouncy Castle's RFC 7748 and RFC 8032 code, which works on raw keys and is several times faster
+ * than the JDK's (a handshake is four X25519 operations at each end; docs/security.md, "Cost").
  */
 public final class Crypto {
     public static final int KEY_BYTES = 32;
     public static final int SIGNATURE_BYTES = 64;
 
     // RFC 8410 encodings: a fixed prefix followed by the 32 raw key bytes.
-    private static final byte[] X25519_PUBLIC_PREFIX = HexFormat.of().parseHex("302a300506032b656e032100");
-    private static final byte[] X25519_PRIVATE_PREFIX = HexFormat.of().parseHex("302e020100300506032b656e04220420");
     private static final byte[] ED25519_PUBLIC_PREFIX = HexFormat.of().parseHex("302a300506032b6570032100");
     private static final byte[] ED25519_PRIVATE_PREFIX = HexFormat.of().parseHex("302e020100300506032b657004220420");
 
@@ -50,9 +47,12 @@ public final class Crypto {
         return b;
     }
 
-    /** A fresh X25519 private key (32 raw bytes). */
+    /** A fresh X25519 private key (32 raw bytes, clamped as RFC 7748 uses it). */
     public static byte[] newX25519Private() {
-        return raw(generate("X25519").getPrivate().getEncoded(), X25519_PRIVATE_PREFIX);
+        // Random bytes, not the JDK's key pair generator, which computes a public key nobody asked for.
+        byte[] k = new byte[KEY_BYTES];
+        org.bouncycastle.math.ec.rfc7748.X25519.generatePrivateKey(RANDOM, k);
+        return k;
     }
 
     /** A fresh Ed25519 private key (its 32-byte seed). */
@@ -62,7 +62,10 @@ public final class Crypto {
 
     /** The X25519 public key of a private key: the private key times the base point 9. */
     public static byte[] x25519Public(byte[] privateKey) {
-        return x25519Raw(privateKey, BigInteger.valueOf(9));
+        check(privateKey, "X25519 private key");
+        byte[] out = new byte[KEY_BYTES];
+        org.bouncycastle.math.ec.rfc7748.X25519.generatePublicKey(privateKey, 0, out, 0);
+        return out;
     }
 
     /**
@@ -72,38 +75,15 @@ public final class Crypto {
      *     a handshake must refuse rather than derive keys from
      */
     public static byte[] x25519(byte[] privateKey, byte[] peerPublic) throws InvalidKeyException {
-        check(peerPublic, "X25519 public key");
-        byte[] le = peerPublic.clone();
-        le[31] &= 0x7F; // RFC 7748: the top bit of u is ignored
-        byte[] be = new byte[33];
-        for (int i = 0; i < 32; i++) {
-            be[32 - i] = le[i];
-        }
-        try {
-            return x25519Raw(privateKey, new BigInteger(be));
-        } catch (IllegalStateException e) {
-            if (e.getCause() instanceof InvalidKeyException ike) {
-                throw ike;
-            }
-            throw e;
-        }
-    }
-
-    private static byte[] x25519Raw(byte[] privateKey, BigInteger u) {
         check(privateKey, "X25519 private key");
-        try {
-            KeyFactory factory = KeyFactory.getInstance("XDH");
-            PrivateKey priv = factory.generatePrivate(new PKCS8EncodedKeySpec(concat(X25519_PRIVATE_PREFIX, privateKey)));
-            PublicKey pub = factory.generatePublic(new XECPublicKeySpec(NamedParameterSpec.X25519, u));
-            KeyAgreement agreement = KeyAgreement.getInstance("XDH");
-            agreement.init(priv);
-            agreement.doPhase(pub, true);
-            return agreement.generateSecret();
-        } catch (InvalidKeyException e) {
-            throw new IllegalStateException(e.getMessage(), e);
-        } catch (GeneralSecurityException e) {
-            throw new IllegalStateException("X25519 is required by Java 17", e);
+        check(peerPublic, "X25519 public key");
+        byte[] u = peerPublic.clone();
+        u[31] &= 0x7F; // RFC 7748: the top bit of u is ignored
+        byte[] out = new byte[KEY_BYTES];
+        if (!org.bouncycastle.math.ec.rfc7748.X25519.calculateAgreement(privateKey, 0, u, 0, out, 0)) {
+            throw new InvalidKeyException("X25519 public key of small order: the shared secret would be all zeros");
         }
+        return out;
     }
 
     /** The Ed25519 public key of a private key (seed). */
