@@ -55,7 +55,8 @@ class RealTimeLinkTest {
         RealTimeLinkSender<String> s = sender(RealTimeConfig.defaults());
         send(s, 0);
         send(s, 10 * MS);
-        assertThat(s.nextDeadlineNanos()).isEqualTo(100 * MS);
+        assertThat(s.nextDeadlineNanos()).as("a history after the oldest expires: sends and NACKs expire on their own")
+                .isEqualTo(200 * MS);
         nack(s, 99 * MS, 0);
         assertThat(resent).containsExactly(0L);
         nack(s, 100 * MS, 0);
@@ -64,6 +65,29 @@ class RealTimeLinkTest {
         assertThat(s.refusedExpired()).isEqualTo(2);
         assertThat(evicted).containsExactly("p0", "p1");
         assertThat(s.historySize()).isZero();
+        assertThat(s.nextDeadlineNanos()).isEqualTo(Long.MAX_VALUE);
+    }
+
+    /**
+     * A flow sending a packet every 2 ms keeps its history within the 100 ms span by its sends alone,
+     * and never asks for the timer sooner than a history ahead; once it stops, one timer frees it all.
+     */
+    @Test
+    void aSendingFlowNeedsNoTimerAndOneTimerFreesAStoppedFlow() {
+        RealTimeLinkSender<String> s = sender(RealTimeConfig.defaults());
+        long now = 0;
+        for (int i = 0; i < 500; i++, now += 2 * MS) {
+            send(s, now);
+            assertThat(s.historySize()).as("at %d ms", now / MS).isLessThanOrEqualTo(51);
+            assertThat(s.nextDeadlineNanos()).as("at %d ms", now / MS).isGreaterThanOrEqualTo(now + 100 * MS);
+        }
+        long last = now - 2 * MS;
+        assertThat(evicted).hasSize(500 - s.historySize());
+        long timer = s.nextDeadlineNanos();
+        assertThat(timer).isLessThanOrEqualTo(last + 200 * MS);
+        s.onTimer(timer);
+        assertThat(s.historySize()).isZero();
+        assertThat(evicted).hasSize(500);
         assertThat(s.nextDeadlineNanos()).isEqualTo(Long.MAX_VALUE);
     }
 
