@@ -163,6 +163,12 @@ public final class BenchmarkTable {
             List<Map<String, Double>> runs = pool.submit(() -> LongStream.rangeClosed(1, seeds).parallel().mapToObj(run)
                     .toList()).get();
             Map<String, List<Double>> byMetric = new LinkedHashMap<>();
+            if (Boolean.getBoolean("layered.perseed")) {
+                // -Dlayered.perseed=true: every seed's figures, to find the run a mean hides.
+                for (int i = 0; i < runs.size(); i++) {
+                    System.out.println("seed " + (i + 1) + " " + p + " " + runs.get(i));
+                }
+            }
             for (Map<String, Double> r : runs) {
                 r.forEach((k, v) -> byMetric.computeIfAbsent(k, x -> new ArrayList<>()).add(v));
             }

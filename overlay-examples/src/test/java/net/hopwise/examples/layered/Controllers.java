@@ -69,6 +69,9 @@ final class Controllers {
         if (System.getProperty("layered.intervals") != null) {
             own = own.toBuilder().lossEventIntervals(Integer.getInteger("layered.intervals")).build();
         }
+        if (System.getProperty("layered.drain") != null) {
+            own = own.toBuilder().queueDrain(Boolean.getBoolean("layered.drain")).build();
+        }
         if (Boolean.getBoolean("layered.drainshare")) {
             own = own.toBuilder().queueDrainShare(true).build();
         }
