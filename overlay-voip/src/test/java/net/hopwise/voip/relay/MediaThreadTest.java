@@ -269,8 +269,11 @@ class MediaThreadTest {
 
     /**
      * Sockets are closed by their loops: a port is free soon after close(), not necessarily when it
-     * returns (once in CI, on epoll, two pairs of the node's loop were still bound right after; why not
-     * found). A socket never closed keeps its port and still fails here.
+     * returns. On NIO the JDK keeps the descriptor of a channel registered with a selector until the
+     * loop's next select drops its key; a media-loop socket closes when that loop runs the close; on
+     * epoll a socket closed on its own loop is free at once (probed 2026-11-26). Twice in CI, on epoll,
+     * two pairs of the node's loop were still bound after the media loop's shutdown; why is not known.
+     * A socket never closed keeps its port and still fails here.
      */
     private static void awaitPortsFree(InetAddress local, int first, int n) {
         Eventually.await("every port of " + first + " to " + (first + n - 1) + " free again",
