@@ -40,7 +40,6 @@ public final class SecurityMicrobenchmark {
         }
     }
 
-    /** Mean nanoseconds per complete handshake, both ends' work together. */
     /** Nanoseconds per complete handshake: both ends together, and the responder's part of it. */
     static long[] handshakes(int n) {
         NodeKeys ka = NodeKeys.generate();
