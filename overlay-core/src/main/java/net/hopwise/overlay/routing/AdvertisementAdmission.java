@@ -93,6 +93,34 @@ final class AdvertisementAdmission {
         return true;
     }
 
+    /**
+     * Whether a copy from {@code from}, newer than the one held, may have its signature checked: its
+     * sequence inside the window and its neighbour's limit not used up. Charges nothing; a copy that
+     * then fails the check is charged by {@link #forged}. Without this an admitted neighbour could make
+     * this node check as many forged signatures as its link carries (each tens of microseconds of
+     * Ed25519), since a forgery never reaches {@link #admit}; with it, at most maxAdvertisementsPerNeighbour
+     * checks per interval are spent on one neighbour's newer copies.
+     */
+    boolean mayVerify(NodeId from, long sequence, long nowNanos) {
+        if (sequence > ceiling(nowNanos)) {
+            beyondCeiling++;
+            return false;
+        }
+        if (current(neighbours, from, nowNanos).taken >= perNeighbour) {
+            neighbourLimited++;
+            return false;
+        }
+        return true;
+    }
+
+    /**
+     * A newer copy from {@code from} failed its signature check: it uses up the neighbour's limit as an
+     * admitted copy would (never an origin's, which a forger must not be able to spend).
+     */
+    void forged(NodeId from, long nowNanos) {
+        current(neighbours, from, nowNanos).taken++;
+    }
+
     /** The neighbour went down: a new link starts with a fresh window. */
     void forgetNeighbour(NodeId neighbour) {
         neighbours.remove(neighbour);

@@ -302,8 +302,13 @@ final class LinkStateExtensions {
             deferred++;
             return;
         }
+        if (newer && signatures.checking() && !admission.mayVerify(from.id, r.sequence(), nowNanos)) {
+            reject(from, DropReason.LINK_STATE_LIMIT);
+            return;
+        }
         if (newer && !signatures.verify(r, originAd.originName())) {
             from.acks.add(ack);
+            admission.forged(from.id, nowNanos);
             reject(from, DropReason.FORGED_LINK_STATE);
             return;
         }

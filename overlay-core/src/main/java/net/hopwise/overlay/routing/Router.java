@@ -506,9 +506,15 @@ public final class Router {
         LinkStateAdvertisement held = database.current(origin);
         boolean newer = held == null || a.sequence() > held.sequence()
                 || (a.sequence() == held.sequence() && LinkStateAdvertisement.compareContent(a, held) > 0);
+        if (newer && signatures.checking() && !admission.mayVerify(from.id, a.sequence(), nowNanos)) {
+            // Not acknowledged, as a copy over the limit below: an honest neighbour resends it later.
+            reject(from, DropReason.LINK_STATE_LIMIT);
+            return;
+        }
         if (newer && !signatures.verify(a)) {
             // Acknowledged: an honest neighbour that relays what this node cannot verify stops resending it.
             from.acks.add(ack);
+            admission.forged(from.id, nowNanos);
             reject(from, DropReason.FORGED_LINK_STATE);
             return;
         }

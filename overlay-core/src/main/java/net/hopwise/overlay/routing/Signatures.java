@@ -22,6 +22,11 @@ final class Signatures {
         }
     }
 
+    /** Whether versions are signed and checked: without a signer a check costs nothing. */
+    boolean checking() {
+        return signer != null;
+    }
+
     /** Bytes a signature adds to one version on the wire (its length byte included); 0 without a signer. */
     int overheadBytes() {
         return signer == null ? 0 : 1 + signer.maxSignatureBytes();

@@ -94,6 +94,43 @@ class LinkStateSignatureTest {
         assertThat(a.signaturesFailed()).isEqualTo(3);
     }
 
+    /**
+     * A forged copy never reaches the admission limits, so before the check they were no bound on the
+     * signatures an admitted neighbour makes this node verify: a flood of forgeries cost one Ed25519
+     * check each. Now each forgery uses up its neighbour's limit, and beyond it nothing is checked.
+     */
+    @Test
+    void anAdmittedNeighboursForgeriesCostAtMostItsLimitOfSignatureChecksPerInterval() {
+        RoutingConfig config = RoutingConfig.builder().maxAdvertisementsPerNeighbour(5).build();
+        Router r = new Router(A, "a", config, out, 100, 0, keys.signerOf("a"));
+        r.neighbourUp(B, TEN_MS, 0);
+        r.neighbourUp(C, TEN_MS, 0);
+        r.onUpdate(B, update(signed("b", lsa(B, 5, A, C)), signed("c", lsa(C, 5, A, B))), 0);
+        out.clear();
+        long before = r.signaturesVerified();
+        for (int i = 0; i < 40; i++) {
+            r.onUpdate(B, update(signed("b", lsa(C, 10 + i, A, D))), SECOND);
+            r.onExtensionUpdate(B, new ExtensionUpdate(List.of(signed("b", new ExtensionRecord(C, 9, 20 + i, 0,
+                    new byte[] {1})))), SECOND);
+        }
+        assertThat(r.signaturesVerified() - before).as("checks: the limit of each of the two floods").isEqualTo(10);
+        assertThat(out.rejections).filteredOn(x -> x.reason() == DropReason.FORGED_LINK_STATE).hasSize(10);
+        assertThat(out.rejections).filteredOn(x -> x.reason() == DropReason.LINK_STATE_LIMIT).hasSize(70);
+        assertThat(r.database().get(C).orElseThrow().sequence()).isEqualTo(5);
+        assertThat(r.extensions(9)).doesNotContainKey(C);
+
+        // Another neighbour's genuine version is checked and taken; the forger gets a fresh limit an
+        // interval later, no more.
+        r.onUpdate(C, update(signed("c", lsa(C, 60, A))), SECOND);
+        assertThat(r.database().get(C).orElseThrow().sequence()).isEqualTo(60);
+        long later = r.signaturesVerified();
+        for (int i = 0; i < 40; i++) {
+            r.onUpdate(B, update(signed("b", lsa(C, 100 + i, A, D))), 3 * SECOND);
+        }
+        assertThat(r.signaturesVerified() - later).isEqualTo(5);
+        assertThat(r.database().get(C).orElseThrow().sequence()).isEqualTo(60);
+    }
+
     @Test
     void aGenuineVersionRelayedByAnyNeighbourIsTakenAndACopyHeldIsNotVerifiedAgain() {
         a.neighbourUp(B, TEN_MS, 0);
