@@ -10,7 +10,7 @@ public enum SipParseError {
     TRUNCATED(400, true),
     /** The request or status line does not follow RFC 3261 section 7.1/7.2. */
     BAD_START_LINE(400, false),
-    /** The Request-URI is not a URI a request may carry (angle brackets, embedded headers). */
+    /** The Request-URI is not a URI a request may carry (angle brackets, embedded headers, a SIP host and port that are not one). */
     BAD_REQUEST_URI(400, false),
     /** A SIP version other than 2.0: answered 505 (RFC 3261 section 8.2.2.1 for UAS, 16.3 for proxies). */
     UNSUPPORTED_VERSION(505, false),

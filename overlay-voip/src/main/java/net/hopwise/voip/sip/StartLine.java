@@ -159,14 +159,57 @@ final class StartLine {
                 && v.at(from + 3) == '/';
     }
 
-    /** Angle brackets and, for SIP URIs, embedded headers are not allowed in a Request-URI (RFC 3261 section 19.1.1). */
+    /**
+     * Angle brackets and, for SIP URIs, embedded headers are not allowed in a Request-URI (RFC 3261
+     * section 19.1.1); a SIP URI's host is followed by nothing but an optional numeric port, so an
+     * IPv6 address outside "[" "]" is refused (RFC 5118 section 4.2, "ipv6-bad").
+     */
     private static boolean acceptableRequestUri(String uri) {
         String scheme = SipSyntax.scheme(uri);
         if (scheme == null) {
             return false;
         }
         String lower = scheme.toLowerCase(Locale.ROOT);
+        if (!lower.equals("sip") && !lower.equals("sips")) {
+            return true;
+        }
         // The user part may hold '?' (RFC 4475 "intmeth"); headers start at a '?' after the host.
-        return !((lower.equals("sip") || lower.equals("sips")) && uri.indexOf('?', Math.max(0, uri.lastIndexOf('@'))) >= 0);
+        int at = uri.lastIndexOf('@');
+        return uri.indexOf('?', Math.max(0, at)) < 0 && acceptableHostPort(uri, at < 0 ? scheme.length() + 1 : at + 1);
+    }
+
+    /** {@code host [":" port]} from {@code from} to the first ';': a non-empty host, an IPv6 reference in brackets, a numeric port. */
+    private static boolean acceptableHostPort(String uri, int from) {
+        int end = uri.indexOf(';', from);
+        if (end < 0) {
+            end = uri.length();
+        }
+        int p = from;
+        if (p < end && uri.charAt(p) == '[') {
+            int close = uri.indexOf(']', p);
+            if (close < 0 || close >= end || close == p + 1) {
+                return false;
+            }
+            p = close + 1;
+        } else {
+            while (p < end && uri.charAt(p) != ':') {
+                p++;
+            }
+            if (p == from) {
+                return false;
+            }
+        }
+        if (p == end) {
+            return true;
+        }
+        if (uri.charAt(p) != ':' || end - p - 1 < 1 || end - p - 1 > 5) {
+            return false;
+        }
+        for (int i = p + 1; i < end; i++) {
+            if (!SipSyntax.isDigit(uri.charAt(i))) {
+                return false;
+            }
+        }
+        return true;
     }
 }
