@@ -10,7 +10,9 @@ import net.hopwise.multicast.layered.SessionAnnouncement;
  * minimum over at least one check period and at least 3 samples, taken at the first pair after the
  * period, setting the level strictly below it; a loss-based drop of one layer when no estimate is
  * possible and over 10% of at least 10 packets were lost, then a 0.5 s blind period; a timeout
- * without packets dropping one layer. No TCP equation: PLM relies on fair queuing for fairness.
+ * without packets dropping one layer; after the base layer too is dropped, a re-join of the base
+ * layer 30 s later (else a receiver that lost everything once, behind a path that recovered, would
+ * stay out for good). No TCP equation: PLM relies on fair queuing for fairness.
  */
 final class PlmReceiver implements LayeredController {
     static final long CHECK_PERIOD = 1_000_000_000L;
@@ -19,6 +21,7 @@ final class PlmReceiver implements LayeredController {
     static final int LOSS_MIN_PACKETS = 10;
     static final long BLIND = 500_000_000L;
     static final long TIMEOUT = 2_000_000_000L;
+    static final long REJOIN = 30_000_000_000L;
 
     private final int sessionId;
     private final LayerSubscriber subscriber;
@@ -37,6 +40,8 @@ final class PlmReceiver implements LayeredController {
     private int pairLayer = -1;
     private long pairNext;
     private long pairFirst;
+    /** When a receiver that dropped every layer joins the base layer again; MAX_VALUE when it holds one. */
+    private long rejoinAt = Long.MAX_VALUE;
 
     PlmReceiver(int sessionId, LayerSubscriber subscriber) {
         this.sessionId = sessionId;
@@ -65,6 +70,9 @@ final class PlmReceiver implements LayeredController {
     }
 
     private void start(long now) {
+        rejoinAt = Long.MAX_VALUE;
+        reset(now);
+        blindUntil = now;
         periodStart = now;
         lastPacket = now;
         moveTo(0, now);
@@ -144,12 +152,14 @@ final class PlmReceiver implements LayeredController {
         if (level >= 0 && now >= lastPacket + TIMEOUT) {
             lastPacket = now;
             moveTo(level - 1, now);
+        } else if (level < 0 && now >= rejoinAt) {
+            start(now);
         }
     }
 
     @Override
     public long nextDeadlineNanos() {
-        return level >= 0 ? lastPacket + TIMEOUT : Long.MAX_VALUE;
+        return level >= 0 ? lastPacket + TIMEOUT : rejoinAt;
     }
 
     private void moveTo(int to, long now) {
@@ -162,6 +172,9 @@ final class PlmReceiver implements LayeredController {
             synced[level] = false;
             subscriber.leave(level, now);
             level--;
+        }
+        if (level < 0 && wanted) {
+            rejoinAt = now + REJOIN;
         }
     }
 
