@@ -8,7 +8,6 @@ import net.hopwise.admin.overlay.OverlayException;
 import net.hopwise.admin.voip.VoipRelay;
 import net.hopwise.voip.relay.CallStatistics;
 import net.hopwise.voip.relay.SipRelay;
-import net.hopwise.voip.relay.StreamStatistics;
 import org.springframework.web.bind.annotation.GetMapping;
 import org.springframework.web.bind.annotation.PathVariable;
 import org.springframework.web.bind.annotation.RequestMapping;
@@ -26,47 +25,26 @@ public class CallsController {
     }
 
     /**
-     * One call as the API shows it: the relay's view plus two MOS figures under the configured access
-     * delay, the relay's own estimate and the one from the phones' RTCP reports, which see the access legs
-     * the relay cannot (0 where no phone of the call sent a report: many phones and SIPp send none); and
-     * the phones' round trip, phoneRttMs, as a phone computes it from its peer's reports (RFC 3550
-     * section 6.4.1), read by the relay from the reports' LSR and DLSR: -1 until the phones exchanged
-     * sender and receiver reports both ways.
+     * One call as the API shows it: the relay's view plus the E-model figures under the configured
+     * access delay, each as R (rating, 0-100) and MOS: the relay's own estimate, and the one from the
+     * phones' RTCP reports, which see the access legs the relay cannot (0 where no phone of the call
+     * sent a report: many phones and SIPp send none); and the phones' round trip, phoneRttMs, as a phone
+     * computes it from its peer's reports (RFC 3550 section 6.4.1), read by the relay from the reports'
+     * LSR and DLSR: -1 until the phones exchanged sender and receiver reports both ways. The relay's call
+     * records (hopwise.voip.call-records) hold the same fields.
      */
     public record CallView(String callId, String from, String to, String state, String caller, String callee,
-            long durationMs, String endReason, double mos, double phoneMos, double phoneRttMs, List<?> streams) {
+            long durationMs, String endReason, double rating, double mos, double phoneRating, double phoneMos,
+            double phoneRttMs, List<?> streams) {
         static CallView of(CallStatistics c, double accessDelayMs) {
             return new CallView(c.callId(), c.from(), c.to(), c.state(), c.caller(), c.callee(), c.durationMs(),
-                    c.endReason(), round(c.mos(accessDelayMs)), round(phoneMos(c, accessDelayMs)), phoneRttMs(c),
+                    c.endReason(), round(c.rating(accessDelayMs)), round(c.mos(accessDelayMs)),
+                    round(c.phoneRating(accessDelayMs)), round(c.phoneMos(accessDelayMs)), c.phoneRttMs(),
                     c.streams());
         }
 
-        /**
-         * The longest phones' round trip over the streams that have one, as the call's MOS takes its
-         * worst stream; -1 when none has. To a tenth of a millisecond: RTCP's own resolution is 1/65536 s.
-         */
-        static double phoneRttMs(CallStatistics c) {
-            double longest = -1;
-            for (StreamStatistics s : c.streams()) {
-                longest = Math.max(longest, s.phoneRttMs());
-            }
-            return longest < 0 ? -1 : Math.round(longest * 10) / 10.0;
-        }
-
-        /** The lowest MOS over the streams whose phone reported, as the relay's figure takes the lowest. */
-        static double phoneMos(CallStatistics c, double accessDelayMs) {
-            double worst = 0;
-            for (StreamStatistics s : c.streams()) {
-                double m = s.phoneMos(accessDelayMs);
-                if (m > 0) {
-                    worst = worst == 0 ? m : Math.min(worst, m);
-                }
-            }
-            return worst;
-        }
-
-        private static double round(double mos) {
-            return Math.round(mos * 100) / 100.0;
+        private static double round(double figure) {
+            return Math.round(figure * 100) / 100.0;
         }
     }
 
@@ -76,8 +54,9 @@ public class CallsController {
     @GetMapping("/calls")
     @Operation(summary = "Lists the calls the SIP relay knows", description = "Every call in setup, confirmed, or"
             + " ended and lingering, with its streams' loss, late, duplicate, jitter and delay figures per direction and"
-            + " the lowest E-model MOS of its streams towards the phones (0 before media), and the lowest MOS from the"
-            + " phones' own RTCP reports (phoneMos; 0 when no phone of the call sent one), and the phones' round trip"
+            + " the E-model R and MOS of its worst stream towards the phones (rating, mos; 0 before media), and the"
+            + " same from the phones' own RTCP reports (phoneRating, phoneMos; 0 when no phone of the call sent one),"
+            + " and the phones' round trip"
             + " from their RTCP timing (phoneRttMs, the longest over the streams; -1 until both phones reported). 404"
             + " (urn:hopwise:problem:voip-disabled) when the relay is not enabled.")
     public List<CallView> calls() {

@@ -31,8 +31,13 @@ public class VoipProperties {
     private int requestRateLimit;
     /** How long an address over that limit stays dropped after its last request over it. */
     private Duration requestRateBlock = Duration.ofSeconds(60);
-    /** Delay of the access networks on both sides, added to the relay's own one-way delay in each call's E-model MOS. */
-    private Duration accessDelay = Duration.ZERO;
+    /**
+     * Delay of the access networks on both sides, added to the relay's own one-way delay in each call's
+     * E-model R and MOS (the API's, the meters' and the call records'); RelayConfig's default, none.
+     */
+    private Duration accessDelay = net.hopwise.voip.relay.RelayConfig.DEFAULT_ACCESS_DELAY;
+    /** The JSON Lines file each ended call's record is appended to; unset (the default), calls are not recorded. */
+    private String callRecords;
     /**
      * The phones' media sockets on the node's loop for the first calls and on a thread of their own
      * beyond (auto), always on that thread (on, or true) or on the node's loop (off, or false); unset,
@@ -160,6 +165,14 @@ public class VoipProperties {
 
     public void setAccessDelay(Duration accessDelay) {
         this.accessDelay = accessDelay;
+    }
+
+    public String getCallRecords() {
+        return callRecords;
+    }
+
+    public void setCallRecords(String callRecords) {
+        this.callRecords = callRecords;
     }
 
     public String getMediaThread() {

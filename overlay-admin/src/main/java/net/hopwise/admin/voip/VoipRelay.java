@@ -19,21 +19,18 @@ import net.hopwise.voip.relay.SipRelay;
  */
 public final class VoipRelay implements AutoCloseable {
     private final SipRelay relay;
-    private final double accessDelayMs;
 
-    private VoipRelay(SipRelay relay, double accessDelayMs) {
+    private VoipRelay(SipRelay relay) {
         this.relay = relay;
-        this.accessDelayMs = accessDelayMs;
     }
 
     /** Starts the relay on {@code node} if the settings enable it; every bad setting named at once. */
     public static VoipRelay start(VoipProperties settings, OverlayNode node, MeterRegistry registry) {
         if (!settings.isEnabled()) {
-            return new VoipRelay(null, 0);
+            return new VoipRelay(null);
         }
-        SipRelay relay = SipRelay.start(node, toConfig(settings));
         // The relay meters itself in the node's registry, which is this service's (hopwise.voip.*).
-        return new VoipRelay(relay, settings.getAccessDelay().toNanos() / 1e6);
+        return new VoipRelay(SipRelay.start(node, toConfig(settings)));
     }
 
     static RelayConfig toConfig(VoipProperties s) {
@@ -94,6 +91,15 @@ public final class VoipRelay implements AutoCloseable {
         }
         if (s.getAccessDelay() == null || s.getAccessDelay().isNegative()) {
             problems.add("hopwise.voip.access-delay: must be 0 or more");
+        } else {
+            b.accessDelay(s.getAccessDelay());
+        }
+        if (s.getCallRecords() != null && !s.getCallRecords().isBlank()) {
+            try {
+                b.callRecords(java.nio.file.Path.of(s.getCallRecords().trim()));
+            } catch (java.nio.file.InvalidPathException e) {
+                problems.add("hopwise.voip.call-records: not a file name: " + e.getMessage());
+            }
         }
         if (!problems.isEmpty()) {
             throw new InvalidSettingsException(problems);
@@ -124,9 +130,9 @@ public final class VoipRelay implements AutoCloseable {
         return relay == null ? Map.of() : relay.counters();
     }
 
-    /** The access networks' delay the MOS figures assume, in ms. */
+    /** The access networks' delay the R and MOS figures assume, in ms, as the relay's own meters and records. */
     public double accessDelayMs() {
-        return accessDelayMs;
+        return relay == null ? 0 : relay.config().accessDelay().toNanos() / 1e6;
     }
 
     @Override

@@ -7,7 +7,7 @@ import net.hopwise.voip.relay.CallStatistics;
 import net.hopwise.voip.relay.StreamStatistics;
 import org.junit.jupiter.api.Test;
 
-/** The call as GET /api/calls shows it: the phones' round trip from their RTCP timing. */
+/** The call as GET /api/calls shows it: its E-model R and MOS, and the phones' round trip from their RTCP timing. */
 class CallViewTest {
     private static final StreamStatistics.Direction NONE = new StreamStatistics.Direction(0, 0, 0, 0, 0, 0, 0, 0, 0);
 
@@ -17,13 +17,29 @@ class CallViewTest {
     }
 
     private static CallStatistics call(StreamStatistics... streams) {
-        return new CallStatistics("c1", "sip:a@x", "sip:b@y", "CONFIRMED", "a", "b", 1000, null, List.of(streams));
+        return new CallStatistics("c1", "sip:a@x", "sip:b@y", "CONFIRMED", "a", "b", 1000, 0, null, List.of(streams));
     }
 
     @Test
     void thePhonesRoundTripIsTheAccessAndFarPartsOfTheLongestStream() {
         CallsController.CallView view = CallsController.CallView.of(call(stream(0, 3.04, 40.0), stream(1, 2.0, 80.36)), 0);
         assertThat(view.phoneRttMs()).isEqualTo(82.4);
+    }
+
+    @Test
+    void theRatingIsTheWorstStreamsRBesideItsMos() {
+        StreamStatistics.Direction clean = new StreamStatistics.Direction(100, 100, 0, 0, 0, 0, 0, 1.0, 10.0);
+        StreamStatistics.Direction lossy = new StreamStatistics.Direction(95, 100, 5, 0, 0, 0, 0, 1.0, 10.0);
+        StreamStatistics good = new StreamStatistics(0, 30000, 5000, null, null, "b", 6000, false, NONE, clean, 0, 0,
+                null, -1, -1);
+        StreamStatistics bad = new StreamStatistics(1, 30002, 5001, null, null, "b", 6001, false, NONE, lossy, 0, 0,
+                null, -1, -1);
+        CallsController.CallView view = CallsController.CallView.of(call(good, bad), 20);
+        assertThat(view.rating()).isEqualTo(Math.round(bad.rating(20) * 100) / 100.0).isLessThan(good.rating(20));
+        assertThat(view.mos()).isEqualTo(Math.round(net.hopwise.voip.relay.EModel.mos(bad.rating(20)) * 100) / 100.0);
+        // No phone reported, and a call without media has neither figure.
+        assertThat(view.phoneRating()).isZero();
+        assertThat(CallsController.CallView.of(call(stream(0, -1, -1)), 20).rating()).isZero();
     }
 
     @Test

@@ -98,6 +98,28 @@ class VoipSettingsTest {
                 .hasMessageContaining("retryAfter");
     }
 
+    @Test
+    void callsAreRecordedOnlyToAFileNamedAndTheAccessDelayReachesTheRelay() {
+        RelayConfig defaults = VoipRelay.toConfig(settings());
+        assertThat(defaults.callRecords()).isNull();
+        assertThat(defaults.accessDelay()).isEqualTo(RelayConfig.DEFAULT_ACCESS_DELAY);
+        HopwiseProperties bound = new Binder(new MapConfigurationPropertySource(Map.of(
+                "hopwise.voip.sip-address", "127.0.0.1:5060", "hopwise.voip.call-records",
+                "/var/log/hopwise/calls.jsonl", "hopwise.voip.access-delay", "20ms")))
+                .bind("hopwise", HopwiseProperties.class).get();
+        RelayConfig config = VoipRelay.toConfig(bound.getVoip());
+        assertThat(config.callRecords()).isEqualTo(java.nio.file.Path.of("/var/log/hopwise/calls.jsonl"));
+        assertThat(config.accessDelay()).isEqualTo(Duration.ofMillis(20));
+        VoipProperties blank = settings();
+        blank.setCallRecords(" ");
+        assertThat(VoipRelay.toConfig(blank).callRecords()).isNull();
+        VoipProperties bad = settings();
+        bad.setCallRecords("calls\u0000.jsonl");
+        bad.setAccessDelay(Duration.ofMillis(-1));
+        assertThatThrownBy(() -> VoipRelay.toConfig(bad)).isInstanceOf(InvalidSettingsException.class)
+                .hasMessageContaining("hopwise.voip.call-records").hasMessageContaining("hopwise.voip.access-delay");
+    }
+
     private static VoipProperties settings() {
         VoipProperties p = new VoipProperties();
         p.setSipAddress("127.0.0.1:5060");

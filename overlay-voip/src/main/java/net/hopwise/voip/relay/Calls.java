@@ -336,23 +336,28 @@ final class Calls {
                 due = c.lastActivityNanos + timeout;
                 if (now - due >= 0) {
                     counters.mediaTimeouts++;
-                    c.endReason = "media timeout";
+                    end(c, "media timeout", now);
                 }
             }
             if (now - due >= 0) {
-                CallStatistics last = snapshot(c, now);
-                release(c);
                 it.remove();
-                try {
-                    endListener.accept(last);
-                } catch (RuntimeException e) {
-                    counters.listenerFailures++;
-                }
+                forget(c, now);
             } else {
                 next = Math.min(next, due);
             }
         }
         return next;
+    }
+
+    /** Frees the call's ports and hands its final record to the listener. */
+    private void forget(Call c, long now) {
+        CallStatistics last = snapshot(c, now);
+        release(c);
+        try {
+            endListener.accept(last);
+        } catch (RuntimeException e) {
+            counters.listenerFailures++;
+        }
     }
 
     private void release(Call c) {
@@ -368,12 +373,17 @@ final class Calls {
         c.streams.clear();
     }
 
-    /** Releases every call (the relay stops). */
-    void clear() {
-        for (Call c : byId.values()) {
-            release(c);
-        }
+    /**
+     * Ends and releases every call (the relay stops): each gives its final record as if it had
+     * lapsed, ended "relay stopped" unless it had ended already, so that no call goes unrecorded.
+     */
+    void clear(long now) {
+        List<Call> all = new ArrayList<>(byId.values());
         byId.clear();
+        for (Call c : all) {
+            end(c, "relay stopped", now);
+            forget(c, now);
+        }
     }
 
     Collection<Call> all() {
@@ -397,8 +407,8 @@ final class Calls {
         }
         long end = c.state == Call.State.ENDED ? c.endedAtNanos : now;
         return new CallStatistics(c.callId, c.from, c.to, c.state.name(), String.valueOf(c.callerHop),
-                String.valueOf(c.calleeHop), TimeUnit.NANOSECONDS.toMillis(end - c.createdNanos), c.endReason,
-                streams);
+                String.valueOf(c.calleeHop), TimeUnit.NANOSECONDS.toMillis(end - c.createdNanos),
+                TimeUnit.NANOSECONDS.toMillis(now - end), c.endReason, streams);
     }
 
     /**

@@ -1,6 +1,7 @@
 package net.hopwise.voip.relay;
 
 import java.net.InetSocketAddress;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -78,6 +79,12 @@ public final class RelayConfig {
     public static final int DEFAULT_MIN_EXPIRES = 60;
     /** Kamailio registrar's max_expires: a phone gone for good is forgotten within the hour. */
     public static final int DEFAULT_MAX_EXPIRES = 3600;
+    /**
+     * The access networks' one-way delay (packetisation, the phones' own legs), which the relay does not
+     * see, added to its own in each E-model figure it gives: none unless the operator states it, so that
+     * no figure claims a delay nobody measured.
+     */
+    public static final Duration DEFAULT_ACCESS_DELAY = Duration.ZERO;
 
     /**
      * At most {@code requests} SIP requests per source address in each {@code window} (0: no limit);
@@ -129,6 +136,8 @@ public final class RelayConfig {
     private final Duration retryAfter;
     private final MediaThread mediaThread;
     private final int mediaThreadCalls;
+    private final Duration accessDelay;
+    private final Path callRecords;
 
     private RelayConfig(Builder b) {
         this.sipAddress = b.sipAddress;
@@ -156,6 +165,8 @@ public final class RelayConfig {
         this.retryAfter = b.retryAfter;
         this.mediaThread = b.mediaThread;
         this.mediaThreadCalls = b.mediaThreadCalls;
+        this.accessDelay = b.accessDelay;
+        this.callRecords = b.callRecords;
     }
 
     public static Builder builder() {
@@ -265,6 +276,16 @@ public final class RelayConfig {
         return mediaThreadCalls;
     }
 
+    /** The access networks' one-way delay added to the relay's own in its E-model figures. */
+    public Duration accessDelay() {
+        return accessDelay;
+    }
+
+    /** The JSON Lines file each ended call's record is appended to, or null when calls are not recorded. */
+    public Path callRecords() {
+        return callRecords;
+    }
+
     public static final class Builder {
         private InetSocketAddress sipAddress = DEFAULT_SIP_ADDRESS;
         private String advertisedHost;
@@ -290,6 +311,8 @@ public final class RelayConfig {
         private Duration retryAfter = DEFAULT_RETRY_AFTER;
         private MediaThread mediaThread = DEFAULT_MEDIA_THREAD;
         private int mediaThreadCalls = DEFAULT_MEDIA_THREAD_CALLS;
+        private Duration accessDelay = DEFAULT_ACCESS_DELAY;
+        private Path callRecords;
 
         /** Where phones send SIP (UDP, and TCP on the same port unless {@link #tcp(boolean)} is false). */
         public Builder sipAddress(InetSocketAddress address) {
@@ -425,6 +448,26 @@ public final class RelayConfig {
                 throw new IllegalArgumentException("mediaThreadCalls must not be negative, got " + n);
             }
             this.mediaThreadCalls = n;
+            return this;
+        }
+
+        /** The access networks' one-way delay the E-model figures add to the relay's own (0 or more). */
+        public Builder accessDelay(Duration d) {
+            Objects.requireNonNull(d, "accessDelay");
+            if (d.isNegative()) {
+                throw new IllegalArgumentException("accessDelay must not be negative, got " + d);
+            }
+            this.accessDelay = d;
+            return this;
+        }
+
+        /**
+         * Appends one JSON object per ended call to {@code file} (JSON Lines; its directories are made
+         * when missing), or records nothing with null, the default: a relay embedded in a program or a
+         * test writes no file it was not asked for, and where the records go is the operator's choice.
+         */
+        public Builder callRecords(Path file) {
+            this.callRecords = file;
             return this;
         }
 

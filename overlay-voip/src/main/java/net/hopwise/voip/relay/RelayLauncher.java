@@ -26,7 +26,8 @@ import net.hopwise.overlay.OverlayNode;
  * a call placed after READY finds its way; until then it serves its own phones and prints {@code
  * WAITING for routes to ...}. With {@code --ready-timeout SECONDS} it gives up after that long, prints
  * {@code NOT READY ...} and ends with code 1. It then runs until stopped (or until standard input
- * ends, with {@code --until-stdin-closes}, and then prints the relay's state and counters).
+ * ends, with {@code --until-stdin-closes}, and then prints the relay's state and counters). With
+ * {@code --call-records FILE} each ended call's record is appended to FILE as a line of JSON.
  */
 public final class RelayLauncher {
     private RelayLauncher() {}
@@ -48,7 +49,7 @@ public final class RelayLauncher {
             out.println("options: --name NAME [--bind HOST:PORT] [--neighbour NAME@HOST:PORT]... [--sip HOST:PORT]"
                     + " [--advertise HOST] [--media-address IP] [--media-ports MIN-MAX] [--route RULE]..."
                     + " [--linger DURATION] [--max-calls N] [--retry-after SECONDS] [--request-rate N] [--media-thread auto|on|off]"
-                    + " [--media-thread-calls N]"
+                    + " [--media-thread-calls N] [--call-records FILE] [--access-delay MS]"
                     + " [--ready-timeout SECONDS]"
                     + " [--until-stdin-closes]"
                     + " (--key FILE (--trusted-keys FILE | --authority ed25519:KEY --certificate FILE) [--cipher C]"
@@ -102,6 +103,10 @@ public final class RelayLauncher {
             if (o.mediaThreadCalls != null) {
                 relay.mediaThreadCalls(o.mediaThreadCalls);
             }
+            if (o.accessDelay != null) {
+                relay.accessDelay(o.accessDelay);
+            }
+            relay.callRecords(o.callRecords);
             o.routes.forEach(relay::route);
             config = relay.build();
         } catch (IllegalArgumentException e) {
@@ -163,6 +168,8 @@ public final class RelayLauncher {
         Integer requestRate;
         MediaThread mediaThread;
         Integer mediaThreadCalls;
+        java.nio.file.Path callRecords;
+        Duration accessDelay;
         /** Without the option: as long as it takes (a peer down at start comes up later). */
         Duration readyTimeout = Duration.ofDays(36500);
         final List<String> routes = new ArrayList<>();
@@ -215,6 +222,8 @@ public final class RelayLauncher {
                     case "--request-rate" -> o.requestRate = number(v);
                     case "--media-thread" -> o.mediaThread = MediaThread.parse(v);
                     case "--media-thread-calls" -> o.mediaThreadCalls = number(v);
+                    case "--call-records" -> o.callRecords = path(v);
+                    case "--access-delay" -> o.accessDelay = Duration.ofMillis(number(v));
                     case "--ready-timeout" -> o.readyTimeout = Duration.ofSeconds(number(v));
                     case "--key" -> o.key = java.nio.file.Path.of(v);
                     case "--trusted-keys" -> o.trustedKeys = java.nio.file.Path.of(v);
@@ -243,6 +252,14 @@ public final class RelayLauncher {
                 throw new IllegalArgumentException("an address takes an IP literal, got " + host);
             }
             return new InetSocketAddress(Calls.literal(host), number(v.substring(colon + 1)));
+        }
+
+        private static java.nio.file.Path path(String v) {
+            try {
+                return java.nio.file.Path.of(v);
+            } catch (java.nio.file.InvalidPathException e) {
+                throw new IllegalArgumentException("not a file name: " + v);
+            }
         }
 
         private static int number(String v) {

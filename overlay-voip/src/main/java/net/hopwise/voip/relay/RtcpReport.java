@@ -62,7 +62,11 @@ public record RtcpReport(long reports, double fractionLostPercent, long cumulati
      * buffer of twice that), on top of a one-way delay the relay supplies.
      */
     public double mos(double oneWayDelayMs) {
-        double r = EModel.rating(EModel.G711_PLC, oneWayDelayMs + 2 * jitterMs, fractionLostPercent, 1);
-        return EModel.mos(r);
+        return EModel.mos(rating(oneWayDelayMs));
+    }
+
+    /** The E-model R behind {@link #mos}. */
+    public double rating(double oneWayDelayMs) {
+        return EModel.rating(EModel.G711_PLC, oneWayDelayMs + 2 * jitterMs, fractionLostPercent, 1);
     }
 }

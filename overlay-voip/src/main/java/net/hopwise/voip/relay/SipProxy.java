@@ -447,9 +447,12 @@ public final class SipProxy implements MediaSink {
         }
     }
 
-    /** Frees every call and transaction (the relay stops). */
-    public void close() {
-        calls.clear();
+    /**
+     * Frees every call and transaction (the relay stops); each call held gives its final record to the
+     * end listener, ended "relay stopped" unless it had ended already.
+     */
+    public void close(long now) {
+        calls.clear(now);
         transactions.clear();
     }
 

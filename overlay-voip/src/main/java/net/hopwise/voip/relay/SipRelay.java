@@ -20,6 +20,7 @@ import java.util.concurrent.Callable;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Consumer;
 import net.hopwise.overlay.MessageHandler;
 import net.hopwise.overlay.OverlayNode;
 import net.hopwise.overlay.ReliableSession;
@@ -66,6 +67,7 @@ public final class SipRelay implements AutoCloseable {
     private EventLoopGroup mediaGroup;
     private SipProxy proxy;
     private RelayMeters meters;
+    private CallEnds ends;
     private ScheduledFuture<?> timer;
     private long timerAt = Long.MAX_VALUE;
     private final TimerScans scans;
@@ -125,7 +127,13 @@ public final class SipRelay implements AutoCloseable {
             proxy = new SipProxy(node.name(), config, bound.getPort(), new Signal(), media, udp.alloc());
             node.findModule(RegistrationDirectory.class).ifPresent(proxy::directory);
             media.proxy(proxy);
-            meters = new RelayMeters(node.meterRegistry(), node.name(), proxy.counters().keySet());
+            double accessDelayMs = config.accessDelay().toNanos() / 1e6;
+            CallRecords records = config.callRecords() == null ? null
+                    : CallRecords.open(config.callRecords(), node.name(), accessDelayMs);
+            meters = new RelayMeters(node.meterRegistry(), node.name(),
+                    CallEnds.counters(proxy.counters(), records).keySet());
+            ends = new CallEnds(meters, records, accessDelayMs);
+            proxy.onCallEnded(ends);
             return null;
         });
         node.acceptSessions(config.signallingPort(), session -> {
@@ -182,7 +190,7 @@ public final class SipRelay implements AutoCloseable {
         }
         long next = Math.min(proxy.onTimer(now), now + MAX_TIMER_NANOS);
         if (timer == null) {
-            meters.refresh(proxy.state(), proxy.counters());
+            meters.refresh(proxy.state(), ends.counters(proxy.counters()));
         }
         if (timer != null && timerAt - next <= 0) {
             return;
@@ -219,11 +227,13 @@ public final class SipRelay implements AutoCloseable {
 
     /**
      * Receives each call's final record (streams, counters, quality) when the relay forgets the call,
-     * on the relay's loop: it must not block.
+     * on the relay's loop: it must not block. It comes after the call's meters and its line in the
+     * call records file, which it cannot replace; a second listener replaces the first.
      */
-    public void onCallEnded(java.util.function.Consumer<CallStatistics> listener) {
+    public void onCallEnded(Consumer<CallStatistics> listener) {
+        java.util.Objects.requireNonNull(listener, "listener");
         call(() -> {
-            proxy.onCallEnded(listener);
+            ends.listener(listener);
             return null;
         });
     }
@@ -233,9 +243,9 @@ public final class SipRelay implements AutoCloseable {
         return call(() -> proxy.state());
     }
 
-    /** Counters of what was refused, dropped or retried, by reason. */
+    /** Counters of what was refused, dropped or retried, by reason (and the call records written and lost). */
     public Map<String, Long> counters() {
-        return call(() -> proxy.counters());
+        return call(() -> ends.counters(proxy.counters()));
     }
 
     /** The registrar's bindings by address of record. */
@@ -278,7 +288,8 @@ public final class SipRelay implements AutoCloseable {
                     timer.cancel(false);
                 }
                 if (proxy != null) {
-                    proxy.close();
+                    // The calls still held end here, each with its record and meters.
+                    proxy.close(System.nanoTime());
                 }
                 if (meters != null) {
                     meters.remove();
@@ -299,6 +310,10 @@ public final class SipRelay implements AutoCloseable {
             if (!loop.inEventLoop()) {
                 mediaGroup.terminationFuture().awaitUninterruptibly(10, TimeUnit.SECONDS);
             }
+        }
+        if (ends != null) {
+            // After the proxy's close queued the last calls' records: they are on disk when close returns.
+            ends.close(!loop.inEventLoop());
         }
         sessions.values().forEach(ReliableSession::close);
         // A node stopped first took its loop, and the loop closed every socket on it as it ended.

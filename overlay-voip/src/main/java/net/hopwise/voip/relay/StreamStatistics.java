@@ -77,6 +77,11 @@ public record StreamStatistics(int index, int rtpPort, int overlayPort, InetSock
      * the relay's transit plus {@code accessDelayMs} as delay; 0 when the phone sent no report.
      */
     public double phoneMos(double accessDelayMs) {
-        return phoneReport == null ? 0 : phoneReport.mos(Math.max(0, toPhone.meanTransitMs()) + accessDelayMs);
+        return phoneReport == null ? 0 : EModel.mos(phoneRating(accessDelayMs));
+    }
+
+    /** The E-model R behind {@link #phoneMos}; 0 when the phone sent no report. */
+    public double phoneRating(double accessDelayMs) {
+        return phoneReport == null ? 0 : phoneReport.rating(Math.max(0, toPhone.meanTransitMs()) + accessDelayMs);
     }
 }

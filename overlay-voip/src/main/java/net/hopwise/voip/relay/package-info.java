@@ -10,7 +10,8 @@
  * never inside it. RTP and RTCP pass byte for byte over one real-time overlay flow per stream and
  * direction, latched to where the phone really sends from, de-duplicated and cut at a deadline at the
  * egress, and metered per call ({@link net.hopwise.voip.relay.CallStatistics}, with an E-model
- * estimate). Each relay publishes the addresses of record its phones registered as a link-state
+ * estimate), each call's quality going to the node's meters when it ends and, where the configuration
+ * names a file, its record to that file as a line of JSON written off the relay's loop. Each relay publishes the addresses of record its phones registered as a link-state
  * record of its node ({@link net.hopwise.voip.relay.RegistrationDirectory}), so any relay routes a
  * call to the site where the callee registered without a dial-plan rule.
  *

@@ -38,7 +38,13 @@ class RelayLauncherTest {
         assertThat(err.toString(StandardCharsets.UTF_8)).contains("requests per window must not be negative, got -4");
         assertThat(run("--name", "a", "--sip", "127.0.0.1:5060", "--request-rate", "many", "--insecure")).isEqualTo(2);
         assertThat(err.toString(StandardCharsets.UTF_8)).contains("not a number: many");
+        assertThat(run("--name", "a", "--sip", "127.0.0.1:5060", "--access-delay", "-20", "--insecure")).isEqualTo(2);
+        assertThat(err.toString(StandardCharsets.UTF_8)).contains("accessDelay must not be negative");
+        assertThat(run("--name", "a", "--sip", "127.0.0.1:5060", "--call-records", "bad\u0000name", "--insecure"))
+                .isEqualTo(2);
+        assertThat(err.toString(StandardCharsets.UTF_8)).contains("not a file name");
         assertThat(run("--help")).isZero();
+        assertThat(out.toString(StandardCharsets.UTF_8)).contains("[--call-records FILE]");
     }
 
     @Test
@@ -109,6 +115,20 @@ class RelayLauncherTest {
         assertThat(err.toString(StandardCharsets.UTF_8)).contains("WARNING links are NOT authenticated");
         assertThat(out.toString(StandardCharsets.UTF_8)).startsWith("READY paris ")
                 .contains("STATE RelayState[serverTransactions=0, clientTransactions=0, calls=0, mediaPortPairs=0")
-                .contains("COUNTERS {requestsFromPhones=0");
+                .contains("COUNTERS {requestsFromPhones=0").doesNotContain("callRecords");
+    }
+
+    /**
+     * With --call-records the file is made at start-up (its directories too), so that a path that
+     * cannot be written shows before the first call ends, and the records' counters join the relay's.
+     */
+    @Test
+    void callRecordsGoToTheFileNamedOnTheCommandLine(@org.junit.jupiter.api.io.TempDir java.nio.file.Path dir) {
+        java.nio.file.Path file = dir.resolve("var/log/hopwise/calls.jsonl");
+        assertThat(run("--name", "paris", "--bind", "127.0.0.1:0", "--sip", "127.0.0.1:0", "--media-ports",
+                "33400-33499", "--call-records", file.toString(), "--access-delay", "20", "--until-stdin-closes",
+                "--insecure")).isZero();
+        assertThat(file).exists().isEmptyFile();
+        assertThat(out.toString(StandardCharsets.UTF_8)).contains("callRecordsWritten=0, callRecordFailures=0}");
     }
 }
