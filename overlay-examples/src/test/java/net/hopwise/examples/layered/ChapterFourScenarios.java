@@ -69,6 +69,9 @@ final class ChapterFourScenarios {
             out.put("E", thr / available);
             out.put("PLR", s.lossRate());
             out.put("changes/min", s.changesAfter(start + 20 * SECOND) / 1.0);
+            // The grafts and prunes that crossed a link, a second, over the run (FLID-DL's dynamic layering
+            // joins new groups every slot, the cost the thesis holds against it).
+            out.put("control/s", m.session.controlMessages / ((end - start) / 1e9));
             return out;
         }
     }
