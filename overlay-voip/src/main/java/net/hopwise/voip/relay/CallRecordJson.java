@@ -61,6 +61,7 @@ final class CallRecordJson {
         text(out, "remoteNode", s.remoteNode());
         integer(out, "remotePort", s.remotePort());
         name(out, "held").append(s.held());
+        text(out, "codec", s.codec());
         direction(name(out, "fromPhone"), s.fromPhone());
         direction(name(out, "toPhone"), s.toPhone());
         integer(out, "sentToNode", s.sentToNode());

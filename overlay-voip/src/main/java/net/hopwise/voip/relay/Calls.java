@@ -127,6 +127,7 @@ final class Calls {
             }
             ports[i] = s.overlayPort;
             s.held = sdp.isHeld(i);
+            s.payloadTypes.declaredByPhone(md);
             Connection c = sdp.connection(i);
             if (c == null || c.isUnspecified()) {
                 continue;
@@ -197,6 +198,7 @@ final class Calls {
             if (retarget) {
                 s.remoteNode = remoteNode;
                 s.remotePort = i < remotePorts.length ? remotePorts[i] : 0;
+                s.payloadTypes.declaredByFar(media.get(i));
             }
             rewrite.mediaPort(i, s.rtpPort).rtcpPort(i, s.rtpPort + 1);
         }
@@ -245,19 +247,15 @@ final class Calls {
                 s.latchedRtcp = unscoped(source);
             }
             s.rtcpFromPhone++;
-            s.phoneReport = RtcpReport.read(packet, s.phoneReport);
+            s.phoneReport = RtcpReport.read(packet, s.phoneReport, s.clockRateToPhone());
             s.accessRtt.cameBack(packet, now);
             s.farRtt.passedOut(packet, now);
         } else {
             if (s.latchedRtp == null) {
                 s.latchedRtp = unscoped(source);
             }
-            if (packet.readableBytes() >= 12 && (packet.getUnsignedByte(packet.readerIndex()) >> 6) == 2) {
-                int seq = packet.getUnsignedShort(packet.readerIndex() + 2);
-                long ts = packet.getUnsignedInt(packet.readerIndex() + 4);
-                // RTP timestamps in nanoseconds at the 8 kHz clock of the narrowband codecs the relay meters.
-                long transit = now - ts * 125_000L;
-                s.fromPhone.record(seq, transit, packet.readableBytes());
+            if (isRtp(packet)) {
+                s.countFromPhone(packet, now);
             }
         }
         touch(s, now);
@@ -294,6 +292,8 @@ final class Calls {
             s.rtcpToPhone++;
             s.accessRtt.passedOut(packet, now);
             s.farRtt.cameBack(packet, now);
+        } else if (isRtp(packet)) {
+            s.sendingToPhone(packet);
         }
         s.deliveredToPhone++;
         io.sendToPhone(s.rtpPort, rtcp && !s.phoneMux, to, packet);
@@ -301,6 +301,11 @@ final class Calls {
 
     private static void touch(MediaStream s, long now) {
         s.call.lastActivityNanos = now;
+    }
+
+    /** An RTP header to read: version 2 and the 12 bytes of the fixed header. */
+    private static boolean isRtp(ByteBuf packet) {
+        return packet.readableBytes() >= 12 && (packet.getUnsignedByte(packet.readerIndex()) >> 6) == 2;
     }
 
     /** RTCP packet types 192-223 in the second byte (RFC 5761 section 4): how one flow carries both. */

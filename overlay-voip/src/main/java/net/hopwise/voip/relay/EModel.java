@@ -12,11 +12,32 @@ public final class EModel {
     public static final double R_DEFAULT = 93.2;
     /** G.711 with packet-loss concealment (G.113 Appendix I): Ie 0, Bpl 25.1. */
     public static final Codec G711_PLC = new Codec(0, 25.1);
+    /**
+     * G.729 Annex A with voice activity detection (G.113 Appendix I): Ie 11, Bpl 19. The relay applies
+     * it to every G729 stream, Annex B or not, as the nearest planning figures there are.
+     */
+    public static final Codec G729A_VAD = new Codec(11, 19);
 
     /** A codec's equipment impairment Ie and packet-loss robustness Bpl (G.113). */
     public record Codec(double ie, double bpl) {}
 
     private EModel() {}
+
+    /**
+     * The figures for an RTP codec, {@code encoding} or {@code encoding/clock rate} as an rtpmap names it
+     * (any case): G.711's for PCMU and PCMA, G.729A's for G729. Every other codec, and an unknown one
+     * (null), is rated as G.711 with concealment: the relay holds no G.113 figures for them that it can
+     * stand behind (and wideband or fullband codecs such as G.722 and opus belong to G.107.1 and G.107.2,
+     * on another scale), so their R and MOS read as if the call were G.711 under the same loss and delay.
+     */
+    public static Codec codec(String rtpCodec) {
+        if (rtpCodec == null) {
+            return G711_PLC;
+        }
+        int slash = rtpCodec.indexOf('/');
+        String encoding = slash < 0 ? rtpCodec : rtpCodec.substring(0, slash);
+        return encoding.equalsIgnoreCase("G729") ? G729A_VAD : G711_PLC;
+    }
 
     /**
      * @param oneWayDelayMs mouth-to-ear delay

@@ -1,12 +1,14 @@
 package net.hopwise.voip.relay;
 
+import io.netty.buffer.ByteBuf;
 import java.net.InetSocketAddress;
+import net.hopwise.voip.sdp.RtpMap;
 
 /**
  * One m= line of a call at one relay: the RTP/RTCP port pair facing the local phone, the overlay port
  * where the other relay's packets for it arrive, the phone's media address (as its SDP said, then as
- * latched from the first packets), the other relay's port, and what was seen each way. Mutated only
- * by {@link Calls} on the relay's loop.
+ * latched from the first packets), the other relay's port, the payload types both sides declared,
+ * and what was seen each way. Mutated only by {@link Calls} on the relay's loop.
  */
 final class MediaStream {
     final Call call;
@@ -33,6 +35,11 @@ final class MediaStream {
     /** Round trips from the phones' RTCP timing: to the local phone and back, to the far phone and back. */
     final RtcpRoundTrip accessRtt = new RtcpRoundTrip();
     final RtcpRoundTrip farRtt = new RtcpRoundTrip();
+    final PayloadTypes payloadTypes = new PayloadTypes();
+    /** The phone's RTP timestamps as media time, at each packet's clock rate, for its jitter. */
+    private final RtpMediaClock fromPhoneClock = new RtpMediaClock();
+    /** The voice format of the last RTP the phone was sent, or null before any: the codec it hears. */
+    private RtpMap codecToPhone;
 
     MediaStream(Call call, int index, int rtpPort, int overlayPort, long deadlineNanos) {
         this.call = call;
@@ -41,6 +48,32 @@ final class MediaStream {
         this.overlayPort = overlayPort;
         this.fromPhone = new ReceptionStats(16, Long.MAX_VALUE);
         this.toPhone = new ReceptionStats(32, deadlineNanos);
+    }
+
+    /**
+     * Counts an RTP packet the phone sent (version 2, at least its 12-byte header): its sequence, and
+     * its transit at its payload type's clock rate for the RFC 3550 jitter.
+     */
+    void countFromPhone(ByteBuf rtp, long now) {
+        int at = rtp.readerIndex();
+        int payloadType = rtp.getUnsignedByte(at + 1) & 0x7f;
+        int clockRate = PayloadTypes.clockRate(payloadTypes.sentByPhone(payloadType));
+        long transit = fromPhoneClock.transitNanos(rtp.getUnsignedInt(at + 8), rtp.getUnsignedInt(at + 4), clockRate,
+                now);
+        fromPhone.record(rtp.getUnsignedShort(at + 2), transit, rtp.readableBytes());
+    }
+
+    /** Notes the codec of an RTP packet (version 2, at least its header) going to the phone. */
+    void sendingToPhone(ByteBuf rtp) {
+        RtpMap format = payloadTypes.sentToPhone(rtp.getUnsignedByte(rtp.readerIndex() + 1));
+        if (format != null && format != codecToPhone && PayloadTypes.isVoice(format)) {
+            codecToPhone = format;
+        }
+    }
+
+    /** The clock rate of what the phone receives, which its RTCP reports' jitter counts in. */
+    int clockRateToPhone() {
+        return PayloadTypes.clockRate(codecToPhone);
     }
 
     /** Where RTP for the phone goes: the latched source, else the SDP address. */
@@ -60,6 +93,7 @@ final class MediaStream {
         return new StreamStatistics(index, rtpPort, overlayPort, sdpRtp, latchedRtp, remoteNode, remotePort, held,
                 StreamStatistics.Direction.of(fromPhone, rtcpFromPhone, 0),
                 StreamStatistics.Direction.of(toPhone, rtcpToPhone, refusedByNode + noTarget),
-                sentToNode, deliveredToPhone, phoneReport, accessRtt.lastMs(), farRtt.lastMs());
+                sentToNode, deliveredToPhone, phoneReport, accessRtt.lastMs(), farRtt.lastMs(),
+                codecToPhone == null ? null : codecToPhone.toString());
     }
 }

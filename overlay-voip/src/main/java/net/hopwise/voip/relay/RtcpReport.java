@@ -12,7 +12,8 @@ import io.netty.buffer.ByteBuf;
  * @param fractionLostPercent loss over the phone's last report interval, in percent
  * @param cumulativeLost packets the phone counts as lost since the stream began (may be negative with
  *     duplicates, RFC 3550 section 6.4.1)
- * @param jitterMs the phone's interarrival jitter, at the 8 kHz clock of the narrowband codecs
+ * @param jitterMs the phone's interarrival jitter in milliseconds, read at the clock rate of the codec
+ *     the phone receives
  */
 public record RtcpReport(long reports, double fractionLostPercent, long cumulativeLost, double jitterMs) {
     private static final int SR = 200;
@@ -26,9 +27,10 @@ public record RtcpReport(long reports, double fractionLostPercent, long cumulati
      * receives from the relay, since the phone sees one source there).
      *
      * @param previous the stream's report so far, or null
+     * @param clockRate the RTP clock rate of the media the phone receives, in which it counts its jitter
      * @return the new report, or {@code previous} when the packet holds no readable report block
      */
-    static RtcpReport read(ByteBuf packet, RtcpReport previous) {
+    static RtcpReport read(ByteBuf packet, RtcpReport previous, int clockRate) {
         int at = packet.readerIndex();
         int end = packet.writerIndex();
         while (end - at >= HEADER) {
@@ -50,7 +52,7 @@ public record RtcpReport(long reports, double fractionLostPercent, long cumulati
                 }
                 long jitter = packet.getUnsignedInt(blocks + 12);
                 long n = previous == null ? 1 : previous.reports() + 1;
-                return new RtcpReport(n, 100.0 * fraction / 256, cumulative, jitter / 8.0);
+                return new RtcpReport(n, 100.0 * fraction / 256, cumulative, jitter * 1000.0 / clockRate);
             }
             at += length;
         }
@@ -59,14 +61,14 @@ public record RtcpReport(long reports, double fractionLostPercent, long cumulati
 
     /**
      * The E-model MOS from the phone's own view: its last interval's loss and its jitter (a jitter
-     * buffer of twice that), on top of a one-way delay the relay supplies.
+     * buffer of twice that), on top of a one-way delay the relay supplies, for {@code codec}.
      */
-    public double mos(double oneWayDelayMs) {
-        return EModel.mos(rating(oneWayDelayMs));
+    public double mos(EModel.Codec codec, double oneWayDelayMs) {
+        return EModel.mos(rating(codec, oneWayDelayMs));
     }
 
     /** The E-model R behind {@link #mos}. */
-    public double rating(double oneWayDelayMs) {
-        return EModel.rating(EModel.G711_PLC, oneWayDelayMs + 2 * jitterMs, fractionLostPercent, 1);
+    public double rating(EModel.Codec codec, double oneWayDelayMs) {
+        return EModel.rating(codec, oneWayDelayMs + 2 * jitterMs, fractionLostPercent, 1);
     }
 }

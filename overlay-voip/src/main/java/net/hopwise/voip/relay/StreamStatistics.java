@@ -22,11 +22,23 @@ import java.net.InetSocketAddress;
  *     timing (a sender report passed to the phone, the phone's report quoting it), or -1 before one
  * @param farRttMs round trip from this relay to the far phone and back (across the overlay), from
  *     the local phone's sender reports and the far phone's answers, or -1 before one
+ * @param codec the codec of the last voice packet sent to the phone as {@code encoding/clock rate}
+ *     ("PCMU/8000", "opus/48000"), from the call's SDP or RFC 3551's static types; null before one or
+ *     when its payload type was never declared
  */
 public record StreamStatistics(int index, int rtpPort, int overlayPort, InetSocketAddress advertised,
         InetSocketAddress latched, String remoteNode, int remotePort, boolean held, Direction fromPhone,
         Direction toPhone, long sentToNode, long deliveredToPhone, RtcpReport phoneReport, double accessRttMs,
-        double farRttMs) {
+        double farRttMs, String codec) {
+
+    /** A stream whose codec is not known: its E-model figures are G.711's. */
+    public StreamStatistics(int index, int rtpPort, int overlayPort, InetSocketAddress advertised,
+            InetSocketAddress latched, String remoteNode, int remotePort, boolean held, Direction fromPhone,
+            Direction toPhone, long sentToNode, long deliveredToPhone, RtcpReport phoneReport, double accessRttMs,
+            double farRttMs) {
+        this(index, rtpPort, overlayPort, advertised, latched, remoteNode, remotePort, held, fromPhone, toPhone,
+                sentToNode, deliveredToPhone, phoneReport, accessRttMs, farRttMs, null);
+    }
 
     /**
      * The round trip the local phone itself computes from the far phone's reports (RFC 3550 section
@@ -40,10 +52,11 @@ public record StreamStatistics(int index, int rtpPort, int overlayPort, InetSock
      * One direction's reception counters.
      *
      * @param dropped packets the relay could not pass on (no route, no address to send to yet)
-     * @param jitterMs RFC 3550 interarrival jitter in milliseconds
+     * @param jitterMs RFC 3550 interarrival jitter in milliseconds: for {@code fromPhone} from the RTP
+     *     timestamps, each at its payload type's clock rate; for {@code toPhone} from the overlay's send times
      * @param meanTransitMs mean transit: for {@code toPhone} the one-way delay from the far relay's node
      *     (the overlay reads send times onto this node's clock); for {@code fromPhone} arrival minus the RTP
-     *     timestamp, whose changes alone mean something (the jitter)
+     *     media time, counted from the first packet's, whose changes alone mean something (the jitter)
      */
     public record Direction(long received, long expected, long lost, long late, long duplicates, long rtcp,
             long dropped, double jitterMs, double meanTransitMs) {
@@ -59,13 +72,14 @@ public record StreamStatistics(int index, int rtpPort, int overlayPort, InetSock
     }
 
     /**
-     * The E-model R of what reached the phone: G.711 with concealment, the misses the relay saw,
-     * and a mouth-to-ear delay of the mean transit plus two jitters (a jitter buffer) plus
-     * {@code accessDelayMs} (packetisation and the access legs, which the relay does not see).
+     * The E-model R of what reached the phone: the codec's impairment ({@link EModel#codec}: G.711 with
+     * concealment unless the stream carries G.729), the misses the relay saw, and a mouth-to-ear delay
+     * of the mean transit plus two jitters (a jitter buffer) plus {@code accessDelayMs} (packetisation
+     * and the access legs, which the relay does not see).
      */
     public double rating(double accessDelayMs) {
         double delay = Math.max(0, toPhone.meanTransitMs()) + 2 * toPhone.jitterMs() + accessDelayMs;
-        return EModel.rating(EModel.G711_PLC, delay, toPhone.missedPercent(), 1);
+        return EModel.rating(EModel.codec(codec), delay, toPhone.missedPercent(), 1);
     }
 
     public double mos(double accessDelayMs) {
@@ -82,6 +96,7 @@ public record StreamStatistics(int index, int rtpPort, int overlayPort, InetSock
 
     /** The E-model R behind {@link #phoneMos}; 0 when the phone sent no report. */
     public double phoneRating(double accessDelayMs) {
-        return phoneReport == null ? 0 : phoneReport.rating(Math.max(0, toPhone.meanTransitMs()) + accessDelayMs);
+        return phoneReport == null ? 0
+                : phoneReport.rating(EModel.codec(codec), Math.max(0, toPhone.meanTransitMs()) + accessDelayMs);
     }
 }

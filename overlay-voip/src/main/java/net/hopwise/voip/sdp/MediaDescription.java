@@ -14,6 +14,22 @@ import java.util.List;
  * @param direction the media-level direction attribute, or null when none is given
  * @param rtcpMux whether a=rtcp-mux is present (RFC 5761)
  * @param mLine index in {@link SessionDescription#lines()} of the m= line
+ * @param rtpMaps the section's readable a=rtpmap lines, in order (unreadable ones are left out, not refused)
  */
 public record MediaDescription(int index, String media, int port, int portCount, String proto, List<String> formats,
-        Connection connection, int rtcpPort, Connection rtcpAddress, MediaDirection direction, boolean rtcpMux, int mLine) {}
+        Connection connection, int rtcpPort, Connection rtcpAddress, MediaDirection direction, boolean rtcpMux, int mLine,
+        List<RtpMap> rtpMaps) {
+
+    /**
+     * What payload type {@code payloadType} stands for in this section: its a=rtpmap, else RFC 3551's
+     * static assignment; null when neither names it.
+     */
+    public RtpMap rtpMap(int payloadType) {
+        for (RtpMap m : rtpMaps) {
+            if (m.payloadType() == payloadType) {
+                return m;
+            }
+        }
+        return RtpMap.ofStatic(payloadType);
+    }
+}

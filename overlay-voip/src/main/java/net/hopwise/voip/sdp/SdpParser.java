@@ -107,6 +107,11 @@ final class SdpParser {
                         }
                     } else if (section != null && name.equals("rtcp-mux")) {
                         section.rtcpMux = true;
+                    } else if (section != null && name.equals("rtpmap")) {
+                        RtpMap map = RtpMap.parse(SdpAttributes.value(b, line));
+                        if (map != null) {
+                            section.rtpMaps.add(map);
+                        }
                     } else if (section != null && name.equals("rtcp")) {
                         if (!section.rtcp(SdpAttributes.value(b, line))) {
                             return SdpParseResult.failed(SdpParseError.BAD_RTCP, i);
@@ -181,6 +186,7 @@ final class SdpParser {
         Connection rtcpAddress;
         MediaDirection direction;
         boolean rtcpMux;
+        final List<RtpMap> rtpMaps = new ArrayList<>(4);
 
         private Section(int index, String media, int port, int portCount, String proto, List<String> formats, int mLine) {
             this.index = index;
@@ -230,7 +236,7 @@ final class SdpParser {
 
         MediaDescription build() {
             return new MediaDescription(index, media, port, portCount, proto, formats, connection, rtcpPort, rtcpAddress,
-                    direction, rtcpMux, mLine);
+                    direction, rtcpMux, mLine, List.copyOf(rtpMaps));
         }
     }
 }

@@ -62,7 +62,7 @@ class RtcpReportTest {
         sr.writeByte(0x81).writeByte(202).writeShort(1).writeInt(0x1111);
         try {
             RtcpReport before = new RtcpReport(3, 1, 1, 1);
-            assertThat(RtcpReport.read(sr, before)).isEqualTo(new RtcpReport(4, 0, -2, 2.0));
+            assertThat(RtcpReport.read(sr, before, 8000)).isEqualTo(new RtcpReport(4, 0, -2, 2.0));
             assertThat(sr.readerIndex()).isZero();
         } finally {
             sr.release();
@@ -75,15 +75,15 @@ class RtcpReportTest {
         ByteBuf empty = Unpooled.wrappedBuffer(new byte[] {(byte) 0x80, (byte) 201, 0, 1, 0, 0, 0, 1});
         ByteBuf longer = Unpooled.wrappedBuffer(new byte[] {(byte) 0x81, (byte) 201, 0, 40, 0, 0, 0, 1});
         ByteBuf rtp = Unpooled.wrappedBuffer(new byte[] {(byte) 0x80, 8, 0, 1, 0, 0, 0, 1, 0, 0, 0, 1});
-        assertThat(RtcpReport.read(empty, before)).isSameAs(before);
-        assertThat(RtcpReport.read(longer, before)).isSameAs(before);
-        assertThat(RtcpReport.read(rtp, null)).isNull();
+        assertThat(RtcpReport.read(empty, before, 8000)).isSameAs(before);
+        assertThat(RtcpReport.read(longer, before, 8000)).isSameAs(before);
+        assertThat(RtcpReport.read(rtp, null, 8000)).isNull();
     }
 
     @Property(tries = 2000)
     void anyBytesGiveAReportOrThePreviousOneAndNeverMoveTheReader(@ForAll @Size(max = 120) byte[] bytes) {
         ByteBuf b = Unpooled.wrappedBuffer(bytes);
-        RtcpReport r = RtcpReport.read(b, null);
+        RtcpReport r = RtcpReport.read(b, null, 8000);
         assertThat(b.readerIndex()).isZero();
         if (r != null) {
             assertThat(r.fractionLostPercent()).isBetween(0.0, 100.0);

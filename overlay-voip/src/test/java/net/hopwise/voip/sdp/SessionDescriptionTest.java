@@ -33,6 +33,25 @@ class SessionDescriptionTest {
     }
 
     @Test
+    void payloadTypesReadFromRtpmapsElseFromRfc3551sStaticTable() {
+        SessionDescription sdp = parse(SdpSamples.SIPP_UAC.replace("RTP/AVP 0", "RTP/AVP 111 9 0 97 101")
+                + "a=rtpmap:111 opus/48000/2\r\na=rtpmap:101 telephone-event/8000\r\na=rtpmap:97\r\n"
+                + "a=rtpmap:200 x/8000\r\na=rtpmap:98 noclock\r\na=rtpmap:99 zero/0\r\n");
+        MediaDescription m = sdp.media().get(0);
+        assertThat(m.rtpMaps()).containsExactly(new RtpMap(0, "PCMU", 8000), new RtpMap(111, "opus", 48000),
+                new RtpMap(101, "telephone-event", 8000));
+        assertThat(m.rtpMap(111)).hasToString("opus/48000");
+        // G.722 samples at 16 kHz but its RTP clock is 8 kHz (RFC 3551 section 4.5.2).
+        assertThat(m.rtpMap(9)).isEqualTo(new RtpMap(9, "G722", 8000));
+        assertThat(m.rtpMap(18)).isEqualTo(new RtpMap(18, "G729", 8000));
+        assertThat(m.rtpMap(97)).as("a dynamic type no readable rtpmap names").isNull();
+        assertThat(m.rtpMap(2)).as("unassigned").isNull();
+        assertThat(RtpMap.ofStatic(8)).isEqualTo(new RtpMap(8, "PCMA", 8000));
+        assertThat(RtpMap.ofStatic(128)).isNull();
+        assertThat(RtpMap.ofStatic(-1)).isNull();
+    }
+
+    @Test
     void holdIsSendonlyInactiveOrTheZeroAddress() {
         assertThat(parse(SdpSamples.SIPP_UAC).onHold()).isFalse();
         assertThat(parse(SdpSamples.SIPP_UAC + "a=sendonly\r\n").onHold()).isTrue();
