@@ -49,8 +49,10 @@ public final class FaultExperiment {
 
     private static void linkKill(Path dir, int runs, int seconds) throws IOException {
         List<Double> gaps = new ArrayList<>();
+        LinkFailureRun.Result last = null;
         for (int r = 1; r <= runs; r++) {
             LinkFailureRun.Result res = LinkFailureRun.run(dir, 100L * r, seconds);
+            last = res;
             gaps.add(res.gapMs());
             System.out.printf(Locale.ROOT, "run %d: gap %.0f ms (%d packets missing at the callee, %d at the caller),"
                     + " %d packets after the kill, SIPp %s, path after %s, relay counters moved %s%n", r, res.gapMs(),
@@ -58,8 +60,8 @@ public final class FaultExperiment {
                     res.sippOk() ? "completed" : "FAILED", res.pathAfter(), res.signallingAfterKill());
         }
         double[] sorted = gaps.stream().mapToDouble(Double::doubleValue).sorted().toArray();
-        System.out.printf(Locale.ROOT, "link kill: gaps %s ms, median %.0f ms; hello dead interval 1000 ms%n", gaps,
-                sorted[sorted.length / 2]);
+        System.out.printf(Locale.ROOT, "link kill: gaps %s ms, median %.0f ms; hello dead interval %.0f ms, one flood"
+                + " %.0f ms%n", gaps, sorted[sorted.length / 2], last.deadIntervalMs(), last.floodMs());
     }
 
     private static void load(Path dir, int calls, int rate, int seconds) throws IOException {

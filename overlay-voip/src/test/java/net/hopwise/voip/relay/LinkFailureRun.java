@@ -10,6 +10,7 @@ import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 import net.hopwise.overlay.impair.ImpairmentConfig;
+import net.hopwise.overlay.routing.RoutingConfig;
 import net.hopwise.overlay.routing.RoutingMetric;
 import net.hopwise.overlay.testing.Eventually;
 
@@ -24,6 +25,8 @@ import net.hopwise.overlay.testing.Eventually;
 final class LinkFailureRun {
     /** RTP packetisation of SIPp's A-law stream. */
     static final double PACKET_MS = 20;
+    /** Each link of the second path, a - m - b. */
+    static final Duration DETOUR_LINK_DELAY = Duration.ofMillis(10);
 
     /**
      * @param callerToCallee missing packets at the callee's relay
@@ -33,11 +36,23 @@ final class LinkFailureRun {
      * @param pathAfter the caller's node's path to b once the call ended
      * @param signallingAfterKill relay counters that a SIP message towards a phone would move, as
      *     their change from the kill to the call's end, caller's relay then callee's
+     * @param deadIntervalMs the nodes' hello dead interval: silence this long takes a link down
+     * @param floodMs one flood: the longest from the link going down to every node on the second path
+     *     routing by it (see {@link #oneFloodMs})
      */
     record Result(long callerToCallee, long calleeToCaller, long receivedAfterKill, boolean sippOk,
-            List<String> pathAfter, Map<String, Long> signallingAfterKill, String sippOutput) {
+            List<String> pathAfter, Map<String, Long> signallingAfterKill, String sippOutput, double deadIntervalMs,
+            double floodMs) {
         double gapMs() {
             return Math.max(callerToCallee, calleeToCaller) * PACKET_MS;
+        }
+
+        /**
+         * The gap media may show: the dead interval plus one flood, plus one packet, since the gap is
+         * counted in whole 20 ms packets and the packet on the wire when the link dies is lost with it.
+         */
+        double gapBoundMs() {
+            return deadIntervalMs + floodMs + PACKET_MS;
         }
     }
 
@@ -52,7 +67,7 @@ final class LinkFailureRun {
                 Files.copy(in, dir.resolve(scenario), StandardCopyOption.REPLACE_EXISTING);
             }
         }
-        ImpairmentConfig slow = ImpairmentConfig.builder().delay(Duration.ofMillis(10)).build();
+        ImpairmentConfig slow = ImpairmentConfig.builder().delay(DETOUR_LINK_DELAY).build();
         List<RelaySites.Link> links = List.of(new RelaySites.Link("a", "b", ImpairmentConfig.none()),
                 new RelaySites.Link("a", "m", slow), new RelaySites.Link("m", "b", slow));
         try (RelaySites sites = new RelaySites(links, seed, 36000)) {
@@ -89,11 +104,22 @@ final class LinkFailureRun {
                         .map(id -> sites.nodes.values().stream().filter(n -> n.id().equals(id)).findFirst()
                                 .map(n -> n.name()).orElse(id.toString())).toList();
                 return new Result(atB.lost() + atB.late(), atA.lost() + atA.late(), atB.received() - atKill, ok, path,
-                        moved, uac.output());
+                        moved, uac.output(), sites.node("a").config().hello().deadInterval().toNanos() / 1e6,
+                        oneFloodMs(sites.node("a").config().routing()));
             } finally {
                 uas.kill();
             }
         }
+    }
+
+    /**
+     * One flood on this overlay: the link-state update leaves within the flood pacing interval, crosses
+     * at most the two links of the second path, and each node routes by it within the minimum
+     * recompute interval (which also holds back the two ends' own reroute).
+     */
+    static double oneFloodMs(RoutingConfig routing) {
+        return (routing.floodPacingInterval().toNanos() + 2 * DETOUR_LINK_DELAY.toNanos()
+                + routing.minRecomputeInterval().toNanos()) / 1e6;
     }
 
     private static long received(SipRelay relay) {

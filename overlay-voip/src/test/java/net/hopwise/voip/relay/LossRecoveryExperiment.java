@@ -19,6 +19,9 @@ import net.hopwise.overlay.impair.ImpairmentConfig;
  * time. Per condition it prints the residual loss the phones see, the thesis' model for it and the
  * E-model MOS of both columns; with several runs, each run and the median.
  *
+ * <p>{@link #run} is also the suite's: {@code SippOverLossyOverlayTest} runs it per condition with fewer
+ * packets and checks the outcome against the model.
+ *
  * <p>Arguments: {@code --runs N} (3), {@code --seconds S} of RTP per call (15), {@code --calls C} at
  * once per column (4), {@code --seed N} (1; run r uses seed + r), {@code --only uniform|bursty|chain}
  * (all by default).
@@ -47,25 +50,49 @@ public final class LossRecoveryExperiment {
             double perLink = 2 * p * p - 3 * p * p * p;
             return 100 * (1 - Math.pow(1 - perLink, links));
         }
+
+        /** What plain UDP loses across the links, with nothing recovered: 1 - (1 - p)^links. */
+        double plainPercent() {
+            return 100 * (1 - Math.pow(1 - p, links));
+        }
+
+        /**
+         * How much wider than a binomial's the spread of the count of packets one link loses is: 1 for
+         * uniform loss; for the bursty two-state chain, which steps once per packet, (1 + l) / (1 - l)
+         * with l = 1 - pGoodToBad - pBadToGood its second eigenvalue (about 3.7 at 5%).
+         */
+        double lossCountDispersion() {
+            if (!bursty) {
+                return 1;
+            }
+            double l = 1 - p * BURST_EXIT / (1 - p) - BURST_EXIT;
+            return (1 + l) / (1 - l);
+        }
     }
 
-    /** One column's outcome: packets that should have reached the phones, those that did not, and MOS. */
-    record Column(long expected, long missed, double delayMs, double mos, boolean callsOk) {
+    /**
+     * One column's outcome: packets that should have reached the phones, those that did not (lost, or
+     * later than the deadline: {@code late} of them), and MOS.
+     */
+    record Column(long expected, long missed, long late, double delayMs, double mos, boolean callsOk) {
         double residualPercent() {
             return expected == 0 ? 0 : 100.0 * missed / expected;
         }
 
+        /** @param counts per direction of a call: expected, lost, late */
         static Column of(List<long[]> counts, List<Double> delays, boolean callsOk) {
             long expected = counts.stream().mapToLong(c -> c[0]).sum();
-            long missed = counts.stream().mapToLong(c -> c[1]).sum();
+            long late = counts.stream().mapToLong(c -> c[2]).sum();
+            long missed = counts.stream().mapToLong(c -> c[1]).sum() + late;
             double delay = delays.stream().mapToDouble(Double::doubleValue).average().orElse(0) + ACCESS_MS;
             double loss = expected == 0 ? 0 : 100.0 * missed / expected;
             double mos = EModel.mos(EModel.rating(EModel.G711_PLC, delay, loss, 1));
-            return new Column(expected, missed, delay, mos, callsOk);
+            return new Column(expected, missed, late, delay, mos, callsOk);
         }
     }
 
-    record Outcome(Condition condition, long seed, Column overlay, Column plain) {}
+    /** @param sippLogs the output of each SIPp that reported a failed call, empty when none did */
+    record Outcome(Condition condition, long seed, Column overlay, Column plain, String sippLogs) {}
 
     static final List<Condition> CONDITIONS = List.of(
             new Condition("uniform 1%", "uniform", 0.01, false, 1),
@@ -142,8 +169,11 @@ public final class LossRecoveryExperiment {
             String pause = Integer.toString(seconds * 1000 + 500);
             int overlayUas = Sipp.freeUdpPort();
             int plainUas = Sipp.freeUdpPort();
-            Sipp uasOverlay = Sipp.start(dir, "uas-overlay", "-sn", "uas", "-i", "127.0.0.1",
-                    "-p", Integer.toString(overlayUas), "-mi", "127.0.0.1", "-mp", Integer.toString(Sipp.freeMediaPort()),
+            // Both callees are SIPp's uas as built in but for a 1 s time-wait after the last BYE instead of 4 s;
+            // the overlay's names its own media port in its SDP, the plain column's the forwarder's.
+            String overlayUasMedia = Integer.toString(Sipp.freeMediaPort());
+            Sipp uasOverlay = Sipp.start(dir, "uas-overlay", "-sf", "uas_echo.xml", "-key", "sdp_port", overlayUasMedia,
+                    "-i", "127.0.0.1", "-p", Integer.toString(overlayUas), "-mi", "127.0.0.1", "-mp", overlayUasMedia,
                     "-rtp_echo", "-m", Integer.toString(calls), "-nostdin", "-timeout", limit, "-timeout_error");
             Sipp uasPlain = Sipp.start(dir, "uas-plain", "-sf", "uas_echo.xml", "-key", "sdp_port",
                     Integer.toString(plain.port()), "-i", "127.0.0.1", "-p", Integer.toString(plainUas),
@@ -152,19 +182,21 @@ public final class LossRecoveryExperiment {
             Sipp uacOverlay = uac(dir, "uac-overlay", overlayUas, sites.relayA.sipAddress().getPort(), calls, pause,
                     limit);
             Sipp uacPlain = uac(dir, "uac-plain", plainUas, 0, calls, pause, limit);
-            boolean overlayOk = uacOverlay.await() == 0 & uasOverlay.await() == 0;
-            boolean plainOk = uacPlain.await() == 0 & uasPlain.await() == 0;
+            StringBuilder sippLogs = new StringBuilder();
+            boolean overlayOk = completed(uacOverlay, sippLogs) & completed(uasOverlay, sippLogs);
+            boolean plainOk = completed(uacPlain, sippLogs) & completed(uasPlain, sippLogs);
             try {
-                sites.awaitIdle(calls);
+                // Ended calls carry the counts; the transactions that outlive them are the signalling tests' concern.
+                sites.awaitCallsGone(calls);
             } catch (AssertionError e) {
                 throw new AssertionError(e.getMessage() + "; SIPp's overlay column " + (overlayOk
-                        ? "completed its calls" : "reported a failed call") + " (logs in " + dir + ")", e);
+                        ? "completed its calls" : "reported a failed call") + "\n" + sippLogs, e);
             }
             plain.close();
             List<long[]> counts = new ArrayList<>();
             List<Double> delays = new ArrayList<>();
             for (StreamStatistics.Direction d : sites.deliveredToPhones()) {
-                counts.add(new long[] {d.expected(), d.lost() + d.late()});
+                counts.add(new long[] {d.expected(), d.lost(), d.late()});
                 delays.add(d.meanTransitMs() + 2 * d.jitterMs());
             }
             Column overlay = Column.of(counts, delays, overlayOk);
@@ -172,12 +204,21 @@ public final class LossRecoveryExperiment {
             delays.clear();
             for (PlainUdpForwarder.Leg leg : plain.legs()) {
                 for (ReceptionStats s : List.of(leg.toCallee, leg.toCaller)) {
-                    counts.add(new long[] {s.expected(), s.lost() + s.late()});
+                    counts.add(new long[] {s.expected(), s.lost(), s.late()});
                     delays.add(s.meanTransitNanos() / 1e6 + 2 * s.jitterNanos() / 1e6);
                 }
             }
-            return new Outcome(c, seed, overlay, Column.of(counts, delays, plainOk));
+            return new Outcome(c, seed, overlay, Column.of(counts, delays, plainOk), sippLogs.toString());
         }
+    }
+
+    /** Waits for SIPp to end; true when every call of its scenario succeeded, else its output added to logs. */
+    private static boolean completed(Sipp sipp, StringBuilder logs) {
+        if (sipp.await() == 0) {
+            return true;
+        }
+        logs.append(sipp.output()).append('\n');
+        return false;
     }
 
     private static Sipp uac(Path dir, String name, int uasPort, int proxyPort, int calls, String pause, String limit) {
@@ -193,9 +234,10 @@ public final class LossRecoveryExperiment {
     }
 
     static void print(String label, Outcome o) {
-        System.out.printf(Locale.ROOT, "%s seed %d, %s: overlay %d/%d missed, residual %.2f %%, MOS %.2f (delay %.1f ms)"
-                + "%s | plain UDP %d/%d missed, residual %.2f %%, MOS %.2f (delay %.1f ms)%s | model %.2f %%%n", label,
-                o.seed(), o.condition().name(), o.overlay().missed(), o.overlay().expected(),
+        System.out.printf(Locale.ROOT, "%s seed %d, %s: overlay %d/%d missed (%d late), residual %.2f %%, MOS %.2f"
+                + " (delay %.1f ms)%s | plain UDP %d/%d missed, residual %.2f %%, MOS %.2f (delay %.1f ms)%s"
+                + " | model %.2f %%%n", label,
+                o.seed(), o.condition().name(), o.overlay().missed(), o.overlay().expected(), o.overlay().late(),
                 o.overlay().residualPercent(), o.overlay().mos(), o.overlay().delayMs(),
                 o.overlay().callsOk() ? "" : " CALLS FAILED", o.plain().missed(), o.plain().expected(),
                 o.plain().residualPercent(), o.plain().mos(), o.plain().delayMs(),
