@@ -37,6 +37,9 @@ public final class LinkSecurity {
 
         /** An authenticated datagram of {@code peer} came from a new address. */
         default void addressChanged(String peer, InetSocketAddress from, InetSocketAddress to) {}
+
+        /** A replay, a forgery or a rejected handshake was counted for {@code peer}, which may never have had keys. */
+        default void refusalCounted(String peer) {}
     }
 
     /** A link as an operator sees it. */
@@ -258,6 +261,7 @@ public final class LinkSecurity {
         Peer p = peers.get(peer);
         if (p != null) {
             p.forgeries++;
+            listener.refusalCounted(peer);
         }
     }
 
@@ -314,6 +318,7 @@ public final class LinkSecurity {
         Peer p = peers.get(claimed);
         if (p != null) {
             p.rejections++;
+            listener.refusalCounted(claimed);
         }
         refusals.refused(from, claimed, why, now);
     }
@@ -437,6 +442,7 @@ public final class LinkSecurity {
             } else {
                 p.forgeries++;
             }
+            listener.refusalCounted(p.name);
             return null;
         }
         if (!s.confirmed) {

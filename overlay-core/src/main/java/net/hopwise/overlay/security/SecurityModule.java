@@ -27,6 +27,9 @@ import net.hopwise.overlay.wire.WireHeader;
  * the node sends before a link has keys wait, a few per link, and leave sealed once the handshake
  * completes. A datagram that opens under a peer's keys must name that peer as its sender, and an
  * authenticated datagram from a new address moves the neighbour there at once.
+ *
+ * <p>Just over 400 lines: the per-link meters are kept current from the engine's callbacks, which
+ * live here with the rest of what the engine reports.
  */
 public final class SecurityModule implements OverlayModule {
     /** Datagrams held per link until it has keys: a few hellos' worth; more are dropped and counted. */
@@ -97,6 +100,21 @@ public final class SecurityModule implements OverlayModule {
                         @Override
                         public void addressChanged(String peer, InetSocketAddress from, InetSocketAddress to) {
                             movesDue.put(peer, to);
+                        }
+
+                        @Override
+                        public void refusalCounted(String peer) {
+                            // At once, not at the next timer (minutes away on a quiet link), and for a link
+                            // that never had keys too; cheaply, as a flood of forgeries calls it per datagram.
+                            PeerMeters m = meters.get(peer);
+                            if (m == null) {
+                                meters(peer);
+                            } else {
+                                Peer p = engine.peer(peer);
+                                m.replays = p.replays;
+                                m.forgeries = p.forgeries;
+                                m.rejections = p.rejections;
+                            }
                         }
                     });
         }

@@ -2,8 +2,6 @@ package net.hopwise.overlay.security.attack;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.netty.buffer.ByteBuf;
-import io.netty.buffer.Unpooled;
 import java.nio.charset.StandardCharsets;
 import java.util.HashMap;
 import java.util.List;
@@ -13,7 +11,6 @@ import net.hopwise.overlay.NodeId;
 import net.hopwise.overlay.node.NodeStack;
 import net.hopwise.overlay.routing.ExtensionCodec;
 import net.hopwise.overlay.routing.ExtensionRecord;
-import net.hopwise.overlay.routing.ExtensionUpdate;
 import net.hopwise.overlay.routing.LinkCost;
 import net.hopwise.overlay.routing.LinkStateAdvertisement;
 import net.hopwise.overlay.routing.LinkStateCodec;
@@ -33,8 +30,6 @@ import net.hopwise.overlay.spi.ModuleContext;
 import net.hopwise.overlay.spi.OverlayModule;
 import net.hopwise.overlay.testing.VirtualOverlay;
 import net.hopwise.overlay.wire.DropReason;
-import net.hopwise.overlay.wire.PacketType;
-import net.hopwise.overlay.wire.WireHeader;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.Test;
 
@@ -48,7 +43,7 @@ class AuthoritySignedLinkStateTest {
     private static final long MS = 1_000_000L;
     private static final long WALL = 1_800_000_000L;
     /** A module's link-state record kind, standing for a membership or a registration. */
-    private static final int KIND = 4242;
+    static final int KIND = 4242;
     private static final byte[] AUTHORITY = Crypto.newEd25519Private();
     private static final Map<String, NodeKeys> KEYS = new HashMap<>();
     private static final Map<String, NodeCertificate> CERTS = new HashMap<>();
@@ -160,8 +155,8 @@ class AuthoritySignedLinkStateTest {
             ExtensionRecord forgedRecord = new ExtensionRecord(c, KIND, real.sequence() + 60_000, 0,
                     "member m".getBytes(StandardCharsets.US_ASCII));
             byte[] recordSignature = mSigns.sign(0, ExtensionCodec.signedContent(forgedRecord));
-            send(o, forger, extensionUpdate("m", "a", forgedRecord.withSignature(recordSignature)));
-            send(o, forger, extensionUpdate("m", "a",
+            send(o, forger, Forgeries.extensionUpdate("m", "a", forgedRecord.withSignature(recordSignature)));
+            send(o, forger, Forgeries.extensionUpdate("m", "a",
                     forgedRecord.withSignature(withCertificate(recordSignature, certificate("c")))));
             assertThat(a.counters().drops(DropReason.FORGED_LINK_STATE) - refused).isEqualTo(signatures.size() + 2);
 
@@ -270,20 +265,5 @@ class AuthoritySignedLinkStateTest {
         }
         assertThat(forger.sent.get()).as("the forged frame left m, sealed").isEqualTo(before + 1);
         o.runFor(50 * MS);
-    }
-
-    private static byte[] extensionUpdate(String from, String to, ExtensionRecord record) {
-        ByteBuf frame = Unpooled.buffer(WireHeader.MAX_DATAGRAM);
-        try {
-            WireHeader.write(frame, PacketType.LINK_STATE_EXTENSION, 0, NodeId.ofName(from).value(),
-                    NodeId.ofName(to).value(), 1);
-            ExtensionCodec.encodeUpdate(new ExtensionUpdate(List.of(record)), frame);
-            WireHeader.finish(frame, 0);
-            byte[] bytes = new byte[frame.readableBytes()];
-            frame.readBytes(bytes);
-            return bytes;
-        } finally {
-            frame.release();
-        }
     }
 }

@@ -112,6 +112,22 @@ final class Forgeries {
         }
     }
 
+    /** A plaintext link-state extension frame of one record, from {@code from} to its neighbour {@code to}. */
+    static byte[] extensionUpdate(String from, String to, net.hopwise.overlay.routing.ExtensionRecord record) {
+        ByteBuf frame = Unpooled.buffer(WireHeader.MAX_DATAGRAM);
+        try {
+            WireHeader.write(frame, PacketType.LINK_STATE_EXTENSION, 0, NodeId.ofName(from).value(), NodeId.ofName(to).value(), 1);
+            net.hopwise.overlay.routing.ExtensionCodec.encodeUpdate(
+                    new net.hopwise.overlay.routing.ExtensionUpdate(java.util.List.of(record)), frame);
+            WireHeader.finish(frame, 0);
+            byte[] bytes = new byte[frame.readableBytes()];
+            frame.readBytes(bytes);
+            return bytes;
+        } finally {
+            frame.release();
+        }
+    }
+
     /** Whether {@code needle} appears anywhere in {@code hay}. */
     static boolean contains(byte[] hay, byte[] needle) {
         outer:

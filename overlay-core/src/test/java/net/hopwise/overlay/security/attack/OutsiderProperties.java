@@ -8,12 +8,15 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.Unpooled;
 import java.net.InetSocketAddress;
+import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Random;
+import java.util.Set;
 import net.hopwise.overlay.NodeEvent;
 import net.hopwise.overlay.NodeId;
 import net.hopwise.overlay.node.NodeStack;
@@ -41,13 +44,15 @@ import net.jqwik.api.lifecycle.AfterContainer;
  */
 class OutsiderProperties {
     private static final byte[] HELLO = "an impostor's frame".getBytes(StandardCharsets.US_ASCII);
+    /** The length of the slices of a known payload looked for: long enough not to turn up by chance. */
+    private static final int KNOWN_SLICE = 16;
 
     @AfterContainer
     static void noLeaks() {
         net.hopwise.overlay.testing.LeakDetection.assertNoLeaks();
     }
 
-    enum Kind { REPLAY, FLIP, PLAINTEXT, SEALED_LOOKING, JUNK }
+    enum Kind { REPLAY, FLIP, TYPE_FLIP, PLAINTEXT, SEALED_LOOKING, JUNK }
 
     /** One datagram of the attacker's: what it is made from, and where it comes from. */
     record Attack(Kind kind, boolean fromNeighbour, int pick, int bit, long counter, byte[] bytes) {}
@@ -99,9 +104,10 @@ class OutsiderProperties {
     }
 
     /**
-     * Whatever the outsider sends (replays, bit flips and forged-looking copies of a's sealed
-     * datagrams, plaintext frames, junk), from its address or from a's: each is one counted drop,
-     * b delivers only a's messages, a's address at b does not move and the link stays as it was.
+     * Whatever the outsider sends (replays, bit flips, the type byte's included, and forged-looking
+     * copies of a's sealed datagrams, plaintext frames, junk), from its address or from a's: each is
+     * one counted drop, b delivers only a's messages, a's address at b does not move and the link
+     * stays as it was.
      */
     @Property(tries = 25, seed = "15")
     void anOutsiderWithEveryDatagramInHandInjectsNothingReplaysNothingAndMovesNothing(@ForAll long seed,
@@ -120,8 +126,9 @@ class OutsiderProperties {
                 byte[] pick = sealed.get(x.pick() % sealed.size());
                 byte[] d = switch (x.kind()) {
                     case REPLAY -> pick;
-                    // every bit but the type's lowest, which makes a FINAL (see OutsiderOnLoopbackTest's disabled test)
-                    case FLIP -> Forgeries.flip(pick, 1 + x.bit() % (pick.length * 8 - 1));
+                    case FLIP -> notAFirstInit(Forgeries.flip(pick, x.bit() % (pick.length * 8)));
+                    // another message's type or none: the lowest bit makes a FINAL naming b's live session
+                    case TYPE_FLIP -> notAFirstInit(Forgeries.flip(pick, x.bit() % 8));
                     case PLAINTEXT -> Forgeries.plaintext(PacketType.values()[x.pick() % PacketType.values().length], "a",
                             "b", x.bytes());
                     case SEALED_LOOKING -> Forgeries.sealedLooking(random, liveIndex, x.counter(), x.bytes().length);
@@ -281,6 +288,71 @@ class OutsiderProperties {
             assertThat(status(sim, "b", "a").handshakes()).isEqualTo(handshakes);
             sendFromA(sim, "after the flood");
             assertThat(delivered).containsExactly("after the flood");
+        }
+    }
+
+    /**
+     * An outsider that knows a message looks for it in every datagram a and b exchange (the capture
+     * next to their sockets): sent best-effort (in fragments when long), on a reliable session, and
+     * back from b, no 16 bytes of it appear on the wire. Between the same nodes without link security
+     * they do, so the search can see them. The message is random bytes from the seed, so that no slice
+     * of it is a constant of the protocol (an all-zero cookie field, say).
+     */
+    @Property(tries = 10, seed = "15")
+    void noSixteenBytesOfAKnownPayloadAppearOnTheWire(@ForAll long seed,
+            @ForAll @IntRange(min = KNOWN_SLICE, max = 4_000) int length) {
+        byte[] known = new byte[length];
+        new Random(seed).nextBytes(known);
+        assertThat(sliceOnTheWire(known, SecuredOverlay.plaintext(seed))).as("plaintext nodes show it").isTrue();
+        assertThat(sliceOnTheWire(known, new SecuredOverlay(seed, (n, c) -> c))).as("sealed nodes show no part of it")
+                .isFalse();
+    }
+
+    /** Sends {@code known} three ways between a and b in {@code sim} (closed here): whether a slice of it showed on the wire. */
+    private static boolean sliceOnTheWire(byte[] known, SecuredOverlay sim) {
+        try (sim) {
+            sim.overlay.node("a");
+            sim.overlay.node("b");
+            sim.overlay.link("a", "b", MS);
+            sim.overlay.startAll();
+            assertThat(sim.awaitRoute("a", "b", 5_000) && sim.awaitRoute("b", "a", 5_000)).as("a and b linked").isTrue();
+            NodeStack a = sim.engine("a");
+            NodeStack b = sim.engine("b");
+            List<byte[]> atA = new ArrayList<>();
+            List<byte[]> atB = new ArrayList<>();
+            a.openPort(8, m -> atA.add(m.payloadBytes()));
+            b.openPort(7, m -> atB.add(m.payloadBytes()));
+            var toB = a.openSession(9, NodeId.ofName("b"), 9, RoutingMetric.HOPS, m -> { }, null, sim.overlay.now());
+            b.openSession(9, NodeId.ofName("a"), 9, RoutingMetric.HOPS, m -> atB.add(m.payloadBytes()), null,
+                    sim.overlay.now());
+            ByteBuf payload = Unpooled.wrappedBuffer(known);
+            try {
+                a.send(8, NodeId.ofName("b"), 7, payload.duplicate(), RoutingMetric.HOPS, sim.overlay.now());
+                a.sessionSend(toB, payload.duplicate(), sim.overlay.now());
+                b.send(7, NodeId.ofName("a"), 8, payload.duplicate(), RoutingMetric.HOPS, sim.overlay.now());
+            } finally {
+                payload.release();
+            }
+            for (int step = 0; step < 1_000 && (atB.size() < 2 || atA.isEmpty()); step++) {
+                sim.overlay.runFor(MS);
+            }
+            assertThat(atB).as("at b, best-effort and on the session").hasSize(2)
+                    .allSatisfy(m -> assertThat(m).isEqualTo(known));
+            assertThat(atA).as("back at a").singleElement().satisfies(m -> assertThat(m).isEqualTo(known));
+
+            Set<ByteBuffer> slices = new HashSet<>();
+            for (int i = 0; i + KNOWN_SLICE <= known.length; i++) {
+                slices.add(ByteBuffer.wrap(known, i, KNOWN_SLICE).slice());
+            }
+            for (SecuredOverlay.Seen seen : sim.wire) {
+                byte[] d = seen.bytes();
+                for (int i = 0; i + KNOWN_SLICE <= d.length; i++) {
+                    if (slices.contains(ByteBuffer.wrap(d, i, KNOWN_SLICE).slice())) {
+                        return true;
+                    }
+                }
+            }
+            return false;
         }
     }
 

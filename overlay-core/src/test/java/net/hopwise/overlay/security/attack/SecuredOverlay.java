@@ -53,13 +53,28 @@ final class SecuredOverlay implements AutoCloseable {
     /** @param above a module installed above link security on a node (by name), or null for none */
     SecuredOverlay(long seed, BiFunction<String, SecurityConfig, SecurityConfig> tweak,
             java.util.function.Function<String, OverlayModule> above) {
+        this(seed, tweak, above, true);
+    }
+
+    /**
+     * The same nodes and capture without link security: a control, showing what a test looks for on
+     * the wire is there to be seen when links are not sealed.
+     */
+    static SecuredOverlay plaintext(long seed) {
+        return new SecuredOverlay(seed, (n, c) -> c, name -> null, false);
+    }
+
+    private SecuredOverlay(long seed, BiFunction<String, SecurityConfig, SecurityConfig> tweak,
+            java.util.function.Function<String, OverlayModule> above, boolean secured) {
         this.trusted = new TrustedKeys(Map.of("a", List.of(keys("a").identityPublic()),
                 "b", List.of(keys("b").identityPublic()), "c", List.of(keys("c").identityPublic())));
         this.overlay = new VirtualOverlay(seed, builder -> {
             String name = builder.build().name();
             builder.module(new Capture(name)); // first: next to the socket, outside link security
-            builder.module(new SecurityModule(tweak.apply(name,
-                    SecurityConfig.of(name, keys(name), null, trusted).withWallClock(() -> WALL))));
+            if (secured) {
+                builder.module(new SecurityModule(tweak.apply(name,
+                        SecurityConfig.of(name, keys(name), null, trusted).withWallClock(() -> WALL))));
+            }
             OverlayModule extra = above.apply(name);
             if (extra != null) {
                 builder.module(extra);
