@@ -23,6 +23,16 @@ import net.hopwise.overlay.NodeId;
  * of one origin from all neighbours but the origin itself (a neighbour speaking for itself is the
  * authority on its own advertisement, so a forger cannot use up the budget that the real origin needs
  * to win back). Fixed windows, started by the first advertisement after the previous one ended.
+ *
+ * <p><b>Signature checks.</b> A forged copy never reaches those limits, so with signed link state the
+ * checks that admit nothing (a forgery, or a genuine copy refused for a limit after its check) have
+ * a window of their own per neighbour, of maxAdvertisementsPerNeighbour too: while it is full, that
+ * neighbour's newer copies are refused unchecked. A window of its own, not the admission window, so
+ * that an honest neighbour relaying an origin this node no longer admits (a revocation it has not
+ * heard of yet) loses nothing of what it relays from other origins, unless it relays more than the
+ * window of such copies in one interval; then its other newer copies wait for the next interval (they
+ * are not acknowledged, so it resends them). The trade-off: without it an admitted node could make
+ * this node check forged signatures as fast as its link carries them.
  */
 final class AdvertisementAdmission {
     /** Far beyond any wall clock (146 million years of milliseconds), far below 2^63. */
@@ -42,10 +52,13 @@ final class AdvertisementAdmission {
     private final int perOrigin;
     private final Map<NodeId, Window> neighbours = new HashMap<>();
     private final Map<NodeId, Window> origins = new HashMap<>();
+    /** Per neighbour, the signature checks that admitted nothing (see the class comment). */
+    private final Map<NodeId, Window> wasted = new HashMap<>();
 
     private long beyondCeiling;
     private long neighbourLimited;
     private long originLimited;
+    private long verificationLimited;
 
     /**
      * @param clockBaseMillis the wall clock in milliseconds at {@code startNanos}, at most {@link #MAX_CEILING}
@@ -95,35 +108,41 @@ final class AdvertisementAdmission {
 
     /**
      * Whether a copy from {@code from}, newer than the one held, may have its signature checked: its
-     * sequence inside the window and its neighbour's limit not used up. Charges nothing; a copy that
-     * then fails the check is charged by {@link #forged}. Without this an admitted neighbour could make
-     * this node check as many forged signatures as its link carries (each tens of microseconds of
-     * Ed25519), since a forgery never reaches {@link #admit}; with it, at most maxAdvertisementsPerNeighbour
-     * checks per interval are spent on one neighbour's newer copies.
+     * sequence inside the window and the neighbour's window of checks that admitted nothing not full.
+     * Charges nothing; a check that then admits nothing is charged by {@link #checkedInVain}. So at most
+     * maxAdvertisementsPerNeighbour checks per interval are spent in vain on one neighbour's copies,
+     * whatever it sends.
      */
     boolean mayVerify(NodeId from, long sequence, long nowNanos) {
         if (sequence > ceiling(nowNanos)) {
             beyondCeiling++;
             return false;
         }
-        if (current(neighbours, from, nowNanos).taken >= perNeighbour) {
-            neighbourLimited++;
+        if (current(wasted, from, nowNanos).taken >= perNeighbour) {
+            verificationLimited++;
             return false;
         }
         return true;
     }
 
     /**
-     * A newer copy from {@code from} failed its signature check: it uses up the neighbour's limit as an
-     * admitted copy would (never an origin's, which a forger must not be able to spend).
+     * A newer copy from {@code from} had its signature checked and was not taken: forged, or refused
+     * for a limit. It counts against the neighbour's window of such checks, never an origin's, which a
+     * forger must not be able to spend.
      */
-    void forged(NodeId from, long nowNanos) {
-        current(neighbours, from, nowNanos).taken++;
+    void checkedInVain(NodeId from, long nowNanos) {
+        current(wasted, from, nowNanos).taken++;
+    }
+
+    /** Newer copies refused unchecked because their neighbour had used up its window of vain checks. */
+    long verificationLimited() {
+        return verificationLimited;
     }
 
     /** The neighbour went down: a new link starts with a fresh window. */
     void forgetNeighbour(NodeId neighbour) {
         neighbours.remove(neighbour);
+        wasted.remove(neighbour);
     }
 
     /** The origin is no longer held, so its window need not be either. */

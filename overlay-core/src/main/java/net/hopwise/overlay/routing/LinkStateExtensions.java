@@ -302,13 +302,23 @@ final class LinkStateExtensions {
             deferred++;
             return;
         }
+        if (newer && !r.origin().equals(self) && held == null
+                && database.count(r.origin()) >= config.maxExtensionsPerOrigin()) {
+            // Refused whoever signed it, so before the check: an origin's own genuine records of kinds
+            // beyond the limit, replayed, would otherwise cost a check each.
+            from.acks.add(ack);
+            reject(from, DropReason.EXTENSION_LIMIT);
+            return;
+        }
         if (newer && signatures.checking() && !admission.mayVerify(from.id, r.sequence(), nowNanos)) {
+            from.acknowledged(key, r.sequence());
+            from.outgoing.remove(key);
             reject(from, DropReason.LINK_STATE_LIMIT);
             return;
         }
         if (newer && !signatures.verify(r, originAd.originName())) {
             from.acks.add(ack);
-            admission.forged(from.id, nowNanos);
+            admission.checkedInVain(from.id, nowNanos);
             reject(from, DropReason.FORGED_LINK_STATE);
             return;
         }
@@ -317,14 +327,10 @@ final class LinkStateExtensions {
             return;
         }
         if (newer) {
-            if (held == null && database.count(r.origin()) >= config.maxExtensionsPerOrigin()) {
-                from.acks.add(ack);
-                reject(from, DropReason.EXTENSION_LIMIT);
-                return;
-            }
             from.acknowledged(key, r.sequence());
             from.outgoing.remove(key);
             if (!admission.admit(from.id, r.origin(), r.sequence(), nowNanos)) {
+                admission.checkedInVain(from.id, nowNanos);
                 reject(from, DropReason.LINK_STATE_LIMIT);
                 return;
             }

@@ -507,14 +507,17 @@ public final class Router {
         boolean newer = held == null || a.sequence() > held.sequence()
                 || (a.sequence() == held.sequence() && LinkStateAdvertisement.compareContent(a, held) > 0);
         if (newer && signatures.checking() && !admission.mayVerify(from.id, a.sequence(), nowNanos)) {
-            // Not acknowledged, as a copy over the limit below: an honest neighbour resends it later.
+            // Not acknowledged, as a copy over the limit below: an honest neighbour resends it later. As
+            // there, the sender needs none of ours.
+            from.acknowledged(origin, a.sequence());
+            from.outgoing.remove(origin);
             reject(from, DropReason.LINK_STATE_LIMIT);
             return;
         }
         if (newer && !signatures.verify(a)) {
             // Acknowledged: an honest neighbour that relays what this node cannot verify stops resending it.
             from.acks.add(ack);
-            admission.forged(from.id, nowNanos);
+            admission.checkedInVain(from.id, nowNanos);
             reject(from, DropReason.FORGED_LINK_STATE);
             return;
         }
@@ -529,6 +532,7 @@ public final class Router {
                 evict = database.firstExpiring(table::knownUnreachable);
                 if (evict == null) {
                     from.acks.add(ack);
+                    admission.checkedInVain(from.id, nowNanos);
                     reject(from, DropReason.LINK_STATE_LIMIT);
                     return;
                 }
@@ -537,6 +541,7 @@ public final class Router {
             from.acknowledged(origin, a.sequence());
             from.outgoing.remove(origin);
             if (!admission.admit(from.id, origin, a.sequence(), nowNanos)) {
+                admission.checkedInVain(from.id, nowNanos);
                 reject(from, DropReason.LINK_STATE_LIMIT);
                 return;
             }

@@ -95,9 +95,10 @@ class LinkStateSignatureTest {
     }
 
     /**
-     * A forged copy never reaches the admission limits, so before the check they were no bound on the
-     * signatures an admitted neighbour makes this node verify: a flood of forgeries cost one Ed25519
-     * check each. Now each forgery uses up its neighbour's limit, and beyond it nothing is checked.
+     * A forged copy never reaches the admission limits, so they were no bound on the signatures an
+     * admitted neighbour makes this node verify: a flood of forgeries cost one Ed25519 check each. Now
+     * each check that admits nothing counts against a window of the neighbour's own, and while it is full
+     * nothing from it is checked.
      */
     @Test
     void anAdmittedNeighboursForgeriesCostAtMostItsLimitOfSignatureChecksPerInterval() {
@@ -129,6 +130,32 @@ class LinkStateSignatureTest {
         }
         assertThat(r.signaturesVerified() - later).isEqualTo(5);
         assertThat(r.database().get(C).orElseThrow().sequence()).isEqualTo(60);
+    }
+
+    /**
+     * Checks that admitted nothing have a window of their own: a neighbour that relays forgeries (an
+     * honest one relaying an origin this node no longer admits) keeps its whole limit for genuine
+     * versions of other origins.
+     */
+    @Test
+    void forgeriesARelayPassesOnDoNotSpendItsLimitForGenuineVersions() {
+        RoutingConfig config = RoutingConfig.builder().maxAdvertisementsPerNeighbour(5).build();
+        Router r = new Router(A, "a", config, out, 100, 0, keys.signerOf("a"));
+        r.neighbourUp(B, TEN_MS, 0);
+        out.clear();
+        for (int i = 0; i < 4; i++) {
+            r.onUpdate(B, update(signed("b", lsa(C, 10 + i, A))), SECOND);
+        }
+        List<net.hopwise.overlay.NodeId> others = new java.util.ArrayList<>();
+        for (int i = 0; i < 5; i++) {
+            net.hopwise.overlay.NodeId o = net.hopwise.overlay.NodeId.ofName("o" + i);
+            others.add(o);
+            r.onUpdate(B, update(signed("o" + i, new LinkStateAdvertisement(o, "o" + i, 7, 0,
+                    List.of(new LinkStateAdvertisement.Link(B, TEN_MS))))), SECOND);
+        }
+        assertThat(others).allSatisfy(o -> assertThat(r.database().get(o)).as("%s", o).isPresent());
+        assertThat(out.rejections).filteredOn(x -> x.reason() == DropReason.FORGED_LINK_STATE).hasSize(4);
+        assertThat(out.rejections).filteredOn(x -> x.reason() == DropReason.LINK_STATE_LIMIT).isEmpty();
     }
 
     @Test

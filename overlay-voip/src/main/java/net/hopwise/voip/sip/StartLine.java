@@ -178,7 +178,7 @@ final class StartLine {
         return uri.indexOf('?', Math.max(0, at)) < 0 && acceptableHostPort(uri, at < 0 ? scheme.length() + 1 : at + 1);
     }
 
-    /** {@code host [":" port]} from {@code from} to the first ';': a non-empty host, an IPv6 reference in brackets, a numeric port. */
+    /** {@code host [":" port]} from {@code from} to the first ';': a non-empty host, an IPv6 reference in brackets, a port of 0 to 65535. */
     private static boolean acceptableHostPort(String uri, int from) {
         int end = uri.indexOf(';', from);
         if (end < 0) {
@@ -202,14 +202,17 @@ final class StartLine {
         if (p == end) {
             return true;
         }
-        if (uri.charAt(p) != ':' || end - p - 1 < 1 || end - p - 1 > 5) {
+        if (uri.charAt(p) != ':' || end - p - 1 < 1) {
             return false;
         }
+        // RFC 3261's port is 1*DIGIT, leading zeros allowed; beyond 65535 it names no port.
+        int port = 0;
         for (int i = p + 1; i < end; i++) {
             if (!SipSyntax.isDigit(uri.charAt(i))) {
                 return false;
             }
+            port = Math.min(65536, port * 10 + (uri.charAt(i) - '0'));
         }
-        return true;
+        return port <= 65535;
     }
 }

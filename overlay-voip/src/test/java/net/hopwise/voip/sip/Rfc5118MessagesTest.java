@@ -256,6 +256,8 @@ class Rfc5118MessagesTest {
         "sip:user@[2001:db8::10]5070 | false",
         "sip:user@[] | false",
         "sip:user@example.com:506000 | false",
+        "sip:user@example.com:005060 | true",
+        "sip:user@example.com:65536 | false",
         "sip:user@example.com: | false",
         "sip:user@ | false"})
     void requestUriHostPort(String uri, boolean accepted) {
