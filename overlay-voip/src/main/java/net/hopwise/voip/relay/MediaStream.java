@@ -38,6 +38,8 @@ final class MediaStream {
     final PayloadTypes payloadTypes = new PayloadTypes();
     /** The phone's RTP timestamps as media time, at each packet's clock rate, for its jitter. */
     private final RtpMediaClock fromPhoneClock = new RtpMediaClock();
+    /** The SSRC of the phone's last RTP packet; -1 before one. */
+    private long phoneSsrc = -1;
     /** The voice format of the last RTP the phone was sent, or null before any: the codec it hears. */
     private RtpMap codecToPhone;
 
@@ -58,8 +60,13 @@ final class MediaStream {
         int at = rtp.readerIndex();
         int payloadType = rtp.getUnsignedByte(at + 1) & 0x7f;
         int clockRate = PayloadTypes.clockRate(payloadTypes.sentByPhone(payloadType));
-        long transit = fromPhoneClock.transitNanos(rtp.getUnsignedInt(at + 8), rtp.getUnsignedInt(at + 4), clockRate,
-                now);
+        long ssrc = rtp.getUnsignedInt(at + 8);
+        if (phoneSsrc >= 0 && ssrc != phoneSsrc) {
+            // A new source (a codec change, a transfer, a media server) numbers its packets afresh.
+            fromPhone.newSource();
+        }
+        phoneSsrc = ssrc;
+        long transit = fromPhoneClock.transitNanos(ssrc, rtp.getUnsignedInt(at + 4), clockRate, now);
         fromPhone.record(rtp.getUnsignedShort(at + 2), transit, rtp.readableBytes());
     }
 

@@ -31,6 +31,8 @@ public final class ReceptionStats {
     private long minTransit = Long.MAX_VALUE;
     private double transitSum;
     private long transitCount;
+    /** Packets expected of the sources before the current one (see {@link #newSource}). */
+    private long expectedBefore;
 
     /**
      * @param sequenceBits width of the sequence numbers (16 for RTP, 32 for overlay flows)
@@ -108,6 +110,19 @@ public final class ReceptionStats {
         return Verdict.FORWARD;
     }
 
+    /**
+     * The sender began a new sequence: an RTP source with a new SSRC numbers its packets from a random
+     * start (RFC 3550 section 5.1), so its first packet is no gap after the last one's. What was expected
+     * so far is kept; the new sequence counts from its first packet, with an empty window of duplicates.
+     */
+    public void newSource() {
+        if (started) {
+            expectedBefore += highestSeq - firstSeq + 1;
+            started = false;
+            java.util.Arrays.fill(seen, 0);
+        }
+    }
+
     private boolean isSeen(long s) {
         int bit = (int) (s & (WINDOW - 1));
         return (seen[bit >>> 6] & (1L << bit)) != 0;
@@ -128,9 +143,9 @@ public final class ReceptionStats {
         return received;
     }
 
-    /** Packets the sender sent from the first to the highest seen. */
+    /** Packets the sender sent from the first to the highest seen, of each source in turn. */
     public long expected() {
-        return started ? highestSeq - firstSeq + 1 : 0;
+        return expectedBefore + (started ? highestSeq - firstSeq + 1 : 0);
     }
 
     /** Expected packets that never arrived (never negative). */

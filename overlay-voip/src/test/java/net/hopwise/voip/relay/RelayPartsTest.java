@@ -106,6 +106,36 @@ class RelayPartsTest {
         }
     }
 
+    /**
+     * A new RTP source numbers its packets from a random start: its first packet is no gap after the
+     * last source's, and a packet of it that repeats a number the old one used is no duplicate.
+     */
+    @Test
+    void aNewSourceStartsItsOwnSequenceAndKeepsWhatWasExpected() {
+        ReceptionStats s = new ReceptionStats(16, Long.MAX_VALUE);
+        for (int i = 100; i < 150; i++) {
+            if (i != 120) {
+                s.record(i, 0, 172);
+            }
+        }
+        s.newSource();
+        for (int i = 40_000; i < 40_050; i++) {
+            assertThat(s.record(i, 0, 172)).isEqualTo(ReceptionStats.Verdict.FORWARD);
+        }
+        s.newSource();
+        for (int i = 110; i < 130; i++) {
+            assertThat(s.record(i, 0, 172)).as("%d", i).isEqualTo(ReceptionStats.Verdict.FORWARD);
+        }
+        assertThat(s.expected()).isEqualTo(120);
+        assertThat(s.received()).isEqualTo(119);
+        assertThat(s.lost()).isEqualTo(1);
+        assertThat(s.duplicates()).isZero();
+        ReceptionStats unaware = new ReceptionStats(16, Long.MAX_VALUE);
+        unaware.record(149, 0, 172);
+        unaware.record(30_000, 0, 172);
+        assertThat(unaware.lost()).as("without it, the jump reads as loss").isGreaterThan(10_000);
+    }
+
     @Test
     void receptionCountsLossDuplicatesAcrossSixteenBitWrapAndRfc3550Jitter() {
         ReceptionStats s = new ReceptionStats(16, Long.MAX_VALUE);

@@ -81,6 +81,22 @@ class RtpClockRateTest {
         assertThat(atA().fromPhone().received()).isEqualTo(20);
     }
 
+    /** A phone that changes its SSRC (a codec switch, a transfer) numbers its packets afresh: no loss read. */
+    @Test
+    void aNewSsrcFromThePhoneIsNoGapInItsSequence() {
+        call(sdp("1", 1, 41000, "0", ""), sdp("2", 1, 40000, "0", ""));
+        for (int i = 0; i < 20; i++) {
+            fromPhoneA(rtp(0, 500 + i, 160L * i, 0x1234), pair.now + i * 20_000_000L);
+        }
+        for (int i = 0; i < 20; i++) {
+            fromPhoneA(rtp(0, 30_000 + i, 7_000 + 160L * i, 0x9999), pair.now + (20 + i) * 20_000_000L);
+        }
+        assertThat(atA().fromPhone().received()).isEqualTo(40);
+        assertThat(atA().fromPhone().expected()).isEqualTo(40);
+        assertThat(atA().fromPhone().lost()).isZero();
+        assertThat(atA().fromPhone().jitterMs()).isZero();
+    }
+
     @Test
     void theFarSidesRtpmapReadsWhatThePhoneSendsWhenItsOwnOfferNamedNoClock() {
         // Phone A offers type 96 without an rtpmap (as loose phones do); phone B's answer maps it.
