@@ -43,7 +43,11 @@ public record SecurityConfig(String name, NodeKeys keys, NodeCertificate certifi
     public static final CipherSuite DEFAULT_CIPHER_SUITE = CipherSuite.preferred();
     /** Handshakes a second one source address may start: a neighbour needs one per rekey, a few after a restart. */
     public static final int DEFAULT_HANDSHAKES_PER_ADDRESS = 10;
-    /** Handshakes a second in all: about a third of a core at a responder's 1.7 ms each. */
+    /**
+     * Handshakes a second in all: 11-16% of a core at a responder's 0.5-0.8 ms each (docs/security.md,
+     * "Cost"), a ninth of the about 1800 a second one core answers on sockets, so a flood cannot take
+     * the node's loop.
+     */
     public static final int DEFAULT_HANDSHAKES_PER_SECOND = 200;
 
     public SecurityConfig {
