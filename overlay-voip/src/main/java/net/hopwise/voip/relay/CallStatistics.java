@@ -1,6 +1,8 @@
 package net.hopwise.voip.relay;
 
 import java.util.List;
+import java.util.function.Predicate;
+import java.util.function.ToDoubleFunction;
 
 /**
  * A call as one relay sees it, at one instant: what an admin list and detail view show, and what its
@@ -19,14 +21,7 @@ public record CallStatistics(String callId, String from, String to, String state
 
     /** The lowest estimated MOS over the call's streams towards the phone; 0 when no stream carried media. */
     public double mos(double accessDelayMs) {
-        double worst = 0;
-        for (StreamStatistics s : streams) {
-            if (s.toPhone().expected() > 0) {
-                double m = s.mos(accessDelayMs);
-                worst = worst == 0 ? m : Math.min(worst, m);
-            }
-        }
-        return worst;
+        return lowest(CallStatistics::carried, s -> s.mos(accessDelayMs));
     }
 
     /**
@@ -34,42 +29,30 @@ public record CallStatistics(String callId, String from, String to, String state
      * stream carried media, as for the MOS.
      */
     public double rating(double accessDelayMs) {
-        double worst = 0;
-        boolean any = false;
-        for (StreamStatistics s : streams) {
-            if (s.toPhone().expected() > 0) {
-                double r = s.rating(accessDelayMs);
-                worst = any ? Math.min(worst, r) : r;
-                any = true;
-            }
-        }
-        return worst;
+        return lowest(CallStatistics::carried, s -> s.rating(accessDelayMs));
     }
 
     /** The lowest MOS over the streams whose phone reported, as the relay's figure takes the lowest; 0 without reports. */
     public double phoneMos(double accessDelayMs) {
-        double worst = 0;
-        for (StreamStatistics s : streams) {
-            double m = s.phoneMos(accessDelayMs);
-            if (m > 0) {
-                worst = worst == 0 ? m : Math.min(worst, m);
-            }
-        }
-        return worst;
+        return lowest(CallStatistics::reported, s -> s.phoneMos(accessDelayMs));
     }
 
     /** The E-model R of the same stream as {@link #phoneMos}; 0 when no phone of the call reported. */
     public double phoneRating(double accessDelayMs) {
-        double worst = 0;
-        boolean any = false;
-        for (StreamStatistics s : streams) {
-            if (s.phoneReport() != null) {
-                double r = s.phoneRating(accessDelayMs);
-                worst = any ? Math.min(worst, r) : r;
-                any = true;
-            }
-        }
-        return worst;
+        return lowest(CallStatistics::reported, s -> s.phoneRating(accessDelayMs));
+    }
+
+    private static boolean carried(StreamStatistics s) {
+        return s.toPhone().expected() > 0;
+    }
+
+    private static boolean reported(StreamStatistics s) {
+        return s.phoneReport() != null;
+    }
+
+    /** The lowest {@code figure} over the streams {@code counted} takes; 0 when it takes none. */
+    private double lowest(Predicate<StreamStatistics> counted, ToDoubleFunction<StreamStatistics> figure) {
+        return streams.stream().filter(counted).mapToDouble(figure).min().orElse(0);
     }
 
     /**
