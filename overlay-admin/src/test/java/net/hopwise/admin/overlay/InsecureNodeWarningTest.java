@@ -4,12 +4,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.util.List;
-import java.util.concurrent.CopyOnWriteArrayList;
-import java.util.logging.Handler;
-import java.util.logging.Level;
 import java.util.logging.LogRecord;
-import java.util.logging.Logger;
 import net.hopwise.admin.config.HopwiseProperties;
+import net.hopwise.overlay.testing.LogCapture;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -19,33 +16,17 @@ import org.junit.jupiter.api.Test;
 class InsecureNodeWarningTest {
     @Test
     void aNodeStartedInsecureLogsOneWarningNamingItsPortAndWhatAnyoneCanDo() {
-        List<LogRecord> records = new CopyOnWriteArrayList<>();
-        Logger logger = Logger.getLogger(OverlayConfiguration.class.getName());
-        Handler capture = new Handler() {
-            @Override
-            public void publish(LogRecord record) {
-                records.add(record);
-            }
-
-            @Override
-            public void flush() {}
-
-            @Override
-            public void close() {}
-        };
-        logger.addHandler(capture);
         HopwiseProperties properties = new HopwiseProperties();
         properties.getNode().setName("lonely");
         properties.getNode().setBind("127.0.0.1:0");
         properties.getLinkSecurity().setInsecure(true);
-        try (LocalNodes nodes = new OverlayConfiguration().localNodes(properties, new SimpleMeterRegistry())) {
+        try (LogCapture log = LogCapture.of(OverlayConfiguration.class);
+                LocalNodes nodes = new OverlayConfiguration().localNodes(properties, new SimpleMeterRegistry())) {
             int port = nodes.self().localAddress().getPort();
-            List<LogRecord> warnings = records.stream().filter(r -> r.getLevel() == Level.WARNING).toList();
+            List<LogRecord> warnings = log.warnings();
             assertThat(warnings).hasSize(1);
             assertThat(warnings.get(0).getMessage()).contains("lonely", "NOT authenticated or encrypted",
                     "hopwise.link-security.insecure=true", "UDP port " + port, "read every payload");
-        } finally {
-            logger.removeHandler(capture);
         }
     }
 }

@@ -3,15 +3,10 @@ package net.hopwise.overlay.node;
 import static net.hopwise.overlay.node.TwoNodeWire.MS;
 import static org.assertj.core.api.Assertions.assertThat;
 
-import java.util.ArrayList;
-import java.util.List;
-import java.util.logging.Handler;
-import java.util.logging.Level;
-import java.util.logging.LogRecord;
-import java.util.logging.Logger;
 import net.hopwise.overlay.NodeId;
 import net.hopwise.overlay.link.LinkStatus;
 import net.hopwise.overlay.routing.RoutingMetric;
+import net.hopwise.overlay.testing.LogCapture;
 import net.hopwise.overlay.wire.DropReason;
 import net.hopwise.overlay.wire.PacketType;
 import net.hopwise.overlay.wire.WireHeader;
@@ -27,31 +22,16 @@ import org.junit.jupiter.api.Test;
  */
 class ProtocolFaultTest {
     private final TwoNodeWire wire = new TwoNodeWire();
-    private final List<LogRecord> warnings = new ArrayList<>();
-    private final Logger log = Logger.getLogger(NodeStack.class.getName());
-    private final Handler capture = new Handler() {
-        @Override
-        public void publish(LogRecord record) {
-            if (record.getLevel().intValue() >= Level.WARNING.intValue()) {
-                warnings.add(record);
-            }
-        }
-
-        @Override
-        public void flush() {}
-
-        @Override
-        public void close() {}
-    };
+    private LogCapture log;
 
     @BeforeEach
     void listen() {
-        log.addHandler(capture);
+        log = LogCapture.of(NodeStack.class);
     }
 
     @AfterEach
     void close() {
-        log.removeHandler(capture);
+        log.close();
         wire.close();
     }
 
@@ -66,9 +46,9 @@ class ProtocolFaultTest {
 
         long faults = wire.a.counters().drops(DropReason.HANDLER_ERROR);
         assertThat(faults).as("faults counted").isPositive();
-        assertThat(warnings).as("faults logged").isNotEmpty();
-        assertThat(warnings.get(0).getThrown()).hasMessageContaining("injected");
-        assertThat(warnings.get(0).getMessage()).contains("node a");
+        assertThat(log.warnings()).as("faults logged").isNotEmpty();
+        assertThat(log.warnings().get(0).getThrown()).hasMessageContaining("injected");
+        assertThat(log.warnings().get(0).getMessage()).contains("node a");
         // The link layer finished every update it began: the link is up, its published statistics
         // are the monitor's own, and it measured a round-trip time.
         Neighbour b = wire.a.neighbour(NodeId.ofName("b"));
@@ -125,11 +105,11 @@ class ProtocolFaultTest {
         wire.runFor(window - 100 * MS);
         long faults = wire.a.counters().drops(DropReason.HANDLER_ERROR);
         assertThat(faults).isGreaterThan(5);
-        assertThat(warnings).hasSize(1);
+        assertThat(log.warnings()).hasSize(1);
 
         wire.runFor(200 * MS);
         wire.runFor(5_000 * MS);
-        assertThat(warnings).hasSize(2);
-        assertThat(warnings.get(1).getMessage()).containsPattern("\\(\\d+ more since the last report\\)");
+        assertThat(log.warnings()).hasSize(2);
+        assertThat(log.warnings().get(1).getMessage()).containsPattern("\\(\\d+ more since the last report\\)");
     }
 }

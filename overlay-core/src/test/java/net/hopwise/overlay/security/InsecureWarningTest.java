@@ -12,13 +12,11 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CopyOnWriteArrayList;
-import java.util.logging.Handler;
-import java.util.logging.LogRecord;
-import java.util.logging.Logger;
 import net.hopwise.overlay.NodeDaemon;
 import net.hopwise.overlay.daemon.Daemon;
 import net.hopwise.overlay.daemon.DaemonLog;
 import net.hopwise.overlay.daemon.DaemonOptions;
+import net.hopwise.overlay.testing.LogCapture;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -61,32 +59,15 @@ class InsecureWarningTest {
     /** The command line's path: the warning reaches the platform log (java.util.logging here) as a warning. */
     @Test
     void theCommandRunWithInsecureLogsTheWarningToThePlatformLog() {
-        Logger jul = Logger.getLogger("net.hopwise.overlay.daemon");
-        List<LogRecord> records = new CopyOnWriteArrayList<>();
-        Handler capture = new Handler() {
-            @Override
-            public void publish(LogRecord record) {
-                records.add(record);
-            }
-
-            @Override
-            public void flush() {}
-
-            @Override
-            public void close() {}
-        };
-        jul.addHandler(capture);
-        try {
+        try (LogCapture log = LogCapture.of("net.hopwise.overlay.daemon")) {
             ByteArrayOutputStream out = new ByteArrayOutputStream();
             ByteArrayOutputStream err = new ByteArrayOutputStream();
             int code = NodeDaemon.run(new String[] {"--name", "a", "--bind", "127.0.0.1:0", "--until-stdin-closes",
                 "--stats-interval", "0", "--insecure"}, new PrintStream(out, true, StandardCharsets.UTF_8),
                     new PrintStream(err, true, StandardCharsets.UTF_8), new ByteArrayInputStream(new byte[0]));
             assertThat(code).isZero();
-            assertThat(records).filteredOn(r -> r.getMessage().contains(WARNING)).singleElement()
+            assertThat(log.records()).filteredOn(r -> r.getMessage().contains(WARNING)).singleElement()
                     .satisfies(r -> assertThat(r.getLevel()).isEqualTo(java.util.logging.Level.WARNING));
-        } finally {
-            jul.removeHandler(capture);
         }
     }
 }

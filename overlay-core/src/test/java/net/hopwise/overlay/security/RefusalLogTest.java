@@ -3,11 +3,8 @@ package net.hopwise.overlay.security;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.net.InetSocketAddress;
-import java.util.ArrayList;
 import java.util.List;
-import java.util.logging.Handler;
-import java.util.logging.LogRecord;
-import java.util.logging.Logger;
+import net.hopwise.overlay.testing.LogCapture;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -22,32 +19,22 @@ class RefusalLogTest {
     private static final String CLAIMED = "refusal-log-test";
     private static final String LINE = "link security: refused /192.0.2.7:4000 claiming to be '" + CLAIMED + "': ";
 
-    // Held here: the platform logger finds this very instance by name only while something keeps it.
-    private final Logger jul = Logger.getLogger(LinkSecurity.class.getName());
-    private final List<String> lines = new ArrayList<>();
-    private final Handler capture = new Handler() {
-        @Override
-        public void publish(LogRecord record) {
-            if (record.getMessage().contains("'" + CLAIMED + "'")) {
-                lines.add(record.getLevel() + " " + record.getMessage());
-            }
-        }
-
-        @Override
-        public void flush() {}
-
-        @Override
-        public void close() {}
-    };
+    private LogCapture log;
 
     @BeforeEach
     void listen() {
-        jul.addHandler(capture);
+        log = LogCapture.of(LinkSecurity.class);
     }
 
     @AfterEach
     void stop() {
-        jul.removeHandler(capture);
+        log.close();
+    }
+
+    /** This test's lines, each as its level and message. */
+    private List<String> lines() {
+        return log.records().stream().filter(r -> r.getMessage().contains("'" + CLAIMED + "'"))
+                .map(r -> r.getLevel() + " " + r.getMessage()).toList();
     }
 
     @Test
@@ -60,14 +47,14 @@ class RefusalLogTest {
             log.refused(from, CLAIMED, "flood " + i, t0 + i * S);
         }
         log.refused(from, CLAIMED, "a nanosecond short of ten seconds", t0 + 10 * S - 1);
-        assertThat(lines).as("one line for the first seven").hasSize(1);
+        assertThat(lines()).as("one line for the first seven").hasSize(1);
 
         log.refused(from, CLAIMED, "ten seconds on", t0 + 10 * S);
         log.refused(from, CLAIMED, "right after", t0 + 10 * S + 1);
         log.refused(from, CLAIMED, "twenty seconds later", t0 + 30 * S);
         log.refused(from, CLAIMED, "after a quiet while", t0 + 300 * S);
 
-        assertThat(lines).containsExactly(
+        assertThat(lines()).containsExactly(
                 "WARNING " + LINE + "first",
                 "WARNING " + LINE + "ten seconds on (6 more refusals not logged)",
                 "WARNING " + LINE + "twenty seconds later (1 more refusals not logged)",
