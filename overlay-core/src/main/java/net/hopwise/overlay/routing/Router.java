@@ -72,7 +72,7 @@ import net.hopwise.overlay.wire.DropReason;
  * <p><b>Trees.</b> {@link #tree} gives the shortest-path tree from any source, from the same snapshot
  * of the database as the routes, cached until the next route computation.
  *
- * <p>About 630 lines, over the house's 400: admission ({@code AdvertisementAdmission}), signatures
+ * <p>About 660 lines, over the house's 400: admission ({@code AdvertisementAdmission}), signatures
  * ({@code Signatures}), per-link flooding ({@code FloodNeighbour}), own origination ({@code OwnAdvertisement}), extension records
  * ({@code LinkStateExtensions}) and trees ({@code SourceTrees}) are already classes of their own; what
  * stays is the sequencing of one update's handling across them, which reads best in one place, and the
