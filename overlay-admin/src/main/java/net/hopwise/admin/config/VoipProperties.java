@@ -46,6 +46,10 @@ public class VoipProperties {
     private String mediaThread;
     /** With auto, the calls on the node's loop before the media thread takes the next; unset, RelayConfig's. */
     private Integer mediaThreadCalls;
+    /** The deadline of a stream whose phones name no packet time; unset, RelayConfig's (100 ms). */
+    private Duration mediaDeadline;
+    /** Packets of the phones' a=ptime in a stream's deadline, 0 for one deadline for all; unset, RelayConfig's (5). */
+    private Integer mediaDeadlinePackets;
 
     public boolean isEnabled() {
         return enabled;
@@ -189,5 +193,21 @@ public class VoipProperties {
 
     public void setMediaThreadCalls(Integer mediaThreadCalls) {
         this.mediaThreadCalls = mediaThreadCalls;
+    }
+
+    public Duration getMediaDeadline() {
+        return mediaDeadline;
+    }
+
+    public void setMediaDeadline(Duration mediaDeadline) {
+        this.mediaDeadline = mediaDeadline;
+    }
+
+    public Integer getMediaDeadlinePackets() {
+        return mediaDeadlinePackets;
+    }
+
+    public void setMediaDeadlinePackets(Integer mediaDeadlinePackets) {
+        this.mediaDeadlinePackets = mediaDeadlinePackets;
     }
 }

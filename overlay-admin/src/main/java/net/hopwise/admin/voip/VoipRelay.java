@@ -79,6 +79,12 @@ public final class VoipRelay implements AutoCloseable {
             if (s.getMediaThreadCalls() != null) {
                 b.mediaThreadCalls(s.getMediaThreadCalls());
             }
+            if (s.getMediaDeadline() != null) {
+                b.mediaDeadline(s.getMediaDeadline());
+            }
+            if (s.getMediaDeadlinePackets() != null) {
+                b.mediaDeadlinePackets(s.getMediaDeadlinePackets());
+            }
         } catch (IllegalArgumentException e) {
             problems.add("hopwise.voip: " + e.getMessage());
         }

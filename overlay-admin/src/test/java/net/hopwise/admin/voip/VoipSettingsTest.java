@@ -120,6 +120,25 @@ class VoipSettingsTest {
                 .hasMessageContaining("hopwise.voip.call-records").hasMessageContaining("hopwise.voip.access-delay");
     }
 
+    @Test
+    void theMediaDeadlineSettingsReachTheRelayAndBadOnesAreNamed() {
+        RelayConfig defaults = VoipRelay.toConfig(settings());
+        assertThat(defaults.mediaDeadline()).isEqualTo(RelayConfig.DEFAULT_MEDIA_DEADLINE);
+        assertThat(defaults.mediaDeadlinePackets()).isEqualTo(RelayConfig.DEFAULT_MEDIA_DEADLINE_PACKETS);
+        HopwiseProperties bound = new Binder(new MapConfigurationPropertySource(Map.of(
+                "hopwise.voip.sip-address", "127.0.0.1:5060", "hopwise.voip.media-deadline", "150ms",
+                "hopwise.voip.media-deadline-packets", "3")))
+                .bind("hopwise", HopwiseProperties.class).get();
+        RelayConfig config = VoipRelay.toConfig(bound.getVoip());
+        assertThat(config.mediaDeadline()).isEqualTo(Duration.ofMillis(150));
+        assertThat(config.mediaDeadline(Duration.ofMillis(30))).isEqualTo(Duration.ofMillis(90));
+        assertThat(config.mediaDeadline(null)).isEqualTo(Duration.ofMillis(150));
+        VoipProperties bad = settings();
+        bad.setMediaDeadlinePackets(-1);
+        assertThatThrownBy(() -> VoipRelay.toConfig(bad)).isInstanceOf(InvalidSettingsException.class)
+                .hasMessageContaining("mediaDeadlinePackets must be 0 to 100, got -1");
+    }
+
     private static VoipProperties settings() {
         VoipProperties p = new VoipProperties();
         p.setSipAddress("127.0.0.1:5060");

@@ -62,6 +62,7 @@ final class CallRecordJson {
         integer(out, "remotePort", s.remotePort());
         name(out, "held").append(s.held());
         text(out, "codec", s.codec());
+        number(out, "deadlineMs", s.deadlineMs(), 3);
         direction(name(out, "fromPhone"), s.fromPhone());
         direction(name(out, "toPhone"), s.toPhone());
         integer(out, "sentToNode", s.sentToNode());
@@ -94,6 +95,7 @@ final class CallRecordJson {
         integer(out, "received", d.received());
         integer(out, "expected", d.expected());
         integer(out, "lost", d.lost());
+        integer(out, "recovered", d.recovered());
         integer(out, "late", d.late());
         integer(out, "duplicates", d.duplicates());
         integer(out, "rtcp", d.rtcp());

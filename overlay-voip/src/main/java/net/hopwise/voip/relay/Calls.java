@@ -128,6 +128,8 @@ final class Calls {
             ports[i] = s.overlayPort;
             s.held = sdp.isHeld(i);
             s.payloadTypes.declaredByPhone(md);
+            s.localPtime = md.ptime();
+            s.applyDeadline(config);
             Connection c = sdp.connection(i);
             if (c == null || c.isUnspecified()) {
                 continue;
@@ -199,6 +201,8 @@ final class Calls {
                 s.remoteNode = remoteNode;
                 s.remotePort = i < remotePorts.length ? remotePorts[i] : 0;
                 s.payloadTypes.declaredByFar(media.get(i));
+                s.farPtime = media.get(i).ptime();
+                s.applyDeadline(config);
             }
             rewrite.mediaPort(i, s.rtpPort).rtcpPort(i, s.rtpPort + 1);
         }
@@ -271,14 +275,16 @@ final class Calls {
     }
 
     /** A packet from the other relay: de-duplicate, drop if late, send it to the phone. */
-    void onNodePacket(int overlayPort, ByteBuf packet, long flowSequence, long sendTimeNanos, long now) {
+    void onNodePacket(int overlayPort, ByteBuf packet, long flowSequence, long sendTimeNanos, boolean recovered,
+            long now) {
         MediaStream s = byOverlayPort.get(overlayPort);
         if (s == null) {
             counters.mediaUnknownPort++;
             return;
         }
         boolean rtcp = isRtcp(packet);
-        ReceptionStats.Verdict v = s.toPhone.record(flowSequence, now - sendTimeNanos, packet.readableBytes());
+        ReceptionStats.Verdict v = s.toPhone.record(flowSequence, now - sendTimeNanos, packet.readableBytes(),
+                recovered);
         touch(s, now);
         if (v != ReceptionStats.Verdict.FORWARD) {
             return;

@@ -42,6 +42,10 @@ final class MediaStream {
     private long phoneSsrc = -1;
     /** The voice format of the last RTP the phone was sent, or null before any: the codec it hears. */
     private RtpMap codecToPhone;
+    /** The packet time the local phone's last SDP asked for (a=ptime), or null. */
+    java.time.Duration localPtime;
+    /** The packet time the far phone's last SDP asked for, or null. */
+    java.time.Duration farPtime;
 
     MediaStream(Call call, int index, int rtpPort, int overlayPort, long deadlineNanos) {
         this.call = call;
@@ -50,6 +54,16 @@ final class MediaStream {
         this.overlayPort = overlayPort;
         this.fromPhone = new ReceptionStats(16, Long.MAX_VALUE);
         this.toPhone = new ReceptionStats(32, deadlineNanos);
+    }
+
+    /**
+     * Sets the deadline of the packets towards the phone from the SDPs seen so far. The far phone sends
+     * what the local phone asked for (RFC 3264 section 5: a=ptime is what its author wants to receive);
+     * without the local phone's word, the far phone's own packet time is the better guess, since phones
+     * ask for what they send.
+     */
+    void applyDeadline(RelayConfig config) {
+        toPhone.deadline(config.mediaDeadline(localPtime != null ? localPtime : farPtime).toNanos());
     }
 
     /**
@@ -101,6 +115,6 @@ final class MediaStream {
                 StreamStatistics.Direction.of(fromPhone, rtcpFromPhone, 0),
                 StreamStatistics.Direction.of(toPhone, rtcpToPhone, refusedByNode + noTarget),
                 sentToNode, deliveredToPhone, phoneReport, accessRtt.lastMs(), farRtt.lastMs(),
-                codecToPhone == null ? null : codecToPhone.toString());
+                codecToPhone == null ? null : codecToPhone.toString(), toPhone.deadlineNanos() / 1e6);
     }
 }

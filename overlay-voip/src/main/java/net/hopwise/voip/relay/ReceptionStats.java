@@ -16,7 +16,7 @@ public final class ReceptionStats {
     static final int WINDOW = 1024;
 
     private final int sequenceBits;
-    private final long deadlineNanos;
+    private long deadlineNanos;
     private final long[] seen = new long[WINDOW / 64];
     private boolean started;
     private long firstSeq;
@@ -24,6 +24,7 @@ public final class ReceptionStats {
     private long received;
     private long duplicates;
     private long late;
+    private long recovered;
     private long bytes;
     private double jitterNanos;
     private long lastTransit;
@@ -48,6 +49,18 @@ public final class ReceptionStats {
         this.deadlineNanos = deadlineNanos;
     }
 
+    /** The deadline from now on (a re-INVITE may change the packet time); {@code Long.MAX_VALUE}: never late. */
+    public void deadline(long nanos) {
+        if (nanos <= 0) {
+            throw new IllegalArgumentException("deadline must be positive, got " + nanos);
+        }
+        this.deadlineNanos = nanos;
+    }
+
+    public long deadlineNanos() {
+        return deadlineNanos;
+    }
+
     /**
      * Records a packet.
      *
@@ -55,6 +68,14 @@ public final class ReceptionStats {
      * @param transitNanos arrival time minus the packet's send time on the sender's clock (any offset)
      */
     public Verdict record(long sequence, long transitNanos, int length) {
+        return record(sequence, transitNanos, length, false);
+    }
+
+    /**
+     * Records a packet, {@code recovered} when an overlay link lost it once and sent it again on the
+     * way (counted unless it is a duplicate).
+     */
+    public Verdict record(long sequence, long transitNanos, int length, boolean recovered) {
         long mask = (1L << sequenceBits) - 1;
         long seq = sequence & mask;
         long ext;
@@ -93,6 +114,9 @@ public final class ReceptionStats {
         }
         mark(ext);
         received++;
+        if (recovered) {
+            this.recovered++;
+        }
         bytes += length;
         if (haveTransit) {
             long d = Math.abs(transitNanos - lastTransit);
@@ -155,6 +179,11 @@ public final class ReceptionStats {
 
     public long duplicates() {
         return duplicates;
+    }
+
+    /** Packets received (not duplicates) that an overlay link had recovered on the way. */
+    public long recovered() {
+        return recovered;
     }
 
     public long late() {

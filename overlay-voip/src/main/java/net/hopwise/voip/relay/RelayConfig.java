@@ -33,6 +33,14 @@ public final class RelayConfig {
      * transit by more is dropped at the egress, as a phone's jitter buffer would discard it anyway.
      */
     public static final Duration DEFAULT_MEDIA_DEADLINE = Duration.ofMillis(100);
+    /**
+     * A stream whose phone names its packet time (a=ptime) gets a deadline of this many packets: a
+     * jitter buffer holds whole packets, so a phone of 30 ms packets waits longer for one than a phone
+     * of 10 ms packets does. Five of RFC 3551's usual 20 ms give the thesis' 100 ms.
+     */
+    public static final int DEFAULT_MEDIA_DEADLINE_PACKETS = 5;
+    /** Most packets a deadline may span: beyond, a stream's deadline would outlast any jitter buffer. */
+    public static final int MAX_MEDIA_DEADLINE_PACKETS = 100;
     /** RFC 3261 Timer C for a proxy: more than 3 minutes without a final response to an INVITE. */
     public static final Duration DEFAULT_INVITE_TIMEOUT = Duration.ofSeconds(181);
     /** RFC 3261 T1, the round-trip estimate that paces retransmissions over UDP. */
@@ -125,6 +133,7 @@ public final class RelayConfig {
     private final Duration setupTimeout;
     private final Duration linger;
     private final Duration mediaDeadline;
+    private final int mediaDeadlinePackets;
     private final Duration inviteTimeout;
     private final Duration t1;
     private final Duration t2;
@@ -153,6 +162,7 @@ public final class RelayConfig {
         this.setupTimeout = b.setupTimeout;
         this.linger = b.linger;
         this.mediaDeadline = b.mediaDeadline;
+        this.mediaDeadlinePackets = b.mediaDeadlinePackets;
         this.inviteTimeout = b.inviteTimeout;
         this.t1 = b.t1;
         this.t2 = b.t2;
@@ -223,8 +233,22 @@ public final class RelayConfig {
         return linger;
     }
 
+    /** The deadline of a stream whose packet time is not known, or of every stream with {@code mediaDeadlinePackets} 0. */
     public Duration mediaDeadline() {
         return mediaDeadline;
+    }
+
+    /** Packets of its a=ptime a stream's deadline spans; 0: every stream takes {@link #mediaDeadline()}. */
+    public int mediaDeadlinePackets() {
+        return mediaDeadlinePackets;
+    }
+
+    /**
+     * The deadline of a stream whose phones asked for packets of {@code ptime} (null: not known):
+     * {@code mediaDeadlinePackets} of them, else {@link #mediaDeadline()}.
+     */
+    public Duration mediaDeadline(Duration ptime) {
+        return ptime == null || mediaDeadlinePackets == 0 ? mediaDeadline : ptime.multipliedBy(mediaDeadlinePackets);
     }
 
     public Duration inviteTimeout() {
@@ -300,6 +324,7 @@ public final class RelayConfig {
         private Duration setupTimeout = DEFAULT_SETUP_TIMEOUT;
         private Duration linger = DEFAULT_LINGER;
         private Duration mediaDeadline = DEFAULT_MEDIA_DEADLINE;
+        private int mediaDeadlinePackets = DEFAULT_MEDIA_DEADLINE_PACKETS;
         private Duration inviteTimeout = DEFAULT_INVITE_TIMEOUT;
         private Duration t1 = DEFAULT_T1;
         private Duration t2 = DEFAULT_T2;
@@ -381,6 +406,16 @@ public final class RelayConfig {
 
         public Builder mediaDeadline(Duration d) {
             this.mediaDeadline = positive(d, "mediaDeadline");
+            return this;
+        }
+
+        /** Packets of its a=ptime in a stream's deadline, 0 to {@value #MAX_MEDIA_DEADLINE_PACKETS}; 0 keeps one deadline for all. */
+        public Builder mediaDeadlinePackets(int packets) {
+            if (packets < 0 || packets > MAX_MEDIA_DEADLINE_PACKETS) {
+                throw new IllegalArgumentException("mediaDeadlinePackets must be 0 to " + MAX_MEDIA_DEADLINE_PACKETS
+                        + ", got " + packets);
+            }
+            this.mediaDeadlinePackets = packets;
             return this;
         }
 

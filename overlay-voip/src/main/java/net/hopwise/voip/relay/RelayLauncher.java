@@ -50,6 +50,7 @@ public final class RelayLauncher {
                     + " [--advertise HOST] [--media-address IP] [--media-ports MIN-MAX] [--route RULE]..."
                     + " [--linger DURATION] [--max-calls N] [--retry-after SECONDS] [--request-rate N] [--media-thread auto|on|off]"
                     + " [--media-thread-calls N] [--call-records FILE] [--access-delay MS]"
+                    + " [--media-deadline MS] [--media-deadline-packets N]"
                     + " [--ready-timeout SECONDS]"
                     + " [--until-stdin-closes]"
                     + " (--key FILE (--trusted-keys FILE | --authority ed25519:KEY --certificate FILE) [--cipher C]"
@@ -105,6 +106,12 @@ public final class RelayLauncher {
             }
             if (o.accessDelay != null) {
                 relay.accessDelay(o.accessDelay);
+            }
+            if (o.mediaDeadline != null) {
+                relay.mediaDeadline(o.mediaDeadline);
+            }
+            if (o.mediaDeadlinePackets != null) {
+                relay.mediaDeadlinePackets(o.mediaDeadlinePackets);
             }
             relay.callRecords(o.callRecords);
             o.routes.forEach(relay::route);
@@ -170,6 +177,8 @@ public final class RelayLauncher {
         Integer mediaThreadCalls;
         java.nio.file.Path callRecords;
         Duration accessDelay;
+        Duration mediaDeadline;
+        Integer mediaDeadlinePackets;
         /** Without the option: as long as it takes (a peer down at start comes up later). */
         Duration readyTimeout = Duration.ofDays(36500);
         final List<String> routes = new ArrayList<>();
@@ -224,6 +233,8 @@ public final class RelayLauncher {
                     case "--media-thread-calls" -> o.mediaThreadCalls = number(v);
                     case "--call-records" -> o.callRecords = path(v);
                     case "--access-delay" -> o.accessDelay = Duration.ofMillis(number(v));
+                    case "--media-deadline" -> o.mediaDeadline = Duration.ofMillis(number(v));
+                    case "--media-deadline-packets" -> o.mediaDeadlinePackets = number(v);
                     case "--ready-timeout" -> o.readyTimeout = Duration.ofSeconds(number(v));
                     case "--key" -> o.key = java.nio.file.Path.of(v);
                     case "--trusted-keys" -> o.trustedKeys = java.nio.file.Path.of(v);

@@ -121,19 +121,23 @@ final class RelayMeters {
         private final Counter lost;
         private final Counter late;
         private final Counter duplicates;
+        /** Only towards the phone: the phone's own leg has nothing that recovers. */
+        private final Counter recovered;
 
         MediaPackets(String node, String direction) {
             received = counter(node, direction, "received");
             lost = counter(node, direction, "lost");
             late = counter(node, direction, "late");
             duplicates = counter(node, direction, "duplicates");
+            recovered = direction.equals("toPhone") ? counter(node, direction, "recovered") : null;
         }
 
         private Counter counter(String node, String direction, String kind) {
             Counter c = Counter.builder("hopwise.voip.media.packets")
                     .description("Media packets of ended calls by direction and by what became of them: received"
                             + " (distinct), lost (never came: towards the phone, what the overlay did not recover),"
-                            + " late (past the deadline, dropped towards the phone) and duplicates")
+                            + " late (past the deadline, dropped towards the phone), duplicates, and towards the phone"
+                            + " recovered (of those received, the ones an overlay link lost and sent again)")
                     .tag("node", node)
                     .tag("direction", direction).tag("kind", kind).register(registry);
             meters.add(c);
@@ -145,6 +149,9 @@ final class RelayMeters {
             lost.increment(d.lost());
             late.increment(d.late());
             duplicates.increment(d.duplicates());
+            if (recovered != null) {
+                recovered.increment(d.recovered());
+            }
         }
     }
 }

@@ -439,9 +439,10 @@ public final class SipProxy implements MediaSink {
 
     /** A packet from another relay's flow on a stream's overlay port; the caller keeps the buffer. */
     @Override
-    public void onNodeMedia(int overlayPort, ByteBuf packet, long flowSequence, long sendTimeNanos, long now) {
+    public void onNodeMedia(int overlayPort, ByteBuf packet, long flowSequence, long sendTimeNanos, boolean recovered,
+            long now) {
         try {
-            calls.onNodePacket(overlayPort, packet, flowSequence, sendTimeNanos, now);
+            calls.onNodePacket(overlayPort, packet, flowSequence, sendTimeNanos, recovered, now);
         } catch (RuntimeException e) {
             fault(e);
         }

@@ -25,19 +25,23 @@ import java.net.InetSocketAddress;
  * @param codec the codec of the last voice packet sent to the phone as {@code encoding/clock rate}
  *     ("PCMU/8000", "opus/48000"), from the call's SDP or RFC 3551's static types; null before one or
  *     when its payload type was never declared
+ * @param deadlineMs how far a packet for the phone may trail the stream's best transit before the
+ *     egress drops it as late: {@code mediaDeadlinePackets} of the phones' a=ptime, else the relay's
+ *     {@code mediaDeadline}
  */
 public record StreamStatistics(int index, int rtpPort, int overlayPort, InetSocketAddress advertised,
         InetSocketAddress latched, String remoteNode, int remotePort, boolean held, Direction fromPhone,
         Direction toPhone, long sentToNode, long deliveredToPhone, RtcpReport phoneReport, double accessRttMs,
-        double farRttMs, String codec) {
+        double farRttMs, String codec, double deadlineMs) {
 
-    /** A stream whose codec is not known: its E-model figures are G.711's. */
+    /** A stream whose codec is not known (its E-model figures are G.711's), with the default deadline. */
     public StreamStatistics(int index, int rtpPort, int overlayPort, InetSocketAddress advertised,
             InetSocketAddress latched, String remoteNode, int remotePort, boolean held, Direction fromPhone,
             Direction toPhone, long sentToNode, long deliveredToPhone, RtcpReport phoneReport, double accessRttMs,
             double farRttMs) {
         this(index, rtpPort, overlayPort, advertised, latched, remoteNode, remotePort, held, fromPhone, toPhone,
-                sentToNode, deliveredToPhone, phoneReport, accessRttMs, farRttMs, null);
+                sentToNode, deliveredToPhone, phoneReport, accessRttMs, farRttMs, null,
+                RelayConfig.DEFAULT_MEDIA_DEADLINE.toNanos() / 1e6);
     }
 
     /**
@@ -57,12 +61,22 @@ public record StreamStatistics(int index, int rtpPort, int overlayPort, InetSock
      * @param meanTransitMs mean transit: for {@code toPhone} the one-way delay from the far relay's node
      *     (the overlay reads send times onto this node's clock); for {@code fromPhone} arrival minus the RTP
      *     media time, counted from the first packet's, whose changes alone mean something (the jitter)
+     * @param recovered of the packets received, those an overlay link recovered on the way (lost once and
+     *     sent again); for {@code fromPhone}, whose leg has no recovery, 0. {@code lost} counts what no
+     *     recovery brought back, so {@code lost + recovered} is what the overlay lost before recovery
      */
     public record Direction(long received, long expected, long lost, long late, long duplicates, long rtcp,
-            long dropped, double jitterMs, double meanTransitMs) {
+            long dropped, double jitterMs, double meanTransitMs, long recovered) {
+
+        /** A direction in which nothing was recovered. */
+        public Direction(long received, long expected, long lost, long late, long duplicates, long rtcp, long dropped,
+                double jitterMs, double meanTransitMs) {
+            this(received, expected, lost, late, duplicates, rtcp, dropped, jitterMs, meanTransitMs, 0);
+        }
+
         static Direction of(ReceptionStats s, long rtcp, long dropped) {
             return new Direction(s.received(), s.expected(), s.lost(), s.late(), s.duplicates(), rtcp, dropped,
-                    s.jitterNanos() / 1e6, s.meanTransitNanos() / 1e6);
+                    s.jitterNanos() / 1e6, s.meanTransitNanos() / 1e6, s.recovered());
         }
 
         /** Lost or late over expected, in percent. */

@@ -60,6 +60,7 @@ final class SdpParser {
         int originLine = -1;
         Connection session = null;
         MediaDirection sessionDirection = null;
+        java.time.Duration sessionPtime = null;
         List<MediaDescription> media = new ArrayList<>(mediaCount);
         Section section = null;
         for (int i = 0; i < lines.size(); i++) {
@@ -112,6 +113,15 @@ final class SdpParser {
                         if (map != null) {
                             section.rtpMaps.add(map);
                         }
+                    } else if (name.equals("ptime")) {
+                        // RFC 8866 puts it in a media section; some phones write it once for the session,
+                        // read as every section's that has none. An unreadable one is left out, not refused.
+                        java.time.Duration ptime = ptime(SdpAttributes.value(b, line));
+                        if (section == null) {
+                            sessionPtime = sessionPtime == null ? ptime : sessionPtime;
+                        } else if (section.ptime == null) {
+                            section.ptime = ptime;
+                        }
                     } else if (section != null && name.equals("rtcp")) {
                         if (!section.rtcp(SdpAttributes.value(b, line))) {
                             return SdpParseResult.failed(SdpParseError.BAD_RTCP, i);
@@ -127,7 +137,41 @@ final class SdpParser {
         if (origin == null) {
             return SdpParseResult.failed(SdpParseError.BAD_ORIGIN, -1);
         }
+        if (sessionPtime != null) {
+            for (int i = 0; i < media.size(); i++) {
+                if (media.get(i).ptime() == null) {
+                    media.set(i, media.get(i).withPtime(sessionPtime));
+                }
+            }
+        }
         return SdpParseResult.ok(new SessionDescription(b, lines, origin, originLine, session, sessionDirection, media));
+    }
+
+    /** Most ptime read: a packet of ten seconds is no call's (RFC 3551's longest frames are 30 ms). */
+    static final long MAX_PTIME_MICROS = 10_000_000;
+
+    /**
+     * a=ptime:&lt;packet time&gt; in milliseconds, a whole or decimal number above zero (RFC 8866 section
+     * 6.4: non-zero-int-or-real), kept to the microsecond; null when unreadable or out of range.
+     */
+    static java.time.Duration ptime(String value) {
+        if (value == null || value.isEmpty() || value.length() > 16) {
+            return null;
+        }
+        int dot = value.indexOf('.');
+        String whole = dot < 0 ? value : value.substring(0, dot);
+        String fraction = dot < 0 ? "" : value.substring(dot + 1);
+        if (whole.isEmpty() || (dot >= 0 && fraction.isEmpty())) {
+            return null;
+        }
+        long ms = number(whole, 5);
+        String micros = (fraction + "000").substring(0, 3);
+        long part = number(micros, 3);
+        if (ms < 0 || part < 0 || (fraction.length() > 3 && number(fraction.substring(3), 13) < 0)) {
+            return null;
+        }
+        long total = ms * 1000 + part;
+        return total <= 0 || total > MAX_PTIME_MICROS ? null : java.time.Duration.ofNanos(total * 1000);
     }
 
     private static Origin origin(String value) {
@@ -186,6 +230,7 @@ final class SdpParser {
         Connection rtcpAddress;
         MediaDirection direction;
         boolean rtcpMux;
+        java.time.Duration ptime;
         final List<RtpMap> rtpMaps = new ArrayList<>(4);
 
         private Section(int index, String media, int port, int portCount, String proto, List<String> formats, int mLine) {
@@ -236,7 +281,7 @@ final class SdpParser {
 
         MediaDescription build() {
             return new MediaDescription(index, media, port, portCount, proto, formats, connection, rtcpPort, rtcpAddress,
-                    direction, rtcpMux, mLine, List.copyOf(rtpMaps));
+                    direction, rtcpMux, mLine, List.copyOf(rtpMaps), ptime);
         }
     }
 }

@@ -71,10 +71,10 @@ class CallRecordJsonTest {
 
     @Test
     void aRecordIsOneLineOfTheCallsFieldsPlacedOnTheWallClock() throws Exception {
-        StreamStatistics.Direction in = new StreamStatistics.Direction(96, 100, 4, 1, 2, 5, 0, 3.25, 12.5);
+        StreamStatistics.Direction in = new StreamStatistics.Direction(96, 100, 4, 1, 2, 5, 0, 3.25, 12.5, 7);
         StreamStatistics.Direction out = new StreamStatistics.Direction(100, 100, 0, 0, 0, 5, 0, 1.0, -3.0);
         StreamStatistics stream = new StreamStatistics(0, 30000, 5000, new InetSocketAddress("127.0.0.1", 40000),
-                null, "b", 6000, false, out, in, 100, 95, new RtcpReport(2, 10.15625, 9, 20), 4.0, 30.0, "PCMU/8000");
+                null, "b", 6000, false, out, in, 100, 95, new RtcpReport(2, 10.15625, 9, 20), 4.0, 30.0, "PCMU/8000", 150.0);
         CallStatistics call = new CallStatistics("odd\"call\\id\n", "sip:a\"b@x", "sip:bob@y", "ENDED",
                 "Phone[127.0.0.1:5080]", "Node[b]", 65_000, 30_000, "bye", List.of(stream));
 
@@ -101,9 +101,12 @@ class CallRecordJsonTest {
         assertThat(s.get("latched").isNull()).isTrue();
         assertThat(s.get("held").asBoolean()).isFalse();
         assertThat(s.get("codec").asText()).isEqualTo("PCMU/8000");
+        assertThat(s.get("deadlineMs").asDouble()).isEqualTo(150.0);
         JsonNode toPhone = s.get("toPhone");
         assertThat(toPhone.get("expected").asLong()).isEqualTo(100);
         assertThat(toPhone.get("lost").asLong()).isEqualTo(4);
+        assertThat(toPhone.get("recovered").asLong()).isEqualTo(7);
+        assertThat(s.get("fromPhone").get("recovered").asLong()).isZero();
         assertThat(toPhone.get("late").asLong()).isEqualTo(1);
         assertThat(toPhone.get("duplicates").asLong()).isEqualTo(2);
         assertThat(toPhone.get("jitterMs").asDouble()).isEqualTo(3.25);

@@ -172,12 +172,88 @@ class MediaRelayTest {
     }
 
     private void deliverAtB(int overlayPort, long seq, long sent, long at) {
+        deliverAtB(pair, overlayPort, seq, sent, false, at);
+    }
+
+    private static void deliverAtB(RelayPair pair, int overlayPort, long seq, long sent, boolean recovered, long at) {
         ByteBuf p = rtp((int) seq, seq * 160);
         try {
-            pair.b.onNodeMedia(overlayPort, p, seq, sent, at);
+            pair.b.onNodeMedia(overlayPort, p, seq, sent, recovered, at);
         } finally {
             p.release();
         }
+    }
+
+    /** A call in which phone A asks for 10 ms packets and phone B for 40 ms. */
+    private static void callWithPacketTimes(RelayPair pair, String callId) {
+        pair.fromPhoneA(SipText.invite(callId, "z9hG4bK-" + callId, SipText.sdp("127.0.0.1", 41000, "53655765", 1,
+                "a=ptime:10\r\n")));
+        pair.atA();
+        String invite = pair.atB();
+        pair.fromPhoneB(response(invite, 200, "tagB", SipText.sdp("127.0.0.1", 40000, "98765", 1, "a=ptime:40\r\n")));
+        pair.atA();
+        pair.fromPhoneA(SipText.request("ACK", "sip:bob@127.0.0.1:5070", "z9hG4bK-ack" + callId, "tagA", "tagB",
+                callId, 1, "", null));
+        pair.atB();
+    }
+
+    @Test
+    void eachStreamsDeadlineIsFivePacketsOfThePacketTimeItsPhoneAskedFor() {
+        callWithPacketTimes(pair, "d1");
+        StreamStatistics atB = pair.b.calls(pair.now).get(0).streams().get(0);
+        assertThat(atB.deadlineMs()).isEqualTo(200.0);
+        assertThat(pair.a.calls(pair.now).get(0).streams().get(0).deadlineMs()).isEqualTo(50.0);
+
+        // 150 ms behind the best transit: within phone B's 200 ms, past the relay's 100 ms default.
+        long t = pair.now;
+        deliverAtB(atB.overlayPort(), 0, t - 10_000_000L, t);
+        deliverAtB(atB.overlayPort(), 1, t + 20_000_000L - 10_000_000L, t + 20_000_000L + 150_000_000L);
+        deliverAtB(atB.overlayPort(), 2, t + 40_000_000L - 10_000_000L, t + 40_000_000L + 210_000_000L);
+        StreamStatistics.Direction in = pair.b.calls(pair.now).get(0).streams().get(0).toPhone();
+        assertThat(in.late()).isEqualTo(1);
+        assertThat(pair.mediaB.toPhone).hasSize(2);
+
+        // A re-offer without a=ptime: phone A's stream falls back to what phone B asks for, which it sends.
+        pair.fromPhoneA(SipText.request("INVITE", "sip:bob@127.0.0.1:5070", "z9hG4bK-d1re", "tagA", "tagB", "d1", 2,
+                "", SipText.sdp("127.0.0.1", 41000, "53655765", 2, "")));
+        pair.atA();
+        String reInvite = pair.atB();
+        pair.fromPhoneB(response(reInvite, 200, null, SipText.sdp("127.0.0.1", 40000, "98765", 2, "a=ptime:40\r\n")));
+        pair.atA();
+        assertThat(pair.a.calls(pair.now).get(0).streams().get(0).deadlineMs()).isEqualTo(200.0);
+    }
+
+    @Test
+    void withoutDeadlinePacketsEveryStreamTakesTheRelaysDeadline() {
+        RelayPair fixed = new RelayPair(c -> c.mediaDeadlinePackets(0), c -> c.mediaDeadlinePackets(0)
+                .mediaDeadline(Duration.ofMillis(80)));
+        callWithPacketTimes(fixed, "d2");
+        assertThat(fixed.a.calls(fixed.now).get(0).streams().get(0).deadlineMs()).isEqualTo(100.0);
+        assertThat(fixed.b.calls(fixed.now).get(0).streams().get(0).deadlineMs()).isEqualTo(80.0);
+    }
+
+    @Test
+    void aStreamWithoutPacketTimesTakesTheRelaysDeadline() {
+        call("d3");
+        assertThat(pair.b.calls(pair.now).get(0).streams().get(0).deadlineMs()).isEqualTo(100.0);
+    }
+
+    @Test
+    void packetsTheOverlayRecoveredAreCountedOnceEvenWhenTheyCameTwice() {
+        call("r1");
+        int overlayPort = pair.b.calls(pair.now).get(0).streams().get(0).overlayPort();
+        long t = pair.now;
+        deliverAtB(pair, overlayPort, 0, t - 10_000_000L, false, t);
+        deliverAtB(pair, overlayPort, 2, t - 10_000_000L, false, t + 40_000_000L);
+        deliverAtB(pair, overlayPort, 1, t - 10_000_000L, true, t + 45_000_000L);
+        deliverAtB(pair, overlayPort, 1, t - 10_000_000L, true, t + 46_000_000L);
+        deliverAtB(pair, overlayPort, 4, t - 10_000_000L, false, t + 80_000_000L);
+        StreamStatistics stream = pair.b.calls(pair.now).get(0).streams().get(0);
+        assertThat(stream.toPhone().recovered()).isEqualTo(1);
+        assertThat(stream.toPhone().duplicates()).isEqualTo(1);
+        assertThat(stream.toPhone().lost()).isEqualTo(1);
+        assertThat(stream.fromPhone().recovered()).isZero();
+        assertThat(pair.mediaB.toPhone).hasSize(4);
     }
 
     @Test

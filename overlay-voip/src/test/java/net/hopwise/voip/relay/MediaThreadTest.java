@@ -46,7 +46,8 @@ class MediaThreadTest {
             }
 
             @Override
-            public void onNodeMedia(int overlayPort, ByteBuf packet, long flowSequence, long sendTimeNanos, long now) {
+            public void onNodeMedia(int overlayPort, ByteBuf packet, long flowSequence, long sendTimeNanos,
+                    boolean recovered, long now) {
             }
         };
     }

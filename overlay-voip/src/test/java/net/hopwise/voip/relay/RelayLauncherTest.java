@@ -43,6 +43,11 @@ class RelayLauncherTest {
         assertThat(run("--name", "a", "--sip", "127.0.0.1:5060", "--call-records", "bad\u0000name", "--insecure"))
                 .isEqualTo(2);
         assertThat(err.toString(StandardCharsets.UTF_8)).contains("not a file name");
+        assertThat(run("--name", "a", "--sip", "127.0.0.1:5060", "--media-deadline-packets", "101", "--insecure"))
+                .isEqualTo(2);
+        assertThat(err.toString(StandardCharsets.UTF_8)).contains("mediaDeadlinePackets must be 0 to 100, got 101");
+        assertThat(run("--name", "a", "--sip", "127.0.0.1:5060", "--media-deadline", "0", "--insecure")).isEqualTo(2);
+        assertThat(err.toString(StandardCharsets.UTF_8)).contains("mediaDeadline");
         assertThat(run("--help")).isZero();
         assertThat(out.toString(StandardCharsets.UTF_8)).contains("[--call-records FILE]");
     }

@@ -218,7 +218,7 @@ final class RelayPair {
             packet.getBytes(packet.readerIndex(), bytes);
             ByteBuf copy = ALLOC.buffer().writeBytes(bytes);
             try {
-                other.onNodeMedia(remotePort, copy, seq, now - mediaDelayNanos, now);
+                other.onNodeMedia(remotePort, copy, seq, now - mediaDelayNanos, false, now);
             } finally {
                 copy.release();
             }

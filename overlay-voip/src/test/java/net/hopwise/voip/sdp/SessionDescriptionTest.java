@@ -52,6 +52,32 @@ class SessionDescriptionTest {
     }
 
     @Test
+    void packetTimesAreReadPerSectionAndASessionLevelOneFillsTheSectionsWithoutTheirOwn() {
+        assertThat(parse(SdpSamples.BARESIP_ICE).media().get(0).ptime()).isEqualTo(java.time.Duration.ofMillis(20));
+        assertThat(parse(SdpSamples.SIPP_UAC).media().get(0).ptime()).isNull();
+        SessionDescription two = parse(SdpSamples.SIPP_UAC.replace("t=0 0\r\n", "t=0 0\r\na=ptime:30\r\n")
+                + "m=audio 6002 RTP/AVP 8\r\na=ptime:2.5\r\na=ptime:60\r\n");
+        assertThat(two.media()).extracting(MediaDescription::ptime)
+                .containsExactly(java.time.Duration.ofMillis(30), java.time.Duration.ofNanos(2_500_000));
+    }
+
+    @Test
+    void anUnreadablePacketTimeIsLeftOutNotRefused() {
+        for (String bad : new String[] {"", "0", "0.0", "-20", "20ms", "1e3", ".5", "20.", "10001", "99999999999999999",
+                "20 30"}) {
+            SessionDescription sdp = parse(SdpSamples.SIPP_UAC + "a=ptime:" + bad + "\r\n");
+            assertThat(sdp.media().get(0).ptime()).as("a=ptime:%s", bad).isNull();
+        }
+        assertThat(parse(SdpSamples.SIPP_UAC + "a=ptime\r\n").media().get(0).ptime()).isNull();
+        assertThat(parse(SdpSamples.SIPP_UAC + "a=ptime:0.125\r\n").media().get(0).ptime())
+                .isEqualTo(java.time.Duration.ofNanos(125_000));
+        assertThat(parse(SdpSamples.SIPP_UAC + "a=ptime:20.0001\r\n").media().get(0).ptime())
+                .isEqualTo(java.time.Duration.ofMillis(20));
+        assertThat(parse(SdpSamples.SIPP_UAC + "a=ptime:10000\r\n").media().get(0).ptime())
+                .isEqualTo(java.time.Duration.ofSeconds(10));
+    }
+
+    @Test
     void holdIsSendonlyInactiveOrTheZeroAddress() {
         assertThat(parse(SdpSamples.SIPP_UAC).onHold()).isFalse();
         assertThat(parse(SdpSamples.SIPP_UAC + "a=sendonly\r\n").onHold()).isTrue();
