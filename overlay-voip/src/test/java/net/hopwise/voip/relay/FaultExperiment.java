@@ -1,18 +1,11 @@
 package net.hopwise.voip.relay;
 
 import java.io.IOException;
-import java.io.InputStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.StandardCopyOption;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
-import java.util.Map;
-import java.util.TreeMap;
-import net.hopwise.overlay.impair.ImpairmentConfig;
-import net.hopwise.overlay.testing.Eventually;
 import net.hopwise.overlay.testing.LeakDetection;
 
 /**
@@ -65,87 +58,21 @@ public final class FaultExperiment {
     }
 
     private static void load(Path dir, int calls, int rate, int seconds) throws IOException {
-        byte[] alaw = new byte[8000 * seconds];
-        Arrays.fill(alaw, (byte) 0xD5);
-        Files.write(dir.resolve("silence.al"), alaw);
-        for (String scenario : List.of("uac_rtp.xml", "uas_echo.xml")) {
-            try (InputStream in = FaultExperiment.class.getResourceAsStream("/sipp/" + scenario)) {
-                Files.copy(in, dir.resolve(scenario), StandardCopyOption.REPLACE_EXISTING);
-            }
+        LoadRun.Result r = LoadRun.run(dir, calls, rate, seconds);
+        System.out.printf(Locale.ROOT, "load: %d calls at %d/s with %d s of RTP each way: SIPp uac exit %d, uas exit"
+                + " %d (0: every call successful), %.1f s; both relays idle %.1f s after SIPp ended%n", calls, rate,
+                seconds, r.uacExit(), r.uasExit(), r.sippSeconds(), r.idleSeconds());
+        System.out.printf(Locale.ROOT, "calls ended at a %d, at b %d, end reasons at a %s, calls without media %d%n",
+                r.endedA(), r.endedB(), r.endReasonsA(), r.callsWithoutMedia());
+        System.out.printf(Locale.ROOT, "media: %d RTP packets from the caller at a, %d delivered to the callee by b,"
+                + " lost %d, late %d, duplicates %d; %d echo packets delivered to the caller by a%n", r.fromCaller(),
+                r.toCallee(), r.lost(), r.late(), r.duplicates(), r.echoed());
+        System.out.println("relay a " + r.stateA() + " " + r.countersA());
+        System.out.println("relay b " + r.stateB() + " " + r.countersB());
+        if (r.uacExit() != 0 || r.uasExit() != 0) {
+            System.out.println("SIPp's logs and -trace_err files are in " + dir);
+            System.out.println(r.sippOutput());
         }
-        long started = System.nanoTime();
-        // RelaySites' relays keep RFC 3261's T1: SIPp's uas aborts a call when a retransmitted INVITE
-        // reaches it after its 200, which a 50 ms T1 provoked whenever SIPp was slow to answer.
-        try (RelaySites sites = new RelaySites(List.of(new RelaySites.Link("a", "b", ImpairmentConfig.none())), 7,
-                39000, b -> b)) {
-            int uasPort = Sipp.freeUdpPort();
-            String uasMedia = Integer.toString(Sipp.freeMediaPort());
-            String limit = (calls / rate + 120) + "s";
-            Sipp uas = Sipp.start(dir, "uas-load", "-sf", "uas_echo.xml", "-key", "sdp_port", uasMedia, "-i",
-                    "127.0.0.1", "-p", Integer.toString(uasPort), "-mi", "127.0.0.1", "-mp", uasMedia, "-rtp_echo",
-                    "-m", Integer.toString(calls), "-nostdin", "-timeout", limit, "-timeout_error", "-trace_err");
-            Sipp uac = Sipp.start(dir, "uac-load", "127.0.0.1:" + uasPort, "-rsa",
-                    "127.0.0.1:" + sites.relayA.sipAddress().getPort(), "-sf", "uac_rtp.xml", "-s", "bob", "-i",
-                    "127.0.0.1", "-p", Integer.toString(Sipp.freeUdpPort()), "-mi", "127.0.0.1",
-                    "-mp", Integer.toString(Sipp.freeMediaPort()), "-d", Integer.toString(seconds * 1000 + 500),
-                    "-m", Integer.toString(calls), "-r", Integer.toString(rate), "-l", "200", "-nostdin",
-                    "-timeout", limit, "-timeout_error", "-trace_err");
-            int uacExit = uac.awaitFor(calls / rate + 180);
-            int uasExit = uas.awaitFor(60);
-            long sippDone = System.nanoTime();
-            awaitIdle(sites);
-            long idle = System.nanoTime();
-            long[] media = new long[7];
-            for (CallStatistics c : sites.endedA) {
-                StreamStatistics s = c.streams().get(0);
-                media[0] += s.fromPhone().received();
-                media[2] += s.deliveredToPhone();
-            }
-            for (CallStatistics c : sites.endedB) {
-                StreamStatistics s = c.streams().get(0);
-                media[1] += s.deliveredToPhone();
-                media[3] += s.toPhone().lost();
-                media[4] += s.toPhone().late();
-                media[5] += s.toPhone().duplicates();
-            }
-            Map<String, String> endReasons = new TreeMap<>();
-            sites.endedA.forEach(c -> endReasons.merge(c.endReason(), "1", (x, y) -> Integer.toString(
-                    Integer.parseInt(x) + 1)));
-            System.out.printf(Locale.ROOT, "load: %d calls at %d/s with %d s of RTP each way: SIPp uac exit %d, uas exit"
-                    + " %d (0: every call successful), %.1f s; both relays idle %.1f s after SIPp ended%n", calls, rate,
-                    seconds, uacExit, uasExit, (sippDone - started) / 1e9, (idle - sippDone) / 1e9);
-            System.out.printf(Locale.ROOT, "calls ended at a %d, at b %d, end reasons at a %s%n", sites.endedA.size(),
-                    sites.endedB.size(), endReasons);
-            System.out.printf(Locale.ROOT, "media: %d RTP packets from the caller at a, %d delivered to the callee by b,"
-                    + " lost %d, late %d, duplicates %d; %d echo packets delivered to the caller by a%n", media[0],
-                    media[1], media[3], media[4], media[5], media[2]);
-            System.out.println("relay a " + sites.relayA.state() + " " + nonZero(sites.relayA.counters()));
-            System.out.println("relay b " + sites.relayB.state() + " " + nonZero(sites.relayB.counters()));
-            if (uacExit != 0 || uasExit != 0) {
-                System.out.println("SIPp's logs and -trace_err files are in " + dir);
-                System.out.println(uac.output());
-            }
-        }
-    }
-
-    private static void awaitIdle(RelaySites sites) {
-        // Eventually gives up after 30 s; transactions live 64 T1 = 32 s after the last call.
-        for (int i = 0; ; i++) {
-            try {
-                Eventually.await("both relays idle", () -> sites.relayA.state().idle() && sites.relayB.state().idle());
-                return;
-            } catch (AssertionError e) {
-                if (i == 2) {
-                    throw e;
-                }
-            }
-        }
-    }
-
-    private static Map<String, Long> nonZero(Map<String, Long> counters) {
-        Map<String, Long> out = new TreeMap<>(counters);
-        out.values().removeIf(v -> v == 0);
-        return out;
     }
 
     private static int intArg(String[] args, String name, int fallback) {
