@@ -91,7 +91,10 @@ public final class OverlayPort implements AutoCloseable {
         return new RealTimeFlow(this, destination, destinationPort, metric);
     }
 
-    /** What the real-time flows arriving at this port look like now: delay, loss, late packets, jitter. */
+    /**
+     * What the real-time flows arriving at this port look like now: delay, loss, late packets, packets
+     * recovered by a link on the way, jitter.
+     */
     public List<RealTimeFlowStatistics> realTimeFlows() {
         return node.realTimeFlows(port);
     }

@@ -17,6 +17,7 @@ public final class ReceivedMessage {
     private final ByteBuf payload;
     private final long flowSequence;
     private final long sendTimeNanos;
+    private final boolean recovered;
 
     /** A message that is not part of a real-time flow. */
     public ReceivedMessage(NodeId source, String sourceName, int sourcePort, int destinationPort, ByteBuf payload) {
@@ -30,6 +31,17 @@ public final class ReceivedMessage {
      */
     public ReceivedMessage(NodeId source, String sourceName, int sourcePort, int destinationPort, ByteBuf payload,
             long flowSequence, long sendTimeNanos) {
+        this(source, sourceName, sourcePort, destinationPort, payload, flowSequence, sendTimeNanos, false);
+    }
+
+    /**
+     * @param flowSequence the real-time flow's sequence number of this packet (its low 32 bits, which
+     *     travel), or {@link #NOT_REAL_TIME}
+     * @param sendTimeNanos when the origin sent it, read on this node's clock, or {@link #NOT_REAL_TIME}
+     * @param recovered whether a link on the way resent this real-time packet; false for other messages
+     */
+    public ReceivedMessage(NodeId source, String sourceName, int sourcePort, int destinationPort, ByteBuf payload,
+            long flowSequence, long sendTimeNanos, boolean recovered) {
         this.source = source;
         this.sourceName = sourceName;
         this.sourcePort = sourcePort;
@@ -37,6 +49,7 @@ public final class ReceivedMessage {
         this.payload = payload;
         this.flowSequence = flowSequence;
         this.sendTimeNanos = sendTimeNanos;
+        this.recovered = recovered && flowSequence != NOT_REAL_TIME;
     }
 
     /** What {@link #flowSequence()} and {@link #sendTimeNanos()} say of a message that is not real-time. */
@@ -66,6 +79,16 @@ public final class ReceivedMessage {
      */
     public long sendTimeNanos() {
         return sendTimeNanos;
+    }
+
+    /**
+     * Whether this real-time packet arrived only because a link on its way resent it: a loss that
+     * hop-by-hop recovery repaired, later than its neighbours by at least a round trip of that link.
+     * Marked by the link that resent it and kept by every node after it. False for a packet that no
+     * link had to resend, and for messages that are not real-time.
+     */
+    public boolean recovered() {
+        return recovered;
     }
 
     public NodeId source() {

@@ -16,7 +16,8 @@ import org.junit.jupiter.api.Test;
 
 /**
  * A real-time flow over real UDP sockets on loopback, a-b-c, with 10% loss impaired on a to b: the
- * real-time link a-b recovers, so the flow at c loses far less than the link.
+ * real-time link a-b recovers, so the flow at c loses far less than the link, and the packets a
+ * resent reach c marked recovered across b.
  */
 class RealTimeUdpTest {
     private static final int PACKETS = 2000;
@@ -41,7 +42,13 @@ class RealTimeUdpTest {
                 a.impair("b", Direction.OUTBOUND, ImpairmentConfig.builder().bernoulliLoss(LINK_LOSS).build());
 
                 AtomicLong delivered = new AtomicLong();
-                OverlayPort sink = c.openPort(5004, m -> delivered.incrementAndGet());
+                AtomicLong deliveredRecovered = new AtomicLong();
+                OverlayPort sink = c.openPort(5004, m -> {
+                    delivered.incrementAndGet();
+                    if (m.recovered()) {
+                        deliveredRecovered.incrementAndGet();
+                    }
+                });
                 OverlayPort source = a.openPort(4000, m -> {});
                 RealTimeFlow flow = source.openRealTime("c", 5004);
                 assertThat(flow.metric()).isEqualTo(RoutingMetric.EXPECTED_LATENCY);
@@ -81,6 +88,17 @@ class RealTimeUdpTest {
                         .functionCounter().count()).as("tail packets may still arrive")
                         .isGreaterThanOrEqualTo((double) s.received());
                 assertThat(delivered.get()).as("the handler saw every packet counted").isGreaterThanOrEqualTo(s.received());
+                // Read after the flow's statistics, so that packets still arriving only raise what follows.
+                assertThat(s.recovered()).as("packets a resent, marked at c: %s", s).isGreaterThan(0);
+                assertThat(deliveredRecovered.get()).as("the handler saw every recovered packet counted")
+                        .isGreaterThanOrEqualTo(s.recovered());
+                long recoveredAtB = b.inspect(e -> e.realTimeChannel(a.id()).recovered());
+                assertThat(recoveredAtB).as("each marked packet filled a gap on a-b")
+                        .isGreaterThanOrEqualTo(s.recovered());
+                assertThat(registry.get("hopwise.realtime.recovered").tag("node", "c").functionCounter().count())
+                        .isGreaterThanOrEqualTo((double) s.recovered());
+                assertThat(registry.get("hopwise.realtime.recovered").tag("node", "b").functionCounter().count())
+                        .as("b delivers nothing").isZero();
             } finally {
                 a.stop();
                 b.stop();

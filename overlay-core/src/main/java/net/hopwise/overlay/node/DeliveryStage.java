@@ -70,7 +70,7 @@ final class DeliveryStage implements Stage {
         int count = DataHeader.fragmentCount(body);
         ByteBuf payload = body.slice(body.readerIndex() + DataHeader.LENGTH, body.readableBytes() - DataHeader.LENGTH);
         if (count == 1) {
-            deliver(origin, DataHeader.sourcePort(body), port, payload, NOT_REAL_TIME, NOT_REAL_TIME);
+            deliver(origin, DataHeader.sourcePort(body), port, payload, NOT_REAL_TIME, NOT_REAL_TIME, false);
             return;
         }
         Reassembler.Result result = reassembler.accept(origin, DataHeader.messageId(body),
@@ -81,14 +81,15 @@ final class DeliveryStage implements Stage {
         if (result.outcome() == Reassembler.Outcome.COMPLETE) {
             ByteBuf message = result.message();
             try {
-                deliver(origin, DataHeader.sourcePort(body), port, message, NOT_REAL_TIME, NOT_REAL_TIME);
+                deliver(origin, DataHeader.sourcePort(body), port, message, NOT_REAL_TIME, NOT_REAL_TIME, false);
             } finally {
                 message.release();
             }
         }
     }
 
-    void deliver(long origin, int sourcePort, int port, ByteBuf payload, long flowSequence, long sendTime) {
+    void deliver(long origin, int sourcePort, int port, ByteBuf payload, long flowSequence, long sendTime,
+            boolean recovered) {
         MessageHandler handler = ports.get(port);
         if (handler == null) {
             counters.drop(DropReason.PORT_CLOSED);
@@ -97,7 +98,7 @@ final class DeliveryStage implements Stage {
         counters.add(NodeCounters.MESSAGES_DELIVERED, 1);
         try {
             handler.onMessage(new ReceivedMessage(new NodeId(origin), node.nameOf(origin), sourcePort, port,
-                    payload.duplicate(), flowSequence, sendTime));
+                    payload.duplicate(), flowSequence, sendTime, recovered));
         } catch (RuntimeException e) {
             counters.add(NodeCounters.HANDLER_FAILURES, 1);
             LOG.log(Level.WARNING, "message handler on port " + port + " of node " + config.name() + " failed", e);

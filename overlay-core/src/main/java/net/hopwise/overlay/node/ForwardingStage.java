@@ -96,7 +96,7 @@ final class ForwardingStage implements Stage {
         if (destination.value() == selfId) {
             counters.add(NodeCounters.MESSAGES_SENT, 1);
             node.deliver(selfId, sourcePort, destinationPort, payload, DeliveryStage.NOT_REAL_TIME,
-                    DeliveryStage.NOT_REAL_TIME);
+                    DeliveryStage.NOT_REAL_TIME, false);
             return SendResult.ACCEPTED;
         }
         Neighbour via = node.firstHop(destination, metric);
@@ -142,7 +142,7 @@ final class ForwardingStage implements Stage {
             try {
                 counters.add(NodeCounters.MESSAGES_SENT, 1);
                 node.deliver(selfId, sourcePort, destinationPort, packet.slice(PREPARED_HEADROOM, payloadLength),
-                        DeliveryStage.NOT_REAL_TIME, DeliveryStage.NOT_REAL_TIME);
+                        DeliveryStage.NOT_REAL_TIME, DeliveryStage.NOT_REAL_TIME, false);
             } finally {
                 packet.release();
             }

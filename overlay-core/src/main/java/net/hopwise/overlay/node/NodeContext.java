@@ -421,8 +421,9 @@ final class NodeContext {
     }
 
     /** Hands a message to the application on a local port. */
-    void deliver(long origin, int sourcePort, int port, ByteBuf payload, long flowSequence, long sendTime) {
-        delivery.deliver(origin, sourcePort, port, payload, flowSequence, sendTime);
+    void deliver(long origin, int sourcePort, int port, ByteBuf payload, long flowSequence, long sendTime,
+            boolean recovered) {
+        delivery.deliver(origin, sourcePort, port, payload, flowSequence, sendTime, recovered);
     }
 
     boolean isPortOpen(int port) {

@@ -9,7 +9,8 @@ public final class RealTimeCounters {
     static final int FORWARDED = 1;
     static final int DELIVERED = 2;
     static final int LATE = 3;
-    private final long[] counts = new long[4];
+    static final int RECOVERED = 4;
+    private final long[] counts = new long[5];
 
     void add(int counter) {
         Opaque.add(counts, counter, 1);
@@ -33,5 +34,10 @@ public final class RealTimeCounters {
     /** Delivered real-time packets older than the late deadline. */
     public long late() {
         return Opaque.get(counts, LATE);
+    }
+
+    /** Delivered real-time packets that a link on the way had to resend. */
+    public long recovered() {
+        return Opaque.get(counts, RECOVERED);
     }
 }

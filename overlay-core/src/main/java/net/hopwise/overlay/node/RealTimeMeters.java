@@ -35,6 +35,9 @@ public final class RealTimeMeters implements AutoCloseable {
         node("Real-time packets delivered to local ports", c, RealTimeCounters::delivered, "direction", "delivered");
         nodeMeters.add(FunctionCounter.builder("hopwise.realtime.late", c, x -> x.late())
                 .description("Delivered real-time packets later than the deadline").tags(nodeTags).register(registry));
+        nodeMeters.add(FunctionCounter.builder("hopwise.realtime.recovered", c, x -> x.recovered())
+                .description("Delivered real-time packets that a link on the way resent").tags(nodeTags)
+                .register(registry));
     }
 
     private void node(String description, RealTimeCounters c, ToLongFunction<RealTimeCounters> f, String... tags) {

@@ -25,7 +25,9 @@ import net.hopwise.overlay.wire.WireHeader;
  * The real-time layer of a node: a real-time channel per link (made on first use), which numbers
  * each packet for the link, keeps it for a retransmission while it can still arrive in time and asks
  * for what it misses; and the flows arriving at local ports, with their statistics and duplicate
- * suppression. Packets are forwarded at once, out of order, and never wait.
+ * suppression. Packets are forwarded at once, out of order, and never wait. A resent packet is
+ * flagged, and the flag becomes a mark later hops keep, so that its destination can tell which
+ * packets recovery saved (RealTimeCodec has the flags).
  *
  * <p>Sans-IO like the rest of the node: it sends, forwards and delivers through the {@link NodeContext}
  * of its node, on the node's thread and clock.
@@ -82,7 +84,7 @@ final class RealTimeStage implements Stage {
         }
         if (destination.equals(node.id())) {
             realTimeCounters.add(RealTimeCounters.SENT);
-            deliverRealTime(node.selfId(), sourcePort, destinationPort, flowSequence, node.now(), payload);
+            deliverRealTime(node.selfId(), sourcePort, destinationPort, flowSequence, node.now(), payload, false);
             return SendResult.ACCEPTED;
         }
         Neighbour via = node.firstHop(destination, metric);
@@ -198,14 +200,17 @@ final class RealTimeStage implements Stage {
         ByteBuf copy = allocator.ioBuffer(stored.readableBytes());
         copy.writeBytes(stored, stored.readerIndex(), stored.readableBytes());
         WireHeader.restamp(copy, node.selfId(), via.id().value(), via.takeLinkSequence());
-        if (WireHeader.typeCode(copy) != PacketType.REALTIME_DATA.code()) {
+        if (WireHeader.typeCode(copy) == PacketType.REALTIME_DATA.code()) {
+            WireHeader.setFlags(copy, WireHeader.flags(copy) | RealTimeCodec.FLAG_RETRANSMITTED);
+        } else {
             ModuleRealTime.age(WireHeader.body(copy), heldNanos);
         }
         node.transmit(via, copy);
     }
 
     void onRealTimeData(Neighbour from, ByteBuf datagram, ByteBuf body) {
-        if (!RealTimeCodec.isWellFormed(body, METRIC_COUNT)) {
+        int flags = WireHeader.flags(datagram);
+        if (!RealTimeCodec.isWellFormed(body, METRIC_COUNT) || !RealTimeCodec.areFlagsKnown(flags)) {
             counters.drop(DropReason.MALFORMED);
             return;
         }
@@ -224,7 +229,7 @@ final class RealTimeStage implements Stage {
         if (destination == node.selfId()) {
             deliverRealTime(RealTimeCodec.origin(body), RealTimeCodec.sourcePort(body),
                     RealTimeCodec.destinationPort(body), RealTimeCodec.flowSequence(body),
-                    RealTimeCodec.sendTime(body), RealTimeCodec.payload(body));
+                    RealTimeCodec.sendTime(body), RealTimeCodec.payload(body), RealTimeCodec.isRecovered(flags));
             return;
         }
         int hops = RealTimeCodec.hopLimit(body);
@@ -233,6 +238,7 @@ final class RealTimeStage implements Stage {
             return;
         }
         RealTimeCodec.setHopLimit(body, hops - 1);
+        WireHeader.setFlags(datagram, RealTimeCodec.forwardedFlags(flags));
         WireHeader.restamp(datagram, node.selfId(), via.id().value(), via.takeLinkSequence());
         counters.add(NodeCounters.PACKETS_FORWARDED, 1);
         realTimeCounters.add(RealTimeCounters.FORWARDED);
@@ -254,7 +260,7 @@ final class RealTimeStage implements Stage {
     }
 
     void deliverRealTime(long origin, int sourcePort, int port, long flowSequence, long sendTime,
-            ByteBuf payload) {
+            ByteBuf payload, boolean recovered) {
         if (!node.isPortOpen(port)) {
             counters.drop(DropReason.PORT_CLOSED);
             return;
@@ -264,15 +270,19 @@ final class RealTimeStage implements Stage {
             counters.drop(DropReason.FLOW_LIMIT);
             return;
         }
-        if (!flow.onPacket(flowSequence, sendTime, node.now())) {
+        boolean late = node.now() - sendTime > config.lateDeadline().toNanos();
+        if (!flow.onPacket(flowSequence, sendTime, node.now(), late, recovered)) {
             counters.drop(DropReason.DUPLICATE);
             return;
         }
         realTimeCounters.add(RealTimeCounters.DELIVERED);
-        if (node.now() - sendTime > config.lateDeadline().toNanos()) {
+        if (late) {
             realTimeCounters.add(RealTimeCounters.LATE);
         }
-        node.deliver(origin, sourcePort, port, payload, flowSequence & 0xFFFF_FFFFL, sendTime);
+        if (recovered) {
+            realTimeCounters.add(RealTimeCounters.RECOVERED);
+        }
+        node.deliver(origin, sourcePort, port, payload, flowSequence & 0xFFFF_FFFFL, sendTime, recovered);
     }
 
     /**

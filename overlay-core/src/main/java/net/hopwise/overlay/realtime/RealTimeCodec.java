@@ -17,6 +17,20 @@ import net.hopwise.overlay.wire.WireHeader;
  * 42  payload
  * </pre>
  *
+ * <p>Its flags, in the wire header ({@link WireHeader#OFFSET_FLAGS}):
+ * <pre>
+ *  bit 0 {@link #FLAG_RETRANSMITTED}: this copy is the link's retransmission; set by the sending end of
+ *        the link on the copy it resends, never forwarded
+ *  bit 1 {@link #FLAG_RECOVERED}: a link earlier on the path retransmitted the packet; set by the
+ *        node that forwards a packet that arrived retransmitted or already marked, and kept by every
+ *        later hop
+ *  bits 2-15 0; a packet with any of them set is malformed
+ * </pre>
+ * The flags live in the wire header rather than the body because a forwarding node re-stamps the
+ * header it received in place, so they travel with the packet at no cost in bytes, and because the
+ * first of them describes one link's copy, as the header's other fields do. The destination tells a
+ * recovered packet by either bit.
+ *
  * <p>{@link net.hopwise.overlay.wire.PacketType#REALTIME_NACK}:
  * <pre>
  *  0  u16 count n, 1..{@value #MAX_NACK_SEQUENCES}
@@ -37,6 +51,11 @@ public final class RealTimeCodec {
     public static final int MAX_PAYLOAD = WireHeader.MAX_BODY - HEADER_LENGTH;
     /** Most sequence numbers one negative acknowledgement carries. */
     public static final int MAX_NACK_SEQUENCES = (WireHeader.MAX_BODY - 2) / 4;
+    /** Data flag: this copy is a retransmission on the link it travels. */
+    public static final int FLAG_RETRANSMITTED = 1;
+    /** Data flag: a link before this one on the path retransmitted the packet. */
+    public static final int FLAG_RECOVERED = 2;
+    private static final int KNOWN_FLAGS = FLAG_RETRANSMITTED | FLAG_RECOVERED;
 
     private RealTimeCodec() {}
 
@@ -60,6 +79,27 @@ public final class RealTimeCodec {
                 && body.getUnsignedByte(r + DataHeader.OFFSET_METRIC) < metricCount
                 && body.getLong(r + DataHeader.OFFSET_ORIGIN) != 0
                 && body.getLong(r + DataHeader.OFFSET_DESTINATION) != 0;
+    }
+
+    /**
+     * Whether a data packet's wire header flags are all ones this version sets; a packet with another
+     * is malformed, since its sender speaks a format this node cannot read.
+     */
+    public static boolean areFlagsKnown(int flags) {
+        return (flags & ~KNOWN_FLAGS) == 0;
+    }
+
+    /** Whether a data packet with these flags was retransmitted on this link or on one before it. */
+    public static boolean isRecovered(int flags) {
+        return (flags & KNOWN_FLAGS) != 0;
+    }
+
+    /**
+     * The flags a node forwards a data packet with: recovered once any link so far resent it, the
+     * retransmission itself belonging to the link it arrived on.
+     */
+    public static int forwardedFlags(int flags) {
+        return isRecovered(flags) ? FLAG_RECOVERED : 0;
     }
 
     public static long linkSequence(ByteBuf body) {

@@ -5,8 +5,9 @@ package net.hopwise.overlay.realtime;
  * and how the delay varied.
  *
  * <p>Loss is counted the RTP way, from the first to the highest sequence number seen. Late packets
- * are still delivered (the application or its codec decides) and counted. Jitter is the RFC 3550
- * estimate: a 1/16 moving average of the change in transit time between consecutive arrivals.
+ * are still delivered (the application or its codec decides) and counted, and so are packets that a
+ * link on the way had to resend. Jitter is the RFC 3550 estimate: a 1/16 moving average of the change
+ * in transit time between consecutive arrivals.
  */
 public final class RealTimeFlowMonitor {
     private final long lateDeadlineNanos;
@@ -15,6 +16,7 @@ public final class RealTimeFlowMonitor {
     private long first = -1;
     private long received;
     private long late;
+    private long recovered;
     private long duplicates;
     private long minDelay = Long.MAX_VALUE;
     private long maxDelay = Long.MIN_VALUE;
@@ -48,6 +50,18 @@ public final class RealTimeFlowMonitor {
      * @return false for a copy already seen
      */
     public boolean onPacket(long wireSequence, long sendTimeNanos, long nowNanos, boolean late) {
+        return onPacket(wireSequence, sendTimeNanos, nowNanos, late, false);
+    }
+
+    /**
+     * Records an arrival, told whether a link on the way resent the packet.
+     *
+     * @param late whether the packet missed its deadline (counted in {@code late})
+     * @param recovered whether a link on the way resent it (counted in {@code recovered} for the
+     *     first copy only)
+     * @return false for a copy already seen
+     */
+    public boolean onPacket(long wireSequence, long sendTimeNanos, long nowNanos, boolean late, boolean recovered) {
         lastArrivalNanos = nowNanos;
         long seq = window.unwrap(wireSequence);
         long r = window.accept(seq);
@@ -72,6 +86,9 @@ public final class RealTimeFlowMonitor {
         maxDelay = Math.max(maxDelay, delay);
         if (late) {
             this.late++;
+        }
+        if (recovered) {
+            this.recovered++;
         }
         if (hasTransit) {
             long d = Math.abs(delay - lastTransit);
@@ -100,7 +117,7 @@ public final class RealTimeFlowMonitor {
         long expected = first < 0 ? 0 : window.highest() - first + 1;
         boolean any = received > 0;
         return new RealTimeFlowStatistics(sourceName, sourcePort, port, received, Math.max(0, expected - received),
-                late, duplicates, any ? minDelay : 0, any ? delaySum / received : 0, delays.quantileNanos(0.5),
-                delays.quantileNanos(0.99), any ? maxDelay : 0, jitter);
+                late, duplicates, recovered, any ? minDelay : 0, any ? delaySum / received : 0,
+                delays.quantileNanos(0.5), delays.quantileNanos(0.99), any ? maxDelay : 0, jitter);
     }
 }

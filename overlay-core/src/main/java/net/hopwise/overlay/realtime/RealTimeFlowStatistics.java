@@ -17,6 +17,8 @@ import java.time.Duration;
  * @param lost packets missing from the end-to-end sequence so far (first to highest seen)
  * @param late packets that arrived later than the deadline (counted in {@code received} too)
  * @param duplicates copies that arrived again (suppressed)
+ * @param recovered packets that arrived only because a link on the way resent them (counted in
+ *     {@code received} too): what hop-by-hop recovery saved from {@code lost}
  * @param minDelayNanos smallest one-way delay
  * @param meanDelayNanos mean one-way delay
  * @param p50DelayNanos median one-way delay
@@ -25,7 +27,7 @@ import java.time.Duration;
  * @param jitterNanos RFC 3550 interarrival jitter
  */
 public record RealTimeFlowStatistics(String sourceName, int sourcePort, int port, long received, long lost,
-        long late, long duplicates, long minDelayNanos, double meanDelayNanos, long p50DelayNanos,
+        long late, long duplicates, long recovered, long minDelayNanos, double meanDelayNanos, long p50DelayNanos,
         long p99DelayNanos, long maxDelayNanos, double jitterNanos) {
 
     /** Packets the sender sent up to the highest one seen. */

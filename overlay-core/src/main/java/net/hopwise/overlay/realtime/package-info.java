@@ -10,11 +10,13 @@
  * retransmissions with a token bucket fed by data packets. Duplicates (a late original plus its
  * retransmission) are passed on once. Each link thus repairs its own losses; intermediate nodes keep
  * no per-flow state. With independent loss p on both directions of a link the residual loss is about
- * {@code 2p^2 - 3p^3}.
+ * {@code 2p^2 - 3p^3}. A resent copy is flagged in its wire header, and the node that forwards it
+ * turns the flag into a mark every later hop keeps, so the destination knows which packets a link
+ * recovered without any node keeping state for the flow.
  *
  * <p>At the destination a {@link net.hopwise.overlay.realtime.RealTimeFlowMonitor} per flow measures
  * what the application feels: one-way delay, loss from end-to-end sequence gaps, packets later than
- * a deadline, and RFC 3550 jitter. Every class here is sans-IO: time is passed in, output goes to
- * what the caller hands over.
+ * a deadline, packets a link recovered, and RFC 3550 jitter. Every class here is sans-IO: time is
+ * passed in, output goes to what the caller hands over.
  */
 package net.hopwise.overlay.realtime;

@@ -14,7 +14,6 @@ import net.hopwise.overlay.realtime.RealTimeFlowStatistics;
  */
 public final class RealTimeMonitor {
     private final RealTimeFlowMonitor flow;
-    private long recovered;
 
     /**
      * @param duplicateWindow sequence numbers remembered below the highest for duplicate suppression:
@@ -37,13 +36,7 @@ public final class RealTimeMonitor {
      * @return false for a copy already seen, which must not be delivered again
      */
     public boolean onPacket(long sequence, long sendTimeNanos, long nowNanos, boolean late, boolean recovered) {
-        if (!flow.onPacket(sequence, sendTimeNanos, nowNanos, late)) {
-            return false;
-        }
-        if (recovered) {
-            this.recovered++;
-        }
-        return true;
+        return flow.onPacket(sequence, sendTimeNanos, nowNanos, late, recovered);
     }
 
     /** When a packet (a duplicate included) last arrived; {@link Long#MIN_VALUE} before the first. */
@@ -53,7 +46,8 @@ public final class RealTimeMonitor {
 
     public RealTimeStatistics statistics() {
         RealTimeFlowStatistics s = flow.snapshot("", 0, 0);
-        return new RealTimeStatistics(s.received(), s.lost(), s.late(), s.duplicates(), recovered, s.minDelayNanos(),
-                s.meanDelayNanos(), s.p50DelayNanos(), s.p99DelayNanos(), s.maxDelayNanos(), s.jitterNanos());
+        return new RealTimeStatistics(s.received(), s.lost(), s.late(), s.duplicates(), s.recovered(),
+                s.minDelayNanos(), s.meanDelayNanos(), s.p50DelayNanos(), s.p99DelayNanos(), s.maxDelayNanos(),
+                s.jitterNanos());
     }
 }

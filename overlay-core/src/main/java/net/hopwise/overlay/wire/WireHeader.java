@@ -9,7 +9,8 @@ import io.netty.buffer.ByteBuf;
  *  0  u16 magic 0x4857 ("HW")
  *  2  u8  version (1)
  *  3  u8  packet type ({@link PacketType})
- *  4  u16 flags (per type; 0 where unused)
+ *  4  u16 flags (per type; 0 where unused): {@link PacketType#REALTIME_DATA} marks a retransmitted
+ *         copy and a packet recovered earlier on its path ({@code realtime.RealTimeCodec})
  *  6  u16 body length in bytes, after this header
  *  8  i64 sender: the node that put the packet on this link (previous hop, not the origin)
  * 16  i64 receiver: the neighbour the packet is meant for; 0 when not yet known
@@ -151,6 +152,11 @@ public final class WireHeader {
 
     public static long linkSequence(ByteBuf datagram) {
         return datagram.getUnsignedInt(datagram.readerIndex() + OFFSET_LINK_SEQUENCE);
+    }
+
+    /** Rewrites the flags of a packet in place. */
+    public static void setFlags(ByteBuf datagram, int flags) {
+        datagram.setShort(datagram.readerIndex() + OFFSET_FLAGS, flags);
     }
 
     /** Re-stamps the link fields of a packet that is being forwarded on another link, in place. */

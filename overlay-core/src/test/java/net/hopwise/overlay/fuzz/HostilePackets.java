@@ -144,7 +144,14 @@ public final class HostilePackets {
         ByteBuf out = Unpooled.buffer(WireHeader.LENGTH + body.readableBytes());
         long receiver = values.pick(90) ? targetId : values.pick(50) ? 0 : values.anyNode();
         long sequence = values.pick(85) ? linkSequence++ : values.u32();
-        WireHeader.write(out, type, values.pick(90) ? 0 : values.u16(), attackerId, receiver, sequence);
+        int flags = values.pick(90) ? 0 : values.u16();
+        if (type == PacketType.REALTIME_DATA && (flags & 0x100) != 0) {
+            // Half of the real-time packets with flags carry only the marks a link sets, so that marked
+            // packets reach delivery and forwarding, not just the flag check; without a draw of its
+            // own, so that every other packet of a seed stays as it was.
+            flags &= RealTimeCodec.FLAG_RETRANSMITTED | RealTimeCodec.FLAG_RECOVERED;
+        }
+        WireHeader.write(out, type, flags, attackerId, receiver, sequence);
         out.writeBytes(body);
         WireHeader.finish(out, 0);
         if (values.pick(10)) {

@@ -80,6 +80,7 @@ class RealTimeEngineTest {
             assertThat(bToC.retransmissions()).as("b resends what c asks for").isGreaterThan(50);
             assertThat(cFromB.nacksSent()).isGreaterThan(50);
             assertThat(cFromB.recovered()).isGreaterThan(50);
+            assertThat(s.recovered()).as("what b resent arrives marked at d").isEqualTo(cFromB.recovered());
             assertThat(bToC.refusedTokens()).isZero();
             // The lossless links never had to recover anything.
             assertThat(overlay.engine("a").realTimeChannel(NodeId.ofName("b")).retransmissions()).isZero();
@@ -94,6 +95,7 @@ class RealTimeEngineTest {
         try (VirtualOverlay overlay = run.overlay()) {
             RealTimeFlowStatistics s = run.stats();
             assertThat(s.lossRate()).as("plain forwarding loses about 5%").isBetween(0.03, 0.07);
+            assertThat(s.recovered()).isZero();
             assertThat(s.maxDelayNanos()).isEqualTo(30 * MS);
             assertThat(overlay.engine("b").realTimeChannel(NodeId.ofName("c")).retransmissions()).isZero();
         }

@@ -205,6 +205,38 @@ class RealTimeLinkTest {
     }
 
     @Test
+    void dataFlagsMarkARetransmissionAndKeepTheMarkOnTheWay() {
+        int resentHere = RealTimeCodec.FLAG_RETRANSMITTED;
+        int resentBefore = RealTimeCodec.FLAG_RECOVERED;
+        assertThat(RealTimeCodec.isRecovered(0)).isFalse();
+        assertThat(RealTimeCodec.isRecovered(resentHere)).isTrue();
+        assertThat(RealTimeCodec.isRecovered(resentBefore)).isTrue();
+        assertThat(RealTimeCodec.forwardedFlags(0)).as("never resent").isZero();
+        // The next link did not resend it: only the mark goes on.
+        assertThat(RealTimeCodec.forwardedFlags(resentHere)).isEqualTo(resentBefore);
+        assertThat(RealTimeCodec.forwardedFlags(resentBefore)).isEqualTo(resentBefore);
+        assertThat(RealTimeCodec.forwardedFlags(resentHere | resentBefore)).isEqualTo(resentBefore);
+        for (int flags = 0; flags <= 0xFFFF; flags++) {
+            assertThat(RealTimeCodec.areFlagsKnown(flags)).as("flags %x", flags).isEqualTo(flags < 4);
+        }
+    }
+
+    @Test
+    void flowMonitorCountsRecoveredFirstCopiesOnly() {
+        RealTimeFlowMonitor m = new RealTimeFlowMonitor(RealTimeConfig.defaults());
+        assertThat(m.onPacket(0, 0, 10 * MS, false, false)).isTrue();
+        assertThat(m.onPacket(2, 40 * MS, 50 * MS, false, false)).isTrue();
+        assertThat(m.onPacket(1, 20 * MS, 70 * MS, false, true)).isTrue();
+        assertThat(m.onPacket(1, 20 * MS, 75 * MS, false, true)).as("a duplicate").isFalse();
+        assertThat(m.onPacket(3, 60 * MS, 70 * MS)).isTrue();
+        RealTimeFlowStatistics s = m.snapshot("a", 1, 2);
+        assertThat(s.received()).isEqualTo(4);
+        assertThat(s.recovered()).isEqualTo(1);
+        assertThat(s.duplicates()).isEqualTo(1);
+        assertThat(s.lost()).isZero();
+    }
+
+    @Test
     void flowMonitorMeasuresDelayLossLatenessAndJitter() {
         RealTimeFlowMonitor m = new RealTimeFlowMonitor(RealTimeConfig.builder()
                 .lateDeadline(Duration.ofMillis(50)).build());

@@ -88,6 +88,14 @@ public final class VirtualOverlay implements AutoCloseable {
         return wires.datagrams(from, to, type.code());
     }
 
+    /**
+     * Shows {@code watcher} every datagram an engine puts on the link from {@code from} to {@code to}
+     * (lost ones too), as it leaves: a read-only view valid only during the call.
+     */
+    public void watch(String from, String to, Consumer<ByteBuf> watcher) {
+        wires.watch(from, to, watcher);
+    }
+
     /** What an external member gets: a datagram it must not keep (the overlay releases it afterwards). */
     @FunctionalInterface
     public interface ExternalReceiver {

@@ -11,6 +11,7 @@ import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Set;
 import java.util.SplittableRandom;
+import java.util.function.Consumer;
 import net.hopwise.overlay.impair.LossModel;
 import net.hopwise.overlay.sim.LinkSpec;
 import net.hopwise.overlay.sim.Packet;
@@ -49,6 +50,8 @@ final class VirtualWires {
     private final Map<String, Direction> directions = new LinkedHashMap<>();
     /** Datagrams put on each direction, by "from|to|packet type". */
     private final Map<String, Long> sentByType = new HashMap<>();
+    /** What tests watch of the datagrams engines put on a direction, by "from|to". */
+    private final Map<String, Consumer<ByteBuf>> watchers = new HashMap<>();
     /** Datagrams between a send and their landing, released by {@link #close} if still out. */
     private final Set<Carried> outstanding = Collections.newSetFromMap(new IdentityHashMap<>());
 
@@ -101,6 +104,11 @@ final class VirtualWires {
         d.reorderDelay = maxExtraNanos;
     }
 
+    void watch(String from, String to, Consumer<ByteBuf> watcher) {
+        direction(from, to);
+        watchers.put(from + "|" + to, watcher);
+    }
+
     long datagrams(String from, String to, int typeCode) {
         return sentByType.getOrDefault(from + "|" + to + "|" + typeCode, 0L);
     }
@@ -124,6 +132,10 @@ final class VirtualWires {
         End target = byAddress.get(to);
         int type = datagram.getUnsignedByte(datagram.readerIndex() + WireHeader.OFFSET_TYPE);
         count(from.name(), target == null ? null : target.name(), type);
+        Consumer<ByteBuf> watcher = target == null ? null : watchers.get(from.name() + "|" + target.name());
+        if (watcher != null) {
+            watcher.accept(datagram.asReadOnly());
+        }
         Direction d = target == null ? null : directions.get(from.name() + "|" + target.name());
         if (!up || d == null) {
             datagram.release();

@@ -6,6 +6,8 @@ import static org.assertj.core.api.Assertions.assertThatCode;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.PooledByteBufAllocator;
 import java.net.InetSocketAddress;
+import java.util.ArrayList;
+import java.util.List;
 import net.hopwise.overlay.NeighbourConfig;
 import net.hopwise.overlay.NodeConfig;
 import net.hopwise.overlay.NodeEvent;
@@ -13,6 +15,7 @@ import net.hopwise.overlay.NodeId;
 import net.hopwise.overlay.node.NodeCounters;
 import net.hopwise.overlay.node.NodeStack;
 import net.hopwise.overlay.node.NodeOutput;
+import net.hopwise.overlay.realtime.RealTimeCodec;
 import net.hopwise.overlay.testing.LeakDetection;
 import net.jqwik.api.Arbitraries;
 import net.jqwik.api.Arbitrary;
@@ -114,12 +117,13 @@ class DatagramDecodingProperties {
     @Property(tries = 2000)
     void realTimeBodiesNeverThrow(@ForAll boolean nack, @ForAll int linkSequence, @ForAll boolean toSelf,
             @ForAll int ports, @ForAll byte hopLimit, @ForAll byte metric, @ForAll short fragment,
-            @ForAll long flowAndTime, @ForAll short nackCount, @ForAll @Size(max = 1100) byte[] tail) {
+            @ForAll long flowAndTime, @ForAll short nackCount, @ForAll("realTimeFlags") int flags,
+            @ForAll @Size(max = 1100) byte[] tail) {
         NodeStack engine = engine();
         engine.openPort(ports & 0xFFFF | 1, m -> {});
         ByteBuf packet = PooledByteBufAllocator.DEFAULT.buffer();
-        WireHeader.write(packet, nack ? PacketType.REALTIME_NACK : PacketType.REALTIME_DATA, 0, NEIGHBOUR.value(),
-                SELF.value(), 1);
+        WireHeader.write(packet, nack ? PacketType.REALTIME_NACK : PacketType.REALTIME_DATA, flags,
+                NEIGHBOUR.value(), SELF.value(), 1);
         if (nack) {
             packet.writeShort(nackCount);
         } else {
@@ -144,6 +148,44 @@ class DatagramDecodingProperties {
         NodeCounters c = engine.counters();
         assertThat(c.packetsReceived()).isEqualTo(2);
         assertThat(c.totalDrops()).isLessThanOrEqualTo(2);
+        engine.close();
+    }
+
+    /** Flags of a real-time packet: the marks a link sets, often, and any other value. */
+    @Provide
+    Arbitrary<Integer> realTimeFlags() {
+        return Arbitraries.oneOf(Arbitraries.integers().between(0, 3), Arbitraries.integers().between(0, 0xFFFF));
+    }
+
+    /**
+     * A sound real-time packet for an open port of this node, with arbitrary flags: delivered, and
+     * recovered exactly when it carries a mark, while the marks a link sets are all it carries;
+     * otherwise dropped as malformed and counted once. Never an exception.
+     */
+    @Property(tries = 500)
+    void realTimeFlagsAreMarksOrACountedDrop(@ForAll("realTimeFlags") int flags, @ForAll int flowSequence) {
+        NodeStack engine = engine();
+        List<Boolean> recovered = new ArrayList<>();
+        engine.openPort(5004, m -> recovered.add(m.recovered()));
+        ByteBuf packet = PooledByteBufAllocator.DEFAULT.buffer();
+        WireHeader.write(packet, PacketType.REALTIME_DATA, flags, NEIGHBOUR.value(), SELF.value(), 1);
+        RealTimeCodec.writeData(packet, NEIGHBOUR.value(), SELF.value(), 4000, 5004, 8, 0, flowSequence, 0);
+        packet.writeBytes(new byte[20]);
+        WireHeader.finish(packet, 0);
+        byte[] bytes = new byte[packet.readableBytes()];
+        packet.readBytes(bytes);
+        packet.release();
+        assertThatCode(() -> feed(engine, bytes)).doesNotThrowAnyException();
+        NodeCounters c = engine.counters();
+        if ((flags & ~(RealTimeCodec.FLAG_RETRANSMITTED | RealTimeCodec.FLAG_RECOVERED)) == 0) {
+            assertThat(c.totalDrops()).isZero();
+            assertThat(recovered).containsExactly(flags != 0);
+            assertThat(engine.realTimeFlows(5004).get(0).recovered()).isEqualTo(flags != 0 ? 1 : 0);
+        } else {
+            assertThat(c.drops(DropReason.MALFORMED)).isEqualTo(1);
+            assertThat(c.totalDrops()).isEqualTo(1);
+            assertThat(recovered).isEmpty();
+        }
         engine.close();
     }
 

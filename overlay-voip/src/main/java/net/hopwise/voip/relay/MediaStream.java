@@ -38,8 +38,15 @@ final class MediaStream {
     final PayloadTypes payloadTypes = new PayloadTypes();
     /** The phone's RTP timestamps as media time, at each packet's clock rate, for its jitter. */
     private final RtpMediaClock fromPhoneClock = new RtpMediaClock();
-    /** The SSRC of the phone's last RTP packet; -1 before one. */
+    /** The SSRC of the phone's RTP the stream counts; -1 before one. */
     private long phoneSsrc = -1;
+    /** A new SSRC on probation (its first packet, kept until the next in sequence), or -1. */
+    private long candidateSsrc = -1;
+    private int candidateSequence;
+    private long candidateTimestamp;
+    private int candidatePayloadType;
+    private long candidateArrival;
+    private int candidateLength;
     /** The voice format of the last RTP the phone was sent, or null before any: the codec it hears. */
     private RtpMap codecToPhone;
     /** The packet time the local phone's last SDP asked for (a=ptime), or null. */
@@ -68,20 +75,41 @@ final class MediaStream {
 
     /**
      * Counts an RTP packet the phone sent (version 2, at least its 12-byte header): its sequence, and
-     * its transit at its payload type's clock rate for the RFC 3550 jitter.
+     * its transit at its payload type's clock rate for the RFC 3550 jitter. A new SSRC is taken only
+     * once two of its packets came in sequence (RFC 3550 appendix A.1's probation), so that a packet of
+     * the source just replaced, arriving after its successor's first, does not start the count again.
      */
     void countFromPhone(ByteBuf rtp, long now) {
         int at = rtp.readerIndex();
         int payloadType = rtp.getUnsignedByte(at + 1) & 0x7f;
-        int clockRate = PayloadTypes.clockRate(payloadTypes.sentByPhone(payloadType));
+        int sequence = rtp.getUnsignedShort(at + 2);
+        long timestamp = rtp.getUnsignedInt(at + 4);
         long ssrc = rtp.getUnsignedInt(at + 8);
+        int length = rtp.readableBytes();
         if (phoneSsrc >= 0 && ssrc != phoneSsrc) {
+            if (ssrc != candidateSsrc || sequence != ((candidateSequence + 1) & 0xffff)) {
+                candidateSsrc = ssrc;
+                candidateSequence = sequence;
+                candidateTimestamp = timestamp;
+                candidatePayloadType = payloadType;
+                candidateArrival = now;
+                candidateLength = length;
+                return;
+            }
             // A new source (a codec change, a transfer, a media server) numbers its packets afresh.
             fromPhone.newSource();
+            phoneSsrc = ssrc;
+            count(candidatePayloadType, candidateSequence, candidateTimestamp, candidateLength, candidateArrival);
+            candidateSsrc = -1;
         }
         phoneSsrc = ssrc;
-        long transit = fromPhoneClock.transitNanos(ssrc, rtp.getUnsignedInt(at + 4), clockRate, now);
-        fromPhone.record(rtp.getUnsignedShort(at + 2), transit, rtp.readableBytes());
+        count(payloadType, sequence, timestamp, length, now);
+    }
+
+    private void count(int payloadType, int sequence, long timestamp, int length, long now) {
+        int clockRate = PayloadTypes.clockRate(payloadTypes.sentByPhone(payloadType));
+        long transit = fromPhoneClock.transitNanos(phoneSsrc, timestamp, clockRate, now);
+        fromPhone.record(sequence, transit, length);
     }
 
     /** Notes the codec of an RTP packet (version 2, at least its header) going to the phone. */

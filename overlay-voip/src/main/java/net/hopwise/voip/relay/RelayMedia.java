@@ -250,7 +250,7 @@ final class RelayMedia implements MediaIo {
             OverlayPort port = node.openPort(0, msg -> {
                 if (open) {
                     proxy.onNodeMedia(msg.destinationPort(), msg.payload(), msg.flowSequence(), msg.sendTimeNanos(),
-                            false, System.nanoTime());
+                            msg.recovered(), System.nanoTime());
                 }
             });
             overlayPorts.put(port.port(), port);

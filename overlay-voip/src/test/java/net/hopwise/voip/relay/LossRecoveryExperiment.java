@@ -72,22 +72,29 @@ public final class LossRecoveryExperiment {
 
     /**
      * One column's outcome: packets that should have reached the phones, those that did not (lost, or
-     * later than the deadline: {@code late} of them), and MOS.
+     * later than the deadline: {@code late} of them), those the overlay recovered on the way (the
+     * calls' own count, from the mark a resending link puts on a packet), and MOS.
      */
-    record Column(long expected, long missed, long late, double delayMs, double mos, boolean callsOk) {
+    record Column(long expected, long missed, long late, long recovered, double delayMs, double mos, boolean callsOk) {
         double residualPercent() {
             return expected == 0 ? 0 : 100.0 * missed / expected;
         }
 
-        /** @param counts per direction of a call: expected, lost, late */
+        /** Packets lost on the way before any recovery: those that never came and those a resend brought. */
+        long lostBeforeRecovery() {
+            return missed - late + recovered;
+        }
+
+        /** @param counts per direction of a call: expected, lost, late, recovered */
         static Column of(List<long[]> counts, List<Double> delays, boolean callsOk) {
             long expected = counts.stream().mapToLong(c -> c[0]).sum();
             long late = counts.stream().mapToLong(c -> c[2]).sum();
             long missed = counts.stream().mapToLong(c -> c[1]).sum() + late;
+            long recovered = counts.stream().mapToLong(c -> c[3]).sum();
             double delay = delays.stream().mapToDouble(Double::doubleValue).average().orElse(0) + ACCESS_MS;
             double loss = expected == 0 ? 0 : 100.0 * missed / expected;
             double mos = EModel.mos(EModel.rating(EModel.G711_PLC, delay, loss, 1));
-            return new Column(expected, missed, late, delay, mos, callsOk);
+            return new Column(expected, missed, late, recovered, delay, mos, callsOk);
         }
     }
 
@@ -196,7 +203,7 @@ public final class LossRecoveryExperiment {
             List<long[]> counts = new ArrayList<>();
             List<Double> delays = new ArrayList<>();
             for (StreamStatistics.Direction d : sites.deliveredToPhones()) {
-                counts.add(new long[] {d.expected(), d.lost(), d.late()});
+                counts.add(new long[] {d.expected(), d.lost(), d.late(), d.recovered()});
                 delays.add(d.meanTransitMs() + 2 * d.jitterMs());
             }
             Column overlay = Column.of(counts, delays, overlayOk);
@@ -204,7 +211,7 @@ public final class LossRecoveryExperiment {
             delays.clear();
             for (PlainUdpForwarder.Leg leg : plain.legs()) {
                 for (ReceptionStats s : List.of(leg.toCallee, leg.toCaller)) {
-                    counts.add(new long[] {s.expected(), s.lost(), s.late()});
+                    counts.add(new long[] {s.expected(), s.lost(), s.late(), 0});
                     delays.add(s.meanTransitNanos() / 1e6 + 2 * s.jitterNanos() / 1e6);
                 }
             }
@@ -234,10 +241,10 @@ public final class LossRecoveryExperiment {
     }
 
     static void print(String label, Outcome o) {
-        System.out.printf(Locale.ROOT, "%s seed %d, %s: overlay %d/%d missed (%d late), residual %.2f %%, MOS %.2f"
+        System.out.printf(Locale.ROOT, "%s seed %d, %s: overlay %d/%d missed (%d late, %d recovered), residual %.2f %%, MOS %.2f"
                 + " (delay %.1f ms)%s | plain UDP %d/%d missed, residual %.2f %%, MOS %.2f (delay %.1f ms)%s"
                 + " | model %.2f %%%n", label,
-                o.seed(), o.condition().name(), o.overlay().missed(), o.overlay().expected(), o.overlay().late(),
+                o.seed(), o.condition().name(), o.overlay().missed(), o.overlay().expected(), o.overlay().late(), o.overlay().recovered(),
                 o.overlay().residualPercent(), o.overlay().mos(), o.overlay().delayMs(),
                 o.overlay().callsOk() ? "" : " CALLS FAILED", o.plain().missed(), o.plain().expected(),
                 o.plain().residualPercent(), o.plain().mos(), o.plain().delayMs(),

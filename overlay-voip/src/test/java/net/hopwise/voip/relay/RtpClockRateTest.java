@@ -97,6 +97,42 @@ class RtpClockRateTest {
         assertThat(atA().fromPhone().jitterMs()).isZero();
     }
 
+    /**
+     * A copy of the replaced source's last packet arriving after its successor's first (duplicated and
+     * held up on the way) is that source's duplicate, not a new source whose first packet it would be;
+     * a new source is taken once two of its packets came in sequence, the first of them counted too.
+     */
+    @Test
+    void aStragglerOfTheOldSsrcAfterTheSwitchIsNoNewSource() {
+        call(sdp("1", 1, 41000, "0", ""), sdp("2", 1, 40000, "0", ""));
+        for (int i = 0; i < 20; i++) {
+            fromPhoneA(rtp(0, 500 + i, 160L * i, 0x1234), pair.now + i * 20_000_000L);
+        }
+        fromPhoneA(rtp(0, 30_000, 7_000, 0x9999), pair.now + 20 * 20_000_000L);
+        fromPhoneA(rtp(0, 519, 160L * 19, 0x1234), pair.now + 20 * 20_000_000L + 1_000_000L);
+        for (int i = 1; i < 20; i++) {
+            fromPhoneA(rtp(0, 30_000 + i, 7_000 + 160L * i, 0x9999), pair.now + (20 + i) * 20_000_000L);
+        }
+        assertThat(atA().fromPhone().received()).isEqualTo(40);
+        assertThat(atA().fromPhone().expected()).isEqualTo(40);
+        assertThat(atA().fromPhone().duplicates()).isEqualTo(1);
+        assertThat(atA().fromPhone().lost()).isZero();
+    }
+
+    @Test
+    void aLoneStrayPacketOfAnotherSsrcIsNotCounted() {
+        call(sdp("1", 1, 41000, "0", ""), sdp("2", 1, 40000, "0", ""));
+        for (int i = 0; i < 20; i++) {
+            fromPhoneA(rtp(0, 500 + i, 160L * i, 0x1234), pair.now + i * 20_000_000L);
+            if (i == 10) {
+                fromPhoneA(rtp(0, 7, 99_000, 0x4444), pair.now + i * 20_000_000L + 5_000_000L);
+            }
+        }
+        assertThat(atA().fromPhone().received()).isEqualTo(20);
+        assertThat(atA().fromPhone().expected()).isEqualTo(20);
+        assertThat(atA().fromPhone().jitterMs()).isZero();
+    }
+
     @Test
     void theFarSidesRtpmapReadsWhatThePhoneSendsWhenItsOwnOfferNamedNoClock() {
         // Phone A offers type 96 without an rtpmap (as loose phones do); phone B's answer maps it.

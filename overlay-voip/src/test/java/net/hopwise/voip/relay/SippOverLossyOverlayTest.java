@@ -99,6 +99,15 @@ class SippOverLossyOverlayTest {
                 plain.expected(), plain.residualPercent(), c.plainPercent(), run)
                 .isBetween(mean - spread, mean + spread);
 
+        // The calls' own recovered count: what the overlay lost before recovery, the recovered and the
+        // residual together, is the links' loss, as plain UDP's is.
+        double before = overlay.expected() * c.plainPercent() / 100;
+        double beforeSpread = Z * Math.sqrt(c.lossCountDispersion() * before * (1 - c.plainPercent() / 100));
+        assertThat((double) overlay.lostBeforeRecovery()).as("overlay loss before recovery %d (%d recovered, %d"
+                + " residual) of %d against %.2f %%, %s", overlay.lostBeforeRecovery(), overlay.recovered(),
+                overlay.missed(), overlay.expected(), c.plainPercent(), run)
+                .isBetween(before - beforeSpread, before + beforeSpread);
+
         if (c.p() == 0.05 && c.links() == 1) {
             // MOS 4.30 needs a residual under about 1.04% at these delays (35-40 ms); 5% here leaves 0.3-0.65%,
             // and with 6,000 packets 1.04% is 62 against a Poisson mean of at most 36 (1 in 6,000 to reach).
