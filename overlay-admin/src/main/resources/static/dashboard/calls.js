@@ -1,6 +1,6 @@
 // Calls through the SIP relay beside this service's node: state, duration, the call's MOS now (the
 // relay's estimate and, where they send RTCP, the phones' own), the phones' round trip from their RTCP
-// timing, and the MOS over time, refreshed every two seconds. The card stays hidden when the relay is not enabled.
+// timing, the MOS over time, and towards the phones what was missed and what the overlay recovered, refreshed every two seconds. The card stays hidden when the relay is not enabled.
 (function () {
   "use strict";
   const { api, fmt } = window.hopwise;
@@ -51,6 +51,7 @@
         tr.append("td").attr("class", "phone-rtt num");
         tr.append("td").attr("class", "mos-history").append("svg").attr("class", "spark");
         tr.append("td").attr("class", "missed num");
+        tr.append("td").attr("class", "recovered num");
         tr.append("td").attr("class", "jitter num");
         return tr;
       })
@@ -73,6 +74,9 @@
       const missed = worst(c.streams, d => 100 * (d.lost + d.late) / d.expected);
       const jitter = worst(c.streams, d => d.jitterMs);
       tr.select("td.missed").text(missed == null ? "–" : missed.toFixed(2) + " %").classed("na", missed == null);
+      const recovered = worst(c.streams, d => 100 * d.recovered / d.expected);
+      tr.select("td.recovered").text(recovered == null ? "–" : recovered.toFixed(2) + " %")
+        .classed("na", recovered == null);
       tr.select("td.jitter").text(jitter == null ? "–" : fmt.ms(jitter)).classed("na", jitter == null);
     });
     document.getElementById("calls-empty").hidden = calls.length > 0;

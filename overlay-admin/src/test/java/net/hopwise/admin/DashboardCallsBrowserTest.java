@@ -251,6 +251,8 @@ class DashboardCallsBrowserTest {
         assertThat(Double.parseDouble(call.findElement(By.cssSelector("td.mos")).getText())).isGreaterThan(4.0);
         assertThat(call.findElement(By.cssSelector("td.call")).getText()).contains("bob");
         assertThat(call.findElement(By.cssSelector("td.missed")).getText()).endsWith("%");
+        // Nothing to recover on loopback: the overlay's own count, shown as a share like the misses.
+        assertThat(call.findElement(By.cssSelector("td.recovered")).getText()).isEqualTo("0.00 %");
         assertThat(call.findElement(By.cssSelector("svg.spark path")).getDomAttribute("d")).startsWith("M");
 
         assertThat(uac.waitFor(60, TimeUnit.SECONDS)).as("the caller finished").isTrue();
