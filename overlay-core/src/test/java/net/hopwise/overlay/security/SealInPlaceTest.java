@@ -6,7 +6,6 @@ import io.netty.buffer.ByteBuf;
 import io.netty.buffer.ByteBufAllocator;
 import io.netty.buffer.ByteBufUtil;
 import io.netty.buffer.Unpooled;
-import java.net.InetSocketAddress;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
@@ -14,10 +13,7 @@ import java.util.Map;
 import net.hopwise.overlay.NodeId;
 import net.hopwise.overlay.node.NodeStack;
 import net.hopwise.overlay.routing.RoutingMetric;
-import net.hopwise.overlay.spi.DatagramStage;
-import net.hopwise.overlay.spi.LinkView;
-import net.hopwise.overlay.spi.ModuleContext;
-import net.hopwise.overlay.spi.OverlayModule;
+import net.hopwise.overlay.testing.DatagramTap;
 import net.hopwise.overlay.testing.VirtualOverlay;
 import org.junit.jupiter.api.Test;
 
@@ -42,7 +38,16 @@ class SealInPlaceTest {
     private VirtualOverlay overlay() {
         return new VirtualOverlay(11, builder -> {
             String name = builder.build().name();
-            builder.module(new SocketSide()); // first: next to the socket, below link security
+            // First: next to the socket, below link security, where it sees each datagram as sealed.
+            builder.module(DatagramTap.outbound("socket-side", (link, address, datagram) -> {
+                if (datagram == handedOver && datagram.readableBytes() > 0) {
+                    sameBufferAtSocket++;
+                    // sealed: the plaintext's text is nowhere in it
+                    assertThat(ByteBufUtil.hexDump(datagram)).doesNotContain(ByteBufUtil.hexDump(
+                            "message".getBytes(StandardCharsets.US_ASCII)));
+                }
+                return datagram;
+            }));
             builder.module(new SecurityModule(SecurityConfig.of(name, name.equals("a") ? ka : kb, null, trusted)
                     .withWallClock(() -> 1_800_000_000L)));
         });
@@ -138,40 +143,6 @@ class SealInPlaceTest {
             direct.release();
             heap.release();
             composite.release();
-        }
-    }
-
-    /** Sees each datagram as it reaches the socket's side of the node's datagram stages. */
-    private final class SocketSide implements OverlayModule {
-        @Override
-        public String name() {
-            return "socket-side";
-        }
-
-        @Override
-        public void install(ModuleContext ctx) {
-            ctx.addDatagramStage("socket-side", new DatagramStage() {
-                @Override
-                public int overhead() {
-                    return 0;
-                }
-
-                @Override
-                public ByteBuf inbound(InetSocketAddress from, ByteBuf datagram, long nowNanos) {
-                    return datagram;
-                }
-
-                @Override
-                public ByteBuf outbound(LinkView link, InetSocketAddress address, ByteBuf datagram, long nowNanos) {
-                    if (datagram == handedOver && datagram.readableBytes() > 0) {
-                        sameBufferAtSocket++;
-                        // sealed: the plaintext's text is nowhere in it
-                        assertThat(ByteBufUtil.hexDump(datagram)).doesNotContain(ByteBufUtil.hexDump(
-                                "message".getBytes(StandardCharsets.US_ASCII)));
-                    }
-                    return datagram;
-                }
-            });
         }
     }
 }

@@ -3,19 +3,14 @@ package net.hopwise.overlay.security;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
-import io.netty.buffer.ByteBuf;
 import io.netty.buffer.Unpooled;
-import java.net.InetSocketAddress;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.function.UnaryOperator;
-import net.hopwise.overlay.spi.DatagramStage;
-import net.hopwise.overlay.spi.LinkView;
-import net.hopwise.overlay.spi.ModuleContext;
-import net.hopwise.overlay.spi.OverlayModule;
+import net.hopwise.overlay.testing.DatagramTap;
 import net.hopwise.overlay.testing.VirtualOverlay;
 import org.junit.jupiter.api.Test;
 
@@ -42,7 +37,10 @@ class SecurityMetersTest {
             builder.meterRegistry(meters);
             String name = builder.build().name();
             if (name.equals("a")) {
-                builder.module(new Capture(sentByA)); // first: nearest the socket, outside link security
+                builder.module(DatagramTap.outbound("capture", (link, address, datagram) -> {
+                    sentByA.add(DatagramTap.bytes(datagram));
+                    return datagram;
+                })); // first: nearest the socket, outside link security
             }
             Map<String, List<byte[]>> trusted = new java.util.HashMap<>();
             for (String n : admits.get(name)) {
@@ -163,42 +161,5 @@ class SecurityMetersTest {
         assertThat(r.meter()).as(meter + " of " + node + " for " + peer + " " + List.of(reason) + " registered")
                 .isNotNegative();
         return r;
-    }
-
-    /** Copies what the node sends, as its socket takes it. */
-    private static final class Capture implements OverlayModule {
-        private final List<byte[]> sent;
-
-        Capture(List<byte[]> sent) {
-            this.sent = sent;
-        }
-
-        @Override
-        public String name() {
-            return "capture";
-        }
-
-        @Override
-        public void install(ModuleContext ctx) {
-            ctx.addDatagramStage("capture", new DatagramStage() {
-                @Override
-                public int overhead() {
-                    return 0;
-                }
-
-                @Override
-                public ByteBuf inbound(InetSocketAddress from, ByteBuf datagram, long nowNanos) {
-                    return datagram;
-                }
-
-                @Override
-                public ByteBuf outbound(LinkView link, InetSocketAddress address, ByteBuf datagram, long nowNanos) {
-                    byte[] copy = new byte[datagram.readableBytes()];
-                    datagram.getBytes(datagram.readerIndex(), copy);
-                    sent.add(copy);
-                    return datagram;
-                }
-            });
-        }
     }
 }

@@ -2,9 +2,7 @@ package net.hopwise.overlay.security.attack;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.netty.buffer.ByteBuf;
 import io.netty.buffer.Unpooled;
-import java.net.InetSocketAddress;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
 import java.util.Map;
@@ -26,10 +24,7 @@ import net.hopwise.overlay.security.NodeKeys;
 import net.hopwise.overlay.security.SecurityConfig;
 import net.hopwise.overlay.security.SecurityModule;
 import net.hopwise.overlay.security.TrustedKeys;
-import net.hopwise.overlay.spi.DatagramStage;
-import net.hopwise.overlay.spi.LinkView;
-import net.hopwise.overlay.spi.ModuleContext;
-import net.hopwise.overlay.spi.OverlayModule;
+import net.hopwise.overlay.testing.DatagramTap;
 import net.hopwise.overlay.testing.Eventually;
 import net.hopwise.overlay.wire.DropReason;
 import net.hopwise.overlay.wire.PacketType;
@@ -47,7 +42,7 @@ class AdmittedForgerOnLoopbackTest {
      * Puts a frame of the test's in place of the next hello the node sends to a neighbour, above link
      * security: the frame leaves sealed, as the node's own would.
      */
-    static final class Forger implements OverlayModule {
+    static final class Forger {
         final AtomicReference<byte[]> next = new AtomicReference<>();
         final AtomicInteger sent = new AtomicInteger();
         private final String towards;
@@ -56,35 +51,17 @@ class AdmittedForgerOnLoopbackTest {
             this.towards = towards;
         }
 
-        @Override
-        public String name() {
-            return "forger";
-        }
-
-        @Override
-        public void install(ModuleContext ctx) {
-            ctx.addDatagramStage("forger", new DatagramStage() {
-                @Override
-                public int overhead() {
-                    return 0;
-                }
-
-                @Override
-                public ByteBuf inbound(InetSocketAddress from, ByteBuf datagram, long nowNanos) {
+        /** The module to install above link security. */
+        DatagramTap module() {
+            return DatagramTap.outbound("forger", (link, address, datagram) -> {
+                byte[] f = next.get();
+                if (f == null || !link.name().equals(towards) || datagram.readableBytes() < WireHeader.LENGTH
+                        || WireHeader.typeCode(datagram) != PacketType.HELLO.code() || !next.compareAndSet(f, null)) {
                     return datagram;
                 }
-
-                @Override
-                public ByteBuf outbound(LinkView link, InetSocketAddress address, ByteBuf datagram, long nowNanos) {
-                    byte[] f = next.get();
-                    if (f == null || !link.name().equals(towards) || datagram.readableBytes() < WireHeader.LENGTH
-                            || WireHeader.typeCode(datagram) != PacketType.HELLO.code() || !next.compareAndSet(f, null)) {
-                        return datagram;
-                    }
-                    datagram.release();
-                    sent.incrementAndGet();
-                    return Unpooled.wrappedBuffer(f);
-                }
+                datagram.release();
+                sent.incrementAndGet();
+                return Unpooled.wrappedBuffer(f);
             });
         }
     }
@@ -256,7 +233,7 @@ class AdmittedForgerOnLoopbackTest {
                 .module(new SecurityModule(SecurityConfig.of(name, keys, null, trusted)))
                 .module(new AuthoritySignedLinkStateTest.Member(name));
         if (forger != null) {
-            builder.module(forger); // after security, so farther from the socket: what it puts out is sealed
+            builder.module(forger.module()); // after security, so farther from the socket: what it puts out is sealed
         }
         return OverlayNode.start(builder.build(), runtime);
     }

@@ -162,7 +162,7 @@ class AdmittedForgerProperties {
     /** a linked to b and to c, the forger above c's link security; every node publishes its record. */
     private static SecuredOverlay linked(long seed, AdmittedForgerOnLoopbackTest.Forger forger) {
         SecuredOverlay sim = new SecuredOverlay(seed, (n, c) -> c, name -> name.equals("c")
-                ? both(forger, new AuthoritySignedLinkStateTest.Member(name))
+                ? both(forger.module(), new AuthoritySignedLinkStateTest.Member(name))
                 : new AuthoritySignedLinkStateTest.Member(name));
         for (String n : List.of("a", "b", "c")) {
             sim.overlay.node(n);

@@ -104,7 +104,7 @@ class AuthoritySignedLinkStateTest {
             builder.module(new SecurityModule(configs.apply(name)));
             builder.module(new Member(name));
             if (name.equals("m")) {
-                builder.module(forger); // above link security: what it puts out leaves sealed
+                builder.module(forger.module()); // above link security: what it puts out leaves sealed
             }
         });
     }

@@ -1,6 +1,5 @@
 package net.hopwise.overlay.security.attack;
 
-import io.netty.buffer.ByteBuf;
 import io.netty.buffer.Unpooled;
 import java.net.InetSocketAddress;
 import java.util.ArrayList;
@@ -16,11 +15,9 @@ import net.hopwise.overlay.security.NodeKeys;
 import net.hopwise.overlay.security.SecurityConfig;
 import net.hopwise.overlay.security.SecurityModule;
 import net.hopwise.overlay.security.TrustedKeys;
-import net.hopwise.overlay.spi.DatagramStage;
 import net.hopwise.overlay.spi.DropCounter;
-import net.hopwise.overlay.spi.LinkView;
-import net.hopwise.overlay.spi.ModuleContext;
 import net.hopwise.overlay.spi.OverlayModule;
+import net.hopwise.overlay.testing.DatagramTap;
 import net.hopwise.overlay.testing.VirtualOverlay;
 
 /**
@@ -70,7 +67,12 @@ final class SecuredOverlay implements AutoCloseable {
                 "b", List.of(keys("b").identityPublic()), "c", List.of(keys("c").identityPublic())));
         this.overlay = new VirtualOverlay(seed, builder -> {
             String name = builder.build().name();
-            builder.module(new Capture(name)); // first: next to the socket, outside link security
+            builder.module(DatagramTap.of("capture",
+                    (from, datagram) -> wire.add(new Seen(name, false, from, DatagramTap.bytes(datagram))),
+                    (link, address, datagram) -> {
+                        wire.add(new Seen(name, true, address, DatagramTap.bytes(datagram)));
+                        return datagram;
+                    })); // first: next to the socket, outside link security
             if (secured) {
                 builder.module(new SecurityModule(tweak.apply(name,
                         SecurityConfig.of(name, keys(name), null, trusted).withWallClock(() -> WALL))));
@@ -136,47 +138,5 @@ final class SecuredOverlay implements AutoCloseable {
     @Override
     public void close() {
         overlay.close();
-    }
-
-    /** Copies every datagram at the socket's end of the node's datagram stages. */
-    private final class Capture implements OverlayModule {
-        private final String node;
-
-        Capture(String node) {
-            this.node = node;
-        }
-
-        @Override
-        public String name() {
-            return "capture";
-        }
-
-        @Override
-        public void install(ModuleContext ctx) {
-            ctx.addDatagramStage("capture", new DatagramStage() {
-                @Override
-                public int overhead() {
-                    return 0;
-                }
-
-                @Override
-                public ByteBuf inbound(InetSocketAddress from, ByteBuf datagram, long nowNanos) {
-                    wire.add(new Seen(node, false, from, bytes(datagram)));
-                    return datagram;
-                }
-
-                @Override
-                public ByteBuf outbound(LinkView link, InetSocketAddress address, ByteBuf datagram, long nowNanos) {
-                    wire.add(new Seen(node, true, address, bytes(datagram)));
-                    return datagram;
-                }
-            });
-        }
-
-        private static byte[] bytes(ByteBuf b) {
-            byte[] out = new byte[b.readableBytes()];
-            b.getBytes(b.readerIndex(), out);
-            return out;
-        }
     }
 }
