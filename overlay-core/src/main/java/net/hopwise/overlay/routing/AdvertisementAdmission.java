@@ -26,13 +26,29 @@ import net.hopwise.overlay.NodeId;
  *
  * <p><b>Signature checks.</b> A forged copy never reaches those limits, so with signed link state the
  * checks that admit nothing (a forgery, or a genuine copy refused for a limit after its check) have
- * a window of their own per neighbour, of maxAdvertisementsPerNeighbour too: while it is full, that
- * neighbour's newer copies are refused unchecked. A window of its own, not the admission window, so
- * that an honest neighbour relaying an origin this node no longer admits (a revocation it has not
- * heard of yet) loses nothing of what it relays from other origins, unless it relays more than the
- * window of such copies in one interval; then its other newer copies wait for the next interval (they
- * are not acknowledged, so it resends them). The trade-off: without it an admitted node could make
- * this node check forged signatures as fast as its link carries them.
+ * windows of their own, per neighbour: while one is full the copies it covers are refused unchecked and
+ * not acknowledged (an honest neighbour resends them). Not the admission windows, so that such checks
+ * never cost a neighbour its limit for genuine copies. Per interval, with T = maxAdvertisementsPerNeighbour:
+ * <ul>
+ * <li>All of a neighbour's vain checks, of whatever origins, count against one window of T, the hard
+ *     cap. So one neighbour costs at most 2T checks an interval: T in vain and at most T of copies it
+ *     had admitted; by default 512 vain checks a second, under 50 ms of one core at 86 µs a check.
+ * <li>The first S origins ({@link #trackedOrigins}: min(16, T/2), at least 1) whose copies from that
+ *     neighbour fail in the interval also get a window each of w checks ({@link #vainChecksPerOrigin}:
+ *     T/(2S), at least 1; 16 of each by default), which holds back that origin's copies only.
+ * </ul>
+ * Why two levels: with the cap alone, an honest neighbour relaying an origin this node no longer admits
+ * (a revocation it has not heard of yet) faster than T a second would use the cap up and hold back its
+ * genuine copies of every other origin. Now such an origin costs w checks an interval, and since
+ * S·w ≤ T/2 (for T ≥ 2), up to S such origins leave the cap unreached. A window per origin alone
+ * would be no bound: a forger invents origin ids at will. So the origins beyond the first S of an
+ * interval get no window of their own and only share the cap, and a neighbour's state is at most S
+ * origins, dropped when its window starts anew or it goes down. Only a neighbour whose copies of more
+ * than S origins fail in one interval (a forger, or a relay of that many origins this node refuses)
+ * can reach the cap, and then it holds back only its own copies. All of one neighbour's windows start
+ * and end together, so an origin's window never straddles two of the cap's. No window of vain checks
+ * covers an origin's copies from every neighbour: a forger would fill it and hold back what the others
+ * relay of that origin.
  */
 final class AdvertisementAdmission {
     /** Far beyond any wall clock (146 million years of milliseconds), far below 2^63. */
@@ -44,16 +60,28 @@ final class AdvertisementAdmission {
         int taken;
     }
 
+    /** A neighbour's window of vain checks and, inside it, the counts of its first origins to fail. */
+    private static final class VainChecks {
+        long startNanos;
+        int taken;
+        final Map<NodeId, Integer> byOrigin = new HashMap<>();
+    }
+
+    /** The most origins that get a window of vain checks of their own per neighbour; see the class comment. */
+    private static final int MAX_TRACKED_ORIGINS = 16;
+
     private final long clockBaseMillis;
     private final long startNanos;
     private final long leadMillis;
     private final long intervalNanos;
     private final int perNeighbour;
     private final int perOrigin;
+    private final int trackedOrigins;
+    private final int vainPerOrigin;
     private final Map<NodeId, Window> neighbours = new HashMap<>();
     private final Map<NodeId, Window> origins = new HashMap<>();
     /** Per neighbour, the signature checks that admitted nothing (see the class comment). */
-    private final Map<NodeId, Window> wasted = new HashMap<>();
+    private final Map<NodeId, VainChecks> wasted = new HashMap<>();
 
     private long beyondCeiling;
     private long neighbourLimited;
@@ -70,6 +98,18 @@ final class AdvertisementAdmission {
         intervalNanos = config.advertisementLimitInterval().toNanos();
         perNeighbour = config.maxAdvertisementsPerNeighbour();
         perOrigin = config.maxAdvertisementsPerOrigin();
+        trackedOrigins = trackedOrigins(config);
+        vainPerOrigin = vainChecksPerOrigin(config);
+    }
+
+    /** S of the class comment: how many origins per neighbour and interval get a window of vain checks. */
+    static int trackedOrigins(RoutingConfig config) {
+        return Math.max(1, Math.min(MAX_TRACKED_ORIGINS, config.maxAdvertisementsPerNeighbour() / 2));
+    }
+
+    /** w of the class comment: the vain checks one tracked origin's copies from one neighbour may cost an interval. */
+    static int vainChecksPerOrigin(RoutingConfig config) {
+        return Math.max(1, config.maxAdvertisementsPerNeighbour() / (2 * trackedOrigins(config)));
     }
 
     /** The highest sequence a newer copy may carry now: the clock plus maxSequenceLead, at most {@link #MAX_CEILING}. */
@@ -107,18 +147,18 @@ final class AdvertisementAdmission {
     }
 
     /**
-     * Whether a copy from {@code from}, newer than the one held, may have its signature checked: its
-     * sequence inside the window and the neighbour's window of checks that admitted nothing not full.
-     * Charges nothing; a check that then admits nothing is charged by {@link #checkedInVain}. So at most
-     * maxAdvertisementsPerNeighbour checks per interval are spent in vain on one neighbour's copies,
-     * whatever it sends.
+     * Whether a copy of {@code origin} from {@code from}, newer than the one held, may have its
+     * signature checked: its sequence inside the window, and neither the neighbour's window of checks
+     * that admitted nothing nor the origin's within it full. Charges nothing; a check that then admits
+     * nothing is charged by {@link #checkedInVain}.
      */
-    boolean mayVerify(NodeId from, long sequence, long nowNanos) {
+    boolean mayVerify(NodeId from, NodeId origin, long sequence, long nowNanos) {
         if (sequence > ceiling(nowNanos)) {
             beyondCeiling++;
             return false;
         }
-        if (current(wasted, from, nowNanos).taken >= perNeighbour) {
+        VainChecks v = vain(from, nowNanos);
+        if (v.taken >= perNeighbour || v.byOrigin.getOrDefault(origin, 0) >= vainPerOrigin) {
             verificationLimited++;
             return false;
         }
@@ -126,15 +166,19 @@ final class AdvertisementAdmission {
     }
 
     /**
-     * A newer copy from {@code from} had its signature checked and was not taken: forged, or refused
-     * for a limit. It counts against the neighbour's window of such checks, never an origin's, which a
-     * forger must not be able to spend.
+     * A newer copy of {@code origin} from {@code from} had its signature checked and was not taken:
+     * forged, or refused for a limit. It counts against the neighbour's windows, never against one
+     * that covers the origin's copies from other neighbours, which a forger must not be able to spend.
      */
-    void checkedInVain(NodeId from, long nowNanos) {
-        current(wasted, from, nowNanos).taken++;
+    void checkedInVain(NodeId from, NodeId origin, long nowNanos) {
+        VainChecks v = vain(from, nowNanos);
+        v.taken++;
+        if (v.byOrigin.size() < trackedOrigins || v.byOrigin.containsKey(origin)) {
+            v.byOrigin.merge(origin, 1, Integer::sum);
+        }
     }
 
-    /** Newer copies refused unchecked because their neighbour had used up its window of vain checks. */
+    /** Newer copies refused unchecked because a window of vain checks that covers them was full. */
     long verificationLimited() {
         return verificationLimited;
     }
@@ -168,6 +212,30 @@ final class AdvertisementAdmission {
     /** How many per-origin windows are held: never more than the origins the database held. */
     int originWindows() {
         return origins.size();
+    }
+
+    /** How many origins have a window of vain checks, over all neighbours: at most {@link #trackedOrigins} each. */
+    int vainCheckOrigins() {
+        int count = 0;
+        for (VainChecks v : wasted.values()) {
+            count += v.byOrigin.size();
+        }
+        return count;
+    }
+
+    /** How many neighbours have a window of vain checks: only those up. */
+    int vainCheckNeighbours() {
+        return wasted.size();
+    }
+
+    private VainChecks vain(NodeId from, long nowNanos) {
+        VainChecks v = wasted.computeIfAbsent(from, k -> new VainChecks());
+        if (v.taken == 0 || nowNanos - v.startNanos >= intervalNanos) {
+            v.startNanos = nowNanos;
+            v.taken = 0;
+            v.byOrigin.clear();
+        }
+        return v;
     }
 
     private Window current(Map<NodeId, Window> windows, NodeId key, long nowNanos) {

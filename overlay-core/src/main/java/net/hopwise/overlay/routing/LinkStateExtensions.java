@@ -278,6 +278,11 @@ final class LinkStateExtensions {
         return database.size();
     }
 
+    /** See {@link Router#vainCheckOrigins}. */
+    int vainCheckOrigins() {
+        return admission.vainCheckOrigins();
+    }
+
     private void receive(ExtensionNeighbour from, ExtensionRecord r, long nowNanos) {
         ExtensionDatabase.Key key = new ExtensionDatabase.Key(r.origin(), r.kind());
         ExtensionAck.Entry ack = new ExtensionAck.Entry(r.origin(), r.kind(), r.sequence());
@@ -310,7 +315,7 @@ final class LinkStateExtensions {
             reject(from, DropReason.EXTENSION_LIMIT);
             return;
         }
-        if (newer && signatures.checking() && !admission.mayVerify(from.id, r.sequence(), nowNanos)) {
+        if (newer && signatures.checking() && !admission.mayVerify(from.id, r.origin(), r.sequence(), nowNanos)) {
             from.acknowledged(key, r.sequence());
             from.outgoing.remove(key);
             reject(from, DropReason.LINK_STATE_LIMIT);
@@ -318,7 +323,7 @@ final class LinkStateExtensions {
         }
         if (newer && !signatures.verify(r, originAd.originName())) {
             from.acks.add(ack);
-            admission.checkedInVain(from.id, nowNanos);
+            admission.checkedInVain(from.id, r.origin(), nowNanos);
             reject(from, DropReason.FORGED_LINK_STATE);
             return;
         }
@@ -330,7 +335,7 @@ final class LinkStateExtensions {
             from.acknowledged(key, r.sequence());
             from.outgoing.remove(key);
             if (!admission.admit(from.id, r.origin(), r.sequence(), nowNanos)) {
-                admission.checkedInVain(from.id, nowNanos);
+                admission.checkedInVain(from.id, r.origin(), nowNanos);
                 reject(from, DropReason.LINK_STATE_LIMIT);
                 return;
             }

@@ -406,6 +406,15 @@ public final class Router {
         return extensions.unacknowledged();
     }
 
+    /**
+     * The state a forger inventing origin ids can make this node keep for its bound on vain signature
+     * checks, advertisements' and records' (origins with a window of their own, over all neighbours);
+     * not public, as it is no meter, only what tests hold to its bound.
+     */
+    int vainCheckOrigins() {
+        return admission.vainCheckOrigins() + extensions.vainCheckOrigins();
+    }
+
     /** A read-only view of the link-state database. */
     public LinkStateDatabase database() {
         return database;
@@ -506,7 +515,7 @@ public final class Router {
         LinkStateAdvertisement held = database.current(origin);
         boolean newer = held == null || a.sequence() > held.sequence()
                 || (a.sequence() == held.sequence() && LinkStateAdvertisement.compareContent(a, held) > 0);
-        if (newer && signatures.checking() && !admission.mayVerify(from.id, a.sequence(), nowNanos)) {
+        if (newer && signatures.checking() && !admission.mayVerify(from.id, origin, a.sequence(), nowNanos)) {
             // Not acknowledged, as a copy over the limit below: an honest neighbour resends it later. As
             // there, the sender needs none of ours.
             from.acknowledged(origin, a.sequence());
@@ -517,7 +526,7 @@ public final class Router {
         if (newer && !signatures.verify(a)) {
             // Acknowledged: an honest neighbour that relays what this node cannot verify stops resending it.
             from.acks.add(ack);
-            admission.checkedInVain(from.id, nowNanos);
+            admission.checkedInVain(from.id, origin, nowNanos);
             reject(from, DropReason.FORGED_LINK_STATE);
             return;
         }
@@ -532,7 +541,7 @@ public final class Router {
                 evict = database.firstExpiring(table::knownUnreachable);
                 if (evict == null) {
                     from.acks.add(ack);
-                    admission.checkedInVain(from.id, nowNanos);
+                    admission.checkedInVain(from.id, origin, nowNanos);
                     reject(from, DropReason.LINK_STATE_LIMIT);
                     return;
                 }
@@ -541,7 +550,7 @@ public final class Router {
             from.acknowledged(origin, a.sequence());
             from.outgoing.remove(origin);
             if (!admission.admit(from.id, origin, a.sequence(), nowNanos)) {
-                admission.checkedInVain(from.id, nowNanos);
+                admission.checkedInVain(from.id, origin, nowNanos);
                 reject(from, DropReason.LINK_STATE_LIMIT);
                 return;
             }

@@ -13,7 +13,13 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.Unpooled;
 import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.HashSet;
 import java.util.List;
+import java.util.Random;
+import java.util.Set;
+import net.hopwise.overlay.NodeId;
 import net.hopwise.overlay.spi.LinkStateSigner;
 import net.hopwise.overlay.testing.Ed25519Signers;
 import net.hopwise.overlay.wire.DropReason;
@@ -31,6 +37,44 @@ class LinkStateSignatureTest {
 
     ExtensionRecord signed(String by, ExtensionRecord r) {
         return r.withSignature(keys.signerOf(by).sign(ExtensionCodec.signedContent(r)));
+    }
+
+    /**
+     * The signer of {@code name}, refusing every origin in {@code revoked}: a node that has heard of a
+     * revocation its neighbours have not, so what they relay of that origin fails here only.
+     */
+    LinkStateSigner revoking(String name, Set<NodeId> revoked) {
+        LinkStateSigner own = keys.signerOf(name);
+        return new LinkStateSigner() {
+            @Override
+            public int maxSignatureBytes() {
+                return own.maxSignatureBytes();
+            }
+
+            @Override
+            public byte[] sign(byte[] content) {
+                return own.sign(content);
+            }
+
+            @Override
+            public boolean verify(NodeId origin, String originName, byte[] content, byte[] signature) {
+                return !revoked.contains(origin) && own.verify(origin, originName, content, signature);
+            }
+        };
+    }
+
+    /** A new seed each run, for inputs in an order no one chose; every assertion that depends on it prints it, -Dhopwise.seed replays it. */
+    static long seed() {
+        return Long.getLong("hopwise.seed", System.nanoTime());
+    }
+
+    /** A forgery of a made-up origin: a name of its own, so an id of its own, and a signature of nobody's. */
+    static LinkStateAdvertisement invented(Random random, long sequence) {
+        String name = "x" + Long.toHexString(random.nextLong());
+        byte[] signature = new byte[64];
+        random.nextBytes(signature);
+        return new LinkStateAdvertisement(NodeId.ofName(name), name, sequence, 0,
+                List.of(new LinkStateAdvertisement.Link(B, TEN_MS))).withSignature(signature);
     }
 
     @Test
@@ -96,66 +140,186 @@ class LinkStateSignatureTest {
 
     /**
      * A forged copy never reaches the admission limits, so they were no bound on the signatures an
-     * admitted neighbour makes this node verify: a flood of forgeries cost one Ed25519 check each. Now
-     * each check that admits nothing counts against a window of the neighbour's own, and while it is full
-     * nothing from it is checked.
+     * admitted neighbour makes this node verify: a flood of forgeries cost one Ed25519 check each. Each
+     * check that admits nothing counts against the neighbour's cap, and one origin's against a smaller
+     * window of its own; a forger that invents origin ids, or spreads its forgeries over every origin
+     * held, still gets no more checks than the cap.
      */
     @Test
     void anAdmittedNeighboursForgeriesCostAtMostItsLimitOfSignatureChecksPerInterval() {
+        long seed = seed();
+        Random random = new Random(seed);
         RoutingConfig config = RoutingConfig.builder().maxAdvertisementsPerNeighbour(5).build();
+        int cap = config.maxAdvertisementsPerNeighbour();
+        int perOrigin = AdvertisementAdmission.vainChecksPerOrigin(config);
         Router r = new Router(A, "a", config, out, 100, 0, keys.signerOf("a"));
         r.neighbourUp(B, TEN_MS, 0);
         r.neighbourUp(C, TEN_MS, 0);
+        // Every origin held, this node included; what b sends of them is signed by a key none of them holds.
+        List<NodeId> held = new ArrayList<>(List.of(A, B, C));
         r.onUpdate(B, update(signed("b", lsa(B, 5, A, C)), signed("c", lsa(C, 5, A, B))), 0);
+        for (int i = 0; i < cap; i++) {
+            NodeId o = NodeId.ofName("o" + i);
+            held.add(o);
+            r.onUpdate(C, update(signed("o" + i, new LinkStateAdvertisement(o, "o" + i, 5, 0,
+                    List.of(new LinkStateAdvertisement.Link(C, TEN_MS))))), 0);
+        }
+        assertThat(held).allSatisfy(o -> assertThat(r.database().get(o)).as("%s", o).isPresent());
         out.clear();
+
         long before = r.signaturesVerified();
         for (int i = 0; i < 40; i++) {
             r.onUpdate(B, update(signed("b", lsa(C, 10 + i, A, D))), SECOND);
-            r.onExtensionUpdate(B, new ExtensionUpdate(List.of(signed("b", new ExtensionRecord(C, 9, 20 + i, 0,
-                    new byte[] {1})))), SECOND);
         }
-        assertThat(r.signaturesVerified() - before).as("checks: the limit of each of the two floods").isEqualTo(10);
-        assertThat(out.rejections).filteredOn(x -> x.reason() == DropReason.FORGED_LINK_STATE).hasSize(10);
-        assertThat(out.rejections).filteredOn(x -> x.reason() == DropReason.LINK_STATE_LIMIT).hasSize(70);
+        assertThat(r.signaturesVerified() - before).as("one origin: its own window").isEqualTo(perOrigin);
+        for (int i = 0; i < 40; i++) {
+            r.onUpdate(B, update(invented(random, 10 + i)), SECOND);
+            NodeId o = held.get(random.nextInt(held.size()));
+            r.onExtensionUpdate(B, new ExtensionUpdate(List.of(signed("z", new ExtensionRecord(o, 1 + random.nextInt(50),
+                    20 + i, 0, new byte[] {1})))), SECOND);
+        }
+        assertThat(r.signaturesVerified() - before).as("seed %d: checks, the cap of each of the two floods", seed)
+                .isEqualTo(2L * cap);
+        assertThat(out.rejections).as("seed %d", seed)
+                .filteredOn(x -> x.reason() == DropReason.FORGED_LINK_STATE).hasSize(2 * cap);
+        assertThat(out.rejections).as("seed %d", seed)
+                .filteredOn(x -> x.reason() == DropReason.LINK_STATE_LIMIT).hasSize(120 - 2 * cap);
         assertThat(r.database().get(C).orElseThrow().sequence()).isEqualTo(5);
-        assertThat(r.extensions(9)).doesNotContainKey(C);
+        assertThat(r.extensions(1)).isEmpty();
 
-        // Another neighbour's genuine version is checked and taken; the forger gets a fresh limit an
+        // Another neighbour's genuine version is checked and taken; the forger gets a fresh cap an
         // interval later, no more.
         r.onUpdate(C, update(signed("c", lsa(C, 60, A))), SECOND);
         assertThat(r.database().get(C).orElseThrow().sequence()).isEqualTo(60);
         long later = r.signaturesVerified();
         for (int i = 0; i < 40; i++) {
-            r.onUpdate(B, update(signed("b", lsa(C, 100 + i, A, D))), 3 * SECOND);
+            r.onUpdate(B, update(i % 2 == 0 ? signed("b", lsa(C, 100 + i, A, D)) : invented(random, 100 + i)), 3 * SECOND);
         }
-        assertThat(r.signaturesVerified() - later).isEqualTo(5);
+        assertThat(r.signaturesVerified() - later).as("seed %d", seed).isEqualTo(cap);
         assertThat(r.database().get(C).orElseThrow().sequence()).isEqualTo(60);
     }
 
     /**
-     * Checks that admitted nothing have a window of their own: a neighbour that relays forgeries (an
-     * honest one relaying an origin this node no longer admits) keeps its whole limit for genuine
-     * versions of other origins.
+     * Checks that admitted nothing have windows of their own: a neighbour that relays forgeries of a few
+     * origins (an honest one relaying origins this node no longer admits) keeps its whole limit for
+     * genuine versions of other origins, and each of those origins costs its own small window only.
      */
     @Test
     void forgeriesARelayPassesOnDoNotSpendItsLimitForGenuineVersions() {
         RoutingConfig config = RoutingConfig.builder().maxAdvertisementsPerNeighbour(5).build();
+        int perOrigin = AdvertisementAdmission.vainChecksPerOrigin(config);
+        int relayed = AdvertisementAdmission.trackedOrigins(config);
         Router r = new Router(A, "a", config, out, 100, 0, keys.signerOf("a"));
         r.neighbourUp(B, TEN_MS, 0);
         out.clear();
+        assertThat(relayed).as("origins with a window of their own").isEqualTo(2);
+        List<NodeId> forged = List.of(C, D);
         for (int i = 0; i < 4; i++) {
-            r.onUpdate(B, update(signed("b", lsa(C, 10 + i, A))), SECOND);
+            for (NodeId f : forged) {
+                r.onUpdate(B, update(signed("b", lsa(f, 10 + i, A))), SECOND);
+            }
         }
-        List<net.hopwise.overlay.NodeId> others = new java.util.ArrayList<>();
+        List<NodeId> others = new ArrayList<>();
         for (int i = 0; i < 5; i++) {
-            net.hopwise.overlay.NodeId o = net.hopwise.overlay.NodeId.ofName("o" + i);
+            NodeId o = NodeId.ofName("o" + i);
             others.add(o);
             r.onUpdate(B, update(signed("o" + i, new LinkStateAdvertisement(o, "o" + i, 7, 0,
                     List.of(new LinkStateAdvertisement.Link(B, TEN_MS))))), SECOND);
         }
         assertThat(others).allSatisfy(o -> assertThat(r.database().get(o)).as("%s", o).isPresent());
-        assertThat(out.rejections).filteredOn(x -> x.reason() == DropReason.FORGED_LINK_STATE).hasSize(4);
-        assertThat(out.rejections).filteredOn(x -> x.reason() == DropReason.LINK_STATE_LIMIT).isEmpty();
+        assertThat(out.rejections).filteredOn(x -> x.reason() == DropReason.FORGED_LINK_STATE)
+                .hasSize(perOrigin * forged.size());
+        assertThat(out.rejections).as("the rest of the forgeries, refused unchecked")
+                .filteredOn(x -> x.reason() == DropReason.LINK_STATE_LIMIT).hasSize((4 - perOrigin) * forged.size());
+    }
+
+    /**
+     * What the bound on vain checks keeps per origin cannot grow with the origins a forger invents: at
+     * most trackedOrigins per neighbour whatever it sends, none once it is down.
+     */
+    @Test
+    void theStateForTheBoundOnVainChecksStaysBoundedUnderAFloodOfInventedOrigins() {
+        long seed = seed();
+        Random random = new Random(seed);
+        RoutingConfig config = RoutingConfig.builder().maxAdvertisementsPerNeighbour(64).build();
+        int tracked = AdvertisementAdmission.trackedOrigins(config);
+        Router r = new Router(A, "a", config, out, 100, 0, keys.signerOf("a"));
+        List<NodeId> forgers = List.of(B, C, D);
+        forgers.forEach(f -> r.neighbourUp(f, TEN_MS, 0));
+        long sequence = 10;
+        int most = 0;
+        for (int interval = 1; interval <= 4; interval++) {
+            long before = r.signaturesVerified();
+            for (int i = 0; i < 1000; i++) {
+                NodeId f = forgers.get(random.nextInt(forgers.size()));
+                r.onUpdate(f, update(invented(random, sequence++)), interval * 2 * SECOND);
+                most = Math.max(most, r.vainCheckOrigins());
+            }
+            assertThat(r.signaturesVerified() - before).as("seed %d, interval %d: checks", seed, interval)
+                    .isLessThanOrEqualTo((long) forgers.size() * config.maxAdvertisementsPerNeighbour());
+        }
+        assertThat(tracked).isEqualTo(16);
+        assertThat(most).as("seed %d: origins with a window, at any time", seed).isEqualTo(forgers.size() * tracked);
+        forgers.forEach(f -> r.neighbourDown(f, 10 * SECOND));
+        assertThat(r.vainCheckOrigins()).isZero();
+    }
+
+    /**
+     * An honest neighbour relays, faster than the per-neighbour window of vain checks, versions of an
+     * origin this node revoked (signed by that origin, so the relay still takes them), mixed at random
+     * with genuine versions of other origins: every genuine one is still checked and taken in the same
+     * interval, advertisements and module records alike.
+     */
+    @Test
+    void anHonestRelayFloodingARevokedOriginStillGetsOtherOriginsAdmittedInTheSameInterval() {
+        long seed = seed();
+        Random random = new Random(seed);
+        RoutingConfig config = RoutingConfig.defaults();
+        NodeId r = NodeId.ofName("r");
+        Set<NodeId> revoked = new HashSet<>();
+        Router node = new Router(A, "a", config, out, 100, 0, revoking("a", revoked));
+        node.neighbourUp(B, TEN_MS, 0);
+        // r was admitted before its revocation, so its records are checked instead of waiting for its advertisement.
+        node.onUpdate(B, update(signed("r", new LinkStateAdvertisement(r, "r", 5, 0,
+                List.of(new LinkStateAdvertisement.Link(B, TEN_MS))))), 0);
+        assertThat(node.database().get(r)).isPresent();
+        revoked.add(r);
+
+        int flood = 2 * config.maxAdvertisementsPerNeighbour();
+        List<Runnable> inputs = new ArrayList<>();
+        List<NodeId> others = new ArrayList<>();
+        for (int i = 0; i < flood; i++) {
+            LinkStateAdvertisement v = signed("r", new LinkStateAdvertisement(r, "r", 10 + i, 0,
+                    List.of(new LinkStateAdvertisement.Link(B, TEN_MS))));
+            inputs.add(() -> node.onUpdate(B, update(v), SECOND));
+        }
+        for (int i = 0; i < 40; i++) {
+            NodeId o = NodeId.ofName("o" + i);
+            others.add(o);
+            LinkStateAdvertisement v = signed("o" + i, new LinkStateAdvertisement(o, "o" + i, 7, 0,
+                    List.of(new LinkStateAdvertisement.Link(B, TEN_MS))));
+            inputs.add(() -> node.onUpdate(B, update(v), SECOND));
+        }
+        Collections.shuffle(inputs, random);
+        inputs.forEach(Runnable::run);
+        assertThat(others).allSatisfy(o -> assertThat(node.database().get(o)).as("seed %d: %s", seed, o).isPresent());
+        assertThat(node.database().get(r).orElseThrow().sequence()).as("seed %d", seed).isEqualTo(5);
+        int perOrigin = AdvertisementAdmission.vainChecksPerOrigin(config);
+        assertThat(node.signaturesFailed()).as("seed %d: the revoked origin's checks, its window's", seed).isEqualTo(perOrigin);
+
+        inputs.clear();
+        for (int i = 0; i < flood; i++) {
+            ExtensionRecord x = signed("r", new ExtensionRecord(r, 9, 10 + i, 0, new byte[] {1}));
+            inputs.add(() -> node.onExtensionUpdate(B, new ExtensionUpdate(List.of(x)), 3 * SECOND));
+        }
+        for (int i = 0; i < others.size(); i++) {
+            ExtensionRecord x = signed("o" + i, new ExtensionRecord(others.get(i), 9, 3, 0, new byte[] {2}));
+            inputs.add(() -> node.onExtensionUpdate(B, new ExtensionUpdate(List.of(x)), 3 * SECOND));
+        }
+        Collections.shuffle(inputs, random);
+        inputs.forEach(Runnable::run);
+        assertThat(node.extensions(9)).as("seed %d", seed).containsOnlyKeys(others);
+        assertThat(node.signaturesFailed()).as("seed %d", seed).isEqualTo(2L * perOrigin);
     }
 
     @Test
@@ -198,6 +362,32 @@ class LinkStateSignatureTest {
         a.onExtensionUpdate(B, new ExtensionUpdate(List.of(signed("c", new ExtensionRecord(C, 9, 21, 0, new byte[] {7})))),
                 2 * SECOND);
         assertThat(a.extensions(9).get(C)).containsExactly(7);
+    }
+
+    /**
+     * The kinds an origin may hold are counted before any signature is: a stream of records of new kinds
+     * beyond the limit costs no check, genuine or not, however often an origin (or a forger) sends them.
+     */
+    @Test
+    void aRecordOfANewKindBeyondItsOriginsLimitIsRefusedBeforeItsCheck() {
+        RoutingConfig config = RoutingConfig.builder().maxExtensionsPerOrigin(1).build();
+        Router r = new Router(A, "a", config, out, 100, 0, keys.signerOf("a"));
+        r.neighbourUp(B, TEN_MS, 0);
+        r.onUpdate(B, update(signed("b", lsa(B, 10, A, C)), signed("c", lsa(C, 10, B))), 0);
+        r.onExtensionUpdate(B, new ExtensionUpdate(List.of(signed("c", new ExtensionRecord(C, 1, 1, 0, new byte[] {1})))),
+                0);
+        assertThat(r.extensions(1).get(C)).containsExactly(1);
+        out.clear();
+        long before = r.signaturesVerified();
+        for (int kind = 2; kind < 12; kind++) {
+            r.onExtensionUpdate(B, new ExtensionUpdate(List.of(signed(kind % 2 == 0 ? "c" : "b",
+                    new ExtensionRecord(C, kind, 1, 0, new byte[] {2})))), SECOND);
+        }
+        assertThat(r.signaturesVerified() - before).as("checks of records beyond the origin's kinds").isZero();
+        assertThat(out.rejections).hasSize(10)
+                .allSatisfy(x -> assertThat(x.reason()).isEqualTo(DropReason.EXTENSION_LIMIT));
+        assertThat(r.extensions(2)).isEmpty();
+        assertThat(r.extensions(1).get(C)).containsExactly(1);
     }
 
     @Test
