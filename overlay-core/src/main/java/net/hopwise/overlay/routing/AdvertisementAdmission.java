@@ -148,13 +148,22 @@ final class AdvertisementAdmission {
 
     /**
      * Whether a copy of {@code origin} from {@code from}, newer than the one held, may have its
-     * signature checked: its sequence inside the window, and neither the neighbour's window of checks
-     * that admitted nothing nor the origin's within it full. Charges nothing; a check that then admits
-     * nothing is charged by {@link #checkedInVain}.
+     * signature checked: its sequence inside the window, the windows that would admit it not full (a
+     * check of a copy {@link #admit} then refuses would be spent for nothing), and neither the
+     * neighbour's window of checks that admitted nothing nor the origin's within it full. Charges
+     * nothing; a check that then admits nothing is charged by {@link #checkedInVain}.
      */
     boolean mayVerify(NodeId from, NodeId origin, long sequence, long nowNanos) {
         if (sequence > ceiling(nowNanos)) {
             beyondCeiling++;
+            return false;
+        }
+        if (full(neighbours, from, perNeighbour, nowNanos)) {
+            neighbourLimited++;
+            return false;
+        }
+        if (!origin.equals(from) && full(origins, origin, perOrigin, nowNanos)) {
+            originLimited++;
             return false;
         }
         VainChecks v = vain(from, nowNanos);
@@ -236,6 +245,15 @@ final class AdvertisementAdmission {
             v.byOrigin.clear();
         }
         return v;
+    }
+
+    /**
+     * Whether {@code key}'s window is full now, without making one: an origin a forger invents must not
+     * leave a window behind.
+     */
+    private boolean full(Map<NodeId, Window> windows, NodeId key, int limit, long nowNanos) {
+        Window w = windows.get(key);
+        return w != null && w.taken >= limit && nowNanos - w.startNanos < intervalNanos;
     }
 
     private Window current(Map<NodeId, Window> windows, NodeId key, long nowNanos) {

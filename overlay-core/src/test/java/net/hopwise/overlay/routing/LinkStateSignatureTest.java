@@ -365,6 +365,34 @@ class LinkStateSignatureTest {
     }
 
     /**
+     * A version the admission limits would refuse anyway is refused before its check: over a full
+     * window a neighbour's genuine versions cost nothing, and are taken again the next interval.
+     */
+    @Test
+    void versionsOverANeighboursAdmissionLimitAreRefusedWithoutACheck() {
+        RoutingConfig config = RoutingConfig.builder().maxAdvertisementsPerNeighbour(3).build();
+        Router r = new Router(A, "a", config, out, 100, 0, keys.signerOf("a"));
+        r.neighbourUp(B, TEN_MS, 0);
+        List<NodeId> origins = new ArrayList<>();
+        for (int i = 0; i < 8; i++) {
+            origins.add(NodeId.ofName("o" + i));
+        }
+        long before = r.signaturesVerified();
+        for (int i = 0; i < origins.size(); i++) {
+            r.onUpdate(B, update(signed("o" + i, new LinkStateAdvertisement(origins.get(i), "o" + i, 7, 0,
+                    List.of(new LinkStateAdvertisement.Link(B, TEN_MS))))), SECOND);
+        }
+        assertThat(r.signaturesVerified() - before).as("checks: only of the versions the window takes").isEqualTo(3);
+        assertThat(origins.subList(0, 3)).allSatisfy(o -> assertThat(r.database().get(o)).as("%s", o).isPresent());
+        assertThat(origins.subList(3, 8)).allSatisfy(o -> assertThat(r.database().get(o)).as("%s", o).isEmpty());
+        assertThat(out.rejections).filteredOn(x -> x.reason() == DropReason.LINK_STATE_LIMIT).hasSize(5);
+
+        r.onUpdate(B, update(signed("o3", new LinkStateAdvertisement(origins.get(3), "o3", 7, 0,
+                List.of(new LinkStateAdvertisement.Link(B, TEN_MS))))), 3 * SECOND);
+        assertThat(r.database().get(origins.get(3))).as("the next interval takes it").isPresent();
+    }
+
+    /**
      * The kinds an origin may hold are counted before any signature is: a stream of records of new kinds
      * beyond the limit costs no check, genuine or not, however often an origin (or a forger) sends them.
      */
