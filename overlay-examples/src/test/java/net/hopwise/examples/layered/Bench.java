@@ -210,12 +210,33 @@ final class Bench {
         }
     }
 
+    /**
+     * {@code perSecond} packets of {@code bytes} a second along {@code path} from {@code startNanos}:
+     * what an overlay's hellos put on a link, a little traffic whose only effect of note is that the
+     * link no longer serialises every packet in the same time (the phase effects of a deterministic
+     * DropTail queue, which such traffic breaks, are in docs/layered-multicast.md).
+     */
+    static void background(SimNetwork net, String[] path, long flow, int bytes, int perSecond, long startNanos) {
+        SimLink[] links = net.path(path);
+        net.simulator().schedule(startNanos, new Action() {
+            @Override
+            public void run(long t) {
+                links[0].send(new Cbr(links, flow, bytes), t);
+                net.simulator().schedule(t + SECOND / perSecond, this);
+            }
+        });
+    }
+
     private static final class Cbr extends Packet {
         private final SimLink[] path;
         private int hop;
 
         Cbr(SimLink[] path, long flow) {
-            super(PACKET, flow);
+            this(path, flow, PACKET);
+        }
+
+        Cbr(SimLink[] path, long flow, int bytes) {
+            super(bytes, flow);
             this.path = path;
         }
 
