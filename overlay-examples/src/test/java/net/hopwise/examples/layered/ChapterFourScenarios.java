@@ -45,6 +45,7 @@ final class ChapterFourScenarios {
             net.link("R1", "E", Bench.link(p, 10_000_000, 10, rtt, 2));
             net.link("R1", "K", Bench.link(p, 10_000_000, 10, rtt, 2));
             net.start();
+            Bench.backgroundIfAsked(net, seed);
             long start = Simulator.START_NANOS;
             Multicast m = new Multicast(net, p, "S", Map.of("R0", "S", "R1", "R0", "E", "R1"), Bench.MULTIPLICATIVE,
                     start, 0, seed, rtt);
@@ -99,6 +100,7 @@ final class ChapterFourScenarios {
                 net.link("R1", n, Bench.link(p, edge, 5, rtt, 3));
             }
             net.start();
+            Bench.backgroundIfAsked(net, seed);
             long start = Simulator.START_NANOS;
             TcpFlow tcp1 = Bench.tcp(net, 1, new String[] {"T1", "R0", "R1", "D1"}, start + random.nextLong(SECOND / 10));
             TcpFlow tcp2 = Bench.tcp(net, 2, new String[] {"T2", "R0", "R1", "D2"},
@@ -147,6 +149,7 @@ final class ChapterFourScenarios {
                 net.link("R1", "E" + i, Bench.link(p, 10_000_000, 10, rtt, n));
             }
             net.start();
+            Bench.backgroundIfAsked(net, seed);
             long start = Simulator.START_NANOS;
             List<LayeredSession.Receiver> receivers = new ArrayList<>();
             for (int i = 0; i < n; i++) {

@@ -51,6 +51,7 @@ final class ChapterSixScenarios {
             net.link("R1", n, Bench.link(p, edgeBps, 5, rtt, flows));
         }
         net.start();
+        Bench.backgroundIfAsked(net, seed);
         return net;
     }
 
@@ -135,12 +136,6 @@ final class ChapterSixScenarios {
             Multicast m = new Multicast(net, p, "S", Map.of("R0", "S", "R1", "R0", "E", "R1"), layers(p), mcAt, 0, seed, rtt);
             LayeredSession.Receiver r = m.receiver("E", mcAt + 3 * SECOND, seed * 1000);
             TcpFlow tcp = Bench.tcp(net, 1, new String[] {"T", "R0", "R1", "D"}, tcpAt);
-            // -Dlayered.background=BYTES: ten such packets a second across the bottleneck, as an
-            // overlay's hellos put there (docs/layered-multicast.md, "Why the module meets less loss").
-            int background = Integer.getInteger("layered.background", 0);
-            if (background > 0) {
-                Bench.background(net, new String[] {"R0", "R1"}, 99, background, 10, start + random.nextLong(SECOND / 10));
-            }
             long end = start + 200 * SECOND;
             long from = start + 100 * SECOND;
             long[] at = new long[1];
@@ -409,6 +404,7 @@ final class ChapterSixScenarios {
                 }
             }
             net.start();
+            Bench.backgroundIfAsked(net, seed);
             long start = Simulator.START_NANOS;
             long end = start + 200 * SECOND;
             long from = start + 100 * SECOND;
