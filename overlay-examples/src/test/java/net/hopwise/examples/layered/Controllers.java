@@ -72,9 +72,6 @@ final class Controllers {
         if (System.getProperty("layered.drain") != null) {
             own = own.toBuilder().queueDrain(Boolean.getBoolean("layered.drain")).build();
         }
-        if (Boolean.getBoolean("layered.splitpair")) {
-            own = own.toBuilder().splitPairTolerant(true).build();
-        }
         if (Boolean.getBoolean("layered.drainshare")) {
             own = own.toBuilder().queueDrainShare(true).build();
         }

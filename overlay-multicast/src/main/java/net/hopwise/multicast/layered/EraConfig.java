@@ -342,7 +342,6 @@ public final class EraConfig {
     private final boolean pacedLoss;
     private final int additiveRise;
     private final int queueFloorPackets;
-    private final boolean splitPairTolerant;
     private final double queueOwnPackets;
     private final int exitIntervals;
     private final boolean lossEventsPerSecond;
@@ -377,7 +376,6 @@ public final class EraConfig {
         this.pacedLoss = b.pacedLoss;
         this.additiveRise = b.additiveRise;
         this.queueFloorPackets = b.queueFloorPackets;
-        this.splitPairTolerant = b.splitPairTolerant;
         this.queueOwnPackets = b.queueOwnPackets;
         this.exitIntervals = b.exitIntervals;
         this.lossEventsPerSecond = b.lossEventsPerSecond;
@@ -475,18 +473,7 @@ public final class EraConfig {
                 .queueDrain(queueDrain).lossEpisodeRtts(lossEpisodeRtts).pacedLoss(pacedLoss)
                 .additiveRise(additiveRise).queueFloorPackets(queueFloorPackets).exitIntervals(exitIntervals)
                 .queueOwnPackets(queueOwnPackets).lossEventsPerSecond(lossEventsPerSecond).lossEpisodeMaxRtts(lossEpisodeMaxRtts)
-                .lossEventIntervals(lossEventIntervals).splitPairTolerant(splitPairTolerant);
-    }
-
-    /**
-     * Whether one low pair is taken for a foreign packet between its two rather than for less room:
-     * a stability drop then needs two samples in a row below the rate held, and the interval's
-     * estimate is its second-lowest sample (its lowest when it has one). Off in every preset: an
-     * option measured beside an overlay's hellos (docs/layered-multicast.md, "The table with an
-     * overlay's hellos on the bottleneck").
-     */
-    public boolean splitPairTolerant() {
-        return splitPairTolerant;
+                .lossEventIntervals(lossEventIntervals);
     }
 
     /** Round trips of send time a chained loss event lasts at most from its first loss; 0: no bound. */
@@ -669,7 +656,6 @@ public final class EraConfig {
         private boolean pacedLoss = DEFAULT_PACED_LOSS;
         private int additiveRise = DEFAULT_ADDITIVE_RISE;
         private int queueFloorPackets = DEFAULT_QUEUE_FLOOR_PACKETS;
-        private boolean splitPairTolerant;
         private double queueOwnPackets = DEFAULT_QUEUE_OWN_PACKETS;
         private int exitIntervals = DEFAULT_EXIT_INTERVALS;
         private boolean lossEventsPerSecond = DEFAULT_LOSS_EVENTS_PER_SECOND;
@@ -705,12 +691,6 @@ public final class EraConfig {
                 throw new IllegalArgumentException("exitIntervals must be >= 0, got " + intervals);
             }
             this.exitIntervals = intervals;
-            return this;
-        }
-
-        /** See {@link EraConfig#splitPairTolerant()}. */
-        public Builder splitPairTolerant(boolean tolerant) {
-            this.splitPairTolerant = tolerant;
             return this;
         }
 

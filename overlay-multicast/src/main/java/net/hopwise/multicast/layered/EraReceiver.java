@@ -64,12 +64,6 @@ public final class EraReceiver {
     private double[] samples = new double[16];
     private int sampleCount;
     private double minSample = Double.POSITIVE_INFINITY;
-    /** The second-lowest sample since the samples were cleared, for {@link EraConfig#splitPairTolerant()}. */
-    private double secondSample = Double.POSITIVE_INFINITY;
-    /** The same of this interval, as {@link #intervalLowest}. */
-    private double intervalSecond = Double.POSITIVE_INFINITY;
-    /** Whether the last sample was below the rate held (a split pair, or less room; the next tells). */
-    private boolean lowBefore;
     /** The lowest sample of this interval, stability drops included (they clear {@link #minSample}). */
     private double intervalLowest = Double.POSITIVE_INFINITY;
     /** The lowest samples of the last intervals before this one, for {@link EraConfig#estimateIntervals()}. */
@@ -208,14 +202,7 @@ public final class EraReceiver {
         if (Double.isNaN(sample)) {
             return;
         }
-        boolean low = announcement.layers().cumulative(level) > sample && !onKeptBase();
-        if (low && config.splitPairTolerant() && !lowBefore) {
-            lowBefore = true;
-            addSample(sample);
-            return;
-        }
-        lowBefore = false;
-        if (low) {
+        if (announcement.layers().cumulative(level) > sample && !onKeptBase()) {
             drop(sample, EraDecision.Kind.STABILITY_DROP, nowNanos);
         } else {
             addSample(sample);
@@ -292,23 +279,20 @@ public final class EraReceiver {
 
     private void adapt(long nowNanos) {
         LayerRates layers = announcement.layers();
-        boolean tolerant = config.splitPairTolerant();
-        double bunchEstimate = sampleCount >= (firstDecision ? config.startSamples() : config.minSamples())
-                ? (tolerant && sampleCount >= 2 ? secondSample : minSample) : -1;
+        double bunchEstimate = sampleCount >= (firstDecision ? config.startSamples() : config.minSamples()) ? minSample : -1;
         if (recentLowest.length > 0) {
             // This interval's samples, those a stability drop cleared included, and the last n - 1 intervals'.
-            double lowest = tolerant && intervalSecond < Double.POSITIVE_INFINITY ? intervalSecond : intervalLowest;
+            double lowest = intervalLowest;
             for (double r : recentLowest) {
                 lowest = Math.min(lowest, r);
             }
-            recentLowest[recentAt] = tolerant && intervalSecond < Double.POSITIVE_INFINITY ? intervalSecond : intervalLowest;
+            recentLowest[recentAt] = intervalLowest;
             recentAt = (recentAt + 1) % recentLowest.length;
             if (bunchEstimate >= 0) {
                 bunchEstimate = Math.min(bunchEstimate, lowest);
             }
         }
         intervalLowest = Double.POSITIVE_INFINITY;
-        intervalSecond = Double.POSITIVE_INFINITY;
         double l = loss.rate();
         long packets = loss.packets();
         long losses = loss.losses();
@@ -473,16 +457,13 @@ public final class EraReceiver {
             samples[sampleCount] = sample;
         }
         sampleCount++;
-        secondSample = Math.min(secondSample, Math.max(minSample, sample));
         minSample = Math.min(minSample, sample);
-        intervalSecond = Math.min(intervalSecond, Math.max(intervalLowest, sample));
         intervalLowest = Math.min(intervalLowest, sample);
     }
 
     private void clearSamples() {
         sampleCount = 0;
         minSample = Double.POSITIVE_INFINITY;
-        secondSample = Double.POSITIVE_INFINITY;
     }
 
     private double[] traceSamples() {
