@@ -11,7 +11,8 @@ import org.junit.jupiter.api.Test;
  * per-seed ranges docs/layered-multicast.md ("The module itself on the simulator") measured on 20
  * seeds, with a margin, and the differences it explains: the 28 bytes of IP and UDP headers a pair's
  * dispersion carries beyond the session's 512, the nodes' 10 hellos a second on the bottleneck that
- * split pairs, and the routed round trip. One or two seeds a row, since with every buffer tracked
+ * split pairs, and, beside TCP, a phase effect of the harness's deterministic queue that the module's
+ * traffic does not share. One or two seeds a row, since with every buffer tracked
  * for leaks a module seed costs 2-3 s here (0.1-0.3 s in the program); B6 runs seed 1, under the
  * goal's 1% peak, and seed 4, over it, so the looser bound there is tested, not skipped.
  */
@@ -79,9 +80,11 @@ class ModuleBenchmarkRowsTest {
         long seed = 1;
         Map<String, Double> h = ChapterSixScenarios.b7(ModuleBenchmarkRows.HARNESS, 10_000_000, false, seed);
         check(seed, ModuleBenchmarkRows.b7(10_000_000, false, seed), h, (m, why) -> {
-            // 20 seeds: F 1.71 against 1.01, per seed 1.35-2.29: the routed round trip and the loss keep the
-            // equation above the link, so only the pair estimate bounds the session (the docs). The test
-            // holds it to that, not to the goal |F - 1| <= 0.1, which the module misses here.
+            // 20 seeds: F 1.71 against 1.01, per seed 1.35-2.29. The harness's 1.01 rests on a phase effect of
+            // its deterministic queue, which drops the session's packets at five times TCP's rate; on the
+            // module (and in the harness with an overlay's hellos on the bottleneck, F 1.80) the drops fall
+            // evenly and TCP Reno times out often (docs: "Why the module meets less loss"). The test holds
+            // it to that, not to the goal |F - 1| <= 0.1, which is missed here.
             assertThat(m.get("F")).as(why).isBetween(1.0, 2.6);
             assertThat(m.get("Jain")).as(why).isGreaterThan(0.85);
             assertThat(m.get("TCP")).as(why).isGreaterThan(80.0);
