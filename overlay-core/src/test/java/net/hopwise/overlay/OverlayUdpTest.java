@@ -79,6 +79,28 @@ class OverlayUdpTest {
         return names;
     }
 
+    /** What a rare failure needs to be read: what arrived, and each node's drops and routes. */
+    private String describe() {
+        StringBuilder sb = new StringBuilder("delivered " + inbox);
+        for (String n : NAMES) {
+            OverlayNode node = nodes.get(n);
+            sb.append("; ").append(n).append(" drops");
+            for (DropReason r : DropReason.values()) {
+                long c = node.counters().drops(r);
+                if (c > 0) {
+                    sb.append(' ').append(r).append('=').append(c);
+                }
+            }
+            sb.append(", forwarded ").append(node.counters().packetsForwarded()).append(", paths");
+            for (String to : NAMES) {
+                if (!to.equals(n)) {
+                    sb.append(' ').append(to).append(path(n, to));
+                }
+            }
+        }
+        return sb.toString();
+    }
+
     private void awaitFullReachability() {
         for (String n : NAMES) {
             Eventually.await(n + " reaches every node",
@@ -86,21 +108,36 @@ class OverlayUdpTest {
         }
     }
 
+    /**
+     * Messages here are best effort, as UDP's: one lost on the way (a socket buffer overflowing on a
+     * loaded machine, a route still settling at a hop) is not resent by the overlay. So, as an
+     * application would, a pair whose message has not arrived within a few seconds sends it again, at
+     * most three times; every pair must get through, and any round beyond the first is printed with
+     * the nodes' drops, so that a loss that recurs is seen for what it is.
+     */
     @Test
     @Order(1)
     void allPairsExchangeMessages() {
         awaitFullReachability();
-        int expected = 0;
-        for (String from : NAMES) {
-            for (String to : NAMES) {
-                if (!from.equals(to)) {
-                    assertThat(ports.get(from).send(to, 7, "hi".getBytes())).isEqualTo(SendResult.ACCEPTED);
-                    expected++;
+        int total = NAMES.size() * (NAMES.size() - 1);
+        for (int round = 1; round <= 3 && Set.copyOf(inbox).size() < total; round++) {
+            Set<String> got = Set.copyOf(inbox);
+            for (String from : NAMES) {
+                for (String to : NAMES) {
+                    if (!from.equals(to) && !got.contains(from + ">" + to + ":hi")) {
+                        assertThat(ports.get(from).send(to, 7, "hi".getBytes())).isEqualTo(SendResult.ACCEPTED);
+                    }
                 }
             }
+            long deadline = System.nanoTime() + 5_000_000_000L;
+            while (Set.copyOf(inbox).size() < total && System.nanoTime() < deadline) {
+                java.util.concurrent.locks.LockSupport.parkNanos(2_000_000);
+            }
+            if (Set.copyOf(inbox).size() < total) {
+                System.out.println("allPairsExchangeMessages: after round " + round + ", " + describe());
+            }
         }
-        int total = expected;
-        Eventually.await(total + " messages delivered", () -> inbox.size() >= total);
+        Eventually.await(total + " messages delivered", () -> Set.copyOf(inbox).size() >= total, this::describe);
         Set<String> got = Set.copyOf(inbox);
         for (String from : NAMES) {
             for (String to : NAMES) {
