@@ -4,17 +4,13 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.Unpooled;
-import java.net.InetSocketAddress;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import net.hopwise.overlay.NodeId;
 import net.hopwise.overlay.routing.RoutingMetric;
-import net.hopwise.overlay.spi.DatagramStage;
-import net.hopwise.overlay.spi.LinkView;
-import net.hopwise.overlay.spi.ModuleContext;
-import net.hopwise.overlay.spi.OverlayModule;
+import net.hopwise.overlay.testing.DatagramTap;
 import net.hopwise.overlay.testing.VirtualOverlay;
 import net.hopwise.overlay.wire.PacketType;
 import net.hopwise.overlay.wire.WireHeader;
@@ -50,10 +46,10 @@ class OpenInPlaceTest {
     private VirtualOverlay linkedPair() {
         VirtualOverlay o = new VirtualOverlay(13, builder -> {
             String name = builder.build().name();
-            builder.module(new Watcher("socket-side", name, true));
+            builder.module(watcher("socket-side", name, true));
             builder.module(new SecurityModule(SecurityConfig.of(name, name.equals("a") ? ka : kb, null, trusted)
                     .withWallClock(() -> 1_800_000_000L)));
-            builder.module(new Watcher("frame-side", name, false));
+            builder.module(watcher("frame-side", name, false));
         });
         o.node("a");
         o.node("b");
@@ -120,68 +116,39 @@ class OpenInPlaceTest {
     }
 
     /** A datagram stage that watches the buffers pass on one side of link security. */
-    private final class Watcher implements OverlayModule {
-        private final String name;
-        private final String node;
-        private final boolean socketSide;
-
-        Watcher(String name, String node, boolean socketSide) {
-            this.name = name;
-            this.node = node;
-            this.socketSide = socketSide;
-        }
-
-        @Override
-        public String name() {
-            return name;
-        }
-
-        @Override
-        public void install(ModuleContext ctx) {
-            ctx.addDatagramStage(name, new DatagramStage() {
-                @Override
-                public int overhead() {
-                    return 0;
+    private DatagramTap watcher(String name, String node, boolean socketSide) {
+        return DatagramTap.of(name, (from, datagram) -> {
+            if (socketSide) {
+                if (readOnlyArrivals) {
+                    // a new buffer passed up, which the node releases: it holds a reference of its own
+                    ByteBuf view = datagram.retainedDuplicate().asReadOnly();
+                    arrived.get(node)[0] = view;
+                    return view;
                 }
-
-                @Override
-                public ByteBuf inbound(InetSocketAddress from, ByteBuf datagram, long nowNanos) {
-                    if (socketSide) {
-                        if (readOnlyArrivals) {
-                            // a new buffer passed up, which the node releases: it holds a reference of its own
-                            ByteBuf view = datagram.retainedDuplicate().asReadOnly();
-                            arrived.get(node)[0] = view;
-                            return view;
-                        }
-                        arrived.get(node)[0] = datagram;
-                        return datagram;
-                    }
-                    // above link security: an opened datagram, which must read as the node's own wire format
-                    assertThat(WireHeader.check(datagram)).as("an opened datagram's header").isNull();
-                    openedDatagrams++;
-                    if (datagram == arrived.get(node)[0]) {
-                        openedInTheirOwnBuffer++;
-                    } else {
-                        openedElsewhere++;
-                    }
-                    return datagram;
+                arrived.get(node)[0] = datagram;
+                return datagram;
+            }
+            // above link security: an opened datagram, which must read as the node's own wire format
+            assertThat(WireHeader.check(datagram)).as("an opened datagram's header").isNull();
+            openedDatagrams++;
+            if (datagram == arrived.get(node)[0]) {
+                openedInTheirOwnBuffer++;
+            } else {
+                openedElsewhere++;
+            }
+            return datagram;
+        }, (link, address, datagram) -> {
+            if (!socketSide) {
+                if (node.equals("a") && WireHeader.check(datagram) == null
+                        && WireHeader.type(datagram) == PacketType.DATA) {
+                    dataSentDown.add(datagram);
                 }
-
-                @Override
-                public ByteBuf outbound(LinkView link, InetSocketAddress address, ByteBuf datagram, long nowNanos) {
-                    if (!socketSide) {
-                        if (node.equals("a") && WireHeader.check(datagram) == null
-                                && WireHeader.type(datagram) == PacketType.DATA) {
-                            dataSentDown.add(datagram);
-                        }
-                    } else if (!dataSentDown.isEmpty() && datagram == dataSentDown.get(dataSentDown.size() - 1)) {
-                        sealedInTheirOwnBuffer++;
-                        assertThat(datagram.getByte(datagram.readerIndex())).as("a sealed datagram's type")
-                                .isEqualTo(SecureWire.DATA);
-                    }
-                    return datagram;
-                }
-            });
-        }
+            } else if (!dataSentDown.isEmpty() && datagram == dataSentDown.get(dataSentDown.size() - 1)) {
+                sealedInTheirOwnBuffer++;
+                assertThat(datagram.getByte(datagram.readerIndex())).as("a sealed datagram's type")
+                        .isEqualTo(SecureWire.DATA);
+            }
+            return datagram;
+        });
     }
 }

@@ -150,41 +150,16 @@ class SecurityModuleTest {
             builder.module(new SecurityModule(SecurityConfig.of(name, k, null, three).withWallClock(() -> WALL)));
             if (name.equals("a")) {
                 // farther from the socket than link security: it rewrites what a sends to c before sealing
-                builder.module(new net.hopwise.overlay.spi.OverlayModule() {
-                    @Override
-                    public String name() {
-                        return "impersonate-b";
+                builder.module(net.hopwise.overlay.testing.DatagramTap.outbound("impersonate-b", (link, address, datagram) -> {
+                    if (!forging[0] || !link.name().equals("c")) {
+                        return datagram;
                     }
-
-                    @Override
-                    public void install(net.hopwise.overlay.spi.ModuleContext ctx) {
-                        ctx.addDatagramStage("impersonate-b", new net.hopwise.overlay.spi.DatagramStage() {
-                            @Override
-                            public int overhead() {
-                                return 0;
-                            }
-
-                            @Override
-                            public io.netty.buffer.ByteBuf inbound(java.net.InetSocketAddress from,
-                                    io.netty.buffer.ByteBuf datagram, long nowNanos) {
-                                return datagram;
-                            }
-
-                            @Override
-                            public io.netty.buffer.ByteBuf outbound(net.hopwise.overlay.spi.LinkView link,
-                                    java.net.InetSocketAddress address, io.netty.buffer.ByteBuf datagram, long nowNanos) {
-                                if (!forging[0] || !link.name().equals("c")) {
-                                    return datagram;
-                                }
-                                io.netty.buffer.ByteBuf copy = datagram.copy();
-                                datagram.release();
-                                net.hopwise.overlay.wire.WireHeader.restamp(copy, b, c,
-                                        net.hopwise.overlay.wire.WireHeader.linkSequence(copy));
-                                return copy;
-                            }
-                        });
-                    }
-                });
+                    io.netty.buffer.ByteBuf copy = datagram.copy();
+                    datagram.release();
+                    net.hopwise.overlay.wire.WireHeader.restamp(copy, b, c,
+                            net.hopwise.overlay.wire.WireHeader.linkSequence(copy));
+                    return copy;
+                }));
             }
         })) {
             o.node("a");

@@ -13,9 +13,9 @@ import net.hopwise.overlay.spi.OverlayModule;
  * what goes on the wire; a later one sees what link security seals and opens.
  */
 public final class DatagramTap implements OverlayModule {
-    /** What the tap does with a datagram on its way in; it passes on the datagram unchanged. */
+    /** What the tap does with a datagram on its way in: the datagram, or another in its place (it then owns the first). */
     public interface Inbound {
-        void inbound(InetSocketAddress from, ByteBuf datagram);
+        ByteBuf inbound(InetSocketAddress from, ByteBuf datagram);
     }
 
     /** What the tap does with a datagram on its way out: the datagram, or another in its place (it then owns the first). */
@@ -40,7 +40,7 @@ public final class DatagramTap implements OverlayModule {
 
     /** A tap on what the node sends; what it receives passes untouched. */
     public static DatagramTap outbound(String name, Outbound out) {
-        return new DatagramTap(name, (from, datagram) -> { }, out);
+        return new DatagramTap(name, (from, datagram) -> datagram, out);
     }
 
     /** The readable bytes of a datagram, its indices left as they were. */
@@ -65,8 +65,7 @@ public final class DatagramTap implements OverlayModule {
 
             @Override
             public ByteBuf inbound(InetSocketAddress from, ByteBuf datagram, long nowNanos) {
-                in.inbound(from, datagram);
-                return datagram;
+                return in.inbound(from, datagram);
             }
 
             @Override

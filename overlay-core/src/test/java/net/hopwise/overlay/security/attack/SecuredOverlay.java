@@ -68,7 +68,10 @@ final class SecuredOverlay implements AutoCloseable {
         this.overlay = new VirtualOverlay(seed, builder -> {
             String name = builder.build().name();
             builder.module(DatagramTap.of("capture",
-                    (from, datagram) -> wire.add(new Seen(name, false, from, DatagramTap.bytes(datagram))),
+                    (from, datagram) -> {
+                        wire.add(new Seen(name, false, from, DatagramTap.bytes(datagram)));
+                        return datagram;
+                    },
                     (link, address, datagram) -> {
                         wire.add(new Seen(name, true, address, DatagramTap.bytes(datagram)));
                         return datagram;
