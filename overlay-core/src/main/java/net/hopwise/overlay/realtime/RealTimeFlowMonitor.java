@@ -39,22 +39,13 @@ public final class RealTimeFlowMonitor {
      * @return false for a copy already seen, which should not be delivered again
      */
     public boolean onPacket(long wireSequence, long sendTimeNanos, long nowNanos) {
-        return onPacket(wireSequence, sendTimeNanos, nowNanos, nowNanos - sendTimeNanos > lateDeadlineNanos);
+        return onPacket(wireSequence, sendTimeNanos, nowNanos, nowNanos - sendTimeNanos > lateDeadlineNanos, false);
     }
 
     /**
      * Records an arrival whose lateness the caller judged, as a receiver does that knows a packet's
-     * deadline better than the two clocks' difference tells it.
-     *
-     * @param late whether the packet missed its deadline (counted in {@code late})
-     * @return false for a copy already seen
-     */
-    public boolean onPacket(long wireSequence, long sendTimeNanos, long nowNanos, boolean late) {
-        return onPacket(wireSequence, sendTimeNanos, nowNanos, late, false);
-    }
-
-    /**
-     * Records an arrival, told whether a link on the way resent the packet.
+     * deadline better than the two clocks' difference tells it, and told whether a link on the way
+     * resent the packet.
      *
      * @param late whether the packet missed its deadline (counted in {@code late})
      * @param recovered whether a link on the way resent it (counted in {@code recovered} for the
